@@ -1,0 +1,67 @@
+// Public API: a Database (in memory, or a directory on disk) and Connections that run SQL.
+// The CLI is a thin client of this API.
+#pragma once
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/value.hpp"
+#include "common/vector.hpp"
+#include "storage/catalog.hpp"
+
+namespace tessera {
+
+struct QueryResult {
+  std::vector<std::string> names;
+  std::vector<Type> types;
+  std::vector<DataChunk> chunks;  // result rows, in order
+  uint64_t row_count = 0;
+  // For statements without a result set: a status line such as "COPY 6001171".
+  std::string message;
+  bool has_rows = false;  // true for SELECT/EXPLAIN results (even with zero rows)
+  double elapsed_ms = 0;
+
+  Value GetValue(size_t col, uint64_t row) const;
+  // Every cell as text, "NULL" for nulls (result formatting, tests).
+  std::vector<std::vector<std::string>> ToStrings() const;
+};
+
+struct Settings {
+  unsigned threads = 0;        // 0: all hardware threads
+  std::string device = "auto"; // auto | cpu | gpu
+  bool progress = false;       // progress lines on stderr for long COPY/gen work
+};
+
+class Database {
+ public:
+  // Opens (creating if needed) the database directory at `path`; "" or ":memory:" for an
+  // in-memory database.
+  explicit Database(const std::string& path = "");
+  ~Database();
+  Catalog& catalog() { return *catalog_; }
+  Settings& settings() { return settings_; }
+  unsigned threads() const;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::unique_ptr<Catalog> catalog_;
+  Settings settings_;
+};
+
+class Connection {
+ public:
+  explicit Connection(Database& db) : db_(db) {}
+  // Runs every ';'-separated statement; returns one result per statement. Stops at (and
+  // throws) the first error; statements before it have taken effect.
+  std::vector<QueryResult> ExecuteAll(std::string_view sql);
+  // Runs a single statement (or the last of several) and returns its result.
+  QueryResult Query(std::string_view sql);
+  Database& database() { return db_; }
+
+ private:
+  Database& db_;
+};
+
+}  // namespace tessera

@@ -1,0 +1,201 @@
+// Abstract syntax tree produced by the parser. Every node carries the source position of
+// its first token so that the binder can report errors as "line L, column C: ...".
+// Identifiers are stored lower-cased unless they were double-quoted.
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/error.hpp"
+#include "common/types.hpp"
+
+namespace tessera::ast {
+
+struct SelectStmt;
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+enum class ExprKind {
+  Column,     // [table.]name                       (table, name)
+  Star,       // * or table.*                      (table)
+  Literal,    // constant                           (lit, text)
+  Unary,      // op child                           (op, children[0])
+  Binary,     // left op right                      (op, children[0..1])
+  Between,    // c0 [NOT] BETWEEN c1 AND c2         (negated)
+  InList,     // c0 [NOT] IN (c1, c2, ...)          (negated)
+  InSubquery, // c0 [NOT] IN (SELECT ...)           (negated, subquery)
+  Exists,     // [NOT] EXISTS (SELECT ...)          (negated, subquery)
+  Subquery,   // (SELECT ...) as a scalar           (subquery)
+  Like,       // c0 [NOT] LIKE c1                   (negated)
+  Case,       // CASE [operand] WHEN.. THEN.. [ELSE] (has_operand, has_else, children)
+  Cast,       // CAST(c0 AS type) or c0::type       (cast_type)
+  Function,   // name([DISTINCT] args) or COUNT(*)  (name, distinct, star_arg, children)
+  Extract,    // EXTRACT(field FROM c0)             (name = field, lower-case)
+  Interval,   // INTERVAL 'n' unit                  (text = n, name = unit, lower-case)
+  IsNull,     // c0 IS [NOT] NULL                   (negated)
+};
+
+enum class LiteralKind { Null, Integer, Decimal, Float, String, Boolean, Date };
+
+enum class Op {
+  // unary
+  Not, Neg, Plus,
+  // binary
+  And, Or, Eq, Ne, Lt, Le, Gt, Ge, Add, Sub, Mul, Div, Mod, Concat,
+};
+
+struct Expr {
+  ExprKind kind;
+  SourcePos pos;
+  std::string table;  // Column/Star qualifier
+  std::string name;   // Column name; Function name (lower-case); Extract field; Interval unit
+  LiteralKind lit = LiteralKind::Null;
+  std::string text;   // Literal text: digits as written, string contents unescaped,
+                      // "true"/"false", date string for DATE 'yyyy-mm-dd'
+  Op op = Op::Not;
+  bool negated = false;
+  bool distinct = false;
+  bool star_arg = false;
+  bool has_operand = false;  // CASE x WHEN ...: children[0] is the operand
+  bool has_else = false;     // last child is the ELSE result
+  Type cast_type;
+  std::vector<ExprPtr> children;  // CASE: [operand], when1, then1, when2, then2, ..., [else]
+  std::unique_ptr<SelectStmt> subquery;
+
+  explicit Expr(ExprKind k, SourcePos p = {}) : kind(k), pos(p) {}
+};
+
+enum class TableRefKind { Base, Join, Subquery };
+enum class JoinType { Inner, Left, Right, Full, Cross };
+
+struct TableRef {
+  TableRefKind kind;
+  SourcePos pos;
+  std::string name;   // Base: table name
+  std::string alias;  // optional alias (Base, Subquery)
+  std::vector<std::string> column_aliases;  // alias(c1, c2, ...)
+  JoinType join_type = JoinType::Inner;
+  std::unique_ptr<TableRef> left, right;  // Join
+  ExprPtr on;                             // Join condition (absent for CROSS/comma)
+  std::unique_ptr<SelectStmt> subquery;   // Subquery
+  explicit TableRef(TableRefKind k, SourcePos p = {}) : kind(k), pos(p) {}
+};
+using TableRefPtr = std::unique_ptr<TableRef>;
+
+struct SelectItem {
+  ExprPtr expr;
+  std::string alias;  // empty when none
+};
+
+struct OrderItem {
+  ExprPtr expr;
+  bool desc = false;
+  std::optional<bool> nulls_first;  // default: NULLS LAST for ASC, NULLS FIRST for DESC
+};
+
+struct CommonTableExpr {
+  std::string name;
+  std::vector<std::string> column_aliases;
+  std::unique_ptr<SelectStmt> query;
+  SourcePos pos;
+};
+
+enum class SetOpKind { None, UnionAll, Union, Intersect, Except };
+
+struct SelectStmt {
+  SourcePos pos;
+  std::vector<CommonTableExpr> ctes;
+  bool distinct = false;
+  std::vector<SelectItem> select_list;
+  std::vector<TableRefPtr> from;  // comma-separated items (cross product)
+  ExprPtr where;
+  std::vector<ExprPtr> group_by;
+  ExprPtr having;
+  std::vector<OrderItem> order_by;
+  std::optional<int64_t> limit;
+  std::optional<int64_t> offset;
+  // Set operation: this SELECT (without its order/limit) op `set_rhs`; order_by/limit
+  // then apply to the combined result.
+  SetOpKind set_op = SetOpKind::None;
+  std::unique_ptr<SelectStmt> set_rhs;
+};
+
+struct ColumnDefAst {
+  std::string name;
+  Type type;
+  bool not_null = false;
+  SourcePos pos;
+};
+
+enum class StmtKind { Select, CreateTable, DropTable, Insert, Copy, Explain, Set, CreateView, DropView };
+
+struct Statement {
+  StmtKind kind;
+  SourcePos pos;
+  std::string sql;  // the statement's own text (for EXPLAIN, views, timing output)
+  explicit Statement(StmtKind k, SourcePos p = {}) : kind(k), pos(p) {}
+  virtual ~Statement() = default;
+};
+using StatementPtr = std::unique_ptr<Statement>;
+
+struct SelectStatement : Statement {
+  std::unique_ptr<SelectStmt> select;
+  SelectStatement() : Statement(StmtKind::Select) {}
+};
+
+struct CreateTableStatement : Statement {
+  std::string table;
+  bool if_not_exists = false;
+  std::vector<ColumnDefAst> columns;
+  std::unique_ptr<SelectStmt> as_select;  // CREATE TABLE t AS SELECT ...
+  CreateTableStatement() : Statement(StmtKind::CreateTable) {}
+};
+
+struct DropStatement : Statement {
+  std::string name;
+  bool if_exists = false;
+  explicit DropStatement(StmtKind k) : Statement(k) {}  // DropTable or DropView
+};
+
+struct InsertStatement : Statement {
+  std::string table;
+  std::vector<std::string> columns;           // empty: all, in table order
+  std::vector<std::vector<ExprPtr>> rows;     // VALUES (...), (...)
+  std::unique_ptr<SelectStmt> select;         // INSERT INTO t SELECT ...
+  InsertStatement() : Statement(StmtKind::Insert) {}
+};
+
+struct CopyStatement : Statement {
+  std::string table;
+  std::string path;
+  SourcePos path_pos;
+  // Options, names lower-cased, values as written: delimiter, header, null, quote, ...
+  std::vector<std::pair<std::string, std::string>> options;
+  CopyStatement() : Statement(StmtKind::Copy) {}
+};
+
+struct ExplainStatement : Statement {
+  bool analyze = false;
+  std::vector<std::string> options;  // e.g. "kernels"
+  StatementPtr inner;
+  ExplainStatement() : Statement(StmtKind::Explain) {}
+};
+
+struct SetStatement : Statement {
+  std::string name;   // lower-case
+  std::string value;  // literal text (string contents or identifier/number as written)
+  SetStatement() : Statement(StmtKind::Set) {}
+};
+
+struct CreateViewStatement : Statement {
+  std::string name;
+  bool or_replace = false;
+  std::vector<std::string> column_aliases;
+  std::unique_ptr<SelectStmt> query;
+  std::string query_sql;  // the SELECT's text, stored in the catalog
+  CreateViewStatement() : Statement(StmtKind::CreateView) {}
+};
+
+}  // namespace tessera::ast

@@ -1,0 +1,87 @@
+#include "storage/catalog.hpp"
+
+namespace tessera {
+
+Catalog::Catalog(std::unique_ptr<StorageBackend> backend) : backend_(std::move(backend)) {
+  if (backend_) state_ = backend_->Load();
+}
+
+std::shared_ptr<const TableEntry> Catalog::GetTable(const std::string& name) const {
+  std::lock_guard<std::mutex> g(mu_);
+  auto it = state_.find(name);
+  return it == state_.end() ? nullptr : it->second;
+}
+
+std::vector<std::string> Catalog::TableNames() const {
+  std::lock_guard<std::mutex> g(mu_);
+  std::vector<std::string> r;
+  for (auto& [k, _] : state_) r.push_back(k);
+  return r;
+}
+
+CatalogState Catalog::Snapshot() const {
+  std::lock_guard<std::mutex> g(mu_);
+  return state_;
+}
+
+void Catalog::CommitLocked(CatalogState next) {
+  if (backend_) next = backend_->Commit(next);
+  state_ = std::move(next);
+}
+
+void Catalog::CreateTable(TableSchema schema, bool if_not_exists) {
+  std::lock_guard<std::mutex> g(mu_);
+  if (state_.count(schema.name)) {
+    if (if_not_exists) return;
+    throw UserError(ErrorKind::Catalog, "table \"" + schema.name + "\" already exists");
+  }
+  for (size_t i = 0; i < schema.columns.size(); i++)
+    for (size_t j = 0; j < i; j++)
+      if (schema.columns[i].name == schema.columns[j].name)
+        throw UserError(ErrorKind::Catalog, "column \"" + schema.columns[i].name +
+                                                "\" specified more than once");
+  auto e = std::make_shared<TableEntry>();
+  e->schema = std::move(schema);
+  e->data = std::make_shared<TableData>();
+  CatalogState next = state_;
+  next[e->schema.name] = e;
+  CommitLocked(std::move(next));
+}
+
+bool Catalog::DropTable(const std::string& name, bool if_exists) {
+  std::lock_guard<std::mutex> g(mu_);
+  if (!state_.count(name)) {
+    if (if_exists) return false;
+    throw UserError(ErrorKind::Catalog, "table \"" + name + "\" does not exist");
+  }
+  CatalogState next = state_;
+  next.erase(name);
+  CommitLocked(std::move(next));
+  return true;
+}
+
+void Catalog::Append(const std::string& name,
+                     std::vector<std::shared_ptr<const RowGroup>> groups) {
+  std::lock_guard<std::mutex> g(mu_);
+  auto it = state_.find(name);
+  if (it == state_.end())
+    throw UserError(ErrorKind::Catalog, "table \"" + name + "\" does not exist");
+  auto data = std::make_shared<TableData>(*it->second->data);
+  for (auto& rg : groups) {
+    TESSERA_ASSERT(rg->columns.size() == it->second->schema.columns.size(),
+                   "appended row group has the wrong column count");
+    data->row_count += rg->count;
+    data->row_groups.push_back(std::move(rg));
+  }
+  auto e = std::make_shared<TableEntry>(*it->second);
+  e->data = data;
+  CatalogState next = state_;
+  next[name] = e;
+  CommitLocked(std::move(next));
+}
+
+std::string Catalog::Describe() const {
+  return backend_ ? backend_->Describe() : std::string("in-memory database");
+}
+
+}  // namespace tessera

@@ -1,0 +1,79 @@
+// The catalog: table schemas and their data snapshots. Every change (create, drop, append)
+// builds a new catalog state and commits it through the StorageBackend (atomic on disk)
+// before it becomes visible; a failed commit leaves the old state in place.
+#pragma once
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "storage/row_group.hpp"
+
+namespace tessera {
+
+struct ColumnDef {
+  std::string name;
+  Type type;
+  bool not_null = false;
+};
+
+struct TableSchema {
+  std::string name;
+  std::vector<ColumnDef> columns;
+  int Find(std::string_view col) const {
+    for (size_t i = 0; i < columns.size(); i++)
+      if (columns[i].name == col) return (int)i;
+    return -1;
+  }
+  std::vector<Type> types() const {
+    std::vector<Type> t;
+    for (auto& c : columns) t.push_back(c.type);
+    return t;
+  }
+};
+
+struct TableEntry {
+  TableSchema schema;
+  std::shared_ptr<const TableData> data;
+};
+
+using CatalogState = std::map<std::string, std::shared_ptr<const TableEntry>>;
+
+// Persistence of a catalog state. The in-memory database has none.
+class StorageBackend {
+ public:
+  virtual ~StorageBackend() = default;
+  // Reads the committed state (column data may be mapped lazily).
+  virtual CatalogState Load() = 0;
+  // Durably and atomically makes `next` the committed state and returns it, with row
+  // groups that were not yet persisted replaced by their persisted form. On failure it
+  // throws and the previously committed state stays intact.
+  virtual CatalogState Commit(const CatalogState& next) = 0;
+  virtual std::string Describe() const = 0;
+};
+
+class Catalog {
+ public:
+  explicit Catalog(std::unique_ptr<StorageBackend> backend = nullptr);
+
+  std::shared_ptr<const TableEntry> GetTable(const std::string& name) const;
+  std::vector<std::string> TableNames() const;
+  CatalogState Snapshot() const;
+
+  void CreateTable(TableSchema schema, bool if_not_exists = false);
+  // Returns false when the table did not exist and if_exists was set.
+  bool DropTable(const std::string& name, bool if_exists = false);
+  // Appends row groups to a table (built against its schema), atomically.
+  void Append(const std::string& name, std::vector<std::shared_ptr<const RowGroup>> groups);
+  bool persistent() const { return backend_ != nullptr; }
+  std::string Describe() const;
+
+ private:
+  void CommitLocked(CatalogState next);
+  mutable std::mutex mu_;
+  std::unique_ptr<StorageBackend> backend_;
+  CatalogState state_;
+};
+
+}  // namespace tessera

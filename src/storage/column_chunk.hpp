@@ -1,0 +1,85 @@
+// A column chunk: the values of one column within one row group, immutable once built.
+//
+// Layout (all buffers owned through `owner`: heap memory or a memory-mapped file):
+//   fixed-width types: `data` = count values in physical form (types.hpp)
+//   VARCHAR, Plain:      `offsets` = count+1 uint32 offsets into `bytes`
+//   VARCHAR, Dictionary: `data` = count uint32 codes; `offsets` = dict_size+1 offsets into
+//                        `bytes` holding the distinct strings, sorted ascending
+//   `validity` = bitmap (bit i set = row i valid), nullptr when the chunk has no NULLs.
+// Statistics: min/max over non-null values (has_stats false when all values are NULL).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "common/types.hpp"
+#include "common/value.hpp"
+#include "common/vector.hpp"
+
+namespace tessera {
+
+inline constexpr uint32_t kRowGroupSize = 1u << 17;  // 131072 rows (64 vectors)
+
+enum class StringEncoding : uint8_t { Plain = 0, Dictionary = 1 };
+
+struct ColumnStats {
+  bool has_stats = false;
+  Value min, max;
+  uint64_t null_count = 0;
+};
+
+struct ColumnChunk {
+  Type type;
+  uint32_t count = 0;
+  const uint8_t* data = nullptr;
+  const uint64_t* validity = nullptr;
+  StringEncoding str_enc = StringEncoding::Plain;
+  const uint32_t* offsets = nullptr;
+  const char* bytes = nullptr;
+  uint32_t dict_size = 0;
+  ColumnStats stats;
+  std::shared_ptr<const void> owner;
+
+  bool IsValid(uint32_t i) const { return !validity || ((validity[i >> 6] >> (i & 63)) & 1); }
+  std::string_view DictEntry(uint32_t code) const {
+    return {bytes + offsets[code], offsets[code + 1] - offsets[code]};
+  }
+  std::string_view GetString(uint32_t i) const {
+    if (str_enc == StringEncoding::Dictionary)
+      return DictEntry(reinterpret_cast<const uint32_t*>(data)[i]);
+    return {bytes + offsets[i], offsets[i + 1] - offsets[i]};
+  }
+  // Copies rows [start, start+n) into `out` (n <= out.capacity()), starting at out row 0.
+  void Read(uint32_t start, uint32_t n, Vector& out) const;
+  // Bytes the chunk occupies (data + validity + strings).
+  size_t ByteSize() const;
+};
+
+// Recomputes stats.min/max from the chunk's values (null_count is kept).
+void ComputeStats(ColumnChunk& c);
+
+// Builds one column chunk from appended values; chooses the string encoding at Finish.
+class ColumnChunkBuilder {
+ public:
+  explicit ColumnChunkBuilder(Type t) : type_(t) {}
+  // Appends rows [0, n) of `v`.
+  void Append(const Vector& v, uint32_t n) { Append(v, 0, n); }
+  void Append(const Vector& v, uint32_t offset, uint32_t n);
+  void AppendValue(const Value& v);  // value already of this builder's type (or NULL)
+  uint32_t count() const { return count_; }
+  std::shared_ptr<const ColumnChunk> Finish();
+
+ private:
+  void AppendValidity(bool valid);
+  Type type_;
+  uint32_t count_ = 0;
+  std::vector<uint8_t> fixed_;
+  std::vector<uint64_t> validity_;
+  bool any_null_ = false;
+  uint64_t nulls_ = 0;
+  std::vector<uint32_t> offsets_{0};
+  std::string bytes_;
+};
+
+}  // namespace tessera
