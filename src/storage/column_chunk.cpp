@@ -8,6 +8,7 @@ namespace tessera {
 
 void ColumnChunk::Read(uint32_t start, uint32_t n, Vector& out) const {
   TESSERA_ASSERT(start + n <= count && n <= out.capacity(), "column chunk read out of range");
+  EnsureVerified();
   out.ClearNulls();
   if (validity) {
     uint8_t* v = out.validity();

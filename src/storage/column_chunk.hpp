@@ -29,6 +29,12 @@ struct ColumnStats {
   uint64_t null_count = 0;
 };
 
+// Verifies a persisted chunk's checksum on first use (lazy open); throws on corruption.
+struct ChunkVerifier {
+  virtual ~ChunkVerifier() = default;
+  virtual void Verify() const = 0;  // must be cheap after the first call and thread-safe
+};
+
 struct ColumnChunk {
   Type type;
   uint32_t count = 0;
@@ -40,7 +46,12 @@ struct ColumnChunk {
   uint32_t dict_size = 0;
   ColumnStats stats;
   std::shared_ptr<const void> owner;
+  std::shared_ptr<const ChunkVerifier> verifier;  // set for chunks read from disk
 
+  // Call before reading the chunk's buffers.
+  void EnsureVerified() const {
+    if (verifier) verifier->Verify();
+  }
   bool IsValid(uint32_t i) const { return !validity || ((validity[i >> 6] >> (i & 63)) & 1); }
   std::string_view DictEntry(uint32_t code) const {
     return {bytes + offsets[code], offsets[code + 1] - offsets[code]};
