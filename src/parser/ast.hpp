@@ -17,6 +17,13 @@ struct SelectStmt;
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
 
+// Limits enforced by the parser so that recursive passes over the AST stay bounded:
+// parentheses/subqueries/unary operators nest at most kMaxNestingDepth deep, and no tree
+// (expressions, joins, set-operation chains, subqueries included) is taller than
+// kMaxTreeHeight nodes.
+inline constexpr int kMaxNestingDepth = 1000;
+inline constexpr int kMaxTreeHeight = 4000;
+
 enum class ExprKind {
   Column,     // [table.]name                       (table, name)
   Star,       // * or table.*                      (table)
@@ -63,6 +70,7 @@ struct Expr {
   Type cast_type;
   std::vector<ExprPtr> children;  // CASE: [operand], when1, then1, when2, then2, ..., [else]
   std::unique_ptr<SelectStmt> subquery;
+  int height = 1;  // set by the parser: height of this subtree incl. subqueries (leaf = 1)
 
   explicit Expr(ExprKind k, SourcePos p = {}) : kind(k), pos(p) {}
 };

@@ -49,22 +49,60 @@ void ColumnChunkBuilder::AppendValidity(bool valid) {
   else { any_null_ = true; nulls_++; }
 }
 
-void ColumnChunkBuilder::Append(const Vector& v, uint32_t offset, uint32_t n) {
-  for (uint32_t i = offset; i < offset + n; i++) {
-    bool valid = v.IsValid(i);
-    AppendValidity(valid);
-    if (type_.physical() == PhysType::Str) {
-      if (valid) bytes_.append(v.data<StrRef>()[i]);
-      offsets_.push_back((uint32_t)bytes_.size());
-    } else {
-      size_t w = (size_t)type_.width();
-      size_t pos = fixed_.size();
-      fixed_.resize(pos + w);
-      if (valid) std::memcpy(&fixed_[pos], v.raw() + (size_t)i * w, w);
-      else std::memset(&fixed_[pos], 0, w);
-    }
-    count_++;
+void ColumnChunkBuilder::AppendValidRun(uint32_t n) {
+  // Sets the validity bits of rows [count_, count_ + n) a word at a time.
+  validity_.resize((count_ + n + 63) / 64, 0);
+  for (uint32_t i = count_, end = count_ + n; i < end;) {
+    uint32_t bit = i & 63, take = std::min<uint32_t>(64 - bit, end - i);
+    validity_[i >> 6] |= (take == 64 ? ~(uint64_t)0 : (((uint64_t)1 << take) - 1)) << bit;
+    i += take;
   }
+}
+
+void ColumnChunkBuilder::ReserveRowGroup() {
+  const size_t rows = kRowGroupSize;
+  validity_.reserve(rows / 64 + 1);
+  if (type_.physical() == PhysType::Str) {
+    offsets_.reserve(rows + 1);
+    size_t avg = count_ ? bytes_.size() / count_ + 1 : 16;
+    bytes_.reserve(avg * rows + avg * rows / 8);
+  } else {
+    fixed_.reserve(rows * (size_t)type_.width());
+  }
+}
+
+void ColumnChunkBuilder::Append(const Vector& v, uint32_t offset, uint32_t n) {
+  // A bulk load (a few vectors in): reserve a full row group up front instead of growing
+  // by doubling; Finish trims what a short last group leaves unused.
+  if (count_ < kBulkRows && count_ + n >= kBulkRows) ReserveRowGroup();
+  const uint8_t* valid = v.validity_or_null();
+  if (valid) {
+    uint32_t c = count_;
+    for (uint32_t i = offset; i < offset + n; i++) {
+      AppendValidity(valid[i] != 0);
+      count_++;
+    }
+    count_ = c;
+  } else {
+    AppendValidRun(n);
+  }
+  if (type_.physical() == PhysType::Str) {
+    const StrRef* s = v.data<StrRef>();
+    for (uint32_t i = offset; i < offset + n; i++) {
+      if (!valid || valid[i]) bytes_.append(s[i]);
+      offsets_.push_back((uint32_t)bytes_.size());
+    }
+  } else {
+    // Bulk copy, then zero the slots of NULL rows.
+    size_t w = (size_t)type_.width();
+    size_t pos = fixed_.size();
+    fixed_.resize(pos + (size_t)n * w);
+    std::memcpy(&fixed_[pos], v.raw() + (size_t)offset * w, (size_t)n * w);
+    if (valid)
+      for (uint32_t i = 0; i < n; i++)
+        if (!valid[offset + i]) std::memset(&fixed_[pos + (size_t)i * w], 0, w);
+  }
+  count_ += n;
 }
 
 void ColumnChunkBuilder::AppendValue(const Value& val) {
@@ -111,6 +149,9 @@ void FixedStats(const ColumnChunk& c, ColumnStats& st) {
 }  // namespace
 
 std::shared_ptr<const ColumnChunk> ColumnChunkBuilder::Finish() {
+  if (fixed_.capacity() > 2 * fixed_.size() + 4096) fixed_.shrink_to_fit();
+  if (offsets_.capacity() > 2 * offsets_.size() + 1024) offsets_.shrink_to_fit();
+  if (bytes_.capacity() > 2 * bytes_.size() + 4096) bytes_.shrink_to_fit();
   auto owned = std::make_shared<OwnedChunk>();
   auto chunk = std::make_shared<ColumnChunk>();
   chunk->type = type_;

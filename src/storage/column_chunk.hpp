@@ -82,7 +82,10 @@ class ColumnChunkBuilder {
   std::shared_ptr<const ColumnChunk> Finish();
 
  private:
-  void AppendValidity(bool valid);
+  void AppendValidity(bool valid);  // validity of row count_
+  void AppendValidRun(uint32_t n);   // rows [count_, count_ + n) all valid
+  void ReserveRowGroup();
+  static constexpr uint32_t kBulkRows = 4 * kVectorSize;
   Type type_;
   uint32_t count_ = 0;
   std::vector<uint8_t> fixed_;

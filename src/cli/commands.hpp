@@ -1,0 +1,12 @@
+// The subcommands of `tessera`: gen and bench. Each reads its own arguments and returns
+// the process exit status; a wrong command line throws UsageError.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace tessera::cli {
+
+int RunGenCommand(const std::vector<std::string>& args);
+int RunBenchCommand(const std::vector<std::string>& args);
+
+}  // namespace tessera::cli

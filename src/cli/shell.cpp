@@ -1,0 +1,318 @@
+#include "cli/shell.hpp"
+
+#include <unistd.h>
+
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <vector>
+
+#include "cli/line_editor.hpp"
+#include "cli/version.hpp"
+#include "parser/parser.hpp"
+
+namespace tessera::cli {
+
+namespace {
+
+constexpr const char* kPrompt = "tessera> ";
+constexpr const char* kContinuePrompt = "     ...> ";
+
+std::string Trim(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace((unsigned char)s[b])) b++;
+  while (e > b && std::isspace((unsigned char)s[e - 1])) e--;
+  return std::string(s.substr(b, e - b));
+}
+
+// Splits a dot command into words; '...' and "..." group words with spaces.
+std::vector<std::string> SplitWords(const std::string& line) {
+  std::vector<std::string> words;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && std::isspace((unsigned char)line[i])) i++;
+    if (i >= line.size()) break;
+    std::string w;
+    if (line[i] == '\'' || line[i] == '"') {
+      char q = line[i++];
+      while (i < line.size() && line[i] != q) w += line[i++];
+      i++;
+    } else {
+      while (i < line.size() && !std::isspace((unsigned char)line[i])) w += line[i++];
+    }
+    words.push_back(std::move(w));
+  }
+  return words;
+}
+
+std::string FormatMs(double ms) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, ms >= 1 ? "%.1f" : "%.3f", ms);
+  return buf;
+}
+
+void PrintError(const std::string& msg) {
+  std::cout.flush();
+  std::cerr << "Error: " << msg << std::endl;
+}
+
+std::string HistoryPath() {
+  const char* home = std::getenv("HOME");
+  if (!home || !*home) return "";
+  return std::string(home) + "/.tessera_history";
+}
+
+}  // namespace
+
+bool IsBlankSql(std::string_view sql) {
+  size_t i = 0;
+  while (i < sql.size()) {
+    if (std::isspace((unsigned char)sql[i]) || sql[i] == ';') {
+      i++;
+    } else if (sql.substr(i, 2) == "--") {
+      size_t nl = sql.find('\n', i);
+      i = nl == std::string_view::npos ? sql.size() : nl + 1;
+    } else if (sql.substr(i, 2) == "/*") {
+      size_t end = sql.find("*/", i + 2);
+      i = end == std::string_view::npos ? sql.size() : end + 2;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+Shell::Shell(Database& db, OutputMode mode) : db_(db), conn_(db), mode_(mode) {}
+
+Shell::Outcome Shell::RunSql(std::string_view sql) {
+  try {
+    auto start = std::chrono::steady_clock::now();
+    QueryResult result = conn_.Query(sql);
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                    .count();
+    PrintResult(std::cout, result, mode_, style_);
+    if (timer_) std::cout << "Run Time: " << FormatMs(ms) << " ms\n";
+    std::cout.flush();
+    return Outcome::Ok;
+  } catch (const std::exception& e) {
+    PrintError(e.what());
+    return Outcome::Error;
+  }
+}
+
+Shell::Outcome Shell::RunCommand(std::string_view text) {
+  std::string trimmed = Trim(text);
+  if (!trimmed.empty() && trimmed[0] == '.') return RunDotCommand(trimmed);
+  Pending pending{std::string(text)};
+  return Flush(pending);
+}
+
+// Runs every statement in the pending text, complete or not.
+Shell::Outcome Shell::Flush(Pending& pending) {
+  std::string text = std::move(pending.text);
+  pending.text.clear();
+  if (IsBlankSql(text)) return Outcome::Ok;
+  std::vector<std::string> statements;
+  try {
+    statements = SplitStatements(text);
+  } catch (const std::exception& e) {
+    PrintError(e.what());
+    return Outcome::Error;
+  }
+  for (const std::string& s : statements) {
+    if (IsBlankSql(s)) continue;
+    if (RunSql(s) == Outcome::Error) return Outcome::Error;
+  }
+  return Outcome::Ok;
+}
+
+Shell::Outcome Shell::ProcessLine(Pending& pending, const std::string& line) {
+  if (pending.empty()) {
+    std::string trimmed = Trim(line);
+    if (!trimmed.empty() && trimmed[0] == '.') return RunDotCommand(trimmed);
+    if (IsBlankSql(trimmed)) return Outcome::Ok;
+  }
+  pending.text += line;
+  pending.text += '\n';
+  bool complete = false;
+  std::vector<std::string> statements;
+  try {
+    statements = SplitStatements(pending.text, &complete);
+  } catch (const std::exception& e) {
+    pending.text.clear();
+    PrintError(e.what());
+    return Outcome::Error;
+  }
+  // The statements that ended in ';' run now; an unfinished last one waits for more lines
+  // (unless it is only comments).
+  std::string rest;
+  if (!complete && !statements.empty()) {
+    if (!IsBlankSql(statements.back())) rest = statements.back() + "\n";
+    statements.pop_back();
+  }
+  pending.text = std::move(rest);
+  for (const std::string& s : statements) {
+    if (IsBlankSql(s)) continue;
+    if (RunSql(s) == Outcome::Error) return Outcome::Error;
+  }
+  return Outcome::Ok;
+}
+
+Shell::Outcome Shell::RunStream(std::istream& in, bool stop_on_error) {
+  Pending pending;
+  std::string line;
+  bool failed = false;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    Outcome o = ProcessLine(pending, line);
+    if (o == Outcome::Quit) return o;
+    if (o == Outcome::Error) {
+      failed = true;
+      if (stop_on_error) return o;
+    }
+  }
+  if (Flush(pending) == Outcome::Error) failed = true;
+  return failed ? Outcome::Error : Outcome::Ok;
+}
+
+int Shell::RunInteractive() {
+  LineEditor editor(HistoryPath());
+  std::cout << "tessera " << kVersion << " - enter .help for usage hints, .quit to exit.\n";
+  if (db_.path().empty() || db_.path() == ":memory:") {
+    std::cout << "Connected to a transient in-memory database.\n";
+  } else {
+    std::cout << "Database: " << db_.path() << "\n";
+  }
+  Pending pending;
+  std::string entry;  // the lines of the current statement, for the history
+  std::string line;
+  for (;;) {
+    auto status = editor.ReadLine(pending.empty() ? kPrompt : kContinuePrompt, &line);
+    if (status == LineEditor::Status::Eof) break;
+    if (status == LineEditor::Status::Interrupted) {
+      pending.text.clear();
+      entry.clear();
+      continue;
+    }
+    if (!entry.empty()) entry += ' ';
+    entry += Trim(line);
+    Outcome o = ProcessLine(pending, line);
+    if (pending.empty()) {
+      editor.AddHistory(entry);
+      entry.clear();
+    }
+    if (o == Outcome::Quit) break;
+  }
+  return 0;
+}
+
+void Shell::PrintHelp() const {
+  std::cout <<
+      "SQL statements end with ';' and may span several lines.\n"
+      "Dot commands:\n"
+      "  .help                 show this text\n"
+      "  .tables               list the tables\n"
+      "  .schema [TABLE]       show CREATE TABLE statements\n"
+      "  .timer on|off         print the run time after each statement\n"
+      "  .mode table|csv|json  choose the result format\n"
+      "  .maxrows N            rows shown by table mode (0: all)\n"
+      "  .read FILE            run SQL and dot commands from FILE\n"
+      "  .quit, .exit          leave the shell\n"
+      "Editing: arrows, Home/End, Ctrl-A/E/K/U/W; history with up/down (~/.tessera_history).\n";
+}
+
+Shell::Outcome Shell::ShowTables() {
+  for (const std::string& name : db_.catalog().TableNames()) std::cout << name << '\n';
+  std::cout.flush();
+  return Outcome::Ok;
+}
+
+Shell::Outcome Shell::ShowSchema(const std::string& table) {
+  std::vector<std::string> names;
+  if (table.empty()) {
+    names = db_.catalog().TableNames();
+  } else {
+    names.push_back(table);
+  }
+  for (const std::string& name : names) {
+    auto entry = db_.catalog().GetTable(name);
+    if (!entry) {
+      std::string lower = name;
+      for (char& c : lower) c = (char)std::tolower((unsigned char)c);
+      entry = db_.catalog().GetTable(lower);
+    }
+    if (!entry) {
+      PrintError("table \"" + name + "\" does not exist");
+      return Outcome::Error;
+    }
+    const TableSchema& s = entry->schema;
+    std::cout << "CREATE TABLE " << s.name << " (\n";
+    for (size_t i = 0; i < s.columns.size(); i++) {
+      const ColumnDef& c = s.columns[i];
+      std::cout << "  " << c.name << ' ' << c.type.ToString() << (c.not_null ? " NOT NULL" : "")
+                << (i + 1 < s.columns.size() ? ",\n" : "\n");
+    }
+    std::cout << ");\n";
+  }
+  std::cout.flush();
+  return Outcome::Ok;
+}
+
+Shell::Outcome Shell::RunDotCommand(const std::string& line) {
+  std::vector<std::string> w = SplitWords(line);
+  const std::string cmd = w.empty() ? "" : w[0];
+  const size_t nargs = w.size() - 1;
+  auto usage = [](const char* text) {
+    PrintError(std::string("usage: ") + text);
+    return Outcome::Error;
+  };
+  if (cmd == ".quit" || cmd == ".exit") return Outcome::Quit;
+  if (cmd == ".help") {
+    PrintHelp();
+    return Outcome::Ok;
+  }
+  if (cmd == ".tables") return nargs == 0 ? ShowTables() : usage(".tables");
+  if (cmd == ".schema") return nargs <= 1 ? ShowSchema(nargs ? w[1] : "") : usage(".schema [TABLE]");
+  if (cmd == ".timer") {
+    if (nargs != 1 || (w[1] != "on" && w[1] != "off")) return usage(".timer on|off");
+    timer_ = w[1] == "on";
+    return Outcome::Ok;
+  }
+  if (cmd == ".mode") {
+    if (nargs == 0) {
+      std::cout << OutputModeName(mode_) << '\n';
+      return Outcome::Ok;
+    }
+    if (nargs != 1 || !ParseOutputMode(w[1], &mode_)) return usage(".mode table|csv|json");
+    return Outcome::Ok;
+  }
+  if (cmd == ".maxrows") {
+    if (nargs != 1 || w[1].empty() || w[1].find_first_not_of("0123456789") != std::string::npos)
+      return usage(".maxrows N");
+    style_.max_rows = std::stoul(w[1]);
+    return Outcome::Ok;
+  }
+  if (cmd == ".read") {
+    if (nargs != 1) return usage(".read FILE");
+    std::ifstream in(w[1]);
+    if (!in) {
+      PrintError("cannot open file '" + w[1] + "'");
+      return Outcome::Error;
+    }
+    if (read_depth_ >= 16) {
+      PrintError(".read nested too deeply");
+      return Outcome::Error;
+    }
+    read_depth_++;
+    Outcome o = RunStream(in, /*stop_on_error=*/true);
+    read_depth_--;
+    return o;
+  }
+  PrintError("unknown command '" + cmd + "'. Enter .help for usage hints.");
+  return Outcome::Error;
+}
+
+}  // namespace tessera::cli

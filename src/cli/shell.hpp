@@ -1,0 +1,57 @@
+// The SQL shell: runs statements and dot commands from -c, a script or the terminal, and
+// prints their results.
+#pragma once
+#include <istream>
+#include <string>
+#include <string_view>
+
+#include "cli/result_format.hpp"
+#include "main/database.hpp"
+
+namespace tessera::cli {
+
+class Shell {
+ public:
+  enum class Outcome { Ok, Error, Quit };
+
+  Shell(Database& db, OutputMode mode);
+
+  // Runs SQL text of one or more ';'-separated statements (or a single dot command),
+  // printing each result. Stops at the first error, which is printed to stderr.
+  Outcome RunCommand(std::string_view text);
+  // Runs lines of SQL and dot commands from a stream (a script or a .read file). With
+  // stop_on_error it returns at the first error. A statement left without ';' at the end
+  // of the stream still runs.
+  Outcome RunStream(std::istream& in, bool stop_on_error);
+  // The interactive shell on the terminal, with line editing and history. Returns the
+  // process exit status.
+  int RunInteractive();
+
+  void set_timer(bool on) { timer_ = on; }
+
+ private:
+  // Statement text collected from input lines until it ends in ';'.
+  struct Pending {
+    std::string text;
+    bool empty() const { return text.empty(); }
+  };
+  Outcome ProcessLine(Pending& pending, const std::string& line);
+  Outcome Flush(Pending& pending);
+  Outcome RunSql(std::string_view sql);
+  Outcome RunDotCommand(const std::string& line);
+  Outcome ShowTables();
+  Outcome ShowSchema(const std::string& table);
+  void PrintHelp() const;
+
+  Database& db_;
+  Connection conn_;
+  OutputMode mode_;
+  TableStyle style_;
+  bool timer_ = false;
+  int read_depth_ = 0;
+};
+
+// True when `sql` holds nothing but whitespace and comments.
+bool IsBlankSql(std::string_view sql);
+
+}  // namespace tessera::cli

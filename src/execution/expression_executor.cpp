@@ -1,0 +1,513 @@
+#include "execution/expression_executor.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "common/date.hpp"
+#include "common/decimal.hpp"
+#include "function/scalar_ops.hpp"
+
+namespace tessera {
+
+namespace {
+
+uint32_t Cap(uint32_t n) { return std::max<uint32_t>(n, 1); }
+
+// Marks out[i] NULL where any of the given vectors is NULL at i.
+void MergeNulls(Vector& out, uint32_t n, std::initializer_list<const Vector*> in) {
+  for (const Vector* v : in) {
+    if (!v->has_nulls()) continue;
+    uint8_t* o = out.validity();
+    const uint8_t* s = v->validity_or_null();
+    for (uint32_t i = 0; i < n; i++) o[i] &= s[i];
+  }
+}
+
+int CompareOpCode(ast::Op op) {
+  switch (op) {
+    case ast::Op::Eq: return 0;
+    case ast::Op::Ne: return 1;
+    case ast::Op::Lt: return 2;
+    case ast::Op::Le: return 3;
+    case ast::Op::Gt: return 4;
+    default: return 5;
+  }
+}
+
+// Reads an integral-physical value (bool/int/decimal) as int128.
+inline int128_t ReadInt(const Vector& v, uint32_t i) {
+  switch (v.type().physical()) {
+    case PhysType::Bool: return v.data<uint8_t>()[i];
+    case PhysType::I32: return v.data<int32_t>()[i];
+    case PhysType::I64: return v.data<int64_t>()[i];
+    case PhysType::I128: return v.data<int128_t>()[i];
+    default: return 0;
+  }
+}
+inline void WriteInt(Vector& v, uint32_t i, int128_t x) {
+  switch (v.type().physical()) {
+    case PhysType::Bool: v.data<uint8_t>()[i] = x != 0; break;
+    case PhysType::I32: v.data<int32_t>()[i] = (int32_t)x; break;
+    case PhysType::I64: v.data<int64_t>()[i] = (int64_t)x; break;
+    case PhysType::I128: v.data<int128_t>()[i] = x; break;
+    default: break;
+  }
+}
+
+[[noreturn]] void CastFail(const Value& v, const Type& t) {
+  throw UserError(ErrorKind::Conversion, "could not convert " + v.type().ToString() + " value '" +
+                                             v.ToString() + "' to " + t.ToString());
+}
+
+void CastVector(const Vector& src, Vector& out, uint32_t n) {
+  const Type& from = src.type();
+  const Type& to = out.type();
+  MergeNulls(out, n, {&src});
+  auto valid = [&](uint32_t i) { return src.IsValid(i); };
+  bool from_int = from.id == TypeId::Integer || from.id == TypeId::BigInt ||
+                  from.id == TypeId::Decimal || from.id == TypeId::Boolean;
+  bool to_int = to.id == TypeId::Integer || to.id == TypeId::BigInt || to.id == TypeId::Decimal;
+  int fs = from.id == TypeId::Decimal ? from.scale : 0;
+  if (from_int && to_int) {
+    int ts = to.id == TypeId::Decimal ? to.scale : 0;
+    int128_t lim = to.id == TypeId::Decimal ? Pow10(to.precision)
+                   : to.id == TypeId::Integer ? (int128_t)INT32_MAX + 1
+                                              : (int128_t)INT64_MAX + 1;
+    for (uint32_t i = 0; i < n; i++) {
+      if (!valid(i)) continue;
+      int128_t x = ReadInt(src, i);
+      if (fs != ts) x = RescaleDecimal(x, fs, ts);
+      bool bad = to.id == TypeId::Decimal ? (x >= lim || x <= -lim) : (x >= lim || x < -lim);
+      if (bad) CastFail(src.GetValue(i), to);
+      WriteInt(out, i, x);
+    }
+    return;
+  }
+  if (from_int && to.id == TypeId::Double) {
+    double p = (double)Pow10(fs);
+    for (uint32_t i = 0; i < n; i++)
+      out.data<double>()[i] = valid(i) ? (double)ReadInt(src, i) / p : 0;
+    return;
+  }
+  if (from_int && to.id == TypeId::Boolean) {
+    for (uint32_t i = 0; i < n; i++) out.data<uint8_t>()[i] = valid(i) && ReadInt(src, i) != 0;
+    return;
+  }
+  // Everything else (strings, dates, doubles to exact types) goes through Value.
+  for (uint32_t i = 0; i < n; i++) {
+    if (!valid(i)) continue;
+    out.SetValue(i, src.GetValue(i).CastTo(to));
+  }
+}
+
+template <class T>
+void CompareLoop(int opc, const Vector& a, const Vector& b, uint8_t* r, uint32_t n) {
+  const T* x = a.data<T>();
+  const T* y = b.data<T>();
+  for (uint32_t i = 0; i < n; i++) r[i] = ops::Compare<T>(opc, x[i], y[i]);
+}
+
+[[noreturn]] void Overflow(const char* what, const Type& t) {
+  throw UserError(ErrorKind::Conversion, std::string("overflow in ") + what + " of " + t.ToString());
+}
+
+template <class T>
+void ArithLoop(ast::Op op, const Vector& a, const Vector& b, Vector& out, uint32_t n) {
+  const T* x = a.data<T>();
+  const T* y = b.data<T>();
+  T* r = out.data<T>();
+  auto valid = [&](uint32_t i) { return a.IsValid(i) && b.IsValid(i); };
+  switch (op) {
+    case ast::Op::Add:
+      for (uint32_t i = 0; i < n; i++)
+        if (!ops::AddChecked(x[i], y[i], r[i]) && valid(i)) Overflow("addition", out.type());
+      break;
+    case ast::Op::Sub:
+      for (uint32_t i = 0; i < n; i++)
+        if (!ops::SubChecked(x[i], y[i], r[i]) && valid(i)) Overflow("subtraction", out.type());
+      break;
+    case ast::Op::Mul:
+      for (uint32_t i = 0; i < n; i++)
+        if (!ops::MulChecked(x[i], y[i], r[i]) && valid(i)) Overflow("multiplication", out.type());
+      break;
+    case ast::Op::Mod:
+      for (uint32_t i = 0; i < n; i++)
+        if (!ops::Mod(x[i], y[i], r[i])) out.SetNull(i);
+      break;
+    case ast::Op::Div:
+      if constexpr (std::is_same_v<T, double>) {
+        for (uint32_t i = 0; i < n; i++)
+          if (!ops::Div(x[i], y[i], r[i])) out.SetNull(i);
+      }
+      break;
+    default: throw InternalError("bad arithmetic operator");
+  }
+}
+
+void EvalArith(const BoundExpr& e, const Vector& a, const Vector& b, Vector& out, uint32_t n) {
+  MergeNulls(out, n, {&a, &b});
+  if (a.type().id == TypeId::Date && b.type().id == TypeId::Date) {  // DATE - DATE (days)
+    for (uint32_t i = 0; i < n; i++)
+      out.data<int64_t>()[i] = (int64_t)a.data<int32_t>()[i] - b.data<int32_t>()[i];
+    return;
+  }
+  switch (out.type().physical()) {
+    case PhysType::I32: ArithLoop<int32_t>(e.op, a, b, out, n); break;
+    case PhysType::I64: ArithLoop<int64_t>(e.op, a, b, out, n); break;
+    case PhysType::I128: ArithLoop<int128_t>(e.op, a, b, out, n); break;
+    case PhysType::F64: ArithLoop<double>(e.op, a, b, out, n); break;
+    default: throw InternalError("arithmetic on " + out.type().ToString());
+  }
+  if (out.type().id == TypeId::Decimal && out.type().physical() == PhysType::I128) {
+    int128_t lim = Pow10(out.type().precision);
+    for (uint32_t i = 0; i < n; i++) {
+      int128_t v = out.data<int128_t>()[i];
+      if ((v >= lim || v <= -lim) && out.IsValid(i)) Overflow("arithmetic", out.type());
+    }
+  }
+}
+
+void EvalFunc(const BoundExpr& e, std::vector<Vector>& args, Vector& out, uint32_t n) {
+  const std::string& f = e.name;
+  if (f == "coalesce") {
+    uint8_t* ov = out.validity();
+    for (uint32_t i = 0; i < n; i++) {
+      ov[i] = 0;
+      for (auto& a : args)
+        if (a.IsValid(i)) {
+          CopyRows(a, &i, 1, out, i);
+          ov[i] = 1;
+          break;
+        }
+    }
+    return;
+  }
+  std::vector<const Vector*> ins;
+  for (auto& a : args) ins.push_back(&a);
+  for (auto* v : ins) MergeNulls(out, n, {v});
+  auto ok = [&](uint32_t i) { return out.IsValid(i); };
+  if (f == "extract_year" || f == "extract_month" || f == "extract_day") {
+    for (uint32_t i = 0; i < n; i++) {
+      if (!ok(i)) continue;
+      int y; unsigned m, d;
+      CivilFromDays(args[0].data<int32_t>()[i], y, m, d);
+      out.data<int64_t>()[i] = f == "extract_year" ? y : f == "extract_month" ? (int)m : (int)d;
+    }
+    return;
+  }
+  if (f == "date_add_days" || f == "date_add_months") {
+    for (uint32_t i = 0; i < n; i++) {
+      if (!ok(i)) continue;
+      int32_t d = args[0].data<int32_t>()[i], k = args[1].data<int32_t>()[i];
+      out.data<int32_t>()[i] = f == "date_add_days" ? d + k : AddMonths(d, k);
+    }
+    return;
+  }
+  if (f == "substring") {
+    for (uint32_t i = 0; i < n; i++) {
+      if (!ok(i)) continue;
+      StrRef s = args[0].data<StrRef>()[i];
+      int64_t start = args[1].data<int64_t>()[i];
+      int64_t len = args.size() > 2 ? args[2].data<int64_t>()[i] : (int64_t)s.size() + 1;
+      // SQL: 1-based; characters before position 1 count against the length.
+      int64_t from = start - 1, to = from + len;
+      if (len < 0) throw UserError(ErrorKind::Conversion, "SUBSTRING length must not be negative");
+      from = std::clamp<int64_t>(from, 0, (int64_t)s.size());
+      to = std::clamp<int64_t>(to, 0, (int64_t)s.size());
+      out.data<StrRef>()[i] = to > from ? s.substr(from, to - from) : StrRef();
+    }
+    out.ShareStrings(args[0]);
+    return;
+  }
+  if (f == "upper" || f == "lower") {
+    std::string tmp;
+    for (uint32_t i = 0; i < n; i++) {
+      if (!ok(i)) continue;
+      tmp.assign(args[0].data<StrRef>()[i]);
+      for (auto& c : tmp) c = f == "upper" ? (char)std::toupper((unsigned char)c) : (char)std::tolower((unsigned char)c);
+      out.data<StrRef>()[i] = out.heap().Add(tmp);
+    }
+    return;
+  }
+  if (f == "length") {
+    for (uint32_t i = 0; i < n; i++)
+      if (ok(i)) {
+        StrRef s = args[0].data<StrRef>()[i];
+        int64_t c = 0;
+        for (unsigned char ch : s) c += (ch & 0xC0) != 0x80;  // UTF-8 code points
+        out.data<int64_t>()[i] = c;
+      }
+    return;
+  }
+  if (f == "concat") {
+    std::string tmp;
+    for (uint32_t i = 0; i < n; i++) {
+      if (!ok(i)) continue;
+      tmp.assign(args[0].data<StrRef>()[i]);
+      tmp.append(args[1].data<StrRef>()[i]);
+      out.data<StrRef>()[i] = out.heap().Add(tmp);
+    }
+    return;
+  }
+  if (f == "abs") {
+    DispatchPhys(out.type().physical(), [&]<class T>() {
+      if constexpr (std::is_arithmetic_v<T> || std::is_same_v<T, int128_t>) {
+        for (uint32_t i = 0; i < n; i++) {
+          T v = args[0].data<T>()[i];
+          out.data<T>()[i] = v < 0 ? -v : v;
+        }
+      }
+    });
+    return;
+  }
+  throw InternalError("unknown function " + f);
+}
+
+}  // namespace
+
+bool LikeMatch(std::string_view s, std::string_view p) {
+  size_t si = 0, pi = 0, star_p = std::string_view::npos, star_s = 0;
+  while (si < s.size()) {
+    if (pi < p.size() && (p[pi] == '_' || (p[pi] != '%' && p[pi] == s[si]))) {
+      si++;
+      pi++;
+    } else if (pi < p.size() && p[pi] == '%') {
+      star_p = pi++;
+      star_s = si;
+    } else if (star_p != std::string_view::npos) {
+      pi = star_p + 1;
+      si = ++star_s;
+    } else {
+      return false;
+    }
+  }
+  while (pi < p.size() && p[pi] == '%') pi++;
+  return pi == p.size();
+}
+
+void CopyRows(const Vector& src, const uint32_t* sel, uint32_t n, Vector& dst, uint32_t dst_off) {
+  size_t w = (size_t)src.type().width();
+  const uint8_t* s = src.raw();
+  uint8_t* d = dst.raw() + dst_off * w;
+  if (!sel) {
+    std::memcpy(d, s, n * w);
+  } else {
+    switch (w) {
+      case 1: for (uint32_t i = 0; i < n; i++) d[i] = s[sel[i]]; break;
+      case 4: for (uint32_t i = 0; i < n; i++) ((uint32_t*)d)[i] = ((const uint32_t*)s)[sel[i]]; break;
+      case 8: for (uint32_t i = 0; i < n; i++) ((uint64_t*)d)[i] = ((const uint64_t*)s)[sel[i]]; break;
+      default: for (uint32_t i = 0; i < n; i++) std::memcpy(d + i * w, s + sel[i] * w, w);
+    }
+  }
+  if (src.has_nulls()) {
+    uint8_t* dv = dst.validity();
+    const uint8_t* sv = src.validity_or_null();
+    for (uint32_t i = 0; i < n; i++) dv[dst_off + i] = sv[sel ? sel[i] : i];
+  } else if (dst.has_nulls()) {
+    uint8_t* dv = dst.validity();
+    for (uint32_t i = 0; i < n; i++) dv[dst_off + i] = 1;
+  }
+  if (src.type().physical() == PhysType::Str) dst.ShareStrings(src);
+}
+
+void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
+  const uint32_t n = in.size;
+  out.Init(e.type, Cap(n));
+  switch (e.kind) {
+    case BExpr::Column: {
+      TESSERA_ASSERT(e.index >= 0 && (size_t)e.index < in.cols.size(), "unresolved column " + e.ToString());
+      CopyRows(in.cols[e.index], nullptr, n, out, 0);
+      return;
+    }
+    case BExpr::Constant: {
+      if (e.value.is_null()) {
+        uint8_t* v = out.validity();
+        std::memset(v, 0, Cap(n));
+        return;
+      }
+      out.SetValue(0, e.value);
+      size_t w = (size_t)e.type.width();
+      for (uint32_t i = 1; i < n; i++) std::memcpy(out.raw() + i * w, out.raw(), w);
+      return;
+    }
+    case BExpr::Cast: {
+      Vector c;
+      Evaluate(*e.children[0], in, c);
+      CastVector(c, out, n);
+      return;
+    }
+    case BExpr::Compare: {
+      Vector a, b;
+      Evaluate(*e.children[0], in, a);
+      Evaluate(*e.children[1], in, b);
+      MergeNulls(out, n, {&a, &b});
+      int opc = CompareOpCode(e.op);
+      uint8_t* r = out.data<uint8_t>();
+      DispatchPhys(a.type().physical(), [&]<class T>() { CompareLoop<T>(opc, a, b, r, n); });
+      return;
+    }
+    case BExpr::And:
+    case BExpr::Or: {
+      bool is_and = e.kind == BExpr::And;
+      uint8_t* r = out.data<uint8_t>();
+      std::vector<uint8_t> null(n, 0);
+      std::fill(r, r + n, is_and ? 1 : 0);
+      for (auto& c : e.children) {
+        Vector v;
+        Evaluate(*c, in, v);
+        const uint8_t* x = v.data<uint8_t>();
+        for (uint32_t i = 0; i < n; i++) {
+          bool valid = v.IsValid(i);
+          if (is_and) {
+            if (valid && !x[i]) { r[i] = 0; null[i] = 0; }
+            else if (!valid && r[i]) null[i] = 1;
+          } else {
+            if (valid && x[i]) { r[i] = 1; null[i] = 0; }
+            else if (!valid && !r[i]) null[i] = 1;
+          }
+        }
+      }
+      for (uint32_t i = 0; i < n; i++)
+        if (null[i] && (is_and ? r[i] : !r[i])) out.SetNull(i);
+      return;
+    }
+    case BExpr::Not: {
+      Vector c;
+      Evaluate(*e.children[0], in, c);
+      MergeNulls(out, n, {&c});
+      for (uint32_t i = 0; i < n; i++) out.data<uint8_t>()[i] = !c.data<uint8_t>()[i];
+      return;
+    }
+    case BExpr::IsNull: {
+      Vector c;
+      Evaluate(*e.children[0], in, c);
+      for (uint32_t i = 0; i < n; i++) out.data<uint8_t>()[i] = c.IsValid(i) == e.negated;
+      return;
+    }
+    case BExpr::Neg: {
+      Vector c;
+      Evaluate(*e.children[0], in, c);
+      MergeNulls(out, n, {&c});
+      DispatchPhys(e.type.physical(), [&]<class T>() {
+        if constexpr (!std::is_same_v<T, StrRef>) {
+          for (uint32_t i = 0; i < n; i++) {
+            T v = c.data<T>()[i];
+            if constexpr (std::is_integral_v<T> && !std::is_same_v<T, uint8_t>) {
+              if (v == std::numeric_limits<T>::min() && c.IsValid(i)) Overflow("negation", e.type);
+            }
+            out.data<T>()[i] = -v;
+          }
+        }
+      });
+      return;
+    }
+    case BExpr::Arith: {
+      Vector a, b;
+      Evaluate(*e.children[0], in, a);
+      Evaluate(*e.children[1], in, b);
+      EvalArith(e, a, b, out, n);
+      return;
+    }
+    case BExpr::Like: {
+      Vector a, p;
+      Evaluate(*e.children[0], in, a);
+      Evaluate(*e.children[1], in, p);
+      MergeNulls(out, n, {&a, &p});
+      for (uint32_t i = 0; i < n; i++)
+        out.data<uint8_t>()[i] = LikeMatch(a.data<StrRef>()[i], p.data<StrRef>()[i]) != e.negated;
+      return;
+    }
+    case BExpr::InList: {
+      Vector x;
+      Evaluate(*e.children[0], in, x);
+      uint8_t* r = out.data<uint8_t>();
+      std::vector<uint8_t> saw_null(n, 0);
+      std::fill(r, r + n, 0);
+      for (size_t k = 1; k < e.children.size(); k++) {
+        Vector y;
+        Evaluate(*e.children[k], in, y);
+        DispatchPhys(x.type().physical(), [&]<class T>() {
+          const T* a = x.data<T>();
+          const T* b = y.data<T>();
+          for (uint32_t i = 0; i < n; i++) {
+            if (!y.IsValid(i)) saw_null[i] = 1;
+            else if (a[i] == b[i]) r[i] = 1;
+          }
+        });
+      }
+      for (uint32_t i = 0; i < n; i++) {
+        if (!x.IsValid(i) || (!r[i] && saw_null[i])) out.SetNull(i);
+        else if (e.negated) r[i] = !r[i];
+      }
+      return;
+    }
+    case BExpr::Case: {
+      std::vector<uint8_t> done(n, 0);
+      uint8_t* ov = out.validity();
+      std::fill(ov, ov + n, 1);
+      size_t pairs = (e.children.size() - 1) / 2;
+      for (size_t k = 0; k <= pairs; k++) {
+        bool is_else = k == pairs;
+        std::vector<uint32_t> take;
+        if (!is_else) {
+          Vector c;
+          Evaluate(*e.children[2 * k], in, c);
+          for (uint32_t i = 0; i < n; i++)
+            if (!done[i] && c.IsValid(i) && c.data<uint8_t>()[i]) take.push_back(i);
+        } else {
+          for (uint32_t i = 0; i < n; i++)
+            if (!done[i]) take.push_back(i);
+        }
+        if (take.empty()) continue;
+        Vector v;
+        Evaluate(*e.children[is_else ? e.children.size() - 1 : 2 * k + 1], in, v);
+        size_t w = (size_t)e.type.width();
+        for (uint32_t i : take) {
+          std::memcpy(out.raw() + i * w, v.raw() + i * w, w);
+          ov[i] = v.IsValid(i);
+          done[i] = 1;
+        }
+        if (e.type.physical() == PhysType::Str) out.ShareStrings(v);
+      }
+      return;
+    }
+    case BExpr::Func: {
+      std::vector<Vector> args(e.children.size());
+      for (size_t k = 0; k < e.children.size(); k++) Evaluate(*e.children[k], in, args[k]);
+      EvalFunc(e, args, out, n);
+      return;
+    }
+    case BExpr::Agg: throw InternalError("aggregate evaluated as a scalar expression");
+  }
+}
+
+uint32_t EvaluateFilter(const BoundExpr& e, const DataChunk& in, std::vector<uint32_t>& sel) {
+  Vector v;
+  Evaluate(e, in, v);
+  sel.resize(in.size);
+  uint32_t k = 0;
+  const uint8_t* d = v.data<uint8_t>();
+  if (!v.has_nulls()) {
+    for (uint32_t i = 0; i < in.size; i++) {
+      sel[k] = i;
+      k += d[i] != 0;
+    }
+  } else {
+    for (uint32_t i = 0; i < in.size; i++) {
+      sel[k] = i;
+      k += (d[i] != 0) & v.IsValid(i);
+    }
+  }
+  return k;
+}
+
+Value EvaluateConstant(const BoundExpr& e) {
+  DataChunk one;
+  one.size = 1;
+  Vector v;
+  Evaluate(e, one, v);
+  return v.GetValue(0);
+}
+
+}  // namespace tessera

@@ -1,0 +1,37 @@
+// Vectorized evaluation of bound expressions over a DataChunk (CPU backend).
+#pragma once
+#include "common/vector.hpp"
+#include "planner/bound_expr.hpp"
+
+namespace tessera {
+
+// Evaluates `e` over the `in.size` rows of `in` into `out` (re-initialised to e.type).
+// Column references must have been resolved to input positions (BoundExpr::index).
+void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out);
+// Evaluates a boolean predicate and writes the indices of rows where it is TRUE into
+// `sel`; returns their count.
+uint32_t EvaluateFilter(const BoundExpr& e, const DataChunk& in, std::vector<uint32_t>& sel);
+// Evaluates a constant expression (no column references) to a Value.
+Value EvaluateConstant(const BoundExpr& e);
+// SQL LIKE with % and _ (no escape character).
+bool LikeMatch(std::string_view s, std::string_view pattern);
+
+// Copies rows sel[0..n) of `src` into `dst` rows [dst_off, dst_off+n); dst must be large
+// enough and of the same type. sel == nullptr means rows [0, n).
+void CopyRows(const Vector& src, const uint32_t* sel, uint32_t n, Vector& dst, uint32_t dst_off);
+
+// Calls f.template operator()<T>() with T the C++ type of physical type p.
+template <class F>
+decltype(auto) DispatchPhys(PhysType p, F&& f) {
+  switch (p) {
+    case PhysType::Bool: return f.template operator()<uint8_t>();
+    case PhysType::I32: return f.template operator()<int32_t>();
+    case PhysType::I64: return f.template operator()<int64_t>();
+    case PhysType::I128: return f.template operator()<int128_t>();
+    case PhysType::F64: return f.template operator()<double>();
+    case PhysType::Str: return f.template operator()<StrRef>();
+  }
+  return f.template operator()<int32_t>();
+}
+
+}  // namespace tessera

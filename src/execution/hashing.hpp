@@ -1,0 +1,65 @@
+// Hashing and equality of single vector cells (joins, aggregation, DISTINCT).
+#pragma once
+#include <cstring>
+
+#include "common/vector.hpp"
+
+namespace tessera {
+
+inline uint64_t HashMix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return x;
+}
+inline uint64_t HashCombine(uint64_t h, uint64_t v) { return HashMix(h * 31 + v + 0x9e3779b97f4a7c15ULL); }
+
+inline uint64_t HashBytes(const char* p, size_t n) {
+  uint64_t h = 1469598103934665603ULL;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 1099511628211ULL;
+  return HashMix(h);
+}
+
+inline uint64_t HashValue(const Vector& v, uint32_t i) {
+  if (!v.IsValid(i)) return 0x1234567ULL;
+  switch (v.type().physical()) {
+    case PhysType::Bool: return HashMix(v.data<uint8_t>()[i]);
+    case PhysType::I32: return HashMix((uint64_t)(int64_t)v.data<int32_t>()[i]);
+    case PhysType::I64: return HashMix((uint64_t)v.data<int64_t>()[i]);
+    case PhysType::I128: {
+      int128_t x = v.data<int128_t>()[i];
+      return HashCombine(HashMix((uint64_t)x), (uint64_t)(x >> 64));
+    }
+    case PhysType::F64: {
+      double d = v.data<double>()[i];
+      if (d == 0) d = 0;  // -0.0 == 0.0
+      uint64_t b;
+      std::memcpy(&b, &d, 8);
+      return HashMix(b);
+    }
+    case PhysType::Str: {
+      StrRef s = v.data<StrRef>()[i];
+      return HashBytes(s.data(), s.size());
+    }
+  }
+  return 0;
+}
+
+// NULLs compare equal here (grouping semantics); joins filter NULL keys beforehand.
+inline bool ValuesEqual(const Vector& a, uint32_t i, const Vector& b, uint32_t j) {
+  bool va = a.IsValid(i), vb = b.IsValid(j);
+  if (!va || !vb) return va == vb;
+  switch (a.type().physical()) {
+    case PhysType::Bool: return a.data<uint8_t>()[i] == b.data<uint8_t>()[j];
+    case PhysType::I32: return a.data<int32_t>()[i] == b.data<int32_t>()[j];
+    case PhysType::I64: return a.data<int64_t>()[i] == b.data<int64_t>()[j];
+    case PhysType::I128: return a.data<int128_t>()[i] == b.data<int128_t>()[j];
+    case PhysType::F64: return a.data<double>()[i] == b.data<double>()[j];
+    case PhysType::Str: return a.data<StrRef>()[i] == b.data<StrRef>()[j];
+  }
+  return false;
+}
+
+}  // namespace tessera

@@ -1,0 +1,344 @@
+#include "execution/operators/hash_aggregate.hpp"
+
+#include <cstring>
+
+#include "common/decimal.hpp"
+#include "execution/expression_executor.hpp"
+#include "execution/hashing.hpp"
+
+namespace tessera {
+
+GroupTable::GroupTable(const std::vector<Type>& key_types, const std::vector<const BoundExpr*>& aggs)
+    : key_types_(key_types) {
+  for (auto* a : aggs) {
+    AggColumn c;
+    c.name = a->name;
+    c.distinct = a->distinct;
+    c.out_type = a->type;
+    c.in_type = a->children.empty() ? Type::BigInt() : a->children[0]->type;
+    if (c.name == "min" || c.name == "max") c.ext.Init(c.in_type, 16);
+    aggs_.push_back(std::move(c));
+  }
+  keys_.resize(key_types_.size());
+  for (size_t k = 0; k < keys_.size(); k++) keys_[k].Init(key_types_[k], 16);
+  capacity_ = 16;
+  slots_.assign(64, 0);
+  mask_ = 63;
+  if (key_types_.empty()) {  // the single group of an ungrouped aggregate
+    std::vector<uint32_t> g;
+    FindOrCreate({}, 1, g);
+  }
+}
+
+static void GrowVector(Vector& v, uint32_t used, uint32_t cap) {
+  Vector nv(v.type(), cap);
+  CopyRows(v, nullptr, used, nv, 0);
+  nv.ShareStrings(v);
+  v = std::move(nv);
+}
+
+void GroupTable::Grow(uint32_t need) {
+  if (need <= capacity_) {
+    return;
+  }
+  uint32_t cap = capacity_;
+  while (cap < need) cap *= 2;
+  for (auto& k : keys_) GrowVector(k, ngroups_, cap);
+  for (auto& a : aggs_)
+    if (a.name == "min" || a.name == "max") GrowVector(a.ext, ngroups_, cap);
+  capacity_ = cap;
+}
+
+void GroupTable::Rehash() {
+  uint64_t cap = (mask_ + 1) * 2;
+  slots_.assign(cap, 0);
+  mask_ = cap - 1;
+  for (uint32_t g = 0; g < ngroups_; g++) {
+    uint64_t s = hashes_[g] & mask_;
+    while (slots_[s]) s = (s + 1) & mask_;
+    slots_[s] = g + 1;
+  }
+}
+
+void GroupTable::FindOrCreate(const std::vector<Vector>& keys, uint32_t n, std::vector<uint32_t>& gids) {
+  gids.resize(n);
+  if (key_types_.empty()) {
+    if (ngroups_ == 0) {
+      ngroups_ = 1;
+      hashes_.push_back(0);
+      for (auto& a : aggs_) {
+        a.count.push_back(0);
+        a.isum.push_back(0);
+        a.dsum.push_back(0);
+        a.has.push_back(0);
+        if (a.distinct) a.sets.emplace_back();
+      }
+    }
+    std::fill(gids.begin(), gids.end(), 0);
+    return;
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    uint64_t h = 0;
+    for (auto& k : keys) h = HashCombine(h, HashValue(k, i));
+    uint64_t s = h & mask_;
+    for (;;) {
+      uint32_t g = slots_[s];
+      if (!g) break;
+      g--;
+      if (hashes_[g] == h) {
+        bool eq = true;
+        for (size_t k = 0; k < keys.size() && eq; k++) eq = ValuesEqual(keys[k], i, keys_[k], g);
+        if (eq) { gids[i] = g; goto found; }
+      }
+      s = (s + 1) & mask_;
+    }
+    {
+      uint32_t g = ngroups_;
+      Grow(g + 1);
+      for (size_t k = 0; k < keys.size(); k++) CopyRows(keys[k], &i, 1, keys_[k], g);
+      hashes_.push_back(h);
+      for (auto& a : aggs_) {
+        a.count.push_back(0);
+        a.isum.push_back(0);
+        a.dsum.push_back(0);
+        a.has.push_back(0);
+        if (a.distinct) a.sets.emplace_back();
+      }
+      ngroups_++;
+      slots_[s] = g + 1;
+      gids[i] = g;
+      if ((uint64_t)ngroups_ * 2 > mask_ + 1) Rehash();
+    }
+  found:;
+  }
+}
+
+static std::string CellBytes(const Vector& v, uint32_t i) {
+  if (v.type().physical() == PhysType::Str) return std::string(v.data<StrRef>()[i]);
+  size_t w = (size_t)v.type().width();
+  return std::string((const char*)v.raw() + i * w, w);
+}
+
+void GroupTable::Update(size_t ai, const Vector* in, const std::vector<uint32_t>& gids, uint32_t n) {
+  AggColumn& a = aggs_[ai];
+  if (a.name == "count_star") {
+    for (uint32_t i = 0; i < n; i++) a.count[gids[i]]++;
+    return;
+  }
+  if (a.distinct) {
+    for (uint32_t i = 0; i < n; i++)
+      if (in->IsValid(i)) a.sets[gids[i]].insert(CellBytes(*in, i));
+    return;
+  }
+  PhysType p = in->type().physical();
+  if (a.name == "count") {
+    for (uint32_t i = 0; i < n; i++) a.count[gids[i]] += in->IsValid(i);
+    return;
+  }
+  if (a.name == "sum" || a.name == "avg") {
+    bool nulls = in->has_nulls();
+    auto add_int = [&]<class T>() {
+      const T* d = in->data<T>();
+      for (uint32_t i = 0; i < n; i++) {
+        if (nulls && !in->IsValid(i)) continue;
+        a.isum[gids[i]] += d[i];
+        a.count[gids[i]]++;
+      }
+    };
+    switch (p) {
+      case PhysType::I32: add_int.operator()<int32_t>(); break;
+      case PhysType::I64: add_int.operator()<int64_t>(); break;
+      case PhysType::I128: add_int.operator()<int128_t>(); break;
+      case PhysType::F64: {
+        const double* d = in->data<double>();
+        for (uint32_t i = 0; i < n; i++) {
+          if (nulls && !in->IsValid(i)) continue;
+          a.dsum[gids[i]] += d[i];
+          a.count[gids[i]]++;
+        }
+        break;
+      }
+      default: throw InternalError("sum over " + in->type().ToString());
+    }
+    return;
+  }
+  // min / max
+  bool is_min = a.name == "min";
+  DispatchPhys(p, [&]<class T>() {
+    const T* d = in->data<T>();
+    T* cur = a.ext.data<T>();
+    for (uint32_t i = 0; i < n; i++) {
+      if (!in->IsValid(i)) continue;
+      uint32_t g = gids[i];
+      if (!a.has[g] || (is_min ? d[i] < cur[g] : cur[g] < d[i])) {
+        cur[g] = d[i];
+        a.has[g] = 1;
+      }
+    }
+  });
+  if (p == PhysType::Str) a.ext.ShareStrings(*in);
+}
+
+void GroupTable::CombineState(size_t ai, uint32_t g, const GroupTable& src, uint32_t sg) {
+  AggColumn& a = aggs_[ai];
+  const AggColumn& b = src.aggs_[ai];
+  if (a.distinct) {
+    a.sets[g].insert(b.sets[sg].begin(), b.sets[sg].end());
+    return;
+  }
+  a.count[g] += b.count[sg];
+  a.isum[g] += b.isum[sg];
+  a.dsum[g] += b.dsum[sg];
+  if ((a.name == "min" || a.name == "max") && b.has[sg]) {
+    bool is_min = a.name == "min";
+    DispatchPhys(a.in_type.physical(), [&]<class T>() {
+      T x = b.ext.data<T>()[sg];
+      T& cur = a.ext.data<T>()[g];
+      if (!a.has[g] || (is_min ? x < cur : cur < x)) cur = x;
+    });
+    a.has[g] = 1;
+    if (a.in_type.physical() == PhysType::Str) a.ext.ShareStrings(b.ext);
+  }
+}
+
+void GroupTable::Merge(GroupTable& other) {
+  std::vector<uint32_t> gids;
+  const uint32_t step = 2048;
+  for (uint32_t from = 0; from < other.ngroups_; from += step) {
+    uint32_t n = std::min(step, other.ngroups_ - from);
+    std::vector<Vector> keys(other.keys_.size());
+    std::vector<uint32_t> sel(n);
+    for (uint32_t i = 0; i < n; i++) sel[i] = from + i;
+    for (size_t k = 0; k < keys.size(); k++) {
+      keys[k].Init(other.key_types_[k], n);
+      CopyRows(other.keys_[k], sel.data(), n, keys[k], 0);
+    }
+    FindOrCreate(keys, n, gids);
+    for (size_t a = 0; a < aggs_.size(); a++)
+      for (uint32_t i = 0; i < n; i++) CombineState(a, gids[i], other, from + i);
+  }
+}
+
+void GroupTable::Emit(uint32_t from, uint32_t n, DataChunk& out) const {
+  out.cols.resize(keys_.size() + aggs_.size());
+  std::vector<uint32_t> sel(n);
+  for (uint32_t i = 0; i < n; i++) sel[i] = from + i;
+  for (size_t k = 0; k < keys_.size(); k++) {
+    out.cols[k].Init(key_types_[k], std::max<uint32_t>(n, 1));
+    CopyRows(keys_[k], sel.data(), n, out.cols[k], 0);
+  }
+  for (size_t ai = 0; ai < aggs_.size(); ai++) {
+    const AggColumn& a = aggs_[ai];
+    Vector& o = out.cols[keys_.size() + ai];
+    o.Init(a.out_type, std::max<uint32_t>(n, 1));
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t g = from + i;
+      if (a.distinct) {
+        if (a.name != "count") throw UserError(ErrorKind::Unsupported, a.name + "(DISTINCT ...) is not supported yet");
+        o.data<int64_t>()[i] = (int64_t)a.sets[g].size();
+        continue;
+      }
+      if (a.name == "count" || a.name == "count_star") {
+        o.data<int64_t>()[i] = a.count[g];
+      } else if (a.name == "sum") {
+        if (!a.count[g]) { o.SetNull(i); continue; }
+        switch (a.out_type.physical()) {
+          case PhysType::I64:
+            if (a.isum[g] > INT64_MAX || a.isum[g] < INT64_MIN)
+              throw UserError(ErrorKind::Conversion, "overflow in SUM");
+            o.data<int64_t>()[i] = (int64_t)a.isum[g];
+            break;
+          case PhysType::I128: o.data<int128_t>()[i] = a.isum[g]; break;
+          default: o.data<double>()[i] = a.dsum[g];
+        }
+      } else if (a.name == "avg") {
+        if (!a.count[g]) { o.SetNull(i); continue; }
+        double s = a.in_type.id == TypeId::Double ? a.dsum[g]
+                                                   : (double)a.isum[g] / (double)Pow10(a.in_type.id == TypeId::Decimal ? a.in_type.scale : 0);
+        if (a.in_type.id != TypeId::Double && a.in_type.id == TypeId::Decimal) {
+          // exact decimal mean rounded to double
+          s = (double)a.isum[g] / (double)Pow10(a.in_type.scale);
+        }
+        o.data<double>()[i] = s / (double)a.count[g];
+      } else {  // min / max
+        if (!a.has[g]) { o.SetNull(i); continue; }
+        CopyRows(a.ext, &g, 1, o, i);
+      }
+    }
+  }
+  out.size = n;
+}
+
+PhysicalHashAggregate::PhysicalHashAggregate(std::vector<Type> t, std::vector<BoundExprPtr> g,
+                                             std::vector<BoundExprPtr> a)
+    : PhysicalOperator(PhysKind::HashAggregate, std::move(t)), groups(std::move(g)), aggs(std::move(a)) {}
+
+std::string PhysicalHashAggregate::Details() const {
+  std::string s;
+  for (size_t i = 0; i < groups.size(); i++) s += (i ? ", " : "") + groups[i]->ToString();
+  if (!groups.empty()) s += " | ";
+  for (size_t i = 0; i < aggs.size(); i++) s += (i ? ", " : "") + aggs[i]->ToString();
+  return s;
+}
+
+std::unique_ptr<GroupTable> PhysicalHashAggregate::NewTable() const {
+  std::vector<Type> kt;
+  for (auto& g : groups) kt.push_back(g->type);
+  std::vector<const BoundExpr*> a;
+  for (auto& x : aggs) a.push_back(x.get());
+  return std::make_unique<GroupTable>(kt, a);
+}
+
+struct AggLocal : LocalState {
+  std::unique_ptr<GroupTable> table;
+  std::vector<uint32_t> gids;
+};
+
+std::unique_ptr<LocalState> PhysicalHashAggregate::InitLocalSink() {
+  auto l = std::make_unique<AggLocal>();
+  l->table = NewTable();
+  return l;
+}
+
+void PhysicalHashAggregate::Sink(DataChunk& in, LocalState& ls) {
+  auto& l = static_cast<AggLocal&>(ls);
+  std::vector<Vector> keys(groups.size());
+  for (size_t k = 0; k < groups.size(); k++) Evaluate(*groups[k], in, keys[k]);
+  l.table->FindOrCreate(keys, in.size, l.gids);
+  for (size_t a = 0; a < aggs.size(); a++) {
+    if (aggs[a]->children.empty()) {
+      l.table->Update(a, nullptr, l.gids, in.size);
+      continue;
+    }
+    Vector v;
+    Evaluate(*aggs[a]->children[0], in, v);
+    l.table->Update(a, &v, l.gids, in.size);
+  }
+}
+
+void PhysicalHashAggregate::Combine(LocalState& ls) {
+  auto& l = static_cast<AggLocal&>(ls);
+  if (!global_) global_ = NewTable();
+  global_->Merge(*l.table);
+}
+
+void PhysicalHashAggregate::Finalize() {
+  if (!global_) global_ = NewTable();
+  rows_out = global_->groups();
+}
+
+struct AggSource : GlobalSourceState {
+  std::atomic<uint32_t> next{0};
+};
+std::unique_ptr<GlobalSourceState> PhysicalHashAggregate::InitSource() { return std::make_unique<AggSource>(); }
+
+bool PhysicalHashAggregate::GetChunk(GlobalSourceState& gs, LocalState&, DataChunk& out) {
+  auto& s = static_cast<AggSource&>(gs);
+  uint32_t from = s.next.fetch_add(kVectorSize);
+  if (from >= global_->groups()) return false;
+  uint32_t n = std::min(kVectorSize, global_->groups() - from);
+  global_->Emit(from, n, out);
+  return true;
+}
+
+}  // namespace tessera

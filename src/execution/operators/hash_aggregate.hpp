@@ -1,0 +1,70 @@
+// Hash aggregation: each worker aggregates into its own table (no sharing on the hot
+// path); Combine merges the thread-local tables into the global one. Without GROUP BY
+// the table has exactly one group, so aggregates over empty input give SUM = NULL,
+// COUNT = 0.
+#pragma once
+#include <unordered_set>
+
+#include "execution/physical_operator.hpp"
+
+namespace tessera {
+
+// Per-aggregate state for every group of a table.
+struct AggColumn {
+  std::string name;  // count_star, count, sum, avg, min, max
+  bool distinct = false;
+  Type in_type, out_type;
+  std::vector<int64_t> count;
+  std::vector<int128_t> isum;
+  std::vector<double> dsum;
+  Vector ext;                    // min/max current values
+  std::vector<uint8_t> has;      // min/max: ext holds a value
+  std::vector<std::unordered_set<std::string>> sets;  // DISTINCT
+};
+
+class GroupTable {
+ public:
+  GroupTable(const std::vector<Type>& key_types, const std::vector<const BoundExpr*>& aggs);
+  // Finds or creates the group of every row; gids[i] receives its id.
+  void FindOrCreate(const std::vector<Vector>& keys, uint32_t n, std::vector<uint32_t>& gids);
+  void Update(size_t a, const Vector* input, const std::vector<uint32_t>& gids, uint32_t n);
+  // Merges all groups of `other` into this table.
+  void Merge(GroupTable& other);
+  uint32_t groups() const { return ngroups_; }
+  // Writes groups [from, from+n) as output columns (keys then finalized aggregates).
+  void Emit(uint32_t from, uint32_t n, DataChunk& out) const;
+
+ private:
+  void Grow(uint32_t need);
+  void Rehash();
+  void CombineState(size_t a, uint32_t dst, const GroupTable& src, uint32_t sg);
+  std::vector<Type> key_types_;
+  std::vector<Vector> keys_;
+  std::vector<uint64_t> hashes_;
+  std::vector<uint32_t> slots_;  // gid + 1; 0 = empty
+  uint64_t mask_ = 0;
+  uint32_t ngroups_ = 0, capacity_ = 0;
+  std::vector<AggColumn> aggs_;
+};
+
+class PhysicalHashAggregate : public PhysicalOperator {
+ public:
+  PhysicalHashAggregate(std::vector<Type> t, std::vector<BoundExprPtr> groups,
+                        std::vector<BoundExprPtr> aggs);
+  std::string Name() const override { return groups.empty() ? "UNGROUPED_AGGREGATE" : "HASH_GROUP_BY"; }
+  std::string Details() const override;
+  std::unique_ptr<LocalState> InitLocalSink() override;
+  void Sink(DataChunk& in, LocalState& ls) override;
+  void Combine(LocalState& ls) override;
+  void Finalize() override;
+  std::unique_ptr<GlobalSourceState> InitSource() override;
+  bool GetChunk(GlobalSourceState& gs, LocalState&, DataChunk& out) override;
+
+  std::vector<BoundExprPtr> groups, aggs;
+
+ private:
+  std::unique_ptr<GroupTable> NewTable() const;
+  std::unique_ptr<GroupTable> global_;
+};
+
+}  // namespace tessera

@@ -1,0 +1,52 @@
+// Hash join. The right child is the build side (a pipeline ending in this operator as a
+// sink); the left child streams through Execute() as the probe side. Keys are equi-join
+// expressions of equal types. A single integer key whose values are dense and unique is
+// looked up in a direct-mapped array (perfect hash, as star-schema dimension keys are);
+// otherwise a chained hash table is used. NULL keys never match.
+#pragma once
+#include "execution/physical_operator.hpp"
+#include "planner/logical_plan.hpp"
+
+namespace tessera {
+
+class PhysicalHashJoin : public PhysicalOperator {
+ public:
+  PhysicalHashJoin(std::vector<Type> t, LJoinType jt, std::vector<BoundExprPtr> lk,
+                   std::vector<BoundExprPtr> rk, BoundExprPtr residual);
+  std::string Name() const override { return "HASH_JOIN"; }
+  std::string Details() const override;
+
+  // build (sink)
+  std::unique_ptr<LocalState> InitLocalSink() override;
+  void Sink(DataChunk& in, LocalState& ls) override;
+  void Combine(LocalState& ls) override;
+  void Finalize() override;
+  // probe (operator)
+  void Execute(DataChunk& in, DataChunk& out, LocalState& ls) override;
+
+  LJoinType join_type;
+  std::vector<BoundExprPtr> left_keys, right_keys;
+  BoundExprPtr residual;  // evaluated over (probe columns ++ build columns)
+  std::vector<Type> build_types;  // right child's output types
+
+ private:
+  uint64_t Hash(const std::vector<Vector>& keys, uint32_t i) const;
+  bool KeysEqual(const std::vector<Vector>& probe, uint32_t i, uint32_t row) const;
+  void Match(DataChunk& in, std::vector<Vector>& keys, std::vector<uint32_t>& pi,
+             std::vector<uint32_t>& bi) const;
+
+  std::mutex mu_;
+  std::vector<DataChunk> collected_;
+  uint64_t build_rows_ = 0;
+  std::vector<Vector> build_cols_;  // payload then keys, build_rows_ each
+  size_t nkeys_ = 0;
+  // perfect hash
+  bool is_dense_ = false;
+  int64_t dense_min_ = 0;
+  std::vector<uint32_t> dense_;  // row + 1, 0 = empty
+  // chained hash table
+  std::vector<uint32_t> heads_, next_;
+  uint64_t mask_ = 0;
+};
+
+}  // namespace tessera

@@ -1,0 +1,32 @@
+// Table scan: morsel-driven over row groups (a worker takes a whole row group and walks it
+// vector by vector). Pushed-down filters are evaluated inside the scan: the columns they
+// need are read first, and the other columns are read only for the surviving rows (late
+// materialisation). Row groups whose min/max statistics rule a filter out are skipped.
+#pragma once
+#include "execution/physical_operator.hpp"
+#include "storage/catalog.hpp"
+
+namespace tessera {
+
+class PhysicalTableScan : public PhysicalOperator {
+ public:
+  PhysicalTableScan(std::shared_ptr<const TableEntry> table, std::shared_ptr<const TableData> data,
+                    std::vector<int> column_ids, std::vector<BoundExprPtr> filters);
+  std::string Name() const override { return "TABLE_SCAN"; }
+  std::string Details() const override;
+  std::unique_ptr<GlobalSourceState> InitSource() override;
+  std::unique_ptr<LocalState> InitLocalSource() override;
+  bool GetChunk(GlobalSourceState& gs, LocalState& ls, DataChunk& out) override;
+
+  std::shared_ptr<const TableEntry> table;
+  std::shared_ptr<const TableData> data;
+  std::vector<int> column_ids;        // schema column of each output column
+  std::vector<BoundExprPtr> filters;  // indices refer to output positions
+  std::atomic<uint64_t> groups_skipped{0};
+
+ private:
+  bool GroupMayMatch(const RowGroup& rg) const;
+  std::vector<bool> filter_col_;  // output column is read by a filter
+};
+
+}  // namespace tessera

@@ -1,0 +1,79 @@
+// Physical operators of the CPU backend. An operator plays up to three roles in the
+// pipelines it belongs to (see pipeline.hpp): source (produces chunks), streaming
+// operator (chunk in, chunk out) and sink (consumes chunks; a pipeline breaker). Sinks
+// keep their global state in the operator itself: a physical plan is executed once.
+#pragma once
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "common/vector.hpp"
+#include "planner/bound_expr.hpp"
+
+namespace tessera {
+
+enum class PhysKind { TableScan, Dummy, Filter, Projection, HashJoin, HashAggregate, Order, Limit, Result };
+
+struct LocalState {
+  virtual ~LocalState() = default;
+};
+struct GlobalSourceState {
+  virtual ~GlobalSourceState() = default;
+};
+
+class PhysicalOperator {
+ public:
+  PhysicalOperator(PhysKind k, std::vector<Type> t) : kind(k), types(std::move(t)) {}
+  virtual ~PhysicalOperator() = default;
+
+  PhysKind kind;
+  std::vector<Type> types;  // output column types
+  std::vector<std::unique_ptr<PhysicalOperator>> children;
+  double estimated_rows = -1;
+
+  virtual std::string Name() const = 0;
+  virtual std::string Details() const { return ""; }
+
+  // Source role.
+  virtual std::unique_ptr<GlobalSourceState> InitSource() { return std::make_unique<GlobalSourceState>(); }
+  virtual std::unique_ptr<LocalState> InitLocalSource() { return std::make_unique<LocalState>(); }
+  // Fills `out` with the next chunk; returns false when the source is exhausted.
+  virtual bool GetChunk(GlobalSourceState&, LocalState&, DataChunk& out) { return false; }
+  // True when the source's chunk order matters (sorted output): run it on one thread.
+  virtual bool SourceOrdered() const { return false; }
+
+  // Streaming-operator role.
+  virtual std::unique_ptr<LocalState> InitLocalOperator() { return std::make_unique<LocalState>(); }
+  virtual void Execute(DataChunk& in, DataChunk& out, LocalState&) {}
+
+  // Sink role.
+  virtual std::unique_ptr<LocalState> InitLocalSink() { return std::make_unique<LocalState>(); }
+  virtual void Sink(DataChunk& in, LocalState&) {}
+  virtual void Combine(LocalState&) {}  // called under the pipeline's lock
+  virtual void Finalize() {}
+  // Rows the sink holds after Finalize (for EXPLAIN ANALYZE-style reporting).
+  uint64_t rows_out = 0;
+};
+
+using PhysicalOperatorPtr = std::unique_ptr<PhysicalOperator>;
+
+// A chunk collection shared by sinks that materialise rows (aggregate results, sort).
+struct ChunkList {
+  std::vector<DataChunk> chunks;
+  uint64_t rows = 0;
+  void Add(DataChunk&& c) {
+    rows += c.size;
+    chunks.push_back(std::move(c));
+  }
+};
+
+// Source over a materialised ChunkList: hands out chunks in order.
+struct ChunkListSourceState : GlobalSourceState {
+  std::mutex mu;
+  size_t next = 0;
+};
+bool NextChunkFromList(ChunkList& list, GlobalSourceState& gs, DataChunk& out);
+
+}  // namespace tessera

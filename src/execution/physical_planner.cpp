@@ -1,0 +1,114 @@
+#include "execution/physical_planner.hpp"
+
+#include "execution/operators/basic_operators.hpp"
+#include "execution/operators/hash_aggregate.hpp"
+#include "execution/operators/hash_join.hpp"
+#include "execution/operators/order.hpp"
+#include "execution/operators/table_scan.hpp"
+
+namespace tessera {
+
+static void Resolve(BoundExpr& e, const std::vector<ColumnBinding>& input) {
+  if (e.kind == BExpr::Column) {
+    for (size_t i = 0; i < input.size(); i++)
+      if (input[i] == e.binding) {
+        e.index = (int)i;
+        return;
+      }
+    throw InternalError("column " + e.ToString() + " not found in its operator's input");
+  }
+  for (auto& c : e.children) Resolve(*c, input);
+}
+
+static PhysicalOperatorPtr Plan(LogicalOp& op, int64_t top_n_hint) {
+  PhysicalOperatorPtr r;
+  // Children's bindings and types must be read before planning them moves their
+  // expressions out.
+  std::vector<std::vector<ColumnBinding>> cb;
+  std::vector<std::vector<Type>> ct;
+  for (auto& c : op.children) {
+    cb.push_back(c->Bindings());
+    ct.push_back(c->Types());
+  }
+  const std::vector<Type> out_types = op.Types();
+  switch (op.kind) {
+    case LogicalKind::Get: {
+      auto b = op.Bindings();
+      for (auto& f : op.filters) Resolve(*f, b);
+      r = std::make_unique<PhysicalTableScan>(op.table, op.table->data, op.column_ids, std::move(op.filters));
+      break;
+    }
+    case LogicalKind::Dummy: r = std::make_unique<PhysicalDummy>(); break;
+    case LogicalKind::Filter: {
+      auto child = Plan(*op.children[0], -1);
+      auto& b = cb[0];
+      for (auto& f : op.filters) Resolve(*f, b);
+      auto pred = MakeAnd(std::move(op.filters));
+      r = std::make_unique<PhysicalFilter>(out_types, std::move(pred));
+      r->children.push_back(std::move(child));
+      break;
+    }
+    case LogicalKind::Projection: {
+      auto child = Plan(*op.children[0], -1);
+      auto& b = cb[0];
+      for (auto& e : op.exprs) Resolve(*e, b);
+      r = std::make_unique<PhysicalProjection>(out_types, std::move(op.exprs));
+      r->children.push_back(std::move(child));
+      break;
+    }
+    case LogicalKind::Join: {
+      auto left = Plan(*op.children[0], -1);
+      auto right = Plan(*op.children[1], -1);
+      auto &lb = cb[0], &rb = cb[1];
+      for (auto& k : op.left_keys) Resolve(*k, lb);
+      for (auto& k : op.right_keys) Resolve(*k, rb);
+      if (op.residual) {
+        auto all = lb;
+        all.insert(all.end(), rb.begin(), rb.end());
+        Resolve(*op.residual, all);
+      }
+      auto j = std::make_unique<PhysicalHashJoin>(out_types, op.join_type, std::move(op.left_keys),
+                                                  std::move(op.right_keys), std::move(op.residual));
+      j->build_types = ct[1];
+      j->children.push_back(std::move(left));
+      j->children.push_back(std::move(right));
+      r = std::move(j);
+      break;
+    }
+    case LogicalKind::Aggregate: {
+      auto child = Plan(*op.children[0], -1);
+      auto& b = cb[0];
+      for (auto& g : op.groups) Resolve(*g, b);
+      for (auto& a : op.aggs) Resolve(*a, b);
+      r = std::make_unique<PhysicalHashAggregate>(out_types, std::move(op.groups), std::move(op.aggs));
+      r->children.push_back(std::move(child));
+      break;
+    }
+    case LogicalKind::Order: {
+      auto child = Plan(*op.children[0], -1);
+      auto& b = cb[0];
+      for (auto& o : op.orders) Resolve(*o.expr, b);
+      r = std::make_unique<PhysicalOrder>(out_types, std::move(op.orders), top_n_hint);
+      r->children.push_back(std::move(child));
+      break;
+    }
+    case LogicalKind::Limit: {
+      int64_t hint = op.limit >= 0 ? op.limit + op.offset : -1;
+      auto child = Plan(*op.children[0], op.children[0]->kind == LogicalKind::Order ? hint : -1);
+      r = std::make_unique<PhysicalLimit>(out_types, op.limit, op.offset);
+      r->children.push_back(std::move(child));
+      break;
+    }
+  }
+  r->estimated_rows = op.estimated_rows;
+  return r;
+}
+
+PhysicalOperatorPtr CreatePhysicalPlan(LogicalOp& op) {
+  auto root = Plan(op, -1);
+  auto res = std::make_unique<PhysicalResult>(root->types);
+  res->children.push_back(std::move(root));
+  return res;
+}
+
+}  // namespace tessera

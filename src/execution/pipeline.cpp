@@ -1,0 +1,135 @@
+#include "execution/pipeline.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+
+#include "common/parallel.hpp"
+
+namespace tessera {
+
+Pipeline* PipelineSet::NewPipeline(PhysicalOperator* sink) {
+  auto p = std::make_unique<Pipeline>();
+  p->sink = sink;
+  pipelines_.push_back(std::move(p));
+  return pipelines_.back().get();
+}
+
+void PipelineSet::Build(PhysicalOperator* op, Pipeline* cur) {
+  switch (op->kind) {
+    case PhysKind::TableScan:
+    case PhysKind::Dummy: cur->source = op; return;
+    case PhysKind::Filter:
+    case PhysKind::Projection:
+      cur->operators.push_back(op);
+      Build(op->children[0].get(), cur);
+      return;
+    case PhysKind::HashJoin: {
+      Pipeline* build = NewPipeline(op);
+      Build(op->children[1].get(), build);
+      cur->dependencies.push_back(build);
+      cur->operators.push_back(op);
+      Build(op->children[0].get(), cur);
+      return;
+    }
+    case PhysKind::HashAggregate:
+    case PhysKind::Order:
+    case PhysKind::Limit:
+    case PhysKind::Result: {
+      cur->source = op;
+      Pipeline* child = NewPipeline(op);
+      Build(op->children[0].get(), child);
+      cur->dependencies.push_back(child);
+      return;
+    }
+  }
+}
+
+PipelineSet::PipelineSet(PhysicalOperator* root) {
+  TESSERA_ASSERT(root->kind == PhysKind::Result, "plan root must be a result collector");
+  Pipeline* top = NewPipeline(root);
+  Build(root->children[0].get(), top);
+  for (auto& p : pipelines_) std::reverse(p->operators.begin(), p->operators.end());
+  // Order: dependencies first (post-order DFS from the result pipeline).
+  std::vector<std::unique_ptr<Pipeline>> ordered;
+  std::vector<Pipeline*> seen;
+  std::function<void(Pipeline*)> visit = [&](Pipeline* p) {
+    if (std::find(seen.begin(), seen.end(), p) != seen.end()) return;
+    seen.push_back(p);
+    for (auto* d : p->dependencies) visit(d);
+    for (auto& up : pipelines_)
+      if (up.get() == p) ordered.push_back(std::move(up));
+  };
+  visit(top);
+  pipelines_ = std::move(ordered);
+  for (size_t i = 0; i < pipelines_.size(); i++) pipelines_[i]->id = (int)i + 1;
+}
+
+void RunPipeline(Pipeline& p, unsigned threads) {
+  auto t0 = std::chrono::steady_clock::now();
+  if (p.source->SourceOrdered()) threads = 1;
+  auto gsrc = p.source->InitSource();
+  std::mutex combine_mu;
+  if (threads == 0) threads = HardwareThreads();
+  ParallelFor(threads, threads, [&](uint64_t, unsigned) {
+    auto lsrc = p.source->InitLocalSource();
+    std::vector<std::unique_ptr<LocalState>> lops;
+    for (auto* op : p.operators) lops.push_back(op->InitLocalOperator());
+    auto lsink = p.sink->InitLocalSink();
+    DataChunk chunk, next;
+    while (p.source->GetChunk(*gsrc, *lsrc, chunk)) {
+      bool empty = chunk.size == 0;
+      for (size_t i = 0; i < p.operators.size() && !empty; i++) {
+        p.operators[i]->Execute(chunk, next, *lops[i]);
+        std::swap(chunk, next);
+        empty = chunk.size == 0;
+      }
+      if (!empty) p.sink->Sink(chunk, *lsink);
+      chunk = DataChunk();
+    }
+    std::lock_guard<std::mutex> g(combine_mu);
+    p.sink->Combine(*lsink);
+  });
+  p.sink->Finalize();
+  p.elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void PipelineSet::Execute(unsigned threads) {
+  for (auto& p : pipelines_) RunPipeline(*p, threads);
+}
+
+std::string Pipeline::ToString() const {
+  std::string s = "pipeline " + std::to_string(id) + " [" + device + "]: " + source->Name();
+  for (auto* op : operators) s += " -> " + op->Name();
+  s += " -> " + sink->Name() + (sink->kind == PhysKind::HashJoin ? " (build)" : "");
+  if (!dependencies.empty()) {
+    s += "   (after";
+    for (auto* d : dependencies) s += " " + std::to_string(d->id);
+    s += ")";
+  }
+  return s;
+}
+
+std::string PipelineSet::ToString() const {
+  std::string s;
+  for (auto& p : pipelines_) s += p->ToString() + "\n";
+  return s;
+}
+
+std::string PhysicalPlanToString(const PhysicalOperator& op, int indent) {
+  std::string s(indent * 2, ' ');
+  s += op.Name();
+  std::string d = op.Details();
+  if (!d.empty()) s += " " + d;
+  if (op.estimated_rows >= 0) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "  (~%.0f rows)", op.estimated_rows);
+    s += buf;
+  }
+  s += "\n";
+  for (auto& c : op.children) s += PhysicalPlanToString(*c, indent + 1);
+  return s;
+}
+
+}  // namespace tessera

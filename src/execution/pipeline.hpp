@@ -1,0 +1,46 @@
+// Pipelines: the unit of execution of both backends. A pipeline is a source, a chain of
+// streaming operators and a sink (a pipeline breaker: hash-join build, aggregation,
+// sort, limit, result). BuildPipelines splits a physical plan into pipelines; a hash
+// join's build side becomes a pipeline the probe side's pipeline depends on.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "execution/physical_operator.hpp"
+
+namespace tessera {
+
+struct Pipeline {
+  int id = 0;
+  PhysicalOperator* source = nullptr;
+  std::vector<PhysicalOperator*> operators;  // in execution order
+  PhysicalOperator* sink = nullptr;
+  std::vector<Pipeline*> dependencies;
+  double elapsed_ms = 0;
+  std::string device = "cpu";
+  std::string ToString() const;
+};
+
+class PipelineSet {
+ public:
+  // Splits the plan rooted at `root` (a PhysicalResult) into pipelines.
+  explicit PipelineSet(PhysicalOperator* root);
+  // Pipelines in an order that respects dependencies.
+  const std::vector<std::unique_ptr<Pipeline>>& pipelines() const { return pipelines_; }
+  // Runs every pipeline on up to `threads` workers.
+  void Execute(unsigned threads);
+  std::string ToString() const;
+
+ private:
+  Pipeline* NewPipeline(PhysicalOperator* sink);
+  void Build(PhysicalOperator* op, Pipeline* cur);
+  std::vector<std::unique_ptr<Pipeline>> pipelines_;
+};
+
+void RunPipeline(Pipeline& p, unsigned threads);
+
+// Renders the physical operator tree (EXPLAIN).
+std::string PhysicalPlanToString(const PhysicalOperator& op, int indent = 0);
+
+}  // namespace tessera

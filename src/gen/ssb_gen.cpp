@@ -1,0 +1,756 @@
+// SSB data generator. One row-producing core (TableProducer) fills DataChunks for a task
+// (a fixed, thread-independent slice of a table); GenerateSsb turns the chunks into row
+// groups, WriteSsbTbl into dbgen-format text. Randomness is counter-based: every order
+// (lineorder) and every row (part, supplier, customer) has its own splitmix64 stream
+// seeded from (seed, table, row number), so the output does not depend on threads.
+#include "gen/ssb_gen.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cmath>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+
+#include "common/date.hpp"
+#include "common/parallel.hpp"
+
+namespace tessera {
+namespace {
+
+// ---------------------------------------------------------------------------------------
+// Randomness
+
+inline uint64_t Mix64(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+enum TableTag : uint64_t { kTagLineorder = 1, kTagPart = 2, kTagSupplier = 3, kTagCustomer = 4 };
+
+// splitmix64 stream for one (seed, table, key): value i is Mix64(base + (i+1) * gamma).
+struct Rng {
+  uint64_t s;
+  Rng(uint64_t seed, uint64_t table, uint64_t key) {
+    s = Mix64(Mix64(seed * 0x9e3779b97f4a7c15ULL + table * 0x632be59bd9b4e019ULL + 0x1234567ULL) ^
+              (key * 0xd1b54a32d192ed03ULL));
+  }
+  uint64_t Next() {
+    s += 0x9e3779b97f4a7c15ULL;
+    return Mix64(s);
+  }
+  // Uniform in [0, n) (multiply-high; bias below 2^-40 for the ranges used here).
+  uint32_t Below(uint64_t n) { return (uint32_t)(((unsigned __int128)Next() * n) >> 64); }
+  int32_t Range(int32_t lo, int32_t hi) { return lo + (int32_t)Below((uint64_t)(hi - lo + 1)); }
+};
+
+// ---------------------------------------------------------------------------------------
+// Constant domains
+
+const char* const kColors[] = {
+    "almond",    "antique",   "aquamarine", "azure",     "beige",     "bisque",    "black",
+    "blanched",  "blue",      "blush",      "brown",     "burlywood", "burnished", "chartreuse",
+    "chiffon",   "chocolate", "coral",      "cornflower", "cornsilk", "cream",     "cyan",
+    "dark",      "deep",      "dim",        "dodger",    "drab",      "firebrick", "floral",
+    "forest",    "frosted",   "gainsboro",  "ghost",     "goldenrod", "green",     "grey",
+    "honeydew",  "hot",       "indian",     "ivory",     "khaki",     "lace",      "lavender",
+    "lawn",      "lemon",     "light",      "lime",      "linen",     "magenta",   "maroon",
+    "medium",    "metallic",  "midnight",   "mint",      "misty",     "moccasin",  "navajo",
+    "navy",      "olive",     "orange",     "orchid",    "pale",      "papaya",    "peach",
+    "peru",      "pink",      "plum",       "powder",    "puff",      "purple",    "red",
+    "rose",      "rosy",      "royal",      "saddle",    "salmon",    "sandy",     "seashell",
+    "sienna",    "sky",       "slate",      "smoke",     "snow",      "spring",    "steel",
+    "tan",       "thistle",   "tomato",     "turquoise", "violet",    "wheat",     "white",
+    "yellow"};
+constexpr int kNumColors = sizeof(kColors) / sizeof(kColors[0]);
+static_assert(kNumColors == 92, "TPC-H has 92 color words");
+
+const char* const kTypeS1[] = {"STANDARD", "SMALL", "MEDIUM", "LARGE", "ECONOMY", "PROMO"};
+const char* const kTypeS2[] = {"ANODIZED", "BURNISHED", "PLATED", "POLISHED", "BRUSHED"};
+const char* const kTypeS3[] = {"TIN", "NICKEL", "BRASS", "STEEL", "COPPER"};
+const char* const kContS1[] = {"SM", "LG", "MED", "JUMBO", "WRAP"};
+const char* const kContS2[] = {"CASE", "BOX", "BAG", "JAR", "PKG", "PACK", "CAN", "DRUM"};
+
+// Nations in TPC-H key order (phone prefix = key + 10) with their region.
+struct NationDef { const char* name; int region; };
+const NationDef kNations[25] = {
+    {"ALGERIA", 0},      {"ARGENTINA", 1},  {"BRAZIL", 1},   {"CANADA", 1},
+    {"EGYPT", 4},        {"ETHIOPIA", 0},   {"FRANCE", 3},   {"GERMANY", 3},
+    {"INDIA", 2},        {"INDONESIA", 2},  {"IRAN", 4},     {"IRAQ", 4},
+    {"JAPAN", 2},        {"JORDAN", 4},     {"KENYA", 0},    {"MOROCCO", 0},
+    {"MOZAMBIQUE", 0},   {"PERU", 1},       {"CHINA", 2},    {"ROMANIA", 3},
+    {"SAUDI ARABIA", 4}, {"VIETNAM", 2},    {"RUSSIA", 3},   {"UNITED KINGDOM", 3},
+    {"UNITED STATES", 1}};
+const char* const kRegions[5] = {"AFRICA", "AMERICA", "ASIA", "EUROPE", "MIDDLE EAST"};
+const char* const kSegments[5] = {"AUTOMOBILE", "BUILDING", "FURNITURE", "HOUSEHOLD",
+                                  "MACHINERY"};
+const char* const kPriorities[5] = {"1-URGENT", "2-HIGH", "3-MEDIUM", "4-NOT SPECI", "5-LOW"};
+const char* const kShipModes[7] = {"AIR", "FOB", "MAIL", "RAIL", "REG AIR", "SHIP", "TRUCK"};
+// Month names as the reference generator spells them.
+const char* const kMonths[12] = {"January", "February", "March",    "April",
+                                 "May",     "June",     "July",     "Augest",
+                                 "September", "Octorber", "November", "December"};
+const char* const kMonthAbbr[12] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                    "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+const char* const kWeekdays[7] = {"Sunday",   "Monday", "Tuesday", "Wednesday",
+                                  "Thursday", "Friday", "Saturday"};
+const char kAlnum[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+constexpr int kOrderDays = 2406;  // 1992-01-01 .. 1998-08-02
+constexpr int kDateDays = 2556;   // 1992-01-01 .. 1998-12-30
+
+// Strings built once (never modified afterwards, so views into them stay valid).
+struct Domains {
+  std::vector<std::string> part_names;  // 92 x 92 "color1 color2"
+  std::vector<std::string> mfgr, category, brand, type, container, city;
+  int32_t datekey[kDateDays];  // yyyymmdd of 1992-01-01 + i
+  Domains() {
+    for (int a = 0; a < kNumColors; a++)
+      for (int b = 0; b < kNumColors; b++)
+        part_names.push_back(std::string(kColors[a]) + " " + kColors[b]);
+    for (int m = 1; m <= 5; m++) {
+      mfgr.push_back("MFGR#" + std::to_string(m));
+      for (int c = 1; c <= 5; c++) {
+        std::string cat = "MFGR#" + std::to_string(m) + std::to_string(c);
+        category.push_back(cat);
+        for (int b = 1; b <= 40; b++) brand.push_back(cat + std::to_string(b));
+      }
+    }
+    for (auto s1 : kTypeS1)
+      for (auto s2 : kTypeS2)
+        for (auto s3 : kTypeS3) type.push_back(std::string(s1) + " " + s2 + " " + s3);
+    for (auto s1 : kContS1)
+      for (auto s2 : kContS2) container.push_back(std::string(s1) + " " + s2);
+    for (auto& n : kNations) {
+      std::string base(n.name);
+      base.resize(9, ' ');
+      for (int d = 0; d < 10; d++) city.push_back(base + char('0' + d));
+    }
+    int32_t d0 = DaysFromCivil(1992, 1, 1);
+    for (int i = 0; i < kDateDays; i++) {
+      int y;
+      unsigned m, d;
+      CivilFromDays(d0 + i, y, m, d);
+      datekey[i] = y * 10000 + (int)m * 100 + (int)d;
+    }
+  }
+};
+
+const Domains& D() {
+  static const Domains d;
+  return d;
+}
+
+inline int32_t RetailPrice(int32_t pk) { return 90000 + (pk / 10) % 20001 + 100 * (pk % 1000); }
+
+// ---------------------------------------------------------------------------------------
+// Schemas
+
+ColumnDef I(const char* n) { return {n, Type::Integer(), false}; }
+ColumnDef S(const char* n) { return {n, Type::Varchar(), false}; }
+
+TableSchema LineorderSchema() {
+  return {"lineorder",
+          {I("lo_orderkey"), I("lo_linenumber"), I("lo_custkey"), I("lo_partkey"),
+           I("lo_suppkey"), I("lo_orderdate"), S("lo_orderpriority"), S("lo_shippriority"),
+           I("lo_quantity"), I("lo_extendedprice"), I("lo_ordtotalprice"), I("lo_discount"),
+           I("lo_revenue"), I("lo_supplycost"), I("lo_tax"), I("lo_commitdate"),
+           S("lo_shipmode")}};
+}
+TableSchema PartSchema() {
+  return {"part",
+          {I("p_partkey"), S("p_name"), S("p_mfgr"), S("p_category"), S("p_brand1"),
+           S("p_color"), S("p_type"), I("p_size"), S("p_container")}};
+}
+TableSchema SupplierSchema() {
+  return {"supplier",
+          {I("s_suppkey"), S("s_name"), S("s_address"), S("s_city"), S("s_nation"),
+           S("s_region"), S("s_phone")}};
+}
+TableSchema CustomerSchema() {
+  return {"customer",
+          {I("c_custkey"), S("c_name"), S("c_address"), S("c_city"), S("c_nation"),
+           S("c_region"), S("c_phone"), S("c_mktsegment")}};
+}
+TableSchema DateSchema() {
+  return {"date",
+          {I("d_datekey"), S("d_date"), S("d_dayofweek"), S("d_month"), I("d_year"),
+           I("d_yearmonthnum"), S("d_yearmonth"), I("d_daynuminweek"), I("d_daynuminmonth"),
+           I("d_daynuminyear"), I("d_monthnuminyear"), I("d_weeknuminyear"),
+           S("d_sellingseason"), I("d_lastdayinweekfl"), I("d_lastdayinmonthfl"),
+           I("d_holidayfl"), I("d_weekdayfl")}};
+}
+
+// ---------------------------------------------------------------------------------------
+// Row-producing core
+
+// Bytes for the strings of one chunk (reset after the chunk was consumed).
+class Arena {
+ public:
+  Arena() : buf_(new char[kCap]) {}
+  char* Take(size_t n) {
+    TESSERA_ASSERT(pos_ + n <= kCap, "ssb arena overflow");
+    char* p = buf_.get() + pos_;
+    pos_ += n;
+    return p;
+  }
+  void Reset() { pos_ = 0; }
+
+ private:
+  static constexpr size_t kCap = 512 * 1024;  // > kVectorSize rows x ~70 bytes
+  std::unique_ptr<char[]> buf_;
+  size_t pos_ = 0;
+};
+
+using ChunkSink = std::function<void(DataChunk&)>;
+
+class TableProducer {
+ public:
+  explicit TableProducer(TableSchema s) : schema_(std::move(s)) {}
+  virtual ~TableProducer() = default;
+  const TableSchema& schema() const { return schema_; }
+  uint64_t rows() const { return rows_; }
+  uint64_t tasks() const { return (rows_ + kRowGroupSize - 1) / kRowGroupSize; }
+  // Rows of task t: [t * kRowGroupSize, min(rows, (t+1) * kRowGroupSize)).
+  uint64_t TaskRows(uint64_t t) const {
+    return std::min<uint64_t>(rows_, (t + 1) * kRowGroupSize) - t * kRowGroupSize;
+  }
+  // Produces task t's rows in order as chunks of up to kVectorSize rows.
+  virtual void Produce(uint64_t t, DataChunk& chunk, Arena& arena, const ChunkSink& sink) const = 0;
+
+ protected:
+  TableSchema schema_;
+  uint64_t rows_ = 0;
+};
+
+// Tables with one independent row per key (part, supplier, customer, date).
+class RowTableProducer : public TableProducer {
+ public:
+  using TableProducer::TableProducer;
+  void Produce(uint64_t t, DataChunk& chunk, Arena& arena, const ChunkSink& sink) const override {
+    uint64_t begin = t * kRowGroupSize, end = begin + TaskRows(t);
+    for (uint64_t r = begin; r < end;) {
+      uint32_t n = (uint32_t)std::min<uint64_t>(kVectorSize, end - r);
+      arena.Reset();
+      for (uint32_t i = 0; i < n; i++) FillRow(r + i + 1, chunk, i, arena);
+      chunk.size = n;
+      sink(chunk);
+      r += n;
+    }
+  }
+
+ protected:
+  // Fills row i of the chunk with the row whose key is `key` (1-based).
+  virtual void FillRow(uint64_t key, DataChunk& c, uint32_t i, Arena& arena) const = 0;
+  uint64_t seed_ = 0;
+};
+
+inline int32_t* IntCol(DataChunk& c, int col) { return c.cols[col].data<int32_t>(); }
+inline StrRef* StrCol(DataChunk& c, int col) { return c.cols[col].data<StrRef>(); }
+
+// Writes `v` as exactly `digits` decimal digits (zero padded) at p.
+inline void PutDigits(char* p, uint64_t v, int digits) {
+  for (int i = digits - 1; i >= 0; i--) {
+    p[i] = char('0' + v % 10);
+    v /= 10;
+  }
+}
+
+StrRef MakeKeyName(Arena& a, const char* prefix, size_t plen, uint64_t key) {
+  char* p = a.Take(plen + 9);
+  std::memcpy(p, prefix, plen);
+  PutDigits(p + plen, key, 9);
+  return {p, plen + 9};
+}
+StrRef MakeAddress(Arena& a, Rng& r) {
+  int len = r.Range(10, 25);
+  char* p = a.Take((size_t)len);
+  for (int i = 0; i < len; i++) p[i] = kAlnum[r.Below(62)];
+  return {p, (size_t)len};
+}
+StrRef MakePhone(Arena& a, Rng& r, int nation) {
+  char* p = a.Take(15);
+  PutDigits(p, (uint64_t)(nation + 10), 2);
+  p[2] = '-';
+  PutDigits(p + 3, (uint64_t)r.Range(100, 999), 3);
+  p[6] = '-';
+  PutDigits(p + 7, (uint64_t)r.Range(100, 999), 3);
+  p[10] = '-';
+  PutDigits(p + 11, (uint64_t)r.Range(1000, 9999), 4);
+  return {p, 15};
+}
+
+class PartProducer : public RowTableProducer {
+ public:
+  PartProducer(uint64_t n, uint64_t seed) : RowTableProducer(PartSchema()) {
+    rows_ = n;
+    seed_ = seed;
+  }
+  void FillRow(uint64_t key, DataChunk& c, uint32_t i, Arena&) const override {
+    const Domains& d = D();
+    Rng r(seed_, kTagPart, key);
+    int c1 = (int)r.Below(kNumColors);
+    int c2 = (c1 + 1 + (int)r.Below(kNumColors - 1)) % kNumColors;  // a different color
+    int m = (int)r.Below(5), cat = (int)r.Below(5), b = (int)r.Below(40);
+    IntCol(c, 0)[i] = (int32_t)key;
+    StrCol(c, 1)[i] = d.part_names[c1 * kNumColors + c2];
+    StrCol(c, 2)[i] = d.mfgr[m];
+    StrCol(c, 3)[i] = d.category[m * 5 + cat];
+    StrCol(c, 4)[i] = d.brand[(m * 5 + cat) * 40 + b];
+    StrCol(c, 5)[i] = kColors[r.Below(kNumColors)];
+    StrCol(c, 6)[i] = d.type[r.Below(d.type.size())];
+    IntCol(c, 7)[i] = r.Range(1, 50);
+    StrCol(c, 8)[i] = d.container[r.Below(d.container.size())];
+  }
+};
+
+class SupplierProducer : public RowTableProducer {
+ public:
+  SupplierProducer(uint64_t n, uint64_t seed) : RowTableProducer(SupplierSchema()) {
+    rows_ = n;
+    seed_ = seed;
+  }
+  void FillRow(uint64_t key, DataChunk& c, uint32_t i, Arena& a) const override {
+    Rng r(seed_, kTagSupplier, key);
+    IntCol(c, 0)[i] = (int32_t)key;
+    StrCol(c, 1)[i] = MakeKeyName(a, "Supplier#", 9, key);
+    StrCol(c, 2)[i] = MakeAddress(a, r);
+    int nation = (int)r.Below(25);
+    StrCol(c, 3)[i] = D().city[nation * 10 + r.Below(10)];
+    StrCol(c, 4)[i] = kNations[nation].name;
+    StrCol(c, 5)[i] = kRegions[kNations[nation].region];
+    StrCol(c, 6)[i] = MakePhone(a, r, nation);
+  }
+};
+
+class CustomerProducer : public RowTableProducer {
+ public:
+  CustomerProducer(uint64_t n, uint64_t seed) : RowTableProducer(CustomerSchema()) {
+    rows_ = n;
+    seed_ = seed;
+  }
+  void FillRow(uint64_t key, DataChunk& c, uint32_t i, Arena& a) const override {
+    Rng r(seed_, kTagCustomer, key);
+    IntCol(c, 0)[i] = (int32_t)key;
+    StrCol(c, 1)[i] = MakeKeyName(a, "Customer#", 9, key);
+    StrCol(c, 2)[i] = MakeAddress(a, r);
+    int nation = (int)r.Below(25);
+    StrCol(c, 3)[i] = D().city[nation * 10 + r.Below(10)];
+    StrCol(c, 4)[i] = kNations[nation].name;
+    StrCol(c, 5)[i] = kRegions[kNations[nation].region];
+    StrCol(c, 6)[i] = MakePhone(a, r, nation);
+    StrCol(c, 7)[i] = kSegments[r.Below(5)];
+  }
+};
+
+class DateProducer : public RowTableProducer {
+ public:
+  DateProducer() : RowTableProducer(DateSchema()) { rows_ = kDateDays; }
+  void FillRow(uint64_t key, DataChunk& c, uint32_t i, Arena& a) const override {
+    int32_t days = DaysFromCivil(1992, 1, 1) + (int32_t)(key - 1);
+    int y;
+    unsigned m, d;
+    CivilFromDays(days, y, m, d);
+    int doy = days - DaysFromCivil(y, 1, 1) + 1;
+    // The reference labels every day one weekday later than the calendar (1992-01-01, a
+    // Wednesday, is 'Thursday'); d_daynuminweek counts from Sunday = 1 on that label.
+    int real_wd = (int)(((int64_t)days % 7 + 7 + 4) % 7);  // 1970-01-01 was a Thursday
+    int wd = (real_wd + 1) % 7;
+    IntCol(c, 0)[i] = y * 10000 + (int)m * 100 + (int)d;
+    // d_date: "<Month> <day>, <year>"
+    {
+      char tmp[40];
+      int len = std::snprintf(tmp, sizeof tmp, "%s %u, %d", kMonths[m - 1], d, y);
+      char* p = a.Take((size_t)len);
+      std::memcpy(p, tmp, (size_t)len);
+      StrCol(c, 1)[i] = {p, (size_t)len};
+    }
+    StrCol(c, 2)[i] = kWeekdays[wd];
+    StrCol(c, 3)[i] = kMonths[m - 1];
+    IntCol(c, 4)[i] = y;
+    IntCol(c, 5)[i] = y * 100 + (int)m;
+    {
+      char* p = a.Take(7);
+      std::memcpy(p, kMonthAbbr[m - 1], 3);
+      PutDigits(p + 3, (uint64_t)y, 4);
+      StrCol(c, 6)[i] = {p, 7};
+    }
+    IntCol(c, 7)[i] = wd + 1;
+    IntCol(c, 8)[i] = (int)d;
+    IntCol(c, 9)[i] = doy;
+    IntCol(c, 10)[i] = (int)m;
+    IntCol(c, 11)[i] = doy / 7 + 1;  // 7-day blocks as the reference counts them
+    const char* season = m == 12 ? "Christmas"
+                         : m <= 2 ? "Winter"
+                         : m <= 5 ? "Spring"
+                         : m <= 8 ? "Summer"
+                                  : "Fall";
+    StrCol(c, 12)[i] = season;
+    IntCol(c, 13)[i] = wd == 6;
+    IntCol(c, 14)[i] = (int)d == DaysInMonth(y, (int)m);
+    IntCol(c, 15)[i] = (m == 1 && d == 1) || (m == 7 && d == 4) || (m == 12 && d == 25);
+    IntCol(c, 16)[i] = wd >= 1 && wd <= 5;
+  }
+};
+
+// lineorder: orders 1..O (sparse TPC-H style orderkeys), each 1..7 lines. Tasks are
+// slices of kRowGroupSize lines (so every row group but the last is full); a task may
+// start inside an order, which it regenerates from the order's own random stream.
+class LineorderProducer : public TableProducer {
+ public:
+  static constexpr uint64_t kBlockOrders = 4096;
+
+  LineorderProducer(const SsbCardinalities& n, uint64_t seed, unsigned threads)
+      : TableProducer(LineorderSchema()), orders_(n.orders), cust_(n.customer),
+        partkeys_(n.partkey_range), supp_(n.supplier), seed_(seed) {
+    uint64_t blocks = (orders_ + kBlockOrders - 1) / kBlockOrders;
+    block_start_.assign(blocks + 1, 0);
+    ParallelFor(blocks, threads, [&](uint64_t b, unsigned) {
+      uint64_t lo = b * kBlockOrders + 1, hi = std::min(orders_, lo + kBlockOrders - 1);
+      uint64_t lines = 0;
+      for (uint64_t o = lo; o <= hi; o++) lines += LineCount(o);
+      block_start_[b + 1] = lines;
+    });
+    for (uint64_t b = 0; b < blocks; b++) block_start_[b + 1] += block_start_[b];
+    rows_ = block_start_[blocks];
+  }
+
+  static uint64_t OrderKey(uint64_t idx) {  // TPC-H sparse keys: 8 used of every 32
+    return ((idx >> 3) << 5) | (idx & 7);
+  }
+
+  void Produce(uint64_t t, DataChunk& c, Arena& arena, const ChunkSink& sink) const override {
+    uint64_t first = t * kRowGroupSize, end = first + TaskRows(t);
+    // Locate the order holding line `first`.
+    uint64_t b = (uint64_t)(std::upper_bound(block_start_.begin(), block_start_.end(), first) -
+                            block_start_.begin()) - 1;
+    uint64_t o = b * kBlockOrders + 1, pos = block_start_[b];
+    for (;;) {
+      uint64_t n = LineCount(o);
+      if (pos + n > first) break;
+      pos += n;
+      o++;
+    }
+    Order ord;
+    uint32_t i = 0;
+    int32_t* col[17] = {};
+    StrRef* scol[17] = {};
+    for (int k = 0; k < 17; k++) {
+      if (k == 6 || k == 7 || k == 16) scol[k] = StrCol(c, k);
+      else col[k] = IntCol(c, k);
+    }
+    const int32_t* datekey = D().datekey;
+    while (pos < end) {
+      MakeOrder(o, ord);
+      for (int l = 0; l < ord.n; l++, pos++) {
+        if (pos < first) continue;
+        if (pos >= end) break;
+        const Line& ln = ord.lines[l];
+        col[0][i] = ord.key;
+        col[1][i] = l + 1;
+        col[2][i] = ord.cust;
+        col[3][i] = ln.part;
+        col[4][i] = ln.supp;
+        col[5][i] = datekey[ord.date];
+        scol[6][i] = kPriorities[ord.prio];
+        scol[7][i] = StrRef("0", 1);
+        col[8][i] = ln.qty;
+        col[9][i] = ln.ext;
+        col[10][i] = ord.total;
+        col[11][i] = ln.disc;
+        col[12][i] = ln.rev;
+        col[13][i] = ln.cost;
+        col[14][i] = ln.tax;
+        col[15][i] = datekey[ord.date + ln.commit];
+        scol[16][i] = kShipModes[ln.mode];
+        if (++i == kVectorSize) {
+          c.size = i;
+          sink(c);
+          i = 0;
+        }
+      }
+      o++;
+    }
+    if (i) {
+      c.size = i;
+      sink(c);
+    }
+    (void)arena;
+  }
+
+ private:
+  struct Line {
+    int32_t part, supp, qty, disc, tax, commit, mode, ext, rev, cost;
+  };
+  struct Order {
+    int32_t key, cust, date, prio, n, total;
+    Line lines[7];
+  };
+
+  // The line count is the first draw of the order's stream.
+  uint32_t LineCount(uint64_t o) const { return 1 + Rng(seed_, kTagLineorder, o).Below(7); }
+
+  void MakeOrder(uint64_t o, Order& ord) const {
+    Rng r(seed_, kTagLineorder, o);
+    ord.n = 1 + (int32_t)r.Below(7);
+    ord.key = (int32_t)OrderKey(o);
+    // Customer keys skip multiples of 3 (as dbgen does): draw among the non-multiples.
+    uint64_t live = cust_ - cust_ / 3;
+    uint64_t k = r.Below(live);
+    ord.cust = (int32_t)((k / 2) * 3 + (k % 2) + 1);
+    ord.date = (int32_t)r.Below(kOrderDays);
+    ord.prio = (int32_t)r.Below(5);
+    int64_t total = 0;
+    for (int l = 0; l < ord.n; l++) {
+      Line& ln = ord.lines[l];
+      ln.part = 1 + (int32_t)r.Below(partkeys_);
+      ln.supp = 1 + (int32_t)r.Below(supp_);
+      ln.qty = r.Range(1, 50);
+      ln.disc = r.Range(0, 10);
+      ln.tax = r.Range(0, 8);
+      ln.commit = r.Range(30, 90);
+      ln.mode = (int32_t)r.Below(7);
+      int64_t price = RetailPrice(ln.part);
+      int64_t ext = (int64_t)ln.qty * price;
+      ln.ext = (int32_t)ext;
+      ln.rev = (int32_t)(ext * (100 - ln.disc) / 100);
+      ln.cost = (int32_t)(6 * price / 10);
+      total += ext * (100 + ln.tax) / 100 * (100 - ln.disc) / 100;
+    }
+    ord.total = (int32_t)total;
+  }
+
+  uint64_t orders_, cust_, partkeys_, supp_, seed_;
+  std::vector<uint64_t> block_start_;  // lines before block b (blocks of kBlockOrders)
+};
+
+// ---------------------------------------------------------------------------------------
+// Drivers
+
+class Progress {
+ public:
+  Progress(const SsbOptions& opt, std::string table, uint64_t rows, uint64_t tasks)
+      : fn_(opt.progress), table_(std::move(table)), rows_(rows), tasks_(tasks) {
+    Say("ssb: generating " + table_ + " (" + std::to_string(rows_) + " rows)");
+  }
+  void TaskDone() {
+    if (!fn_) return;
+    uint64_t d = ++done_;
+    int pct = (int)(d * 100 / tasks_);
+    std::lock_guard<std::mutex> g(mu_);
+    if (d < tasks_ && pct / 5 > last_ / 5 && tasks_ >= 8) {
+      last_ = pct;
+      fn_("ssb: " + table_ + " " + std::to_string(pct) + "%");
+    }
+  }
+  void Say(const std::string& s) {
+    if (!fn_) return;
+    std::lock_guard<std::mutex> g(mu_);
+    fn_(s);
+  }
+
+ private:
+  std::function<void(const std::string&)> fn_;
+  std::string table_;
+  uint64_t rows_, tasks_;
+  std::atomic<uint64_t> done_{0};
+  std::mutex mu_;
+  int last_ = 0;
+};
+
+std::vector<std::shared_ptr<const RowGroup>> BuildRowGroups(const TableProducer& p,
+                                                            const SsbOptions& opt) {
+  std::vector<Type> types = p.schema().types();
+  std::vector<std::vector<std::shared_ptr<const RowGroup>>> per(p.tasks());
+  Progress prog(opt, p.schema().name, p.rows(), p.tasks());
+  ParallelFor(p.tasks(), opt.threads, [&](uint64_t t, unsigned) {
+    DataChunk chunk;
+    chunk.Init(types);
+    Arena arena;
+    RowGroupWriter w(types);
+    p.Produce(t, chunk, arena, [&](DataChunk& c) { w.Append(c); });
+    per[t] = w.Finish();
+    prog.TaskDone();
+  });
+  std::vector<std::shared_ptr<const RowGroup>> all;
+  for (auto& v : per)
+    for (auto& g : v) all.push_back(std::move(g));
+  return all;
+}
+
+// Appends the chunk's rows in dbgen text form.
+void FormatChunk(const DataChunk& c, std::string& out) {
+  size_t bound = (size_t)c.size * (c.cols.size() * 12 + 1);
+  for (auto& v : c.cols)
+    if (v.type().physical() == PhysType::Str)
+      for (uint32_t i = 0; i < c.size; i++) bound += v.data<StrRef>()[i].size();
+  size_t old = out.size();
+  out.resize(old + bound);
+  char* p = out.data() + old;
+  for (uint32_t i = 0; i < c.size; i++) {
+    for (auto& v : c.cols) {
+      if (v.type().physical() == PhysType::Str) {
+        StrRef s = v.data<StrRef>()[i];
+        std::memcpy(p, s.data(), s.size());
+        p += s.size();
+      } else {
+        int64_t x = v.data<int32_t>()[i];
+        if (x < 0) {
+          *p++ = '-';
+          x = -x;
+        }
+        char tmp[20];
+        int n = 0;
+        do {
+          tmp[n++] = char('0' + x % 10);
+          x /= 10;
+        } while (x);
+        while (n) *p++ = tmp[--n];
+      }
+      *p++ = '|';
+    }
+    *p++ = '\n';
+  }
+  out.resize((size_t)(p - out.data()));
+}
+
+void WriteTable(const TableProducer& p, const std::string& dir, const SsbOptions& opt) {
+  std::string path = dir + "/" + p.schema().name + ".tbl";
+  std::string tmp = path + ".tmp";
+  FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f)
+    throw UserError(ErrorKind::IO, "cannot create " + tmp + ": " + std::strerror(errno));
+  std::vector<Type> types = p.schema().types();
+  Progress prog(opt, p.schema().name, p.rows(), p.tasks());
+  std::mutex mu;
+  std::condition_variable cv;
+  uint64_t next = 0;
+  bool failed = false;
+  try {
+    ParallelFor(p.tasks(), opt.threads, [&](uint64_t t, unsigned) {
+      std::string buf;
+      try {
+        DataChunk chunk;
+        chunk.Init(types);
+        Arena arena;
+        buf.reserve(p.TaskRows(t) * 64);
+        p.Produce(t, chunk, arena, [&](DataChunk& c) { FormatChunk(c, buf); });
+      } catch (...) {
+        std::lock_guard<std::mutex> g(mu);
+        failed = true;
+        cv.notify_all();
+        throw;
+      }
+      // Tasks are handed out in increasing order, so the predecessor is in flight.
+      std::unique_lock<std::mutex> lk(mu);
+      cv.wait(lk, [&] { return next == t || failed; });
+      if (failed) return;  // another task failed; its error is rethrown
+      if (std::fwrite(buf.data(), 1, buf.size(), f) != buf.size()) {
+        failed = true;
+        cv.notify_all();
+        throw UserError(ErrorKind::IO, "cannot write " + tmp + ": " + std::strerror(errno));
+      }
+      next++;
+      cv.notify_all();
+      lk.unlock();
+      prog.TaskDone();
+    });
+  } catch (...) {
+    std::fclose(f);
+    std::remove(tmp.c_str());
+    throw;
+  }
+  if (std::fclose(f) != 0) {
+    std::remove(tmp.c_str());
+    throw UserError(ErrorKind::IO, "cannot write " + tmp + ": " + std::strerror(errno));
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::remove(tmp.c_str());
+    throw UserError(ErrorKind::IO, "cannot rename " + tmp + " to " + path + ": " + ec.message());
+  }
+}
+
+std::vector<std::unique_ptr<TableProducer>> MakeProducers(const SsbOptions& opt) {
+  SsbCardinalities n = SsbCounts(opt.sf);
+  std::vector<std::unique_ptr<TableProducer>> v;
+  v.push_back(std::make_unique<LineorderProducer>(n, opt.seed, opt.threads));
+  v.push_back(std::make_unique<PartProducer>(n.part, opt.seed));
+  v.push_back(std::make_unique<SupplierProducer>(n.supplier, opt.seed));
+  v.push_back(std::make_unique<CustomerProducer>(n.customer, opt.seed));
+  v.push_back(std::make_unique<DateProducer>());
+  return v;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// Public API
+
+std::vector<TableSchema> SsbSchemas() {
+  return {LineorderSchema(), PartSchema(), SupplierSchema(), CustomerSchema(), DateSchema()};
+}
+
+std::string SsbCreateTableSql(const TableSchema& s) {
+  std::string sql = "CREATE TABLE " + s.name + " (";
+  for (size_t i = 0; i < s.columns.size(); i++) {
+    if (i) sql += ", ";
+    sql += s.columns[i].name + " " + s.columns[i].type.ToString();
+    if (s.columns[i].not_null) sql += " NOT NULL";
+  }
+  return sql + ");";
+}
+
+SsbCardinalities SsbCounts(double sf) {
+  if (!(sf > 0) || !std::isfinite(sf))
+    throw UserError(ErrorKind::Input, "SSB scale factor must be positive");
+  // Orderkeys are sparse (4 x orders) and must fit INTEGER.
+  if (sf > 300) throw UserError(ErrorKind::Input, "SSB scale factor above 300 is not supported");
+  auto scaled = [&](double base) {
+    return std::max<uint64_t>(1, (uint64_t)std::llround(base * sf));
+  };
+  SsbCardinalities n;
+  n.orders = scaled(1500000);
+  n.supplier = scaled(2000);
+  n.customer = scaled(30000);
+  n.date = kDateDays;
+  if (sf >= 1) {
+    n.part = 200000 * (uint64_t)std::floor(1 + std::log2(sf));
+    n.partkey_range = std::min<uint64_t>(n.part, 200000 * (uint64_t)(std::floor(std::log(sf)) + 1));
+  } else {
+    n.part = scaled(200000);
+    n.partkey_range = n.part;
+  }
+  return n;
+}
+
+void GenerateSsb(Catalog& catalog, const SsbOptions& opt) {
+  auto producers = MakeProducers(opt);
+  for (auto& p : producers)
+    if (catalog.GetTable(p->schema().name))
+      throw UserError(ErrorKind::Catalog, "table \"" + p->schema().name + "\" already exists");
+  for (auto& p : producers) catalog.CreateTable(p->schema());
+  // Small tables first, lineorder last.
+  for (size_t k = producers.size(); k-- > 0;) {
+    const TableProducer& p = *producers[k];
+    catalog.Append(p.schema().name, BuildRowGroups(p, opt));
+  }
+  if (opt.progress) opt.progress("ssb: done");
+}
+
+void WriteSsbTbl(const std::string& dir, const SsbOptions& opt) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw UserError(ErrorKind::IO, "cannot create directory " + dir + ": " + ec.message());
+  auto producers = MakeProducers(opt);
+  for (size_t k = producers.size(); k-- > 0;) WriteTable(*producers[k], dir, opt);
+  if (opt.progress) opt.progress("ssb: done");
+}
+
+}  // namespace tessera

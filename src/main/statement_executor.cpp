@@ -1,0 +1,287 @@
+#include "main/statement_executor.hpp"
+
+#include <cstdio>
+#include <iostream>
+
+#include "execution/expression_executor.hpp"
+#include "execution/operators/basic_operators.hpp"
+#include "execution/physical_planner.hpp"
+#include "execution/pipeline.hpp"
+#include "optimizer/optimizer.hpp"
+#include "planner/binder.hpp"
+#include "storage/csv_reader.hpp"
+
+namespace tessera {
+
+namespace {
+
+struct PreparedQuery {
+  BoundQuery bound;
+  PhysicalOperatorPtr plan;
+  std::unique_ptr<PipelineSet> pipelines;
+};
+
+PreparedQuery Prepare(Database& db, const ast::SelectStmt& select) {
+  PreparedQuery q;
+  Binder binder(db.catalog());
+  q.bound = binder.BindSelect(select);
+  q.bound.plan = Optimize(std::move(q.bound.plan));
+  q.plan = CreatePhysicalPlan(*q.bound.plan);
+  q.pipelines = std::make_unique<PipelineSet>(q.plan.get());
+  return q;
+}
+
+QueryResult Collect(PreparedQuery& q) {
+  QueryResult r;
+  r.has_rows = true;
+  r.names = q.bound.names;
+  r.types = q.bound.types;
+  auto* res = static_cast<PhysicalResult*>(q.plan.get());
+  r.row_count = res->result.rows;
+  r.chunks = std::move(res->result.chunks);
+  return r;
+}
+
+QueryResult TextResult(const std::string& column, const std::vector<std::string>& lines) {
+  QueryResult r;
+  r.has_rows = true;
+  r.names = {column};
+  r.types = {Type::Varchar()};
+  DataChunk c;
+  c.Init(r.types, std::max<uint32_t>(1, (uint32_t)lines.size()));
+  for (size_t i = 0; i < lines.size(); i++) c.cols[0].SetValue((uint32_t)i, Value::Varchar(lines[i]));
+  c.size = (uint32_t)lines.size();
+  r.row_count = c.size;
+  r.chunks.push_back(std::move(c));
+  return r;
+}
+
+std::vector<std::string> SplitLines(const std::string& s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start < s.size()) {
+    size_t e = s.find('\n', start);
+    if (e == std::string::npos) e = s.size();
+    out.push_back(s.substr(start, e - start));
+    start = e + 1;
+  }
+  return out;
+}
+
+QueryResult Status(std::string msg) {
+  QueryResult r;
+  r.message = std::move(msg);
+  return r;
+}
+
+// Appends query result chunks to a table, casting each column to the table's type.
+uint64_t AppendResult(Database& db, const std::string& table, std::vector<DataChunk>& chunks,
+                      const std::vector<int>& target_cols) {
+  auto entry = db.catalog().GetTable(table);
+  const auto& cols = entry->schema.columns;
+  RowGroupWriter writer(entry->schema.types());
+  uint64_t rows = 0;
+  for (auto& ch : chunks) {
+    DataChunk out;
+    out.Init(entry->schema.types(), std::max<uint32_t>(ch.size, 1));
+    for (auto& v : out.cols) {
+      uint8_t* valid = v.validity();
+      std::fill(valid, valid + std::max<uint32_t>(ch.size, 1), 0);  // unspecified columns: NULL
+    }
+    for (size_t i = 0; i < target_cols.size(); i++) {
+      int tc = target_cols[i];
+      const Vector& src = ch.cols[i];
+      for (uint32_t r = 0; r < ch.size; r++) {
+        Value v = src.GetValue(r);
+        if (v.is_null()) {
+          if (cols[tc].not_null)
+            throw UserError(ErrorKind::Constraint, "NULL value in column \"" + cols[tc].name + "\" violates its NOT NULL constraint");
+          continue;
+        }
+        out.cols[tc].SetValue(r, v.CastTo(cols[tc].type));
+      }
+    }
+    for (size_t c = 0; c < cols.size(); c++) {
+      bool targeted = std::find(target_cols.begin(), target_cols.end(), (int)c) != target_cols.end();
+      if (!targeted && cols[c].not_null && ch.size > 0)
+        throw UserError(ErrorKind::Constraint, "NULL value in column \"" + cols[c].name + "\" violates its NOT NULL constraint");
+    }
+    out.size = ch.size;
+    writer.Append(out);
+    rows += ch.size;
+  }
+  db.catalog().Append(table, writer.Finish());
+  return rows;
+}
+
+std::vector<int> TargetColumns(const TableSchema& schema, const std::vector<std::string>& names, SourcePos pos) {
+  std::vector<int> t;
+  if (names.empty()) {
+    for (size_t i = 0; i < schema.columns.size(); i++) t.push_back((int)i);
+    return t;
+  }
+  for (auto& n : names) {
+    int c = schema.Find(n);
+    if (c < 0) throw UserError(ErrorKind::Binder, "column \"" + n + "\" of table \"" + schema.name + "\" does not exist", pos);
+    t.push_back(c);
+  }
+  return t;
+}
+
+}  // namespace
+
+QueryResult RunSelect(Database& db, const ast::SelectStmt& select) {
+  auto q = Prepare(db, select);
+  q.pipelines->Execute(db.threads());
+  return Collect(q);
+}
+
+QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
+  switch (stmt.kind) {
+    case ast::StmtKind::Select:
+      return RunSelect(db, *static_cast<const ast::SelectStatement&>(stmt).select);
+    case ast::StmtKind::Explain: {
+      auto& ex = static_cast<const ast::ExplainStatement&>(stmt);
+      if (ex.inner->kind != ast::StmtKind::Select)
+        throw UserError(ErrorKind::Unsupported, "EXPLAIN supports SELECT statements", stmt.pos);
+      auto q = Prepare(db, *static_cast<const ast::SelectStatement&>(*ex.inner).select);
+      std::string text = "physical plan:\n" + PhysicalPlanToString(*q.plan) + "pipelines:\n";
+      if (ex.analyze) {
+        q.pipelines->Execute(db.threads());
+        for (auto& p : q.pipelines->pipelines()) {
+          char buf[96];
+          std::snprintf(buf, sizeof buf, "   %.3f ms, %llu rows out", p->elapsed_ms,
+                        (unsigned long long)p->sink->rows_out);
+          text += p->ToString() + buf + "\n";
+        }
+      } else {
+        text += q.pipelines->ToString();
+      }
+      return TextResult("explain", SplitLines(text));
+    }
+    case ast::StmtKind::CreateTable: {
+      auto& ct = static_cast<const ast::CreateTableStatement&>(stmt);
+      TableSchema schema;
+      schema.name = ct.table;
+      if (ct.as_select) {
+        if (db.catalog().GetTable(ct.table)) {
+          if (ct.if_not_exists) return Status("CREATE TABLE");
+          throw UserError(ErrorKind::Catalog, "table \"" + ct.table + "\" already exists", stmt.pos);
+        }
+        auto r = RunSelect(db, *ct.as_select);
+        for (size_t i = 0; i < r.names.size(); i++)
+          schema.columns.push_back({r.names[i], r.types[i].id == TypeId::Null ? Type::Integer() : r.types[i], false});
+        db.catalog().CreateTable(schema);
+        std::vector<int> all;
+        for (size_t i = 0; i < schema.columns.size(); i++) all.push_back((int)i);
+        try {
+          uint64_t n = AppendResult(db, ct.table, r.chunks, all);
+          return Status("CREATE TABLE " + std::to_string(n));
+        } catch (...) {
+          db.catalog().DropTable(ct.table, true);
+          throw;
+        }
+      }
+      for (auto& c : ct.columns) schema.columns.push_back({c.name, c.type, c.not_null});
+      if (schema.columns.empty()) throw UserError(ErrorKind::Syntax, "a table needs at least one column", stmt.pos);
+      try {
+        db.catalog().CreateTable(schema, ct.if_not_exists);
+      } catch (const UserError& e) {
+        throw UserError(e.kind(), e.raw(), stmt.pos);
+      }
+      return Status("CREATE TABLE");
+    }
+    case ast::StmtKind::DropTable: {
+      auto& d = static_cast<const ast::DropStatement&>(stmt);
+      try {
+        db.catalog().DropTable(d.name, d.if_exists);
+      } catch (const UserError& e) {
+        throw UserError(e.kind(), e.raw(), stmt.pos);
+      }
+      return Status("DROP TABLE");
+    }
+    case ast::StmtKind::Insert: {
+      auto& ins = static_cast<const ast::InsertStatement&>(stmt);
+      auto entry = db.catalog().GetTable(ins.table);
+      if (!entry) throw UserError(ErrorKind::Catalog, "table \"" + ins.table + "\" does not exist", stmt.pos);
+      auto targets = TargetColumns(entry->schema, ins.columns, stmt.pos);
+      std::vector<DataChunk> chunks;
+      if (ins.select) {
+        auto r = RunSelect(db, *ins.select);
+        if (r.types.size() != targets.size())
+          throw UserError(ErrorKind::Binder, "INSERT has " + std::to_string(targets.size()) + " target columns but the query returns " + std::to_string(r.types.size()), stmt.pos);
+        chunks = std::move(r.chunks);
+      } else {
+        Binder binder(db.catalog());
+        std::vector<Type> types;
+        for (int t : targets) types.push_back(entry->schema.columns[t].type);
+        DataChunk c;
+        c.Init(types, std::max<uint32_t>(1, (uint32_t)ins.rows.size()));
+        for (size_t r = 0; r < ins.rows.size(); r++) {
+          auto& row = ins.rows[r];
+          if (row.size() != targets.size())
+            throw UserError(ErrorKind::Binder, "INSERT row has " + std::to_string(row.size()) + " values but " + std::to_string(targets.size()) + " columns are targeted", row.empty() ? stmt.pos : row[0]->pos);
+          for (size_t k = 0; k < row.size(); k++) {
+            auto e = binder.BindStandalone(*row[k]);
+            Value v = EvaluateConstant(*e);
+            try {
+              c.cols[k].SetValue((uint32_t)r, v.is_null() ? v : v.CastTo(types[k]));
+            } catch (const UserError& err) {
+              throw UserError(err.kind(), err.raw(), row[k]->pos);
+            }
+          }
+        }
+        c.size = (uint32_t)ins.rows.size();
+        chunks.push_back(std::move(c));
+      }
+      uint64_t n = AppendResult(db, ins.table, chunks, targets);
+      return Status("INSERT " + std::to_string(n));
+    }
+    case ast::StmtKind::Copy: {
+      auto& cp = static_cast<const ast::CopyStatement&>(stmt);
+      if (!db.catalog().GetTable(cp.table))
+        throw UserError(ErrorKind::Catalog, "table \"" + cp.table + "\" does not exist", stmt.pos);
+      CsvOptions opt = ParseCopyOptions(cp.options, cp.path);
+      std::function<void(uint64_t, uint64_t)> progress;
+      if (db.settings().progress) {
+        progress = [last = -1](uint64_t done, uint64_t total) mutable {
+          int pct = total ? (int)(100 * done / total) : 100;
+          if (pct / 10 != last / 10) {
+            std::fprintf(stderr, "\rCOPY: %d%%", pct);
+            if (pct >= 100) std::fprintf(stderr, "\n");
+            last = pct;
+          }
+        };
+      }
+      uint64_t n = CopyFromFile(db.catalog(), cp.table, cp.path, opt, db.threads(), progress);
+      return Status("COPY " + std::to_string(n));
+    }
+    case ast::StmtKind::Set: {
+      auto& s = static_cast<const ast::SetStatement&>(stmt);
+      if (s.name == "threads") {
+        long n = 0;
+        try { n = std::stol(s.value); } catch (...) { n = -1; }
+        if (n < 0 || n > 4096) throw UserError(ErrorKind::Conversion, "threads must be a number between 0 and 4096", stmt.pos);
+        db.settings().threads = (unsigned)n;
+        return Status("SET");
+      }
+      if (s.name == "device") {
+        if (s.value != "cpu" && s.value != "gpu" && s.value != "auto")
+          throw UserError(ErrorKind::Conversion, "device must be 'cpu', 'gpu' or 'auto'", stmt.pos);
+        db.settings().device = s.value;
+        return Status("SET");
+      }
+      if (s.name == "progress") {
+        db.settings().progress = s.value == "true" || s.value == "on" || s.value == "1";
+        return Status("SET");
+      }
+      throw UserError(ErrorKind::Binder, "unknown setting \"" + s.name + "\" (known: threads, device, progress)", stmt.pos);
+    }
+    case ast::StmtKind::CreateView:
+    case ast::StmtKind::DropView:
+      throw UserError(ErrorKind::Unsupported, "views are not supported yet", stmt.pos);
+  }
+  throw InternalError("unknown statement");
+}
+
+}  // namespace tessera

@@ -1,0 +1,12 @@
+#include "optimizer/optimizer.hpp"
+
+namespace tessera {
+
+LogicalOpPtr Optimize(LogicalOpPtr plan) {
+  FoldConstants(*plan);
+  plan = ReorderJoins(std::move(plan));
+  PruneColumns(*plan);
+  return plan;
+}
+
+}  // namespace tessera

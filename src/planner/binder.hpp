@@ -1,0 +1,77 @@
+// The binder: resolves names against the catalog, types every expression (inserting the
+// casts that make both sides of an operator agree), and turns a SELECT into a logical
+// plan. All user mistakes found here are UserErrors with the AST node's position.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "parser/ast.hpp"
+#include "planner/bound_expr.hpp"
+#include "planner/logical_plan.hpp"
+#include "storage/catalog.hpp"
+
+namespace tessera {
+
+struct BoundQuery {
+  LogicalOpPtr plan;
+  std::vector<std::string> names;
+  std::vector<Type> types;
+};
+
+class Binder {
+ public:
+  explicit Binder(Catalog& catalog) : catalog_(catalog) {}
+  BoundQuery BindSelect(const ast::SelectStmt& stmt);
+  // Binds an expression without any columns in scope (INSERT ... VALUES).
+  BoundExprPtr BindStandalone(const ast::Expr& e);
+
+  // Shared typing rules (also used by the optimizer's constant folding).
+  static Type CommonType(const Type& a, const Type& b, SourcePos pos = {});
+
+ private:
+  struct ScopeEntry {
+    std::string alias;
+    std::vector<std::string> names;
+    std::vector<Type> types;
+    std::vector<ColumnBinding> bindings;
+  };
+  struct Scope {
+    std::vector<ScopeEntry> entries;
+  };
+  struct AggState {
+    uint32_t group_index, agg_index;
+    std::vector<BoundExprPtr> groups;
+    std::vector<BoundExprPtr> aggs;
+  };
+  struct Ctx {
+    const Scope* scope = nullptr;
+    AggState* agg = nullptr;      // non-null: aggregates allowed, columns must be grouped
+    const char* clause = "";      // for "not allowed in WHERE" messages
+  };
+
+  LogicalOpPtr BindFrom(const ast::TableRef& ref, Scope& scope);
+  LogicalOpPtr BindBaseTable(const ast::TableRef& ref, Scope& scope);
+  LogicalOpPtr BindSubqueryRef(const ast::SelectStmt& q, const std::string& alias,
+                               const std::vector<std::string>& col_aliases, SourcePos pos,
+                               Scope& scope);
+  BoundExprPtr Bind(const ast::Expr& e, Ctx& ctx);
+  BoundExprPtr BindInner(const ast::Expr& e, Ctx& ctx);
+  BoundExprPtr BindColumn(const ast::Expr& e, const Ctx& ctx);
+  BoundExprPtr BindLiteral(const ast::Expr& e);
+  BoundExprPtr BindBinary(const ast::Expr& e, Ctx& ctx);
+  BoundExprPtr BindArith(ast::Op op, BoundExprPtr l, BoundExprPtr r, SourcePos pos);
+  BoundExprPtr BindFunction(const ast::Expr& e, Ctx& ctx);
+  BoundExprPtr BindAggregate(const ast::Expr& e, Ctx& ctx);
+  BoundExprPtr Coerce(BoundExprPtr e, const Type& t, SourcePos pos);
+  BoundExprPtr ToBoolean(BoundExprPtr e, SourcePos pos, const char* what);
+
+  Catalog& catalog_;
+  uint32_t next_index_ = 0;
+  std::vector<std::map<std::string, const ast::CommonTableExpr*>> ctes_;
+};
+
+bool IsAggregateName(const std::string& name);
+bool AstContainsAggregate(const ast::Expr& e);
+
+}  // namespace tessera

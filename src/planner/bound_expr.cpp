@@ -1,0 +1,156 @@
+#include "planner/bound_expr.hpp"
+
+namespace tessera {
+
+BoundExprPtr BoundExpr::Copy() const {
+  auto r = std::make_unique<BoundExpr>(kind, type);
+  r->binding = binding;
+  r->index = index;
+  r->value = value;
+  r->op = op;
+  r->negated = negated;
+  r->distinct = distinct;
+  r->name = name;
+  for (auto& c : children) r->children.push_back(c->Copy());
+  return r;
+}
+
+bool BoundExpr::Equals(const BoundExpr& o) const {
+  if (kind != o.kind || type != o.type || op != o.op || negated != o.negated ||
+      distinct != o.distinct || name != o.name || children.size() != o.children.size())
+    return false;
+  if (kind == BExpr::Column && !(binding == o.binding)) return false;
+  if (kind == BExpr::Constant) {
+    if (value.is_null() != o.value.is_null()) return false;
+    if (!value.is_null() && value.Compare(o.value) != 0) return false;
+  }
+  for (size_t i = 0; i < children.size(); i++)
+    if (!children[i]->Equals(*o.children[i])) return false;
+  return true;
+}
+
+static const char* OpText(ast::Op op) {
+  switch (op) {
+    case ast::Op::Eq: return "=";
+    case ast::Op::Ne: return "<>";
+    case ast::Op::Lt: return "<";
+    case ast::Op::Le: return "<=";
+    case ast::Op::Gt: return ">";
+    case ast::Op::Ge: return ">=";
+    case ast::Op::Add: return "+";
+    case ast::Op::Sub: return "-";
+    case ast::Op::Mul: return "*";
+    case ast::Op::Div: return "/";
+    case ast::Op::Mod: return "%";
+    case ast::Op::Concat: return "||";
+    default: return "?";
+  }
+}
+
+std::string BoundExpr::ToString() const {
+  auto join = [&](const char* sep, size_t from = 0) {
+    std::string s;
+    for (size_t i = from; i < children.size(); i++) {
+      if (i > from) s += sep;
+      s += children[i]->ToString();
+    }
+    return s;
+  };
+  switch (kind) {
+    case BExpr::Column: return name.empty() ? "#" + std::to_string(binding.column) : name;
+    case BExpr::Constant:
+      return type.id == TypeId::Varchar && !value.is_null() ? "'" + value.ToString() + "'"
+                                                           : value.ToString();
+    case BExpr::Cast: return "CAST(" + children[0]->ToString() + " AS " + type.ToString() + ")";
+    case BExpr::Compare:
+    case BExpr::Arith:
+      return "(" + children[0]->ToString() + " " + OpText(op) + " " + children[1]->ToString() + ")";
+    case BExpr::And: return "(" + join(" AND ") + ")";
+    case BExpr::Or: return "(" + join(" OR ") + ")";
+    case BExpr::Not: return "NOT " + children[0]->ToString();
+    case BExpr::Neg: return "-" + children[0]->ToString();
+    case BExpr::IsNull:
+      return children[0]->ToString() + (negated ? " IS NOT NULL" : " IS NULL");
+    case BExpr::Like:
+      return children[0]->ToString() + (negated ? " NOT LIKE " : " LIKE ") + children[1]->ToString();
+    case BExpr::InList:
+      return children[0]->ToString() + (negated ? " NOT IN (" : " IN (") + join(", ", 1) + ")";
+    case BExpr::Case: {
+      std::string s = "CASE";
+      for (size_t i = 0; i + 1 < children.size(); i += 2)
+        s += " WHEN " + children[i]->ToString() + " THEN " + children[i + 1]->ToString();
+      return s + " ELSE " + children.back()->ToString() + " END";
+    }
+    case BExpr::Func: return name + "(" + join(", ") + ")";
+    case BExpr::Agg:
+      if (name == "count_star") return "count_star()";
+      return name + "(" + (distinct ? "DISTINCT " : "") + join(", ") + ")";
+  }
+  return "?";
+}
+
+bool BoundExpr::IsConstant() const {
+  if (kind == BExpr::Column || kind == BExpr::Agg) return false;
+  for (auto& c : children)
+    if (!c->IsConstant()) return false;
+  return true;
+}
+
+void BoundExpr::CollectBindings(std::vector<ColumnBinding>& out) const {
+  if (kind == BExpr::Column) out.push_back(binding);
+  for (auto& c : children) c->CollectBindings(out);
+}
+
+bool BoundExpr::ContainsAggregate() const {
+  if (kind == BExpr::Agg) return true;
+  for (auto& c : children)
+    if (c->ContainsAggregate()) return true;
+  return false;
+}
+
+BoundExprPtr MakeColumn(ColumnBinding b, Type t, std::string name) {
+  auto e = std::make_unique<BoundExpr>(BExpr::Column, t);
+  e->binding = b;
+  e->name = std::move(name);
+  return e;
+}
+
+BoundExprPtr MakeConstant(Value v) {
+  auto e = std::make_unique<BoundExpr>(BExpr::Constant, v.type());
+  e->value = std::move(v);
+  return e;
+}
+
+BoundExprPtr MakeCast(BoundExprPtr e, Type t) {
+  if (e->type == t) return e;
+  if (e->kind == BExpr::Constant) return MakeConstant(e->value.CastTo(t));
+  auto c = std::make_unique<BoundExpr>(BExpr::Cast, t);
+  c->children.push_back(std::move(e));
+  return c;
+}
+
+BoundExprPtr MakeCompare(ast::Op op, BoundExprPtr l, BoundExprPtr r) {
+  auto e = std::make_unique<BoundExpr>(BExpr::Compare, Type::Boolean());
+  e->op = op;
+  e->children.push_back(std::move(l));
+  e->children.push_back(std::move(r));
+  return e;
+}
+
+BoundExprPtr MakeAnd(std::vector<BoundExprPtr> terms) {
+  if (terms.empty()) return MakeConstant(Value::Boolean(true));
+  if (terms.size() == 1) return std::move(terms[0]);
+  auto e = std::make_unique<BoundExpr>(BExpr::And, Type::Boolean());
+  e->children = std::move(terms);
+  return e;
+}
+
+void SplitConjunction(BoundExprPtr e, std::vector<BoundExprPtr>& out) {
+  if (e->kind == BExpr::And) {
+    for (auto& c : e->children) SplitConjunction(std::move(c), out);
+    return;
+  }
+  out.push_back(std::move(e));
+}
+
+}  // namespace tessera

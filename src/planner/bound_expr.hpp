@@ -1,0 +1,73 @@
+// Bound (resolved, typed) expressions: what the binder produces from the AST and what
+// both backends evaluate. Column references name a ColumnBinding (table index, column)
+// until the physical planner resolves them to a position in the operator's input.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/value.hpp"
+#include "parser/ast.hpp"
+
+namespace tessera {
+
+struct ColumnBinding {
+  uint32_t table = 0;
+  uint32_t column = 0;
+  bool operator==(const ColumnBinding& o) const { return table == o.table && column == o.column; }
+  bool operator<(const ColumnBinding& o) const {
+    return table != o.table ? table < o.table : column < o.column;
+  }
+};
+
+enum class BExpr {
+  Column,    // binding -> index
+  Constant,  // value
+  Cast,      // children[0] to type
+  Compare,   // op in Eq..Ge; children[0..1] of equal type
+  And,       // children[*] (n-ary)
+  Or,        // children[*] (n-ary)
+  Not,       // children[0]
+  Arith,     // op in Add, Sub, Mul, Div, Mod, IntDiv; children[0..1] (see binder for typing)
+  Neg,       // children[0]
+  IsNull,    // children[0]; negated = IS NOT NULL
+  Like,      // children[0] LIKE children[1]; negated
+  InList,    // children[0] IN (children[1..]); negated; all of equal type
+  Case,      // children: when0, then0, when1, then1, ..., else (always present)
+  Func,      // scalar function `name`, children = args
+  Agg,       // aggregate `name` (sum, count, count_star, avg, min, max), distinct; children
+};
+
+struct BoundExpr;
+using BoundExprPtr = std::unique_ptr<BoundExpr>;
+
+struct BoundExpr {
+  BExpr kind;
+  Type type;
+  ColumnBinding binding;
+  int index = -1;  // Column: position in the input chunk (set by the physical planner)
+  Value value;
+  ast::Op op = ast::Op::Eq;
+  bool negated = false;
+  bool distinct = false;
+  std::string name;  // Func/Agg name; Column: display name
+  std::vector<BoundExprPtr> children;
+
+  BoundExpr(BExpr k, Type t) : kind(k), type(t) {}
+  BoundExprPtr Copy() const;
+  bool Equals(const BoundExpr& o) const;
+  std::string ToString() const;
+  bool IsConstant() const;  // no column references and no aggregates
+  void CollectBindings(std::vector<ColumnBinding>& out) const;
+  bool ContainsAggregate() const;
+};
+
+BoundExprPtr MakeColumn(ColumnBinding b, Type t, std::string name);
+BoundExprPtr MakeConstant(Value v);
+BoundExprPtr MakeCast(BoundExprPtr e, Type t);  // no-op when already of type t
+BoundExprPtr MakeCompare(ast::Op op, BoundExprPtr l, BoundExprPtr r);
+BoundExprPtr MakeAnd(std::vector<BoundExprPtr> terms);  // empty -> TRUE
+// Splits a predicate into its AND-ed terms.
+void SplitConjunction(BoundExprPtr e, std::vector<BoundExprPtr>& out);
+
+}  // namespace tessera

@@ -1,0 +1,86 @@
+#include "planner/logical_plan.hpp"
+
+namespace tessera {
+
+std::vector<ColumnBinding> LogicalOp::Bindings() const {
+  std::vector<ColumnBinding> r;
+  switch (kind) {
+    case LogicalKind::Get:
+      for (int c : column_ids) r.push_back({table_index, (uint32_t)c});
+      break;
+    case LogicalKind::Projection:
+      for (uint32_t i = 0; i < exprs.size(); i++) r.push_back({table_index, i});
+      break;
+    case LogicalKind::Aggregate:
+      for (uint32_t i = 0; i < groups.size(); i++) r.push_back({group_index, i});
+      for (uint32_t i = 0; i < aggs.size(); i++) r.push_back({agg_index, i});
+      break;
+    case LogicalKind::Join: {
+      r = children[0]->Bindings();
+      if (join_type != LJoinType::Semi && join_type != LJoinType::Anti) {
+        auto rb = children[1]->Bindings();
+        r.insert(r.end(), rb.begin(), rb.end());
+      }
+      break;
+    }
+    case LogicalKind::Dummy: break;
+    default: r = children[0]->Bindings();
+  }
+  return r;
+}
+
+std::vector<Type> LogicalOp::Types() const {
+  std::vector<Type> r;
+  switch (kind) {
+    case LogicalKind::Get:
+      for (int c : column_ids) r.push_back(table->schema.columns[c].type);
+      break;
+    case LogicalKind::Projection:
+      for (auto& e : exprs) r.push_back(e->type);
+      break;
+    case LogicalKind::Aggregate:
+      for (auto& e : groups) r.push_back(e->type);
+      for (auto& e : aggs) r.push_back(e->type);
+      break;
+    case LogicalKind::Join: {
+      r = children[0]->Types();
+      if (join_type != LJoinType::Semi && join_type != LJoinType::Anti) {
+        auto rt = children[1]->Types();
+        r.insert(r.end(), rt.begin(), rt.end());
+      }
+      break;
+    }
+    case LogicalKind::Dummy: break;
+    default: r = children[0]->Types();
+  }
+  return r;
+}
+
+static std::string List(const std::vector<BoundExprPtr>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); i++) s += (i ? ", " : "") + v[i]->ToString();
+  return s;
+}
+
+std::string LogicalOp::ToString(int indent) const {
+  std::string pad(indent * 2, ' ');
+  std::string s = pad;
+  switch (kind) {
+    case LogicalKind::Get:
+      s += "GET " + table->schema.name;
+      if (!filters.empty()) s += " [" + List(filters) + "]";
+      break;
+    case LogicalKind::Filter: s += "FILTER " + List(filters); break;
+    case LogicalKind::Projection: s += "PROJECT " + List(exprs); break;
+    case LogicalKind::Join: s += "JOIN"; break;
+    case LogicalKind::Aggregate: s += "AGGREGATE [" + List(groups) + "] [" + List(aggs) + "]"; break;
+    case LogicalKind::Order: s += "ORDER"; break;
+    case LogicalKind::Limit: s += "LIMIT " + std::to_string(limit); break;
+    case LogicalKind::Dummy: s += "DUMMY"; break;
+  }
+  s += "\n";
+  for (auto& c : children) s += c->ToString(indent + 1);
+  return s;
+}
+
+}  // namespace tessera

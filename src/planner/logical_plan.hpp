@@ -1,0 +1,63 @@
+// Logical plan: a tree of relational operators over bound expressions. Each operator's
+// output is a list of ColumnBindings (see Bindings()); parents refer to those.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "planner/bound_expr.hpp"
+#include "storage/catalog.hpp"
+
+namespace tessera {
+
+enum class LogicalKind { Get, Filter, Projection, Join, Aggregate, Order, Limit, Dummy };
+enum class LJoinType { Inner, Left, Semi, Anti, Cross };
+
+struct OrderSpec {
+  BoundExprPtr expr;
+  bool desc = false;
+  bool nulls_first = false;
+};
+
+struct LogicalOp;
+using LogicalOpPtr = std::unique_ptr<LogicalOp>;
+
+struct LogicalOp {
+  LogicalKind kind;
+  std::vector<LogicalOpPtr> children;
+
+  // Get: table, its binding index, the schema columns read (pruned by the optimizer)
+  std::shared_ptr<const TableEntry> table;
+  std::string alias;
+  uint32_t table_index = 0;
+  std::vector<int> column_ids;
+  // Get: pushed-down filter terms; Filter: its terms (AND-ed)
+  std::vector<BoundExprPtr> filters;
+
+  // Projection: exprs, outputs (table_index, i)
+  std::vector<BoundExprPtr> exprs;
+
+  // Join: equi-keys (left_keys[i] = right_keys[i]) and, for non-inner joins, a residual
+  LJoinType join_type = LJoinType::Inner;
+  std::vector<BoundExprPtr> left_keys, right_keys;
+  BoundExprPtr residual;
+
+  // Aggregate: groups -> (group_index, i), aggregates (BExpr::Agg) -> (agg_index, i)
+  uint32_t group_index = 0, agg_index = 0;
+  std::vector<BoundExprPtr> groups, aggs;
+
+  // Order
+  std::vector<OrderSpec> orders;
+  // Limit
+  int64_t limit = -1;
+  int64_t offset = 0;
+
+  double estimated_rows = -1;
+
+  explicit LogicalOp(LogicalKind k) : kind(k) {}
+  std::vector<ColumnBinding> Bindings() const;
+  std::vector<Type> Types() const;
+  std::string ToString(int indent = 0) const;
+};
+
+}  // namespace tessera

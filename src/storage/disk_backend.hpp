@@ -1,0 +1,39 @@
+// The on-disk storage backend: a database is a directory holding a manifest (catalog.tsm)
+// and one immutable file per row group (rg-<id>.trg). See src/storage/README.md for the
+// format and the commit protocol.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "storage/catalog.hpp"
+
+namespace tessera {
+
+// Opens the database directory `dir` (created if it does not exist; its parent must) and
+// takes an exclusive lock on it for the backend's lifetime. Throws UserError(IO) when
+// `dir` is not a directory, cannot be created, or is in use by another process.
+std::unique_ptr<StorageBackend> OpenDiskBackend(const std::string& dir);
+
+inline constexpr uint32_t kStorageFormatVersion = 1;
+inline constexpr const char* kManifestFileName = "catalog.tsm";
+inline constexpr const char* kLockFileName = "tessera.lock";
+
+// CRC-32C (Castagnoli) of n bytes, continuing from `crc` (0 to start a new checksum).
+// Uses the SSE4.2 crc32 instruction when the CPU has it.
+uint32_t Crc32c(const void* data, size_t n, uint32_t crc = 0);
+
+// Fault injection for crash-safety tests: when set to k > 0, the k-th crash point reached
+// inside Commit throws SimulatedCrash and Commit does no cleanup, as if the process had
+// died there. Points: 1 row-group temp files written, 2 row-group files renamed,
+// 3 manifest temp file written, 4 manifest renamed, 5 directory synced (before old files
+// are deleted), 6 after the first old file was deleted. Resets to 0 once it fires.
+namespace storage_testing {
+struct SimulatedCrash {
+  int point;
+};
+void SetCommitCrashPoint(int k);
+}  // namespace storage_testing
+
+}  // namespace tessera
