@@ -64,16 +64,6 @@ double Median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-std::vector<std::vector<std::string>> CellTexts(const QueryResult& r) {
-  std::vector<std::vector<std::string>> out;
-  for (auto& row : ResultCells(r)) {
-    std::vector<std::string> line;
-    for (auto& c : row) line.push_back(c.is_null ? "\x01NULL" : c.text);
-    out.push_back(std::move(line));
-  }
-  return out;
-}
-
 // Runs one query cold and `reps` times warm.
 Timing RunQuery(Connection& conn, const SsbQuery& q, uint64_t reps) {
   Timing t;
@@ -96,7 +86,7 @@ Timing RunQuery(Connection& conn, const SsbQuery& q, uint64_t reps) {
     if (!warm.empty()) {
       t.median = Median(warm);
       t.min = *std::min_element(warm.begin(), warm.end());
-      if (CellTexts(last) != CellTexts(cold)) t.error = "warm result differs from cold result";
+      if (ResultCells(last) != ResultCells(cold)) t.error = "warm result differs from cold result";
     }
   } catch (const std::exception& e) {
     t.error = e.what();
@@ -234,7 +224,7 @@ int RunBenchCommand(const std::vector<std::string>& argv) {
     db.settings().threads = threads;
     Connection conn(db);
     std::cout << "SSB SF " << FormatScaleFactor(sf) << " (" << path << "): " << queries.size()
-              << " queries, 1 cold + " << reps << " warm runs each, device " << device << ", "
+              << (queries.size() == 1 ? " query" : " queries") << ", 1 cold + " << reps << " warm runs each, device " << device << ", "
               << db.threads() << " threads\n\n";
     for (const SsbQuery* q : queries) timings.push_back(RunQuery(conn, *q, reps));
   } catch (const std::exception& e) {

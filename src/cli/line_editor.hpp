@@ -26,8 +26,6 @@ class LineEditor {
   Status ReadLine(const std::string& prompt, std::string* line);
   // Adds an entry (newlines become spaces) unless it repeats the previous one.
   void AddHistory(const std::string& entry);
-  const std::vector<std::string>& history() const { return history_; }
-  bool raw_capable() const { return raw_capable_; }
 
  private:
   Status ReadRaw(const std::string& prompt, std::string* line);

@@ -2,6 +2,7 @@
 // script on stdin, the interactive shell, or a subcommand (gen, bench).
 #include <unistd.h>
 
+#include <algorithm>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -111,7 +112,10 @@ int main(int argc, char** argv) {
     }
     return RunMain(args);
   } catch (const UsageError& e) {
-    std::cerr << "Error: " << e.what() << "\n\n" << e.usage();
+    // The synopsis (the usage text up to its first blank line); --help has the rest.
+    std::string usage = e.usage();
+    usage.resize(std::min(usage.size(), usage.find("\n\n") + 1));
+    std::cerr << "Error: " << e.what() << "\n" << usage << "Run with --help for details.\n";
     return 2;
   }
 }

@@ -70,8 +70,6 @@ std::string Lower(std::string s) {
   return s;
 }
 
-bool IsJsonNumber(const Type& t) { return t.IsNumeric(); }
-
 }  // namespace
 
 void PrintTextTable(std::ostream& out, const TextTable& t, const TableStyle& style) {
@@ -248,7 +246,7 @@ void PrintJson(std::ostream& out, const QueryResult& result) {
         out << "null";
       } else if (type.id == TypeId::Boolean) {
         out << cell.text;
-      } else if (IsJsonNumber(type)) {
+      } else if (type.IsNumeric()) {
         // JSON has no NaN/Infinity: those print as null.
         bool finite = cell.text.find_first_of("ni") == std::string::npos;
         out << (finite ? cell.text : "null");

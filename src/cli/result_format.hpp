@@ -31,7 +31,7 @@ struct TableStyle {
   // 0 shows every row.
   size_t max_rows = 40;
   // Cells wider than this (in characters) are cut and end in "…". 0: no limit.
-  size_t max_cell_width = 60;
+  size_t max_cell_width = 200;
   bool footer = true;  // "N rows" below the table
 };
 
@@ -42,10 +42,11 @@ void PrintTextTable(std::ostream& out, const TextTable& table, const TableStyle&
 void PrintResult(std::ostream& out, const QueryResult& result, OutputMode mode,
                  const TableStyle& style = {});
 
-// Result cells as printed in table and csv mode (nulls as nullopt-like flag).
+// A result cell as text ("NULL" for nulls, flagged so that CSV/JSON can tell them apart).
 struct Cell {
   std::string text;
   bool is_null = false;
+  bool operator==(const Cell&) const = default;
 };
 std::vector<std::vector<Cell>> ResultCells(const QueryResult& result);
 

@@ -1,7 +1,5 @@
 #include "cli/shell.hpp"
 
-#include <unistd.h>
-
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -67,24 +65,6 @@ std::string HistoryPath() {
 
 }  // namespace
 
-bool IsBlankSql(std::string_view sql) {
-  size_t i = 0;
-  while (i < sql.size()) {
-    if (std::isspace((unsigned char)sql[i]) || sql[i] == ';') {
-      i++;
-    } else if (sql.substr(i, 2) == "--") {
-      size_t nl = sql.find('\n', i);
-      i = nl == std::string_view::npos ? sql.size() : nl + 1;
-    } else if (sql.substr(i, 2) == "/*") {
-      size_t end = sql.find("*/", i + 2);
-      i = end == std::string_view::npos ? sql.size() : end + 2;
-    } else {
-      return false;
-    }
-  }
-  return true;
-}
-
 Shell::Shell(Database& db, OutputMode mode) : db_(db), conn_(db), mode_(mode) {}
 
 Shell::Outcome Shell::RunSql(std::string_view sql) {
@@ -106,63 +86,40 @@ Shell::Outcome Shell::RunSql(std::string_view sql) {
 Shell::Outcome Shell::RunCommand(std::string_view text) {
   std::string trimmed = Trim(text);
   if (!trimmed.empty() && trimmed[0] == '.') return RunDotCommand(trimmed);
-  Pending pending{std::string(text)};
-  return Flush(pending);
+  return RunStatements(text);
 }
 
-// Runs every statement in the pending text, complete or not.
-Shell::Outcome Shell::Flush(Pending& pending) {
-  std::string text = std::move(pending.text);
-  pending.text.clear();
-  if (IsBlankSql(text)) return Outcome::Ok;
-  std::vector<std::string> statements;
-  try {
-    statements = SplitStatements(text);
-  } catch (const std::exception& e) {
-    PrintError(e.what());
-    return Outcome::Error;
-  }
-  for (const std::string& s : statements) {
-    if (IsBlankSql(s)) continue;
+// Runs every statement in `text`, the last one even without its ';'.
+Shell::Outcome Shell::RunStatements(std::string_view text) {
+  for (const std::string& s : SplitStatements(text)) {
     if (RunSql(s) == Outcome::Error) return Outcome::Error;
   }
   return Outcome::Ok;
 }
 
-Shell::Outcome Shell::ProcessLine(Pending& pending, const std::string& line) {
+Shell::Outcome Shell::ProcessLine(std::string& pending, const std::string& line) {
   if (pending.empty()) {
     std::string trimmed = Trim(line);
     if (!trimmed.empty() && trimmed[0] == '.') return RunDotCommand(trimmed);
-    if (IsBlankSql(trimmed)) return Outcome::Ok;
   }
-  pending.text += line;
-  pending.text += '\n';
+  pending += line;
+  pending += '\n';
   bool complete = false;
-  std::vector<std::string> statements;
-  try {
-    statements = SplitStatements(pending.text, &complete);
-  } catch (const std::exception& e) {
-    pending.text.clear();
-    PrintError(e.what());
-    return Outcome::Error;
-  }
-  // The statements that ended in ';' run now; an unfinished last one waits for more lines
-  // (unless it is only comments).
-  std::string rest;
+  std::vector<std::string> statements = SplitStatements(pending, &complete);
+  // The statements that ended in ';' run now; an unfinished last one waits for more lines.
+  pending.clear();
   if (!complete && !statements.empty()) {
-    if (!IsBlankSql(statements.back())) rest = statements.back() + "\n";
+    pending = statements.back() + "\n";
     statements.pop_back();
   }
-  pending.text = std::move(rest);
   for (const std::string& s : statements) {
-    if (IsBlankSql(s)) continue;
     if (RunSql(s) == Outcome::Error) return Outcome::Error;
   }
   return Outcome::Ok;
 }
 
 Shell::Outcome Shell::RunStream(std::istream& in, bool stop_on_error) {
-  Pending pending;
+  std::string pending;
   std::string line;
   bool failed = false;
   while (std::getline(in, line)) {
@@ -174,7 +131,7 @@ Shell::Outcome Shell::RunStream(std::istream& in, bool stop_on_error) {
       if (stop_on_error) return o;
     }
   }
-  if (Flush(pending) == Outcome::Error) failed = true;
+  if (RunStatements(pending) == Outcome::Error) failed = true;
   return failed ? Outcome::Error : Outcome::Ok;
 }
 
@@ -186,14 +143,14 @@ int Shell::RunInteractive() {
   } else {
     std::cout << "Database: " << db_.path() << "\n";
   }
-  Pending pending;
+  std::string pending;
   std::string entry;  // the lines of the current statement, for the history
   std::string line;
   for (;;) {
     auto status = editor.ReadLine(pending.empty() ? kPrompt : kContinuePrompt, &line);
     if (status == LineEditor::Status::Eof) break;
     if (status == LineEditor::Status::Interrupted) {
-      pending.text.clear();
+      pending.clear();
       entry.clear();
       continue;
     }

@@ -27,16 +27,10 @@ class Shell {
   // process exit status.
   int RunInteractive();
 
-  void set_timer(bool on) { timer_ = on; }
-
  private:
-  // Statement text collected from input lines until it ends in ';'.
-  struct Pending {
-    std::string text;
-    bool empty() const { return text.empty(); }
-  };
-  Outcome ProcessLine(Pending& pending, const std::string& line);
-  Outcome Flush(Pending& pending);
+  // `pending` collects statement text from input lines until it ends in ';'.
+  Outcome ProcessLine(std::string& pending, const std::string& line);
+  Outcome RunStatements(std::string_view text);
   Outcome RunSql(std::string_view sql);
   Outcome RunDotCommand(const std::string& line);
   Outcome ShowTables();
@@ -50,8 +44,5 @@ class Shell {
   bool timer_ = false;
   int read_depth_ = 0;
 };
-
-// True when `sql` holds nothing but whitespace and comments.
-bool IsBlankSql(std::string_view sql);
 
 }  // namespace tessera::cli

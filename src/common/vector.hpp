@@ -53,12 +53,16 @@ class Vector {
   }
   // Keeps storage (or another vector's heap) alive while StrRefs point into it.
   void KeepAlive(std::shared_ptr<const void> p) {
-    if (p) keepalive_.push_back(std::move(p));
+    if (!p) return;
+    for (auto& k : keepalive_)
+      if (k == p) return;
+    keepalive_.push_back(std::move(p));
   }
   // Shares string ownership of `other` (used when copying StrRefs between vectors).
   void ShareStrings(const Vector& other) {
-    if (other.heap_) keepalive_.push_back(other.heap_);
-    for (auto& k : other.keepalive_) keepalive_.push_back(k);
+    if (&other == this) return;
+    if (other.heap_) KeepAlive(other.heap_);
+    for (auto& k : other.keepalive_) KeepAlive(k);
   }
   void ResetOwnership() {
     heap_.reset();
