@@ -135,6 +135,10 @@ void ArithLoop(ast::Op op, const Vector& a, const Vector& b, Vector& out, uint32
       for (uint32_t i = 0; i < n; i++)
         if (!ops::Mod(x[i], y[i], r[i])) out.SetNull(i);
       break;
+    case ast::Op::IntDiv:
+      for (uint32_t i = 0; i < n; i++)
+        if (!ops::IntDiv(x[i], y[i], r[i])) out.SetNull(i);
+      break;
     case ast::Op::Div:
       if constexpr (std::is_same_v<T, double>) {
         for (uint32_t i = 0; i < n; i++)

@@ -33,6 +33,19 @@ TESSERA_HD inline bool Mod(double a, double b, double& r) {
   r = std::fmod(a, b);
   return true;
 }
+// Integer division truncating toward zero; x // 0 is NULL.
+template <class T>
+TESSERA_HD inline bool IntDiv(T a, T b, T& r) {
+  if (b == 0) return false;
+  if (b == -1) { r = (T)0 - a; return true; }
+  r = a / b;
+  return true;
+}
+TESSERA_HD inline bool IntDiv(double a, double b, double& r) {
+  if (b == 0) return false;
+  r = a / b;
+  return true;
+}
 // Division is always in DOUBLE (the binder casts); x / 0 is NULL.
 TESSERA_HD inline bool Div(double a, double b, double& r) {
   if (b == 0) return false;

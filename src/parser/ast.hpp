@@ -50,7 +50,7 @@ enum class Op {
   // unary
   Not, Neg, Plus,
   // binary
-  And, Or, Eq, Ne, Lt, Le, Gt, Ge, Add, Sub, Mul, Div, Mod, Concat,
+  And, Or, Eq, Ne, Lt, Le, Gt, Ge, Add, Sub, Mul, Div, IntDiv, Mod, Concat,
 };
 
 struct Expr {

@@ -875,7 +875,7 @@ class Parser {
         return kCmp;
       if (o == "||") return kConcat;
       if (o == "+" || o == "-") return kAdd;
-      if (o == "*" || o == "/" || o == "%") return kMul;
+      if (o == "*" || o == "/" || o == "//" || o == "%") return kMul;
       if (o == "::") return kCast;
       return kNone;
     }
@@ -954,7 +954,7 @@ class Parser {
       Op op = o == "=" ? Op::Eq : (o == "<>" || o == "!=") ? Op::Ne : o == "<" ? Op::Lt
             : o == "<=" ? Op::Le : o == ">" ? Op::Gt : o == ">=" ? Op::Ge : o == "||" ? Op::Concat
             : o == "+" ? Op::Add : o == "-" ? Op::Sub : o == "*" ? Op::Mul : o == "/" ? Op::Div
-            : Op::Mod;
+            : o == "//" ? Op::IntDiv : Op::Mod;
       ExprPtr right = ParseBinary(prec + 1);
       return MakeBinary(op, std::move(left), std::move(right));
     }

@@ -296,8 +296,8 @@ BoundExprPtr Binder::BindLiteral(const ast::Expr& e) {
 
 BoundExprPtr Binder::BindArith(Op op, BoundExprPtr l, BoundExprPtr r, SourcePos pos) {
   const char* name = op == Op::Add ? "+" : op == Op::Sub ? "-" : op == Op::Mul ? "*"
-                   : op == Op::Div ? "/" : "%";
-  auto mk = [&](Type t) {
+                   : op == Op::Div ? "/" : op == Op::IntDiv ? "//" : "%";
+  auto mk = [&op, &l, &r](Type t) {
     auto e = std::make_unique<BoundExpr>(BExpr::Arith, t);
     e->op = op;
     e->children.push_back(std::move(l));
@@ -345,6 +345,7 @@ BoundExprPtr Binder::BindArith(Op op, BoundExprPtr l, BoundExprPtr r, SourcePos 
   };
   numeric_or_const(l, r);
   numeric_or_const(r, l);
+  if (op == Op::IntDiv && !(l->type.IsIntegral() && r->type.IsIntegral())) op = Op::Div;
   if (op == Op::Div) {
     l = MakeCast(std::move(l), Type::Double());
     r = MakeCast(std::move(r), Type::Double());

@@ -42,6 +42,7 @@ static const char* OpText(ast::Op op) {
     case ast::Op::Mul: return "*";
     case ast::Op::Div: return "/";
     case ast::Op::Mod: return "%";
+    case ast::Op::IntDiv: return "//";
     case ast::Op::Concat: return "||";
     default: return "?";
   }
