@@ -326,18 +326,19 @@ BoundExprPtr Binder::BindArith(Op op, BoundExprPtr l, BoundExprPtr r, SourcePos 
     throw TypeError(std::string("operator ") + name + " is not defined for " + l->type.ToString() +
                         " and " + r->type.ToString(), pos);
   }
+  // A VARCHAR constant next to a number is read as a numeric literal of its own shape.
   auto numeric_or_const = [&](BoundExprPtr& x, const BoundExprPtr& other) {
     if (x->type.IsNumeric()) return;
     if (x->type.id == TypeId::Varchar && x->kind == BExpr::Constant && other->type.IsNumeric()) {
-      Type target = other->type.id == TypeId::Double ? Type::Double() : Type::Decimal(38, 10);
-      x = Coerce(std::move(x), target, pos);
-      if (target.id == TypeId::Decimal) {
-        // narrow to the literal's own shape
-        int id, fd;
-        std::string s = x->value.ToString();
-        DecimalLiteralShape(s, id, fd);
-        x = MakeConstant(x->value.CastTo(Type::Decimal(std::max(id + 10, 1), 10)));
-      }
+      const std::string& text = x->value.str_value();
+      int id, fd;
+      DecimalLiteralShape(text, id, fd);
+      int p = std::max(id + fd, 1);
+      auto v = p <= 38 ? ParseDecimal(text, p, fd) : std::nullopt;
+      if (!v)
+        throw UserError(ErrorKind::Conversion, "could not convert string '" + text + "' to a number", pos);
+      x = MakeConstant(fd == 0 && *v >= INT32_MIN && *v <= INT32_MAX ? Value::Integer((int32_t)*v)
+                                                                      : Value::Decimal(*v, p, fd));
       return;
     }
     throw TypeError(std::string("operator ") + name + " is not defined for " + l->type.ToString() +
