@@ -46,9 +46,9 @@ TESSERA_HD inline bool IntDiv(double a, double b, double& r) {
   r = a / b;
   return true;
 }
-// Division is always in DOUBLE (the binder casts); x / 0 is NULL.
+// Division is always in DOUBLE (the binder casts) and follows IEEE 754 as DuckDB does:
+// 1 / 0 is inf, 0 / 0 is nan.
 TESSERA_HD inline bool Div(double a, double b, double& r) {
-  if (b == 0) return false;
   r = a / b;
   return true;
 }

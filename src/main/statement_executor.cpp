@@ -145,9 +145,11 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
       if (ex.inner->kind != ast::StmtKind::Select)
         throw UserError(ErrorKind::Unsupported, "EXPLAIN supports SELECT statements", stmt.pos);
       auto q = Prepare(db, *static_cast<const ast::SelectStatement&>(*ex.inner).select);
+      // With ANALYZE the plan is rendered after running it (it then shows run-time choices
+      // such as the hash table kind).
+      if (ex.analyze) q.pipelines->Execute(db.threads());
       std::string text = "physical plan:\n" + PhysicalPlanToString(*q.plan) + "pipelines:\n";
       if (ex.analyze) {
-        q.pipelines->Execute(db.threads());
         for (auto& p : q.pipelines->pipelines()) {
           char buf[96];
           std::snprintf(buf, sizeof buf, "   %.3f ms, %llu rows out", p->elapsed_ms,

@@ -245,8 +245,10 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op) {
     }
     if (lk.empty()) j->join_type = LJoinType::Cross;
     LogicalOpPtr other = std::move(rels[best].op);
-    // The smaller side builds the hash table (right child).
-    if (rels[best].rows > cur_rows && j->join_type == LJoinType::Inner) {
+    // The smaller side builds the hash table (right child). The side already joined is
+    // the streaming pipeline (for a star: the fact table); it becomes the build side only
+    // when clearly smaller, since building it materialises the whole pipeline's output.
+    if (rels[best].rows > 4 * cur_rows && j->join_type == LJoinType::Inner) {
       j->children.push_back(std::move(other));
       j->children.push_back(std::move(cur));
       std::swap(lk, rk);
