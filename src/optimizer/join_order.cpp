@@ -245,17 +245,13 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op) {
     }
     if (lk.empty()) j->join_type = LJoinType::Cross;
     LogicalOpPtr other = std::move(rels[best].op);
-    // The smaller side builds the hash table (right child). The side already joined is
-    // the streaming pipeline (for a star: the fact table); it becomes the build side only
-    // when clearly smaller, since building it materialises the whole pipeline's output.
-    if (rels[best].rows > 4 * cur_rows && j->join_type == LJoinType::Inner) {
-      j->children.push_back(std::move(other));
-      j->children.push_back(std::move(cur));
-      std::swap(lk, rk);
-    } else {
-      j->children.push_back(std::move(cur));
-      j->children.push_back(std::move(other));
-    }
+    // The joined side is the streaming pipeline (for a star: the fact table) and stays
+    // the probe side; the new relation builds. Swapping by estimated size would
+    // materialise the whole pipeline's output whenever an estimate is too low (seen on
+    // SSB q4.2 at SF10: 575 K rows estimated as 11 K), so the largest relation always
+    // probes, as in Crystal's star joins.
+    j->children.push_back(std::move(cur));
+    j->children.push_back(std::move(other));
     j->left_keys = std::move(lk);
     j->right_keys = std::move(rk);
     in[best] = true;

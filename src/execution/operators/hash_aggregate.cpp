@@ -253,12 +253,9 @@ void GroupTable::Emit(uint32_t from, uint32_t n, DataChunk& out) const {
         }
       } else if (a.name == "avg") {
         if (!a.count[g]) { o.SetNull(i); continue; }
-        double s = a.in_type.id == TypeId::Double ? a.dsum[g]
-                                                   : (double)a.isum[g] / (double)Pow10(a.in_type.id == TypeId::Decimal ? a.in_type.scale : 0);
-        if (a.in_type.id != TypeId::Double && a.in_type.id == TypeId::Decimal) {
-          // exact decimal mean rounded to double
-          s = (double)a.isum[g] / (double)Pow10(a.in_type.scale);
-        }
+        // Integer and decimal sums are exact (int128); the mean is taken in double.
+        int scale = a.in_type.id == TypeId::Decimal ? a.in_type.scale : 0;
+        double s = a.in_type.id == TypeId::Double ? a.dsum[g] : (double)a.isum[g] / (double)Pow10(scale);
         o.data<double>()[i] = s / (double)a.count[g];
       } else {  // min / max
         if (!a.has[g]) { o.SetNull(i); continue; }

@@ -33,14 +33,10 @@ void PhysicalHashJoin::Sink(DataChunk& in, LocalState& ls) {
   DataChunk c;
   c.cols = std::move(in.cols);
   c.size = in.size;
-  DataChunk view;  // evaluate keys over the original columns
-  for (auto& k : right_keys) {
-    Vector v;
-    DataChunk tmp;
-    tmp.cols.resize(0);
-    Evaluate(*k, c, v);
-    c.cols.push_back(std::move(v));
-  }
+  // Key values are evaluated over the payload columns and stored after them.
+  std::vector<Vector> keys(right_keys.size());
+  for (size_t k = 0; k < right_keys.size(); k++) Evaluate(*right_keys[k], c, keys[k]);
+  for (auto& v : keys) c.cols.push_back(std::move(v));
   static_cast<JoinBuildLocal&>(ls).chunks.push_back(std::move(c));
 }
 
