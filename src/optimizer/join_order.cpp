@@ -57,6 +57,22 @@ std::set<size_t> RelsOf(const BoundExpr& e, const std::vector<Relation>& rels) {
   return r;
 }
 
+// Global min/max of an integral or date column of a scan, from the row-group statistics.
+bool ColumnRange(const LogicalOp* get, uint32_t col, double& lo, double& hi) {
+  const Type& t = get->table->schema.columns[col].type;
+  if (!(t.IsIntegral() || t.id == TypeId::Date)) return false;
+  bool any = false;
+  for (auto& g : get->table->data->row_groups) {
+    const auto& st = g->columns[col]->stats;
+    if (!st.has_stats) continue;
+    double mn = (double)st.min.int_value(), mx = (double)st.max.int_value();
+    lo = any ? std::min(lo, mn) : mn;
+    hi = any ? std::max(hi, mx) : mx;
+    any = true;
+  }
+  return any;
+}
+
 // Distinct-value estimate of a column of a scan.
 double DistinctValues(const LogicalOp* get, uint32_t col) {
   double rows = std::max<double>(1, (double)get->table->data->row_count);
@@ -68,18 +84,8 @@ double DistinctValues(const LogicalOp* get, uint32_t col) {
     if (c.str_enc == StringEncoding::Dictionary) return std::min<double>(rows, std::max<uint32_t>(1, c.dict_size));
     return rows;
   }
-  if (t.IsIntegral() || t.id == TypeId::Date) {
-    bool any = false;
-    Value mn, mx;
-    for (auto& g : groups) {
-      const auto& st = g->columns[col]->stats;
-      if (!st.has_stats) continue;
-      if (!any || st.min.Compare(mn) < 0) mn = st.min;
-      if (!any || st.max.Compare(mx) > 0) mx = st.max;
-      any = true;
-    }
-    if (any) return std::min(rows, (double)(mx.int_value() - mn.int_value()) + 1);
-  }
+  double lo, hi;
+  if (ColumnRange(get, col, lo, hi)) return std::min(rows, hi - lo + 1);
   return rows;
 }
 
@@ -115,9 +121,26 @@ double EstimateSelectivity(const BoundExpr& p, const LogicalOp* get) {
     case BExpr::Not: return 1 - EstimateSelectivity(*p.children[0], get);
     case BExpr::Compare: {
       const BoundExpr* c = p.children[0].get();
-      if (c->kind != BExpr::Column) c = p.children[1].get();
-      if (p.op == ast::Op::Eq) return 1.0 / std::max(1.0, col_dv(*c));
-      if (p.op == ast::Op::Ne) return 1.0 - 1.0 / std::max(1.0, col_dv(*c));
+      const BoundExpr* k = p.children[1].get();
+      ast::Op op = p.op;
+      if (c->kind != BExpr::Column) {
+        std::swap(c, k);
+        op = op == ast::Op::Lt ? ast::Op::Gt : op == ast::Op::Le ? ast::Op::Ge
+           : op == ast::Op::Gt ? ast::Op::Lt : op == ast::Op::Ge ? ast::Op::Le : op;
+      }
+      if (op == ast::Op::Eq) return 1.0 / std::max(1.0, col_dv(*c));
+      if (op == ast::Op::Ne) return 1.0 - 1.0 / std::max(1.0, col_dv(*c));
+      // Ranges on integral columns: the fraction of [min, max] they keep (uniformity).
+      double lo, hi;
+      if (get && c->kind == BExpr::Column && c->binding.table == get->table_index &&
+          k->kind == BExpr::Constant && !k->value.is_null() && k->type.id != TypeId::Double &&
+          k->type.id != TypeId::Decimal && k->type.id != TypeId::Varchar &&
+          ColumnRange(get, c->binding.column, lo, hi)) {
+        double v = (double)k->value.int_value(), width = hi - lo + 1;
+        double keep = op == ast::Op::Lt ? v - lo : op == ast::Op::Le ? v - lo + 1
+                    : op == ast::Op::Gt ? hi - v : hi - v + 1;
+        return std::clamp(keep / width, 1.0 / width, 1.0);
+      }
       return 0.4;
     }
     case BExpr::InList: {
@@ -227,7 +250,10 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op) {
         const BoundExpr& mine = e.a == i ? *e.ea : *e.eb;
         const BoundExpr& other = e.a == i ? *e.eb : *e.ea;
         size_t other_rel = e.a == i ? e.b : e.a;
-        dv = std::max({dv, ExprDistinct(mine, rels[i]), ExprDistinct(other, rels[other_rel])});
+        // Key/foreign-key joins: the key side's distinct count (its row count) is the
+        // smaller one; a foreign key's min/max range can overstate its distinct values
+        // (yyyymmdd dates span 61 K integers for 2.5 K days).
+        dv = std::max(dv, std::min(ExprDistinct(mine, rels[i]), ExprDistinct(other, rels[other_rel])));
       }
       double out = connected ? cur_rows * rels[i].rows / dv : cur_rows * rels[i].rows * 1e6;
       if (best == n || out < best_rows) { best = i; best_rows = out; }

@@ -29,7 +29,7 @@ std::string PhysicalTableScan::Details() const {
   for (size_t i = 0; i < column_ids.size(); i++)
     s += (i ? ", " : "") + table->schema.columns[column_ids[i]].name;
   s += "]";
-  for (auto& f : filters) s += " WHERE " + f->ToString();
+  for (size_t i = 0; i < filters.size(); i++) s += (i ? " AND " : " WHERE ") + filters[i]->ToString();
   return s;
 }
 
