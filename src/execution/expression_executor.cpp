@@ -486,7 +486,76 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
   }
 }
 
+namespace {
+template <class T, class P>
+uint32_t SelectLoop(const Vector& v, const uint32_t* in_sel, uint32_t n, uint32_t* out, P pred) {
+  const T* d = v.data<T>();
+  uint32_t k = 0;
+  if (in_sel) {
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t r = in_sel[i];
+      out[k] = r;
+      k += pred(d[r]) & v.IsValid(r);
+    }
+  } else if (!v.has_nulls()) {
+    for (uint32_t i = 0; i < n; i++) {
+      out[k] = i;
+      k += pred(d[i]);
+    }
+  } else {
+    for (uint32_t i = 0; i < n; i++) {
+      out[k] = i;
+      k += pred(d[i]) & v.IsValid(i);
+    }
+  }
+  return k;
+}
+
+template <class T>
+uint32_t SelectCompare(ast::Op op, const Vector& v, T c, const uint32_t* in_sel, uint32_t n, uint32_t* out) {
+  switch (op) {
+    case ast::Op::Eq: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return x == c; });
+    case ast::Op::Ne: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return x != c; });
+    case ast::Op::Lt: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return x < c; });
+    case ast::Op::Le: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return x <= c; });
+    case ast::Op::Gt: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return c < x; });
+    default: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return c <= x; });
+  }
+}
+}  // namespace
+
+bool FilterColumnConstant(const BoundExpr& e, const DataChunk& in, const uint32_t* in_sel,
+                          uint32_t n, uint32_t* out_sel, uint32_t& count) {
+  if (e.kind != BExpr::Compare) return false;
+  const BoundExpr* c = e.children[0].get();
+  const BoundExpr* k = e.children[1].get();
+  ast::Op op = e.op;
+  if (c->kind != BExpr::Column) {
+    std::swap(c, k);
+    op = op == ast::Op::Lt ? ast::Op::Gt : op == ast::Op::Le ? ast::Op::Ge
+       : op == ast::Op::Gt ? ast::Op::Lt : op == ast::Op::Ge ? ast::Op::Le : op;
+  }
+  if (c->kind != BExpr::Column || k->kind != BExpr::Constant || c->index < 0) return false;
+  if (k->value.is_null()) {  // comparison with NULL: no row passes
+    count = 0;
+    return true;
+  }
+  const Vector& v = in.cols[c->index];
+  const Value& val = k->value;
+  switch (v.type().physical()) {
+    case PhysType::I32: count = SelectCompare<int32_t>(op, v, (int32_t)val.int_value(), in_sel, n, out_sel); return true;
+    case PhysType::I64: count = SelectCompare<int64_t>(op, v, (int64_t)val.int_value(), in_sel, n, out_sel); return true;
+    case PhysType::I128: count = SelectCompare<int128_t>(op, v, val.int_value(), in_sel, n, out_sel); return true;
+    case PhysType::F64: count = SelectCompare<double>(op, v, val.double_value(), in_sel, n, out_sel); return true;
+    case PhysType::Str: count = SelectCompare<StrRef>(op, v, StrRef(val.str_value()), in_sel, n, out_sel); return true;
+    default: return false;
+  }
+}
+
 uint32_t EvaluateFilter(const BoundExpr& e, const DataChunk& in, std::vector<uint32_t>& sel) {
+  sel.resize(std::max<uint32_t>(in.size, 1));
+  uint32_t fast = 0;
+  if (FilterColumnConstant(e, in, nullptr, in.size, sel.data(), fast)) return fast;
   Vector v;
   Evaluate(e, in, v);
   sel.resize(in.size);

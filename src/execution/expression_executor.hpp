@@ -11,6 +11,12 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out);
 // Evaluates a boolean predicate and writes the indices of rows where it is TRUE into
 // `sel`; returns their count.
 uint32_t EvaluateFilter(const BoundExpr& e, const DataChunk& in, std::vector<uint32_t>& sel);
+// Fast path for a filter term `column <op> constant` over a fixed-width or string column:
+// tests rows in_sel[0..n) (all rows [0, n) when in_sel is null) of `in` and writes the
+// passing row numbers to out_sel (which may alias in_sel). Returns false, doing nothing,
+// when the term has another shape.
+bool FilterColumnConstant(const BoundExpr& e, const DataChunk& in, const uint32_t* in_sel,
+                          uint32_t n, uint32_t* out_sel, uint32_t& count);
 // Evaluates a constant expression (no column references) to a Value.
 Value EvaluateConstant(const BoundExpr& e);
 // SQL LIKE with % and _ (no escape character).

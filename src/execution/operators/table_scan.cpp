@@ -144,6 +144,11 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
     DataChunk view;
     for (auto& f : filters) {
       if (count == 0) break;
+      uint32_t k = 0;
+      if (FilterColumnConstant(*f, out, count == n ? nullptr : l.sel.data(), count, l.sel.data(), k)) {
+        count = k;
+        continue;
+      }
       const DataChunk* src = &out;
       if (count != n) {
         // Evaluate on the rows still selected.
@@ -156,7 +161,7 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
         view.size = count;
         src = &view;
       }
-      uint32_t k = EvaluateFilter(*f, *src, l.sel2);
+      k = EvaluateFilter(*f, *src, l.sel2);
       for (uint32_t i = 0; i < k; i++) l.sel2[i] = l.sel[l.sel2[i]];
       std::swap(l.sel, l.sel2);
       count = k;
