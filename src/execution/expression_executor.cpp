@@ -532,8 +532,7 @@ bool FilterColumnConstant(const BoundExpr& e, const DataChunk& in, const uint32_
   ast::Op op = e.op;
   if (c->kind != BExpr::Column) {
     std::swap(c, k);
-    op = op == ast::Op::Lt ? ast::Op::Gt : op == ast::Op::Le ? ast::Op::Ge
-       : op == ast::Op::Gt ? ast::Op::Lt : op == ast::Op::Ge ? ast::Op::Le : op;
+    op = FlipComparison(op);
   }
   if (c->kind != BExpr::Column || k->kind != BExpr::Constant || c->index < 0) return false;
   if (k->value.is_null()) {  // comparison with NULL: no row passes

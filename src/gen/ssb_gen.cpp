@@ -309,6 +309,19 @@ class PartProducer : public RowTableProducer {
   }
 };
 
+// supplier and customer share their first seven columns: key, name, address, city,
+// nation, region, phone (same draw order, so the rows are unchanged).
+void FillPartyColumns(Rng& r, const char* prefix, uint64_t key, DataChunk& c, uint32_t i, Arena& a) {
+  IntCol(c, 0)[i] = (int32_t)key;
+  StrCol(c, 1)[i] = MakeKeyName(a, prefix, 9, key);
+  StrCol(c, 2)[i] = MakeAddress(a, r);
+  int nation = (int)r.Below(25);
+  StrCol(c, 3)[i] = D().city[nation * 10 + r.Below(10)];
+  StrCol(c, 4)[i] = kNations[nation].name;
+  StrCol(c, 5)[i] = kRegions[kNations[nation].region];
+  StrCol(c, 6)[i] = MakePhone(a, r, nation);
+}
+
 class SupplierProducer : public RowTableProducer {
  public:
   SupplierProducer(uint64_t n, uint64_t seed) : RowTableProducer(SupplierSchema()) {
@@ -317,14 +330,7 @@ class SupplierProducer : public RowTableProducer {
   }
   void FillRow(uint64_t key, DataChunk& c, uint32_t i, Arena& a) const override {
     Rng r(seed_, kTagSupplier, key);
-    IntCol(c, 0)[i] = (int32_t)key;
-    StrCol(c, 1)[i] = MakeKeyName(a, "Supplier#", 9, key);
-    StrCol(c, 2)[i] = MakeAddress(a, r);
-    int nation = (int)r.Below(25);
-    StrCol(c, 3)[i] = D().city[nation * 10 + r.Below(10)];
-    StrCol(c, 4)[i] = kNations[nation].name;
-    StrCol(c, 5)[i] = kRegions[kNations[nation].region];
-    StrCol(c, 6)[i] = MakePhone(a, r, nation);
+    FillPartyColumns(r, "Supplier#", key, c, i, a);
   }
 };
 
@@ -336,14 +342,7 @@ class CustomerProducer : public RowTableProducer {
   }
   void FillRow(uint64_t key, DataChunk& c, uint32_t i, Arena& a) const override {
     Rng r(seed_, kTagCustomer, key);
-    IntCol(c, 0)[i] = (int32_t)key;
-    StrCol(c, 1)[i] = MakeKeyName(a, "Customer#", 9, key);
-    StrCol(c, 2)[i] = MakeAddress(a, r);
-    int nation = (int)r.Below(25);
-    StrCol(c, 3)[i] = D().city[nation * 10 + r.Below(10)];
-    StrCol(c, 4)[i] = kNations[nation].name;
-    StrCol(c, 5)[i] = kRegions[kNations[nation].region];
-    StrCol(c, 6)[i] = MakePhone(a, r, nation);
+    FillPartyColumns(r, "Customer#", key, c, i, a);
     StrCol(c, 7)[i] = kSegments[r.Below(5)];
   }
 };

@@ -1,4 +1,5 @@
 #include "gpu/cuda_driver.hpp"
+#include "gpu/dynamic_symbols.hpp"
 
 #include <dlfcn.h>
 
@@ -76,20 +77,6 @@ const char* ShortFile(const char* file) {
   const char* best = file;
   for (const char* p = std::strstr(file, "src/"); p; p = std::strstr(p + 1, "src/")) best = p;
   return best;
-}
-
-// Resolves the first of `names` that the library exports.
-template <typename F>
-bool Bind(void* lib, F& slot, std::initializer_list<const char*> names, std::string* missing) {
-  for (const char* n : names) {
-    if (void* sym = dlsym(lib, n)) {
-      slot = reinterpret_cast<F>(sym);
-      return true;
-    }
-  }
-  if (!missing->empty()) *missing += ", ";
-  *missing += *names.begin();
-  return false;
 }
 
 }  // namespace
@@ -180,45 +167,45 @@ void CudaDriver::Load() noexcept {
     }
     std::string missing;
     CudaApi& a = api_;
-    Bind(lib_, a.cuInit, {"cuInit"}, &missing);
-    Bind(lib_, a.cuDriverGetVersion, {"cuDriverGetVersion"}, &missing);
-    Bind(lib_, a.cuGetErrorName, {"cuGetErrorName"}, &missing);
-    Bind(lib_, a.cuGetErrorString, {"cuGetErrorString"}, &missing);
-    Bind(lib_, a.cuDeviceGetCount, {"cuDeviceGetCount"}, &missing);
-    Bind(lib_, a.cuDeviceGet, {"cuDeviceGet"}, &missing);
-    Bind(lib_, a.cuDeviceGetName, {"cuDeviceGetName"}, &missing);
-    Bind(lib_, a.cuDeviceGetAttribute, {"cuDeviceGetAttribute"}, &missing);
-    Bind(lib_, a.cuDeviceTotalMem_v2, {"cuDeviceTotalMem_v2"}, &missing);
-    Bind(lib_, a.cuDevicePrimaryCtxRetain, {"cuDevicePrimaryCtxRetain"}, &missing);
-    Bind(lib_, a.cuDevicePrimaryCtxRelease_v2,
+    BindSymbol(lib_, a.cuInit, {"cuInit"}, &missing);
+    BindSymbol(lib_, a.cuDriverGetVersion, {"cuDriverGetVersion"}, &missing);
+    BindSymbol(lib_, a.cuGetErrorName, {"cuGetErrorName"}, &missing);
+    BindSymbol(lib_, a.cuGetErrorString, {"cuGetErrorString"}, &missing);
+    BindSymbol(lib_, a.cuDeviceGetCount, {"cuDeviceGetCount"}, &missing);
+    BindSymbol(lib_, a.cuDeviceGet, {"cuDeviceGet"}, &missing);
+    BindSymbol(lib_, a.cuDeviceGetName, {"cuDeviceGetName"}, &missing);
+    BindSymbol(lib_, a.cuDeviceGetAttribute, {"cuDeviceGetAttribute"}, &missing);
+    BindSymbol(lib_, a.cuDeviceTotalMem_v2, {"cuDeviceTotalMem_v2"}, &missing);
+    BindSymbol(lib_, a.cuDevicePrimaryCtxRetain, {"cuDevicePrimaryCtxRetain"}, &missing);
+    BindSymbol(lib_, a.cuDevicePrimaryCtxRelease_v2,
          {"cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease"}, &missing);
-    Bind(lib_, a.cuCtxSetCurrent, {"cuCtxSetCurrent"}, &missing);
-    Bind(lib_, a.cuCtxGetCurrent, {"cuCtxGetCurrent"}, &missing);
-    Bind(lib_, a.cuCtxSynchronize, {"cuCtxSynchronize"}, &missing);
-    Bind(lib_, a.cuMemAlloc_v2, {"cuMemAlloc_v2"}, &missing);
-    Bind(lib_, a.cuMemFree_v2, {"cuMemFree_v2"}, &missing);
-    Bind(lib_, a.cuMemAllocHost_v2, {"cuMemAllocHost_v2"}, &missing);
-    Bind(lib_, a.cuMemFreeHost, {"cuMemFreeHost"}, &missing);
-    Bind(lib_, a.cuMemcpyHtoD_v2, {"cuMemcpyHtoD_v2"}, &missing);
-    Bind(lib_, a.cuMemcpyDtoH_v2, {"cuMemcpyDtoH_v2"}, &missing);
-    Bind(lib_, a.cuMemcpyHtoDAsync_v2, {"cuMemcpyHtoDAsync_v2"}, &missing);
-    Bind(lib_, a.cuMemcpyDtoHAsync_v2, {"cuMemcpyDtoHAsync_v2"}, &missing);
-    Bind(lib_, a.cuMemsetD8_v2, {"cuMemsetD8_v2"}, &missing);
-    Bind(lib_, a.cuMemsetD8Async, {"cuMemsetD8Async"}, &missing);
-    Bind(lib_, a.cuMemGetInfo_v2, {"cuMemGetInfo_v2"}, &missing);
-    Bind(lib_, a.cuModuleLoadData, {"cuModuleLoadData"}, &missing);
-    Bind(lib_, a.cuModuleUnload, {"cuModuleUnload"}, &missing);
-    Bind(lib_, a.cuModuleGetFunction, {"cuModuleGetFunction"}, &missing);
-    Bind(lib_, a.cuFuncSetAttribute, {"cuFuncSetAttribute"}, &missing);
-    Bind(lib_, a.cuLaunchKernel, {"cuLaunchKernel"}, &missing);
-    Bind(lib_, a.cuStreamCreate, {"cuStreamCreate"}, &missing);
-    Bind(lib_, a.cuStreamDestroy_v2, {"cuStreamDestroy_v2"}, &missing);
-    Bind(lib_, a.cuStreamSynchronize, {"cuStreamSynchronize"}, &missing);
-    Bind(lib_, a.cuEventCreate, {"cuEventCreate"}, &missing);
-    Bind(lib_, a.cuEventRecord, {"cuEventRecord"}, &missing);
-    Bind(lib_, a.cuEventSynchronize, {"cuEventSynchronize"}, &missing);
-    Bind(lib_, a.cuEventElapsedTime_v2, {"cuEventElapsedTime_v2", "cuEventElapsedTime"}, &missing);
-    Bind(lib_, a.cuEventDestroy_v2, {"cuEventDestroy_v2"}, &missing);
+    BindSymbol(lib_, a.cuCtxSetCurrent, {"cuCtxSetCurrent"}, &missing);
+    BindSymbol(lib_, a.cuCtxGetCurrent, {"cuCtxGetCurrent"}, &missing);
+    BindSymbol(lib_, a.cuCtxSynchronize, {"cuCtxSynchronize"}, &missing);
+    BindSymbol(lib_, a.cuMemAlloc_v2, {"cuMemAlloc_v2"}, &missing);
+    BindSymbol(lib_, a.cuMemFree_v2, {"cuMemFree_v2"}, &missing);
+    BindSymbol(lib_, a.cuMemAllocHost_v2, {"cuMemAllocHost_v2"}, &missing);
+    BindSymbol(lib_, a.cuMemFreeHost, {"cuMemFreeHost"}, &missing);
+    BindSymbol(lib_, a.cuMemcpyHtoD_v2, {"cuMemcpyHtoD_v2"}, &missing);
+    BindSymbol(lib_, a.cuMemcpyDtoH_v2, {"cuMemcpyDtoH_v2"}, &missing);
+    BindSymbol(lib_, a.cuMemcpyHtoDAsync_v2, {"cuMemcpyHtoDAsync_v2"}, &missing);
+    BindSymbol(lib_, a.cuMemcpyDtoHAsync_v2, {"cuMemcpyDtoHAsync_v2"}, &missing);
+    BindSymbol(lib_, a.cuMemsetD8_v2, {"cuMemsetD8_v2"}, &missing);
+    BindSymbol(lib_, a.cuMemsetD8Async, {"cuMemsetD8Async"}, &missing);
+    BindSymbol(lib_, a.cuMemGetInfo_v2, {"cuMemGetInfo_v2"}, &missing);
+    BindSymbol(lib_, a.cuModuleLoadData, {"cuModuleLoadData"}, &missing);
+    BindSymbol(lib_, a.cuModuleUnload, {"cuModuleUnload"}, &missing);
+    BindSymbol(lib_, a.cuModuleGetFunction, {"cuModuleGetFunction"}, &missing);
+    BindSymbol(lib_, a.cuFuncSetAttribute, {"cuFuncSetAttribute"}, &missing);
+    BindSymbol(lib_, a.cuLaunchKernel, {"cuLaunchKernel"}, &missing);
+    BindSymbol(lib_, a.cuStreamCreate, {"cuStreamCreate"}, &missing);
+    BindSymbol(lib_, a.cuStreamDestroy_v2, {"cuStreamDestroy_v2"}, &missing);
+    BindSymbol(lib_, a.cuStreamSynchronize, {"cuStreamSynchronize"}, &missing);
+    BindSymbol(lib_, a.cuEventCreate, {"cuEventCreate"}, &missing);
+    BindSymbol(lib_, a.cuEventRecord, {"cuEventRecord"}, &missing);
+    BindSymbol(lib_, a.cuEventSynchronize, {"cuEventSynchronize"}, &missing);
+    BindSymbol(lib_, a.cuEventElapsedTime_v2, {"cuEventElapsedTime_v2", "cuEventElapsedTime"}, &missing);
+    BindSymbol(lib_, a.cuEventDestroy_v2, {"cuEventDestroy_v2"}, &missing);
 
     Dl_info info;
     if (a.cuInit && dladdr(reinterpret_cast<void*>(a.cuInit), &info) && info.dli_fname)

@@ -1,4 +1,5 @@
 #include "gpu/nvrtc.hpp"
+#include "gpu/dynamic_symbols.hpp"
 
 #include <dlfcn.h>
 
@@ -41,17 +42,6 @@ std::vector<std::string> DefaultNvrtcCandidates() {
 bool IsDir(const std::string& p) {
   std::error_code ec;
   return !p.empty() && std::filesystem::is_directory(p, ec);
-}
-
-template <typename F>
-bool Bind(void* lib, F& slot, const char* name, std::string* missing) {
-  if (void* sym = dlsym(lib, name)) {
-    slot = reinterpret_cast<F>(sym);
-    return true;
-  }
-  if (!missing->empty()) *missing += ", ";
-  *missing += name;
-  return false;
 }
 
 }  // namespace
@@ -115,20 +105,20 @@ void NvrtcCompiler::Load() noexcept {
     }
     auto api = std::make_unique<Api>();
     std::string missing;
-    Bind(lib_, api->nvrtcVersion, "nvrtcVersion", &missing);
-    Bind(lib_, api->nvrtcGetErrorString, "nvrtcGetErrorString", &missing);
-    Bind(lib_, api->nvrtcCreateProgram, "nvrtcCreateProgram", &missing);
-    Bind(lib_, api->nvrtcDestroyProgram, "nvrtcDestroyProgram", &missing);
-    Bind(lib_, api->nvrtcCompileProgram, "nvrtcCompileProgram", &missing);
-    Bind(lib_, api->nvrtcGetProgramLogSize, "nvrtcGetProgramLogSize", &missing);
-    Bind(lib_, api->nvrtcGetProgramLog, "nvrtcGetProgramLog", &missing);
-    Bind(lib_, api->nvrtcGetCUBINSize, "nvrtcGetCUBINSize", &missing);
-    Bind(lib_, api->nvrtcGetCUBIN, "nvrtcGetCUBIN", &missing);
-    Bind(lib_, api->nvrtcAddNameExpression, "nvrtcAddNameExpression", &missing);
-    Bind(lib_, api->nvrtcGetLoweredName, "nvrtcGetLoweredName", &missing);
+    BindSymbol(lib_, api->nvrtcVersion, {"nvrtcVersion"}, &missing);
+    BindSymbol(lib_, api->nvrtcGetErrorString, {"nvrtcGetErrorString"}, &missing);
+    BindSymbol(lib_, api->nvrtcCreateProgram, {"nvrtcCreateProgram"}, &missing);
+    BindSymbol(lib_, api->nvrtcDestroyProgram, {"nvrtcDestroyProgram"}, &missing);
+    BindSymbol(lib_, api->nvrtcCompileProgram, {"nvrtcCompileProgram"}, &missing);
+    BindSymbol(lib_, api->nvrtcGetProgramLogSize, {"nvrtcGetProgramLogSize"}, &missing);
+    BindSymbol(lib_, api->nvrtcGetProgramLog, {"nvrtcGetProgramLog"}, &missing);
+    BindSymbol(lib_, api->nvrtcGetCUBINSize, {"nvrtcGetCUBINSize"}, &missing);
+    BindSymbol(lib_, api->nvrtcGetCUBIN, {"nvrtcGetCUBIN"}, &missing);
+    BindSymbol(lib_, api->nvrtcAddNameExpression, {"nvrtcAddNameExpression"}, &missing);
+    BindSymbol(lib_, api->nvrtcGetLoweredName, {"nvrtcGetLoweredName"}, &missing);
     std::string optional_missing;
-    Bind(lib_, api->nvrtcGetNumSupportedArchs, "nvrtcGetNumSupportedArchs", &optional_missing);
-    Bind(lib_, api->nvrtcGetSupportedArchs, "nvrtcGetSupportedArchs", &optional_missing);
+    BindSymbol(lib_, api->nvrtcGetNumSupportedArchs, {"nvrtcGetNumSupportedArchs"}, &optional_missing);
+    BindSymbol(lib_, api->nvrtcGetSupportedArchs, {"nvrtcGetSupportedArchs"}, &optional_missing);
 
     Dl_info info;
     if (api->nvrtcVersion && dladdr(reinterpret_cast<void*>(api->nvrtcVersion), &info) &&

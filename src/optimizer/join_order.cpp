@@ -125,8 +125,7 @@ double EstimateSelectivity(const BoundExpr& p, const LogicalOp* get) {
       ast::Op op = p.op;
       if (c->kind != BExpr::Column) {
         std::swap(c, k);
-        op = op == ast::Op::Lt ? ast::Op::Gt : op == ast::Op::Le ? ast::Op::Ge
-           : op == ast::Op::Gt ? ast::Op::Lt : op == ast::Op::Ge ? ast::Op::Le : op;
+        op = FlipComparison(op);
       }
       if (op == ast::Op::Eq) return 1.0 / std::max(1.0, col_dv(*c));
       if (op == ast::Op::Ne) return 1.0 - 1.0 / std::max(1.0, col_dv(*c));

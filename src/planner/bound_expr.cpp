@@ -138,6 +138,16 @@ BoundExprPtr MakeCompare(ast::Op op, BoundExprPtr l, BoundExprPtr r) {
   return e;
 }
 
+ast::Op FlipComparison(ast::Op op) {
+  switch (op) {
+    case ast::Op::Lt: return ast::Op::Gt;
+    case ast::Op::Le: return ast::Op::Ge;
+    case ast::Op::Gt: return ast::Op::Lt;
+    case ast::Op::Ge: return ast::Op::Le;
+    default: return op;
+  }
+}
+
 BoundExprPtr MakeAnd(std::vector<BoundExprPtr> terms) {
   if (terms.empty()) return MakeConstant(Value::Boolean(true));
   if (terms.size() == 1) return std::move(terms[0]);

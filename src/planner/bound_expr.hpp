@@ -67,6 +67,8 @@ BoundExprPtr MakeConstant(Value v);
 BoundExprPtr MakeCast(BoundExprPtr e, Type t);  // no-op when already of type t
 BoundExprPtr MakeCompare(ast::Op op, BoundExprPtr l, BoundExprPtr r);
 BoundExprPtr MakeAnd(std::vector<BoundExprPtr> terms);  // empty -> TRUE
+// The comparison with its operands swapped: a < b  <=>  b > a.
+ast::Op FlipComparison(ast::Op op);
 // Splits a predicate into its AND-ed terms.
 void SplitConjunction(BoundExprPtr e, std::vector<BoundExprPtr>& out);
 

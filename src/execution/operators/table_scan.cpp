@@ -56,13 +56,7 @@ bool PhysicalTableScan::GroupMayMatch(const RowGroup& rg) const {
     ast::Op op = t->op;
     if (col->kind != BExpr::Column) {
       std::swap(col, cst);
-      switch (op) {
-        case ast::Op::Lt: op = ast::Op::Gt; break;
-        case ast::Op::Le: op = ast::Op::Ge; break;
-        case ast::Op::Gt: op = ast::Op::Lt; break;
-        case ast::Op::Ge: op = ast::Op::Le; break;
-        default: break;
-      }
+      op = FlipComparison(op);
     }
     if (col->kind != BExpr::Column || cst->kind != BExpr::Constant || cst->value.is_null()) continue;
     const ColumnStats& st = rg.columns[column_ids[col->index]]->stats;
