@@ -26,7 +26,10 @@ constexpr const char* kBenchUsage =
     "Runs the 13 Star Schema Benchmark queries (texts in queries/ssb/) at scale factor N.\n"
     "The data is generated once into a database directory and reused while it is complete.\n"
     "Each query runs once cold (the first run after opening the database) and R times warm;\n"
-    "its result rows are printed, then a summary: rows, cold ms, warm median and min ms,\n"
+    "its result rows are printed, then a summary: where it ran (cpu, gpu, or gpu+cpu when a\n"
+    "pipeline that scans a table fell back to the CPU: EXPLAIN says why), rows, cold ms, warm\n"
+    "median and min ms end to end (SQL text in, result rows out), and on the GPU the warm\n"
+    "median device time of the kernels and the cold run's NVRTC and column-upload times;\n"
     "with the total and the geometric mean.\n"
     "\n"
     "  --sf N          scale factor (default 1)\n"
@@ -44,6 +47,9 @@ struct Timing {
   uint64_t rows = 0;
   std::optional<double> cold, median, min;
   std::string error;
+  std::string device;                         // where the warm runs ran (cpu, gpu, gpu+cpu)
+  double compile_ms = 0, transfer_ms = 0;     // GPU, cold run: NVRTC and column uploads
+  std::optional<double> kernel_median;        // GPU, warm runs: device time of the kernels
 };
 
 double Ms(std::chrono::steady_clock::time_point start) {
@@ -76,15 +82,22 @@ Timing RunQuery(Connection& conn, const SsbQuery& q, uint64_t reps) {
     std::cout << q.name << " (" << Fixed(t.cold) << " ms cold)\n";
     PrintResult(std::cout, cold, OutputMode::Table);
     std::cout << std::endl;
-    std::vector<double> warm;
+    t.device = cold.device;
+    t.compile_ms = cold.gpu_compile_ms;
+    t.transfer_ms = cold.gpu_transfer_ms;
+    if (!cold.note.empty()) std::cout << "note: " << cold.note << "\n";
+    std::vector<double> warm, kernel;
     QueryResult last;
     for (uint64_t i = 0; i < reps; i++) {
       start = std::chrono::steady_clock::now();
       last = conn.Query(q.sql);
       warm.push_back(Ms(start));
+      kernel.push_back(last.gpu_kernel_ms);
+      if (last.device != t.device) t.device = last.device + " (cold: " + t.device + ")";
     }
     if (!warm.empty()) {
       t.median = Median(warm);
+      if (t.device != "cpu") t.kernel_median = Median(kernel);
       t.min = *std::min_element(warm.begin(), warm.end());
       if (ResultCells(last) != ResultCells(cold)) t.error = "warm result differs from cold result";
     }
@@ -97,17 +110,19 @@ Timing RunQuery(Connection& conn, const SsbQuery& q, uint64_t reps) {
 
 void PrintSummary(const std::vector<Timing>& timings) {
   TextTable table;
-  table.headers = {"query", "rows", "cold ms", "warm median ms", "warm min ms"};
-  table.right_align = {false, true, true, true, true};
+  table.headers = {"query", "device", "rows", "cold ms", "warm median ms", "warm min ms", "kernels ms",
+                   "compile ms", "upload ms"};
+  table.right_align = {false, false, true, true, true, true, true, true, true};
   double sums[3] = {0, 0, 0}, logs[3] = {0, 0, 0};
   size_t counts[3] = {0, 0, 0};
   for (const Timing& t : timings) {
     if (!t.error.empty()) {
-      table.rows.push_back({t.name, "error", "-", "-", "-"});
+      table.rows.push_back({t.name, t.device, "error", "-", "-", "-", "-", "-", "-"});
       continue;
     }
-    table.rows.push_back({t.name, std::to_string(t.rows), Fixed(t.cold), Fixed(t.median),
-                          Fixed(t.min)});
+    bool gpu = t.device != "cpu";
+    table.rows.push_back({t.name, t.device, std::to_string(t.rows), Fixed(t.cold), Fixed(t.median), Fixed(t.min),
+                          Fixed(t.kernel_median), gpu ? Fixed(t.compile_ms) : "-", gpu ? Fixed(t.transfer_ms) : "-"});
     const std::optional<double>* cols[3] = {&t.cold, &t.median, &t.min};
     for (int c = 0; c < 3; c++) {
       if (!*cols[c]) continue;
@@ -117,10 +132,24 @@ void PrintSummary(const std::vector<Timing>& timings) {
       counts[c]++;
     }
   }
-  std::vector<std::string> total = {"total", ""}, geo = {"geomean", ""};
+  std::vector<std::string> total = {"total", "", ""}, geo = {"geomean", "", ""};
   for (int c = 0; c < 3; c++) {
     total.push_back(counts[c] ? Fixed(sums[c]) : "-");
     geo.push_back(counts[c] ? Fixed(std::exp(logs[c] / (double)counts[c])) : "-");
+  }
+  double ksum = 0, klog = 0;
+  size_t kn = 0;
+  for (const Timing& t : timings)
+    if (t.kernel_median && t.error.empty()) {
+      ksum += *t.kernel_median;
+      klog += std::log(std::max(*t.kernel_median, 1e-6));
+      kn++;
+    }
+  total.push_back(kn ? Fixed(ksum) : "-");
+  geo.push_back(kn ? Fixed(std::exp(klog / (double)kn)) : "-");
+  for (int c = 0; c < 2; c++) {
+    total.push_back("");
+    geo.push_back("");
   }
   table.separators_before.push_back(table.rows.size());
   table.rows.push_back(total);

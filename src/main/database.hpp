@@ -21,6 +21,11 @@ struct QueryResult {
   std::string message;
   bool has_rows = false;  // true for SELECT/EXPLAIN results (even with zero rows)
   double elapsed_ms = 0;
+  // Where a SELECT ran: "cpu", "gpu" (every table scan on the GPU) or "gpu+cpu"; with the
+  // GPU's cold costs and device time (ms), and a note when the GPU handed a query back.
+  std::string device = "cpu";
+  double gpu_compile_ms = 0, gpu_transfer_ms = 0, gpu_kernel_ms = 0;
+  std::string note;
 
   Value GetValue(size_t col, uint64_t row) const;
   // Every cell as text, "NULL" for nulls (result formatting, tests).

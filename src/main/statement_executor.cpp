@@ -7,6 +7,7 @@
 #include "execution/operators/basic_operators.hpp"
 #include "execution/physical_planner.hpp"
 #include "execution/pipeline.hpp"
+#include "gpu/gpu_executor.hpp"
 #include "optimizer/optimizer.hpp"
 #include "planner/binder.hpp"
 #include "storage/csv_reader.hpp"
@@ -19,20 +20,46 @@ struct PreparedQuery {
   BoundQuery bound;
   PhysicalOperatorPtr plan;
   std::unique_ptr<PipelineSet> pipelines;
+  std::unique_ptr<gpu::GpuQuery> gpu;  // set when the query uses the GPU
 };
 
-PreparedQuery Prepare(Database& db, const ast::SelectStmt& select) {
+PreparedQuery Prepare(Database& db, const ast::SelectStmt& select, bool allow_gpu = true) {
   PreparedQuery q;
   Binder binder(db.catalog());
   q.bound = binder.BindSelect(select);
   q.bound.plan = Optimize(std::move(q.bound.plan));
   q.plan = CreatePhysicalPlan(*q.bound.plan);
   q.pipelines = std::make_unique<PipelineSet>(q.plan.get());
+  if (allow_gpu && gpu::UseGpu(db.settings().device)) q.gpu = std::make_unique<gpu::GpuQuery>(*q.pipelines);
   return q;
+}
+
+// Runs a prepared query; when the GPU hands it back (a case its kernels cannot answer
+// exactly), prepares it again for the CPU and runs it there. Returns the note to show.
+std::string Execute(Database& db, const ast::SelectStmt& select, PreparedQuery& q) {
+  if (!q.gpu) {
+    q.pipelines->Execute(db.threads());
+    return "";
+  }
+  try {
+    q.gpu->Run(db.threads());
+    return "";
+  } catch (const gpu::GpuFallback& e) {
+    q = Prepare(db, select, false);
+    q.pipelines->Execute(db.threads());
+    return std::string("the GPU handed the query back (") + e.what() + "); it ran on the CPU";
+  }
 }
 
 QueryResult Collect(PreparedQuery& q) {
   QueryResult r;
+  if (q.gpu) {
+    const auto& st = q.gpu->stats();
+    r.device = q.gpu->DeviceLabel();
+    r.gpu_compile_ms = st.compile_ms;
+    r.gpu_transfer_ms = st.transfer_ms;
+    r.gpu_kernel_ms = st.kernel_ms;
+  }
   r.has_rows = true;
   r.names = q.bound.names;
   r.types = q.bound.types;
@@ -132,8 +159,10 @@ std::vector<int> TargetColumns(const TableSchema& schema, const std::vector<std:
 
 QueryResult RunSelect(Database& db, const ast::SelectStmt& select) {
   auto q = Prepare(db, select);
-  q.pipelines->Execute(db.threads());
-  return Collect(q);
+  std::string note = Execute(db, select, q);
+  auto r = Collect(q);
+  r.note = note;
+  return r;
 }
 
 QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
@@ -144,10 +173,17 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
       auto& ex = static_cast<const ast::ExplainStatement&>(stmt);
       if (ex.inner->kind != ast::StmtKind::Select)
         throw UserError(ErrorKind::Unsupported, "EXPLAIN supports SELECT statements", stmt.pos);
-      auto q = Prepare(db, *static_cast<const ast::SelectStatement&>(*ex.inner).select);
+      const auto& select = *static_cast<const ast::SelectStatement&>(*ex.inner).select;
+      auto q = Prepare(db, select);
+      bool kernels = false;
+      for (auto& o : ex.options) {
+        if (o == "kernels") kernels = true;
+        else throw UserError(ErrorKind::Unsupported, "unknown EXPLAIN option \"" + o + "\" (known: ANALYZE, KERNELS)", stmt.pos);
+      }
       // With ANALYZE the plan is rendered after running it (it then shows run-time choices
       // such as the hash table kind).
-      if (ex.analyze) q.pipelines->Execute(db.threads());
+      std::string note;
+      if (ex.analyze) note = Execute(db, select, q);
       std::string text = "physical plan:\n" + PhysicalPlanToString(*q.plan) + "pipelines:\n";
       if (ex.analyze) {
         for (auto& p : q.pipelines->pipelines()) {
@@ -159,6 +195,14 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
       } else {
         text += q.pipelines->ToString();
       }
+      if (q.gpu) {
+        text += "device: " + q.gpu->DeviceLabel() + "\n" + q.gpu->Describe();
+        if (kernels) text += "generated kernels:\n" + q.gpu->Kernels();
+      } else {
+        text += std::string("device: cpu") + (db.settings().device == "cpu" ? " (SET device = 'cpu')\n" : " (no usable GPU)\n");
+        if (kernels) text += "generated kernels: none (the query runs on the CPU)\n";
+      }
+      if (!note.empty()) text += "note: " + note + "\n";
       return TextResult("explain", SplitLines(text));
     }
     case ast::StmtKind::CreateTable: {
@@ -270,6 +314,11 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
       if (s.name == "device") {
         if (s.value != "cpu" && s.value != "gpu" && s.value != "auto")
           throw UserError(ErrorKind::Conversion, "device must be 'cpu', 'gpu' or 'auto'", stmt.pos);
+        try {
+          gpu::UseGpu(s.value);  // 'gpu' without a usable GPU is an error now, not at the next query
+        } catch (const UserError& e) {
+          throw UserError(e.kind(), e.raw(), stmt.pos);
+        }
         db.settings().device = s.value;
         return Status("SET");
       }

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/gpu_executor.hpp"
 #include "common/error.hpp"
 #include "main/database.hpp"
 
@@ -328,6 +329,14 @@ int main(int argc, char** argv) {
   if (files.empty()) {
     std::cerr << "Error: no test files given\n" << kUsage;
     return 2;
+  }
+  if (settings.device == "gpu") {  // the GPU run of a file is skipped (77) where no GPU exists
+    try {
+      tessera::gpu::UseGpu("gpu");
+    } catch (const std::exception& e) {
+      std::cout << "skipped: " << e.what() << "\n";
+      return 77;
+    }
   }
   // Files are named relative to where we started; SQL paths relative to the root.
   std::vector<std::filesystem::path> paths;

@@ -201,6 +201,17 @@ void GroupTable::CombineState(size_t ai, uint32_t g, const GroupTable& src, uint
   }
 }
 
+void GroupTable::SetState(size_t ai, uint32_t g, int64_t count, int128_t isum, double dsum, const Value* ext) {
+  AggColumn& a = aggs_[ai];
+  a.count[g] = count;
+  a.isum[g] = isum;
+  a.dsum[g] = dsum;
+  if (ext) {
+    a.ext.SetValue(g, *ext);
+    a.has[g] = 1;
+  }
+}
+
 void GroupTable::Merge(GroupTable& other) {
   std::vector<uint32_t> gids;
   const uint32_t step = 2048;

@@ -31,6 +31,9 @@ class GroupTable {
   // Merges all groups of `other` into this table.
   void Merge(GroupTable& other);
   uint32_t groups() const { return ngroups_; }
+  // Sets aggregate a's state of group g from a finished partial result (the GPU's): rows
+  // counted, integer/decimal sum, double sum, and MIN/MAX's value (nullptr: none).
+  void SetState(size_t a, uint32_t g, int64_t count, int128_t isum, double dsum, const Value* ext);
   // Writes groups [from, from+n) as output columns (keys then finalized aggregates).
   void Emit(uint32_t from, uint32_t n, DataChunk& out) const;
 
@@ -61,9 +64,15 @@ class PhysicalHashAggregate : public PhysicalOperator {
   bool GetChunk(GlobalSourceState& gs, LocalState&, DataChunk& out) override;
 
   std::vector<BoundExprPtr> groups, aggs;
+  std::unique_ptr<GroupTable> NewTable() const;
+  // The aggregation's result computed elsewhere (the GPU backend): the operator then acts
+  // as a source over it, as after Finalize.
+  void SetResult(std::unique_ptr<GroupTable> table) {
+    global_ = std::move(table);
+    rows_out = global_->groups();
+  }
 
  private:
-  std::unique_ptr<GroupTable> NewTable() const;
   std::unique_ptr<GroupTable> global_;
 };
 

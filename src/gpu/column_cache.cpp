@@ -1,0 +1,209 @@
+#include "gpu/column_cache.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "gpu/gpu_context.hpp"
+
+namespace tessera::gpu {
+
+std::string DeviceCType(const Type& t) {
+  switch (t.id) {
+    case TypeId::Boolean: return "bool";
+    case TypeId::Integer:
+    case TypeId::Date:
+    case TypeId::Varchar: return "int";
+    case TypeId::BigInt: return "long long";
+    case TypeId::Decimal: return t.precision <= 18 ? "long long" : "";
+    case TypeId::Double: return "double";
+    default: return "";
+  }
+}
+
+int DeviceWidth(const Type& t) {
+  switch (t.id) {
+    case TypeId::Boolean: return 1;
+    case TypeId::Integer:
+    case TypeId::Date:
+    case TypeId::Varchar: return 4;
+    case TypeId::BigInt:
+    case TypeId::Double: return 8;
+    case TypeId::Decimal: return t.precision <= 18 ? 8 : 0;
+    default: return 0;
+  }
+}
+
+ColumnCache& ColumnCache::Instance() {
+  static ColumnCache* cache = new ColumnCache();  // never destroyed (device buffers outlive static destruction)
+  return *cache;
+}
+
+static void ComputeHostInfo(CachedColumn& c, const TableData& data) {
+  c.device_width = DeviceWidth(c.type);
+  if (!c.device_width) {
+    c.unsupported = "type " + c.type.ToString() + " is not supported on the GPU yet";
+    return;
+  }
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  bool integral = c.type.id == TypeId::Integer || c.type.id == TypeId::BigInt || c.type.id == TypeId::Date ||
+                  c.type.id == TypeId::Decimal || c.type.id == TypeId::Boolean;
+  std::unordered_set<std::string_view> distinct;
+  for (auto& rg : data.row_groups) {
+    const ColumnChunk& ch = *rg->columns[c.column];
+    ch.EnsureVerified();
+    if (ch.validity || ch.stats.null_count) {
+      c.unsupported = "column has NULLs (not on the GPU yet)";
+      return;
+    }
+    if (c.type.id == TypeId::Varchar) {
+      if (ch.str_enc == StringEncoding::Dictionary)
+        for (uint32_t k = 0; k < ch.dict_size; k++) distinct.insert(ch.DictEntry(k));
+      else
+        for (uint32_t i = 0; i < ch.count; i++) distinct.insert(ch.GetString(i));
+    } else if (integral && ch.stats.has_stats) {
+      lo = std::min<int64_t>(lo, (int64_t)ch.stats.min.int_value());
+      hi = std::max<int64_t>(hi, (int64_t)ch.stats.max.int_value());
+    }
+  }
+  if (c.type.id == TypeId::Varchar) {
+    auto dict = std::make_shared<std::vector<std::string>>(distinct.begin(), distinct.end());
+    std::sort(dict->begin(), dict->end());
+    c.domain.dict = dict;
+    c.domain.has_range = true;
+    c.domain.lo = 0;
+    c.domain.hi = (int64_t)dict->size() - 1;
+  } else if (integral && lo <= hi) {
+    c.domain.has_range = true;
+    c.domain.lo = lo;
+    c.domain.hi = hi;
+  }
+}
+
+std::shared_ptr<CachedColumn> ColumnCache::Get(const std::string& table, const std::shared_ptr<const TableData>& data,
+                                               int column, const std::string& name, Type type) {
+  std::lock_guard<std::mutex> g(mu_);
+  for (size_t i = 0; i < entries_.size(); i++) {
+    auto& e = entries_[i];
+    if (e->table != table || e->column != column) continue;
+    auto snap = e->snapshot.lock();
+    if (snap && snap.get() == data.get() && e->type == type) {
+      e->last_use = epoch_;
+      return e;
+    }
+    resident_ -= e->data.empty() ? 0 : e->device_bytes();  // stale: a newer snapshot replaced it
+    entries_.erase(entries_.begin() + (long)i);
+    break;
+  }
+  auto c = std::make_shared<CachedColumn>();
+  c->table = table;
+  c->column = column;
+  c->name = name;
+  c->type = type;
+  c->rows = data->row_count;
+  c->snapshot = data;
+  c->last_use = epoch_;
+  ComputeHostInfo(*c, *data);
+  entries_.push_back(c);
+  return c;
+}
+
+void ColumnCache::BeginQuery() {
+  std::lock_guard<std::mutex> g(mu_);
+  epoch_++;
+}
+
+size_t ColumnCache::EnsureResident(CachedColumn& c, GpuContext& ctx) {
+  std::lock_guard<std::mutex> g(mu_);
+  c.last_use = epoch_;
+  if (!c.data.empty()) return 0;
+  auto snap = c.snapshot.lock();
+  if (!snap) throw InternalError("column cache: table snapshot released before upload");
+  const size_t bytes = c.device_bytes();
+  const size_t budget = ctx.info().free_memory / 4 * 3;
+  // Evict least recently used columns of earlier queries until the new one fits.
+  while (resident_ + bytes > budget) {
+    CachedColumn* victim = nullptr;
+    for (auto& e : entries_)
+      if (!e->data.empty() && e->last_use < epoch_ && (!victim || e->last_use < victim->last_use)) victim = e.get();
+    if (!victim) break;
+    resident_ -= victim->device_bytes();
+    victim->data = DeviceBuffer();
+  }
+  if (bytes == 0) return 0;
+  DeviceBuffer buf = ctx.AllocateUnpooled(bytes);
+  const size_t kStaging = 32u << 20;
+  if (staging_.empty()) staging_ = ctx.AllocatePinned(kStaging);
+  uint8_t* stage = staging_.as<uint8_t>();
+  size_t staged = 0, dst = 0;
+  auto flush = [&] {
+    if (staged) buf.CopyFromHost(stage, staged, dst);
+    dst += staged;
+    staged = 0;
+  };
+  const size_t w = (size_t)c.device_width;
+  std::vector<int32_t> remap;
+  for (auto& rg : snap->row_groups) {
+    const ColumnChunk& ch = *rg->columns[c.column];
+    if (c.type.id == TypeId::Varchar) {
+      const auto& dict = *c.domain.dict;
+      auto code_of = [&](std::string_view s) {
+        return (int32_t)(std::lower_bound(dict.begin(), dict.end(), s) - dict.begin());
+      };
+      if (ch.str_enc == StringEncoding::Dictionary) {
+        remap.resize(ch.dict_size);
+        for (uint32_t k = 0; k < ch.dict_size; k++) remap[k] = code_of(ch.DictEntry(k));
+      }
+      const uint32_t* codes = reinterpret_cast<const uint32_t*>(ch.data);
+      for (uint32_t i = 0; i < ch.count; i++) {
+        if (staged + 4 > kStaging) flush();
+        int32_t v = ch.str_enc == StringEncoding::Dictionary ? remap[codes[i]] : code_of(ch.GetString(i));
+        std::memcpy(stage + staged, &v, 4);
+        staged += 4;
+      }
+      continue;
+    }
+    size_t n = (size_t)ch.count * w, off = 0;
+    while (off < n) {
+      if (staged == kStaging) flush();
+      size_t take = std::min(n - off, kStaging - staged);
+      std::memcpy(stage + staged, ch.data + off, take);
+      staged += take;
+      off += take;
+    }
+  }
+  flush();
+  c.data = std::move(buf);
+  resident_ += bytes;
+  return bytes;
+}
+
+std::vector<std::string> ColumnCache::Describe() {
+  std::lock_guard<std::mutex> g(mu_);
+  std::vector<std::string> out;
+  for (auto& e : entries_) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%s.%s  %s  %llu rows  %.1f MiB  %s  (last used by query %llu of %llu)",
+                  e->table.c_str(), e->name.c_str(), e->type.ToString().c_str(), (unsigned long long)e->rows,
+                  e->device_bytes() / 1048576.0,
+                  !e->unsupported.empty() ? ("not on the GPU: " + e->unsupported).c_str()
+                                          : (e->data.empty() ? "not resident" : "resident"),
+                  (unsigned long long)e->last_use, (unsigned long long)epoch_);
+    out.push_back(buf);
+  }
+  return out;
+}
+
+size_t ColumnCache::resident_bytes() {
+  std::lock_guard<std::mutex> g(mu_);
+  return resident_;
+}
+
+void ColumnCache::Clear() {
+  std::lock_guard<std::mutex> g(mu_);
+  entries_.clear();
+  resident_ = 0;
+}
+
+}  // namespace tessera::gpu

@@ -1,0 +1,81 @@
+// GPU column cache: the table columns queries touch, resident in device memory.
+//
+// A column is keyed by (table name, column index) and belongs to one table snapshot
+// (TableData is immutable; a write makes a new snapshot, so a stale entry is noticed and
+// reloaded). Each entry has two parts:
+//   * host information, computed once without touching the GPU: the value domain the code
+//     generator plans with (min/max from the row groups' statistics; for VARCHAR a sorted
+//     dictionary of the distinct values, whose codes the kernels work on) and whether the
+//     GPU can take the column at all (no NULLs, a fixed-width physical type);
+//   * the device copy: all row groups concatenated (VARCHAR as 32-bit dictionary codes),
+//     uploaded once through a pinned staging buffer and kept until evicted. The least
+//     recently used columns that the running query does not use are evicted when the cache
+//     would exceed its budget (3/4 of the device memory free when the GPU was opened).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "common/types.hpp"
+#include "gpu/device_memory.hpp"
+#include "storage/row_group.hpp"
+
+namespace tessera::gpu {
+
+class GpuContext;
+
+// What the code generator knows of a column's values.
+struct ColumnDomain {
+  bool has_range = false;
+  int64_t lo = 0, hi = 0;  // inclusive; VARCHAR: the code range
+  std::shared_ptr<const std::vector<std::string>> dict;  // VARCHAR: sorted distinct values
+};
+
+struct CachedColumn {
+  std::string table;
+  std::string name;  // column name
+  int column = 0;
+  Type type;
+  uint64_t rows = 0;
+  ColumnDomain domain;
+  std::string unsupported;  // why the GPU cannot take this column ("" if it can)
+  int device_width = 0;     // bytes per value on the device
+  DeviceBuffer data;        // empty until uploaded
+  uint64_t last_use = 0;    // query epoch
+  std::weak_ptr<const TableData> snapshot;
+  size_t device_bytes() const { return (size_t)rows * device_width; }
+};
+
+class ColumnCache {
+ public:
+  static ColumnCache& Instance();
+
+  // The entry of a column of this snapshot (host information computed on first use).
+  std::shared_ptr<CachedColumn> Get(const std::string& table, const std::shared_ptr<const TableData>& data,
+                                    int column, const std::string& name, Type type);
+  // Uploads the column unless resident; returns the bytes copied to the device (0 if it
+  // was resident). Evicts least recently used columns of earlier queries to make room.
+  size_t EnsureResident(CachedColumn& c, GpuContext& ctx);
+  // Starts a new query epoch: columns used from now on are not evicted until the next one.
+  void BeginQuery();
+  // One line per column: table.column, rows, bytes, resident or not, last use.
+  std::vector<std::string> Describe();
+  size_t resident_bytes();
+  void Clear();
+
+ private:
+  std::mutex mu_;
+  std::vector<std::shared_ptr<CachedColumn>> entries_;
+  uint64_t epoch_ = 1;
+  size_t resident_ = 0;
+  PinnedHostBuffer staging_;
+};
+
+// Device type of a logical type in generated code ("int", "long long", ...); "" when the
+// GPU backend does not handle the type.
+std::string DeviceCType(const Type& t);
+int DeviceWidth(const Type& t);
+
+}  // namespace tessera::gpu

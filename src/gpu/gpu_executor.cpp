@@ -1,0 +1,292 @@
+#include "gpu/gpu_executor.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include "execution/operators/hash_aggregate.hpp"
+#include "execution/operators/hash_join.hpp"
+#include "gpu/cuda_driver.hpp"
+#include "gpu/gpu_context.hpp"
+#include "gpu/kernel_cache.hpp"
+#include "gpu/nvrtc.hpp"
+
+namespace tessera::gpu {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double MsSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+// Why the GPU cannot be used at all ("" when it can).
+std::string GpuUnavailable() {
+  std::string why;
+  if (!CudaDriver::Instance().Available(&why)) return why;
+  if (!NvrtcCompiler::Instance().Available(&why)) return why;
+  return "";
+}
+}  // namespace
+
+bool UseGpu(const std::string& device) {
+  if (device == "cpu") return false;
+  std::string why = GpuUnavailable();
+  if (why.empty()) return true;
+  if (device == "gpu") throw UserError(ErrorKind::Unsupported, "device 'gpu' was asked for but no GPU can be used: " + why);
+  return false;
+}
+
+struct GpuQuery::Timing {
+  Event start, end;
+  Pipeline* pipeline = nullptr;
+};
+
+GpuQuery::GpuQuery(PipelineSet& ps) : pipelines_(ps) {
+  auto t0 = Clock::now();
+  const auto& pl = ps.pipelines();
+  programs_.resize(pl.size());
+  why_cpu_.resize(pl.size());
+  // The pipeline that probes each join (its build pipeline's consumer).
+  std::map<const PhysicalOperator*, size_t> consumer;
+  for (size_t i = 0; i < pl.size(); i++)
+    for (auto* op : pl[i]->operators)
+      if (op->kind == PhysKind::HashJoin) consumer[op] = i;
+  for (size_t i = 0; i < pl.size(); i++) {
+    Pipeline& p = *pl[i];
+    if (p.source->kind != PhysKind::TableScan) continue;  // post-aggregation work: small, on the CPU
+    try {
+      programs_[i] = GeneratePipeline(p, tables_);
+    } catch (const NotOnGpu& e) {
+      why_cpu_[i] = e.what();
+    }
+  }
+  // A build runs on the GPU only when its consumer does; drop the others (last to first, so
+  // a dropped consumer's builds are seen after it).
+  for (size_t i = pl.size(); i-- > 0;) {
+    auto& prog = programs_[i];
+    if (!prog || !prog->is_build) continue;
+    auto c = consumer.find(prog->join);
+    if (c == consumer.end() || !programs_[c->second]) {
+      why_cpu_[i] = "its probe side runs on the CPU";
+      tables_.erase(prog->join);
+      prog.reset();
+    }
+  }
+  for (size_t i = 0; i < pl.size(); i++) {
+    if (programs_[i]) {
+      pl[i]->device = "gpu";
+      stats_.gpu_pipelines++;
+    } else if (pl[i]->source->kind == PhysKind::TableScan) {
+      stats_.cpu_scan_pipelines++;
+    }
+  }
+  stats_.plan_ms = MsSince(t0);
+}
+
+GpuQuery::~GpuQuery() = default;
+
+std::string GpuQuery::DeviceLabel() const {
+  if (!stats_.gpu_pipelines) return "cpu";
+  return stats_.cpu_scan_pipelines ? "gpu+cpu" : "gpu";
+}
+
+std::string GpuQuery::Describe() const {
+  std::string s;
+  const auto& pl = pipelines_.pipelines();
+  for (size_t i = 0; i < pl.size(); i++) {
+    if (programs_[i]) {
+      auto& pr = *programs_[i];
+      s += "pipeline " + std::to_string(pl[i]->id) + " on the GPU: one kernel, " +
+           (pr.is_build ? std::string(pr.table->dense ? "direct-mapped" : "open-addressing") + " hash table of " +
+                              std::to_string(pr.table->range) + " slots"
+                        : (pr.keys.empty() ? std::string("no groups (block reduction)")
+                                           : std::to_string(pr.slots) + " group slots" +
+                                                 (pr.shared_state ? " (per-block tables in shared memory)" : " (global atomics)"))) +
+           "\n";
+    } else if (!why_cpu_[i].empty()) {
+      s += "pipeline " + std::to_string(pl[i]->id) + " on the CPU: " + why_cpu_[i] + "\n";
+    }
+  }
+  return s;
+}
+
+std::string GpuQuery::Kernels() const {
+  std::string s;
+  const auto& pl = pipelines_.pipelines();
+  for (size_t i = 0; i < pl.size(); i++)
+    if (programs_[i])
+      s += "// pipeline " + std::to_string(pl[i]->id) + " (" + std::to_string(programs_[i]->params.size()) +
+           " parameter words; the tile library precedes it)\n" + programs_[i]->kernel_body;
+  return s;
+}
+
+std::vector<std::string> GpuQuery::Sources() const {
+  std::vector<std::string> out;
+  for (auto& p : programs_)
+    if (p) out.push_back(p->source);
+  return out;
+}
+
+void GpuQuery::Run(unsigned threads) {
+  GpuContext& ctx = GpuContext::Shared();
+  ctx.MakeCurrent();
+  ColumnCache::Instance().BeginQuery();
+  err_ = ctx.Allocate(programs_.size() * sizeof(int));
+  err_.Memset(0);
+  const auto& pl = pipelines_.pipelines();
+  for (size_t i = 0; i < pl.size(); i++) {
+    if (programs_[i]) RunProgram(*programs_[i], i);
+    else RunPipeline(*pl[i], threads);
+  }
+}
+
+void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
+  GpuContext& ctx = GpuContext::Shared();
+  // Columns (cold: upload once) and the compiled kernel (cold: NVRTC once).
+  auto tt = Clock::now();
+  for (auto& c : prog.columns) stats_.transfer_bytes += ColumnCache::Instance().EnsureResident(*c, ctx);
+  stats_.transfer_ms += MsSince(tt);
+  KernelLookup k = KernelCache::Instance().Get(prog.source, ctx);
+  stats_.compile_ms += k.compile_ms;
+  // Per-query buffers.
+  prog.bitmap_buffers.clear();
+  for (auto& b : prog.bitmaps) {
+    prog.bitmap_buffers.push_back(ctx.Allocate(b.size() * 4));
+    prog.bitmap_buffers.back().CopyFromHost(b.data(), b.size() * 4);
+  }
+  const int W = (int)prog.words.size();
+  if (prog.is_build) {
+    auto& t = *prog.table;
+    t.table = ctx.Allocate(std::max<uint64_t>(t.range, 1) * t.stride * 4);
+    if (t.dense) {
+      t.table.Memset(0);
+    } else {
+      t.keys = ctx.Allocate(t.range * 8);
+      t.keys.Memset(0xff);
+    }
+  } else {
+    prog.state = ctx.Allocate(prog.slots * W * 8);
+    StatePattern pat{};
+    for (int w = 0; w < W; w++)
+      pat.w[w] = prog.words[w] == AggWord::Min ? (uint64_t)INT64_MAX : prog.words[w] == AggWord::Max ? (uint64_t)INT64_MIN : 0;
+    uint64_t words = prog.slots * W;
+    unsigned blocks = (unsigned)std::min<uint64_t>((words + 255) / 256, (uint64_t)ctx.info().sm_count * 8);
+    ctx.LaunchKernel(k.kernel->init_state, blocks, 256, 0, nullptr, prog.state.ptr(), words, W, pat);
+  }
+  // Parameters.
+  std::vector<uint64_t> params(prog.params.size());
+  params[0] = prog.rows;
+  params[1] = err_.ptr() + index * sizeof(int);
+  params[2] = prog.state.ptr();
+  for (size_t i = 3; i < params.size(); i++) params[i] = prog.params[i]();
+  const uint64_t tile = (uint64_t)kBlockThreads * kItemsPerThread;
+  uint64_t tiles = std::max<uint64_t>((prog.rows + tile - 1) / tile, 1);
+  unsigned per_sm = prog.shared_state ? 4 : 16;
+  unsigned grid = (unsigned)std::min<uint64_t>(tiles, (uint64_t)ctx.info().sm_count * per_sm);
+  unsigned shared = prog.shared_state ? (unsigned)(prog.slots * W * 8) : 0;
+  auto timing = std::make_unique<Timing>();
+  timing->start = ctx.CreateEvent();
+  timing->end = ctx.CreateEvent();
+  timing->pipeline = prog.pipeline;
+  ctx.Record(timing->start);
+  void* args[] = {params.data(), nullptr};
+  ctx.Launch(k.kernel->pipeline, grid, kBlockThreads, shared, args);
+  ctx.Record(timing->end);
+  timings_.push_back(std::move(timing));
+  if (prog.is_build) {
+    return;  // the probe kernel follows on the same stream
+  }
+  auto tr = Clock::now();
+  // Aggregation result: the non-empty groups, compacted on the device, then to the host.
+  std::vector<uint64_t> rows;  // per group: slot, then W words
+  uint64_t ngroups = 0;
+  if (prog.keys.empty()) {
+    rows.resize(1 + W);
+    prog.state.CopyToHost(rows.data() + 1, W * 8);
+    ngroups = 1;
+  } else {
+    DeviceBuffer out = ctx.Allocate(prog.slots * (W + 1) * 8), count = ctx.Allocate(8);
+    count.Memset(0);
+    unsigned blocks = (unsigned)std::min<uint64_t>((prog.slots + 255) / 256, (uint64_t)ctx.info().sm_count * 8);
+    ctx.LaunchKernel(k.kernel->compact_groups, blocks, 256, 0, nullptr, prog.state.ptr(), prog.slots, W, out.ptr(),
+                     count.ptr());
+    count.CopyToHost(&ngroups, 8);
+    rows.resize(ngroups * (W + 1));
+    if (ngroups) out.CopyToHost(rows.data(), rows.size() * 8);
+  }
+  // Each program has its own error word; the id names a message of that program.
+  std::vector<int> errs(programs_.size());
+  err_.CopyToHost(errs.data(), errs.size() * sizeof(int));
+  for (size_t i = 0; i < errs.size(); i++) {
+    if (!errs[i]) continue;
+    auto& p = *programs_[i];
+    if (errs[i] < 0 || errs[i] > (int)p.errors.size()) throw InternalError("GPU kernel error id " + std::to_string(errs[i]));
+    if (p.error_is_fallback[errs[i] - 1]) throw GpuFallback(p.errors[errs[i] - 1]);
+    throw UserError(ErrorKind::Conversion, p.errors[errs[i] - 1]);
+  }
+  for (auto& t : timings_) {
+    float ms = ctx.ElapsedMs(t->start, t->end);
+    stats_.kernel_ms += ms;
+    t->pipeline->elapsed_ms = ms;
+  }
+  timings_.clear();
+  // Into the operator's group table: the CPU finalises (AVG, SUM types, overflow checks).
+  auto& agg = *prog.agg;
+  auto table = agg.NewTable();
+  const size_t nk = prog.keys.size();
+  std::vector<uint32_t> gids;
+  for (uint64_t from = 0; from < ngroups; from += kVectorSize) {
+    uint32_t n = (uint32_t)std::min<uint64_t>(kVectorSize, ngroups - from);
+    std::vector<Vector> keys(nk);
+    for (size_t k2 = 0; k2 < nk; k2++) {
+      const auto& kp = prog.keys[k2];
+      keys[k2].Init(kp.type, n);
+      for (uint32_t r = 0; r < n; r++) {
+        uint64_t slot = rows[(from + r) * (W + 1)];
+        int64_t v = kp.lo + (int64_t)((slot / kp.stride) % kp.range);
+        Value val;
+        switch (kp.type.id) {
+          case TypeId::Varchar: val = Value::Varchar((*kp.dict)[(size_t)v]); break;
+          case TypeId::Integer: val = Value::Integer((int32_t)v); break;
+          case TypeId::Date: val = Value::Date((int32_t)v); break;
+          case TypeId::Boolean: val = Value::Boolean(v != 0); break;
+          case TypeId::Decimal: val = Value::Decimal(v, kp.type.precision, kp.type.scale); break;
+          default: val = Value::BigInt(v); break;
+        }
+        keys[k2].SetValue(r, val);
+      }
+    }
+    table->FindOrCreate(keys, n, gids);
+    for (uint32_t r = 0; r < n; r++) {
+      const uint64_t* st = &rows[(from + r) * (W + 1) + 1];
+      int64_t count = (int64_t)st[0];
+      for (size_t a = 0; a < agg.aggs.size(); a++) {
+        int w = prog.agg_word[a];
+        const Type& in = agg.aggs[a]->children.empty() ? agg.aggs[a]->type : agg.aggs[a]->children[0]->type;
+        int128_t isum = 0;
+        double dsum = 0;
+        Value ext;
+        const Value* extp = nullptr;
+        switch (prog.words[w]) {
+          case AggWord::SumLo: isum = (int128_t)(((unsigned __int128)st[w + 1] << 64) | st[w]); break;
+          case AggWord::SumF64: std::memcpy(&dsum, &st[w], 8); break;
+          case AggWord::Min:
+          case AggWord::Max:
+            if (count) {
+              ext = in.id == TypeId::Decimal ? Value::Decimal((int64_t)st[w], in.precision, in.scale)
+                  : in.id == TypeId::Integer ? Value::Integer((int32_t)(int64_t)st[w])
+                  : in.id == TypeId::Date    ? Value::Date((int32_t)(int64_t)st[w])
+                                             : Value::BigInt((int64_t)st[w]);
+              extp = &ext;
+            }
+            break;
+          default: break;
+        }
+        table->SetState(a, gids[r], count, isum, dsum, extp);
+      }
+    }
+  }
+  agg.SetResult(std::move(table));
+  stats_.result_ms += MsSince(tr);
+  prog.state = DeviceBuffer();
+}
+
+}  // namespace tessera::gpu

@@ -1,0 +1,65 @@
+// The GPU executor: decides for each pipeline of a query whether it runs on the GPU,
+// generates and compiles its kernel, and runs the query's pipelines in order — GPU ones on
+// the device, the rest on the CPU (RunPipeline).
+//
+// A join's build pipeline runs on the GPU only when its probe pipeline does (the probe
+// kernel reads the device hash table); a probe pipeline runs on the GPU only when every
+// build it probes does. A pipeline that cannot run on the GPU keeps the reason, which
+// EXPLAIN prints, so a GPU figure is never silently a CPU one.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "execution/pipeline.hpp"
+#include "gpu/pipeline_codegen.hpp"
+
+namespace tessera::gpu {
+
+struct GpuQueryStats {
+  double plan_ms = 0;      // code generation
+  double compile_ms = 0;   // NVRTC (0 when every kernel was cached)
+  double transfer_ms = 0;  // column uploads
+  uint64_t transfer_bytes = 0;
+  double kernel_ms = 0;    // device time of the pipeline kernels (CUDA events)
+  double result_ms = 0;    // aggregation results: compaction, download, group table
+  int gpu_pipelines = 0, cpu_scan_pipelines = 0;
+};
+
+class GpuQuery {
+ public:
+  // Plans the query's pipelines for the GPU (nothing runs yet).
+  explicit GpuQuery(PipelineSet& pipelines);
+  ~GpuQuery();
+  // Runs every pipeline in order. Throws GpuFallback when the GPU cannot give the right
+  // answer after all (the caller re-runs the query on the CPU), UserError for errors the
+  // CPU would raise too (overflow).
+  void Run(unsigned threads);
+  // Per pipeline: where it runs and, for CPU pipelines that scan a table, why.
+  std::string Describe() const;
+  // The generated kernels (EXPLAIN (KERNELS)).
+  std::string Kernels() const;
+  // The complete source (tile library + kernel) of every GPU pipeline, in pipeline order.
+  std::vector<std::string> Sources() const;
+  // "gpu" when every pipeline that scans a table runs on the GPU, "cpu" when none does,
+  // else "gpu+cpu".
+  std::string DeviceLabel() const;
+  const GpuQueryStats& stats() const { return stats_; }
+
+ private:
+  void RunProgram(PipelineProgram& prog, size_t index);
+  PipelineSet& pipelines_;
+  GpuTables tables_;
+  std::vector<std::unique_ptr<PipelineProgram>> programs_;  // by pipeline index (null: CPU)
+  std::vector<std::string> why_cpu_;
+  GpuQueryStats stats_;
+  DeviceBuffer err_;
+  struct Timing;
+  std::vector<std::unique_ptr<Timing>> timings_;
+};
+
+// True when queries should use the GPU under `device` ("auto", "gpu", "cpu"). "gpu" on a
+// machine without a usable GPU throws UserError with the reason.
+bool UseGpu(const std::string& device);
+
+}  // namespace tessera::gpu

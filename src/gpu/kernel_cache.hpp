@@ -1,0 +1,47 @@
+// Compiled pipeline kernels, cached in memory and on disk.
+//
+// The key is a hash of the generated source, the target architecture, NVRTC's version and
+// the driver's version: a kernel shape compiles once per machine (query constants are
+// kernel parameters, so other constants reuse it). Cubins are kept in
+// $TESSERA_KERNEL_CACHE, else $XDG_CACHE_HOME/tessera/kernels, else
+// ~/.cache/tessera/kernels; a file that cannot be read or written is only a cache miss.
+#pragma once
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "gpu/gpu_context.hpp"
+
+namespace tessera::gpu {
+
+struct CompiledKernel {
+  Module module;
+  CUfunction pipeline = nullptr;       // tsr_pipeline
+  CUfunction init_state = nullptr;     // tile library: tsr_init_state
+  CUfunction compact_groups = nullptr; // tile library: tsr_compact_groups
+};
+
+struct KernelLookup {
+  std::shared_ptr<CompiledKernel> kernel;
+  double compile_ms = 0;  // NVRTC time spent now (0 when cached)
+  bool from_disk = false;
+};
+
+class KernelCache {
+ public:
+  static KernelCache& Instance();
+  // The kernel for `source` on the context's device: from memory, from disk, or compiled.
+  KernelLookup Get(const std::string& source, GpuContext& ctx);
+  // Compiles without a device (CI: generated kernels must compile for sm_90).
+  static std::vector<char> Compile(const std::string& source, int sm_major, int sm_minor, double* ms);
+  static std::string DiskDir();
+  size_t size();
+
+ private:
+  std::mutex mu_;
+  std::map<std::string, std::shared_ptr<CompiledKernel>> memory_;
+};
+
+}  // namespace tessera::gpu

@@ -1,0 +1,617 @@
+#include "gpu/pipeline_codegen.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "execution/expression_executor.hpp"
+#include "execution/operators/basic_operators.hpp"
+#include "execution/operators/hash_aggregate.hpp"
+#include "execution/operators/hash_join.hpp"
+#include "execution/operators/table_scan.hpp"
+#include "gpu/tile_library.hpp"
+
+namespace tessera::gpu {
+
+namespace {
+
+// Parameter words with fixed positions.
+constexpr int kParamRows = 0, kParamErr = 1, kParamState = 2, kFixedParams = 3;
+
+bool IntLike(const Type& t) {
+  return t.id == TypeId::Integer || t.id == TypeId::BigInt || t.id == TypeId::Date ||
+         (t.id == TypeId::Decimal && t.precision <= 18);
+}
+
+// One column of an operator's output, as the kernel sees it.
+struct Col {
+  Type type;
+  enum Kind { Scan, Payload, Computed } kind = Scan;
+  std::shared_ptr<CachedColumn> cached;        // Scan
+  int probe = -1, build_col = -1;              // Payload: probe number, build column
+  const BoundExpr* expr = nullptr;             // Computed: over layer `below`
+  int below = -1;
+  std::string var;                             // register array, once materialised
+  ColumnDomain domain;
+};
+
+struct Probe {
+  std::shared_ptr<GpuHashTable> table;
+  std::string slot_var;
+  int p_table = -1, p_keys = -1, p_stride = -1, p_lo = -1, p_range = -1;
+};
+
+class Generator {
+ public:
+  Generator(PipelineProgram& prog, GpuTables& tables) : prog_(prog), tables_(tables) {
+    prog_.params.resize(kFixedParams);  // rows, err, state: set by the executor
+  }
+
+  void Run(Pipeline& p);
+
+ private:
+  int Param(std::function<uint64_t()> f) {
+    prog_.params.push_back(std::move(f));
+    return (int)prog_.params.size() - 1;
+  }
+  int ConstParam(uint64_t bits) {
+    return Param([bits] { return bits; });
+  }
+  static std::string PV(int k) { return "p.v[" + std::to_string(k) + "]"; }
+  int Error(std::string msg, bool fallback) {
+    prog_.errors.push_back(std::move(msg));
+    prog_.error_is_fallback.push_back(fallback);
+    return (int)prog_.errors.size();
+  }
+  std::string NewVar(const char* prefix) { return prefix + std::to_string(nvar_++); }
+  void ForItems(const std::string& stmt) {
+    body_ += "  #pragma unroll\n  for (int i = 0; i < IPT; ++i) if (sel[i]) { " + stmt + " }\n";
+  }
+  void Declare(const std::string& ctype, const std::string& var) { body_ += "  " + ctype + " " + var + "[IPT];\n"; }
+
+  std::string Need(int layer, int idx);
+  std::string Expr(const BoundExpr& e, int layer);
+  std::string DictPredicate(const BoundExpr& e, int layer, int idx);
+  std::string Checked(const char* fn, const BoundExpr& e, const std::string& a, const std::string& b);
+  void Predicate(const BoundExpr& e, int layer);
+  void Source(PhysicalTableScan& scan);
+  void ProbeJoin(PhysicalHashJoin& j);
+  void BuildSink(PhysicalHashJoin& j);
+  void AggregateSink(PhysicalHashAggregate& a);
+
+  PipelineProgram& prog_;
+  GpuTables& tables_;
+  std::vector<std::vector<Col>> layers_;
+  std::vector<Probe> probes_;
+  std::string prologue_, body_, epilogue_;
+  int nvar_ = 0;
+};
+
+std::string Generator::Need(int layer, int idx) {
+  Col& c = layers_[layer][idx];
+  if (!c.var.empty()) return c.var;
+  std::string ct = DeviceCType(c.type);
+  if (ct.empty()) throw NotOnGpu("type " + c.type.ToString() + " is not supported on the GPU yet");
+  std::string v = NewVar("v");
+  switch (c.kind) {
+    case Col::Scan: {
+      auto cached = c.cached;
+      if (std::find(prog_.columns.begin(), prog_.columns.end(), cached) == prog_.columns.end())
+        prog_.columns.push_back(cached);
+      int k = Param([cached] { return (uint64_t)cached->data.ptr(); });
+      Declare(ct, v);
+      if (c.type.id == TypeId::Boolean)
+        ForItems(v + "[i] = __ldg(((const unsigned char*)" + PV(k) + ") + row[i]) != 0;");
+      else
+        ForItems(v + "[i] = __ldg(((const " + ct + "*)" + PV(k) + ") + row[i]);");
+      break;
+    }
+    case Col::Payload: {
+      Probe& pr = probes_[c.probe];
+      std::string w = "(int)" + PV(Param([t = pr.table, bc = c.build_col] { return (uint64_t)t->word_of[bc]; }));
+      std::string args = "(const unsigned*)" + PV(pr.p_table) + ", (int)" + PV(pr.p_stride) + ", " + pr.slot_var + "[i], " + w;
+      Declare(ct, v);
+      if (ct == "long long") ForItems(v + "[i] = ht_load64(" + args + ");");
+      else if (ct == "double") ForItems(v + "[i] = tsr_as_f64(ht_load64(" + args + "));");
+      else if (ct == "bool") ForItems(v + "[i] = ht_load32(" + args + ") != 0;");
+      else ForItems(v + "[i] = ht_load32(" + args + ");");
+      break;
+    }
+    case Col::Computed: {
+      std::string code = Expr(*c.expr, c.below);
+      Declare(ct, v);
+      ForItems(v + "[i] = " + code + ";");
+      break;
+    }
+  }
+  c.var = v;
+  return v;
+}
+
+static void CollectIndices(const BoundExpr& e, std::vector<int>& out) {
+  if (e.kind == BExpr::Column) out.push_back(e.index);
+  for (auto& c : e.children) CollectIndices(*c, out);
+}
+
+// A boolean expression over one VARCHAR column: evaluated over the column's dictionary
+// by the CPU expression executor (the same semantics: LIKE, IN, ranges, ...); the kernel
+// tests the bit of the row's code.
+std::string Generator::DictPredicate(const BoundExpr& e, int layer, int idx) {
+  const Col& c = layers_[layer][idx];
+  if (!c.domain.dict) throw NotOnGpu("a string predicate over a computed string");
+  const auto& dict = *c.domain.dict;
+  std::vector<uint32_t> bits((dict.size() + 31) / 32 + 1, 0);
+  std::vector<uint32_t> sel;
+  for (size_t from = 0; from < dict.size(); from += kVectorSize) {
+    uint32_t n = (uint32_t)std::min<size_t>(kVectorSize, dict.size() - from);
+    DataChunk chunk;
+    chunk.cols.resize(layers_[layer].size());
+    for (size_t k = 0; k < chunk.cols.size(); k++) chunk.cols[k].Init(layers_[layer][k].type, n);
+    for (uint32_t r = 0; r < n; r++) chunk.cols[idx].data<StrRef>()[r] = dict[from + r];
+    chunk.size = n;
+    sel.clear();
+    uint32_t m = EvaluateFilter(e, chunk, sel);
+    for (uint32_t k = 0; k < m; k++) {
+      size_t code = from + sel[k];
+      bits[code / 32] |= 1u << (code % 32);
+    }
+  }
+  size_t b = prog_.bitmaps.size();
+  prog_.bitmaps.push_back(std::move(bits));
+  int k = Param([&prog = prog_, b] { return (uint64_t)prog.bitmap_buffers[b].ptr(); });
+  std::string v = Need(layer, idx);
+  return "tsr_bit((const unsigned*)" + PV(k) + ", " + v + "[i])";
+}
+
+std::string Generator::Checked(const char* what, const BoundExpr& e, const std::string& a, const std::string& b) {
+  std::string ct = DeviceCType(e.type);
+  if (ct == "double") {
+    static const std::map<std::string, std::string> sym = {{"addition", "+"}, {"subtraction", "-"}, {"multiplication", "*"}};
+    return "(" + a + " " + sym.at(what) + " " + b + ")";
+  }
+  int id = Error(std::string("overflow in ") + what + " of " + e.type.ToString(), false);
+  std::string fn = std::string(what) == "addition" ? "add" : std::string(what) == "subtraction" ? "sub" : "mul";
+  std::string suffix = ct == "int" ? "_i32" : "_i64";
+  return "tsr_" + fn + suffix + "(" + a + ", " + b + ", err, " + std::to_string(id) + ")";
+}
+
+std::string Generator::Expr(const BoundExpr& e, int layer) {
+  // Predicates over a single VARCHAR column become dictionary bitmaps.
+  if (e.kind != BExpr::Column && e.kind != BExpr::Constant && e.kind != BExpr::Agg) {
+    std::vector<int> idx;
+    CollectIndices(e, idx);
+    bool any_str = false;
+    for (int i : idx) any_str |= layers_[layer][i].type.id == TypeId::Varchar;
+    if (any_str) {
+      if (e.type.id != TypeId::Boolean) throw NotOnGpu("string expressions are not supported on the GPU yet");
+      for (int i : idx)
+        if (i != idx[0]) throw NotOnGpu("a predicate over several string columns");
+      return DictPredicate(e, layer, idx[0]);
+    }
+  }
+  std::string ct = DeviceCType(e.type);
+  if (ct.empty()) throw NotOnGpu("type " + e.type.ToString() + " is not supported on the GPU yet");
+  switch (e.kind) {
+    case BExpr::Column: return Need(layer, e.index) + "[i]";
+    case BExpr::Constant: {
+      if (e.value.is_null()) throw NotOnGpu("NULL constants are not supported on the GPU yet");
+      if (ct == "double") {
+        double d = e.value.double_value();
+        uint64_t bits;
+        std::memcpy(&bits, &d, 8);
+        return "__longlong_as_double((long long)" + PV(ConstParam(bits)) + ")";
+      }
+      int k = ConstParam((uint64_t)(int64_t)e.value.int_value());
+      if (ct == "bool") return "(" + PV(k) + " != 0ull)";
+      return "((" + ct + ")(long long)" + PV(k) + ")";
+    }
+    case BExpr::Cast: {
+      const BoundExpr& c = *e.children[0];
+      std::string x = Expr(c, layer);
+      const Type &from = c.type, &to = e.type;
+      if (from == to) return x;
+      if (from.id == TypeId::Integer && to.id == TypeId::BigInt) return "((long long)" + x + ")";
+      if ((from.id == TypeId::Integer || from.id == TypeId::BigInt) && to.id == TypeId::Double) return "((double)" + x + ")";
+      int128_t scale = 0;
+      if (from.id == TypeId::Integer && to.id == TypeId::Decimal && to.precision <= 18 && to.precision - to.scale >= 10)
+        scale = Pow10(to.scale);
+      if (from.id == TypeId::Decimal && to.id == TypeId::Decimal && to.precision <= 18 && to.scale >= from.scale &&
+          to.precision - to.scale >= from.precision - from.scale)
+        scale = Pow10(to.scale - from.scale);
+      if (scale) return "((long long)" + x + " * " + std::to_string((long long)scale) + "LL)";
+      throw NotOnGpu("cast from " + from.ToString() + " to " + to.ToString() + " is not supported on the GPU yet");
+    }
+    case BExpr::Compare: {
+      static const char* ops[] = {"==", "!=", "<", "<=", ">", ">="};
+      int oi = (int)e.op - (int)ast::Op::Eq;
+      if (oi < 0 || oi > 5) throw NotOnGpu("comparison operator");
+      if (DeviceCType(e.children[0]->type) != DeviceCType(e.children[1]->type))
+        throw NotOnGpu("comparison of " + e.children[0]->type.ToString() + " with " + e.children[1]->type.ToString());
+      return "(" + Expr(*e.children[0], layer) + " " + ops[oi] + " " + Expr(*e.children[1], layer) + ")";
+    }
+    case BExpr::And:
+    case BExpr::Or: {
+      std::string s = "(";
+      for (size_t i = 0; i < e.children.size(); i++)
+        s += (i ? (e.kind == BExpr::And ? " && " : " || ") : "") + Expr(*e.children[i], layer);
+      return s + ")";
+    }
+    case BExpr::Not: return "(!" + Expr(*e.children[0], layer) + ")";
+    case BExpr::Arith: {
+      for (auto& c : e.children)
+        if (DeviceCType(c->type) != ct || c->type.id == TypeId::Date)
+          throw NotOnGpu("arithmetic on " + c->type.ToString() + " giving " + e.type.ToString());
+      std::string a = Expr(*e.children[0], layer), b = Expr(*e.children[1], layer);
+      switch (e.op) {
+        case ast::Op::Add: return Checked("addition", e, a, b);
+        case ast::Op::Sub: return Checked("subtraction", e, a, b);
+        case ast::Op::Mul: return Checked("multiplication", e, a, b);
+        case ast::Op::Div:
+          if (ct == "double") return "(" + a + " / " + b + ")";
+          break;
+        default: break;
+      }
+      throw NotOnGpu("operator " + e.ToString() + " is not supported on the GPU yet");
+    }
+    case BExpr::Neg: {
+      std::string a = Expr(*e.children[0], layer);
+      if (ct == "double") return "(-" + a + ")";
+      return Checked("subtraction", e, "(" + ct + ")0", a);
+    }
+    case BExpr::IsNull:
+      // Columns on the GPU have no NULLs and the expressions generated here never yield one.
+      Expr(*e.children[0], layer);
+      return e.negated ? "true" : "false";
+    case BExpr::InList: {
+      std::string x = Expr(*e.children[0], layer);
+      std::string s = "(";
+      for (size_t i = 1; i < e.children.size(); i++) {
+        if (DeviceCType(e.children[i]->type) != DeviceCType(e.children[0]->type)) throw NotOnGpu("IN list of mixed types");
+        s += (i > 1 ? " || " : "") + std::string("(") + x + " == " + Expr(*e.children[i], layer) + ")";
+      }
+      s += ")";
+      return e.negated ? "(!" + s + ")" : s;
+    }
+    case BExpr::Case: {
+      size_t n = e.children.size();
+      std::string s = Expr(*e.children[n - 1], layer);
+      for (size_t i = n - 1; i >= 2; i -= 2)
+        s = "(" + Expr(*e.children[i - 2], layer) + " ? " + Expr(*e.children[i - 1], layer) + " : " + s + ")";
+      return s;
+    }
+    default: throw NotOnGpu(e.ToString() + " is not supported on the GPU yet");
+  }
+}
+
+// AND-ed terms one after another: a term's columns are loaded only for rows that passed
+// the terms before it.
+void Generator::Predicate(const BoundExpr& e, int layer) {
+  if (e.kind == BExpr::And) {
+    for (auto& c : e.children) Predicate(*c, layer);
+    return;
+  }
+  std::string code = Expr(e, layer);
+  ForItems("sel[i] = " + code + ";");
+}
+
+void Generator::Source(PhysicalTableScan& scan) {
+  prog_.rows = scan.data->row_count;
+  std::vector<Col> cols;
+  for (size_t j = 0; j < scan.column_ids.size(); j++) {
+    int cid = scan.column_ids[j];
+    const auto& def = scan.table->schema.columns[cid];
+    Col c;
+    c.type = def.type;
+    c.kind = Col::Scan;
+    c.cached = ColumnCache::Instance().Get(scan.table->schema.name, scan.data, cid, def.name, def.type);
+    if (!c.cached->unsupported.empty())
+      throw NotOnGpu(scan.table->schema.name + "." + def.name + ": " + c.cached->unsupported);
+    c.domain = c.cached->domain;
+    cols.push_back(std::move(c));
+  }
+  layers_.push_back(std::move(cols));
+  for (auto& f : scan.filters) Predicate(*f, 0);
+}
+
+void Generator::ProbeJoin(PhysicalHashJoin& j) {
+  auto it = tables_.find(&j);
+  if (it == tables_.end()) throw NotOnGpu("the build side of " + j.Name() + " runs on the CPU");
+  if (j.join_type != LJoinType::Inner || j.left_keys.size() != 1 || j.residual)
+    throw NotOnGpu("only inner equi-joins on one key run on the GPU yet");
+  int L = (int)layers_.size() - 1;
+  const BoundExpr& key = *j.left_keys[0];
+  if (!IntLike(key.type) || key.type.id == TypeId::Decimal) throw NotOnGpu("join key of type " + key.type.ToString());
+  std::string k = Expr(key, L);
+  Probe pr;
+  pr.table = it->second;
+  auto t = pr.table;
+  pr.p_table = Param([t] { return (uint64_t)t->table.ptr(); });
+  pr.p_keys = Param([t] { return (uint64_t)t->keys.ptr(); });
+  pr.p_stride = Param([t] { return (uint64_t)t->stride; });
+  pr.p_lo = Param([t] { return (uint64_t)t->lo; });
+  pr.p_range = Param([t] { return t->dense ? t->range : t->range - 1; });
+  pr.slot_var = NewVar("slot");
+  Declare("long long", pr.slot_var);
+  std::string find = t->dense
+      ? "ht_find_dense((const unsigned*)" + PV(pr.p_table) + ", (int)" + PV(pr.p_stride) + ", (long long)" + PV(pr.p_lo) + ", " + PV(pr.p_range) + ", (long long)" + k + ")"
+      : "ht_find_open((const long long*)" + PV(pr.p_keys) + ", " + PV(pr.p_range) + ", (long long)" + k + ")";
+  ForItems(pr.slot_var + "[i] = " + find + "; if (" + pr.slot_var + "[i] < 0) sel[i] = false;");
+  int pi = (int)probes_.size();
+  probes_.push_back(pr);
+  std::vector<Col> cols = layers_[L];  // probe columns keep their loaded registers
+  for (size_t c = 0; c < t->types.size(); c++) {
+    Col col;
+    col.type = t->types[c];
+    col.kind = Col::Payload;
+    col.probe = pi;
+    col.build_col = (int)c;
+    col.domain = t->domains[c];
+    cols.push_back(std::move(col));
+  }
+  layers_.push_back(std::move(cols));
+}
+
+void Generator::BuildSink(PhysicalHashJoin& j) {
+  if (j.join_type != LJoinType::Inner || j.right_keys.size() != 1 || j.residual)
+    throw NotOnGpu("only inner equi-joins on one key run on the GPU yet");
+  int L = (int)layers_.size() - 1;
+  const BoundExpr& key = *j.right_keys[0];
+  if (!IntLike(key.type) || key.type.id == TypeId::Decimal) throw NotOnGpu("join key of type " + key.type.ToString());
+  auto t = std::make_shared<GpuHashTable>();
+  const auto& cols = layers_[L];
+  t->stride = 1;
+  for (auto& c : cols) {
+    if (DeviceCType(c.type).empty()) throw NotOnGpu("type " + c.type.ToString() + " is not supported on the GPU yet");
+    t->types.push_back(c.type);
+    t->domains.push_back(c.domain);
+    t->word_of.push_back(t->stride);
+    t->stride += DeviceWidth(c.type) == 8 ? 2 : 1;
+  }
+  // Direct-mapped when the key's range is small next to the table (the CPU's rule).
+  ColumnDomain kd;
+  if (key.kind == BExpr::Column) kd = cols[key.index].domain;
+  uint64_t rows = std::max<uint64_t>(prog_.rows, 1);
+  if (kd.has_range && kd.hi >= kd.lo && (uint64_t)(kd.hi - kd.lo) < 16ull * rows + (1ull << 20)) {
+    t->dense = true;
+    t->lo = kd.lo;
+    t->range = (uint64_t)(kd.hi - kd.lo) + 1;
+  } else {
+    t->dense = false;
+    t->range = 64;
+    while (t->range < 2 * rows) t->range <<= 1;
+  }
+  std::string k = Expr(key, L);
+  std::vector<std::string> vars;
+  for (size_t c = 0; c < cols.size(); c++) vars.push_back(Need(L, (int)c));
+  int p_table = Param([t] { return (uint64_t)t->table.ptr(); });
+  int p_keys = Param([t] { return (uint64_t)t->keys.ptr(); });
+  int p_stride = Param([t] { return (uint64_t)t->stride; });
+  int p_lo = Param([t] { return (uint64_t)t->lo; });
+  int p_range = Param([t] { return t->dense ? t->range : t->range - 1; });
+  int range_err = Error("join build key outside its planned range", true);
+  int dup_err = Error("duplicate key on the build side of a join", true);
+  std::string ht = "(unsigned*)" + PV(p_table), stride = "(int)" + PV(p_stride);
+  std::string ins = t->dense
+      ? "ht_insert_dense(" + ht + ", " + stride + ", (long long)" + PV(p_lo) + ", " + PV(p_range) + ", (long long)" + k
+      : "ht_insert_open((long long*)" + PV(p_keys) + ", " + PV(p_range) + ", (long long)" + k;
+  ins += ", err, " + std::to_string(range_err) + ", " + std::to_string(dup_err) + ")";
+  std::string stmt = "long long s = " + ins + "; if (s >= 0) {";
+  for (size_t c = 0; c < cols.size(); c++) {
+    std::string ct = DeviceCType(cols[c].type), v = vars[c] + "[i]", w = std::to_string(t->word_of[c]);
+    if (ct == "long long") stmt += " ht_store64(" + ht + ", " + stride + ", s, " + w + ", " + v + ");";
+    else if (ct == "double") stmt += " ht_store64(" + ht + ", " + stride + ", s, " + w + ", tsr_f64_bits(" + v + "));";
+    else stmt += " ht_store32(" + ht + ", " + stride + ", s, " + w + ", (int)" + v + ");";
+  }
+  ForItems(stmt + " }");
+  prog_.is_build = true;
+  prog_.join = &j;
+  prog_.table = t;
+}
+
+void Generator::AggregateSink(PhysicalHashAggregate& a) {
+  int L = (int)layers_.size() - 1;
+  prog_.agg = &a;
+  // Group keys: columns with a known, small domain, packed into one direct-mapped index.
+  uint64_t slots = 1;
+  for (auto& g : a.groups) {
+    if (g->kind != BExpr::Column) throw NotOnGpu("GROUP BY an expression (only columns) on the GPU");
+    const Col& c = layers_[L][g->index];
+    if (!c.domain.has_range || c.domain.hi < c.domain.lo)
+      throw NotOnGpu("GROUP BY " + g->ToString() + ": no known value range (the global hash table is not built yet)");
+    GroupKeyPlan k;
+    k.type = g->type;
+    k.lo = c.domain.lo;
+    k.range = (uint64_t)(c.domain.hi - c.domain.lo) + 1;
+    k.dict = c.domain.dict;
+    if (k.range > (1ull << 26) || slots * k.range > (1ull << 24))
+      throw NotOnGpu("GROUP BY domain above 16 M groups (the global hash table is not built yet)");
+    k.stride = slots;
+    slots *= k.range;
+    prog_.keys.push_back(k);
+  }
+  prog_.slots = slots;
+  // State words: count, then each aggregate.
+  prog_.words = {AggWord::Count};
+  std::vector<std::string> values;
+  for (auto& ag : a.aggs) {
+    if (ag->distinct) throw NotOnGpu(ag->name + "(DISTINCT) is not supported on the GPU yet");
+    prog_.agg_word.push_back((int)prog_.words.size());
+    const std::string& n = ag->name;
+    if (n == "count_star" || n == "count") {
+      if (n == "count") Expr(*ag->children[0], L);  // no NULLs on the GPU: COUNT(x) = COUNT(*)
+      values.push_back("");
+      continue;
+    }
+    const Type& in = ag->children[0]->type;
+    std::string v = Expr(*ag->children[0], L);
+    if (n == "sum" || n == "avg") {
+      if (IntLike(in) && in.id != TypeId::Date) {
+        prog_.words.push_back(AggWord::SumLo);
+        prog_.words.push_back(AggWord::SumHi);
+      } else if (in.id == TypeId::Double) {
+        prog_.words.push_back(AggWord::SumF64);
+      } else {
+        throw NotOnGpu(n + " over " + in.ToString() + " on the GPU");
+      }
+    } else if ((n == "min" || n == "max") && IntLike(in)) {
+      prog_.words.push_back(n == "min" ? AggWord::Min : AggWord::Max);
+    } else {
+      throw NotOnGpu(n + "(" + in.ToString() + ") is not supported on the GPU yet");
+    }
+    values.push_back(v);
+  }
+  const int W = (int)prog_.words.size();
+  if (W > 32) throw NotOnGpu("more than 31 aggregate state words");
+  auto update = [&](const std::string& st) {
+    std::string s = "atomicAdd(" + st + ", 1ull);";
+    for (size_t k = 0; k < a.aggs.size(); k++) {
+      if (values[k].empty()) continue;
+      int w = prog_.agg_word[k];
+      std::string at = st + " + " + std::to_string(w);
+      switch (prog_.words[w]) {
+        case AggWord::SumLo: s += " atomic_add_i128(" + at + ", (long long)" + values[k] + ");"; break;
+        case AggWord::SumF64: s += " atomic_add_f64(" + at + ", (double)" + values[k] + ");"; break;
+        case AggWord::Min: s += " atomic_min_i64(" + at + ", (long long)" + values[k] + ");"; break;
+        case AggWord::Max: s += " atomic_max_i64(" + at + ", (long long)" + values[k] + ");"; break;
+        default: break;
+      }
+    }
+    return s;
+  };
+  const std::string W_s = std::to_string(W);
+  if (a.groups.empty()) {
+    // Registers per thread, one block reduction, one atomic per word per block.
+    prologue_ += "  u64 acc_count = 0;\n";
+    std::string add = "acc_count++;";
+    epilogue_ += "  acc_count = BlockReduce<BT>(acc_count, SumU64());\n";
+    std::string flush = "atomicAdd(state, acc_count);";
+    for (size_t k = 0; k < a.aggs.size(); k++) {
+      if (values[k].empty()) continue;
+      int w = prog_.agg_word[k];
+      std::string acc = "acc" + std::to_string(k), at = "state + " + std::to_string(w);
+      switch (prog_.words[w]) {
+        case AggWord::SumLo:
+          prologue_ += "  I128 " + acc + " = {0ull, 0ll};\n";
+          add += " i128_add(" + acc + ", (long long)" + values[k] + ");";
+          epilogue_ += "  " + acc + " = BlockReduce<BT>(" + acc + ", SumI128());\n";
+          flush += " atomic_add_i128(" + at + ", " + acc + ");";
+          break;
+        case AggWord::SumF64:
+          prologue_ += "  double " + acc + " = 0;\n";
+          add += " " + acc + " += (double)" + values[k] + ";";
+          epilogue_ += "  " + acc + " = BlockReduce<BT>(" + acc + ", SumF64());\n";
+          flush += " atomic_add_f64(" + at + ", " + acc + ");";
+          break;
+        case AggWord::Min:
+        case AggWord::Max: {
+          bool mn = prog_.words[w] == AggWord::Min;
+          prologue_ += "  long long " + acc + " = " + (mn ? "0x7fffffffffffffffLL" : "(-0x7fffffffffffffffLL - 1)") + ";\n";
+          add += " " + acc + " = " + (mn ? "min(" : "max(") + acc + ", (long long)" + values[k] + ");";
+          epilogue_ += "  " + acc + " = BlockReduce<BT>(" + acc + (mn ? ", MinI64());\n" : ", MaxI64());\n");
+          flush += std::string(" atomic_") + (mn ? "min" : "max") + "_i64(" + at + ", " + acc + ");";
+          break;
+        }
+        default: break;
+      }
+    }
+    ForItems(add);
+    epilogue_ += "  if (threadIdx.x == 0) { " + flush + " }\n";
+    return;
+  }
+  // Grouped: the packed group index.
+  std::string gid = "(u64)0";
+  for (size_t k = 0; k < a.groups.size(); k++) {
+    std::string v = Need(L, a.groups[k]->index);
+    int p_lo = ConstParam((uint64_t)prog_.keys[k].lo), p_stride = ConstParam(prog_.keys[k].stride);
+    gid += " + (u64)((long long)" + v + "[i] - (long long)" + PV(p_lo) + ") * " + PV(p_stride);
+  }
+  // Few groups: a per-block table in shared memory, merged into the global one at the end.
+  prog_.shared_state = slots * W * 8 <= 16384;
+  if (prog_.shared_state) {
+    int p_slots = ConstParam(slots);
+    std::vector<int> pat;
+    prologue_ += "  extern __shared__ u64 sh[];\n  const u64 nslots = " + PV(p_slots) + ";\n";
+    prologue_ += "  for (u64 x = threadIdx.x; x < nslots * " + W_s + "; x += BT) {\n    const int w = (int)(x % " + W_s + ");\n";
+    for (int w = 0; w < W; w++) {
+      uint64_t init = prog_.words[w] == AggWord::Min ? (uint64_t)INT64_MAX : prog_.words[w] == AggWord::Max ? (uint64_t)INT64_MIN : 0;
+      prologue_ += "    if (w == " + std::to_string(w) + ") sh[x] = " + std::to_string(init) + "ull;\n";
+    }
+    prologue_ += "  }\n  __syncthreads();\n";
+    ForItems("u64* st = sh + (" + gid + ") * " + W_s + "; " + update("st"));
+    epilogue_ += "  __syncthreads();\n  for (u64 s = threadIdx.x; s < nslots; s += BT) {\n";
+    epilogue_ += "    const u64* src = sh + s * " + W_s + "; u64* dst = state + s * " + W_s + ";\n    if (!src[0]) continue;\n    atomicAdd(dst, src[0]);\n";
+    for (int w = 1; w < W; w++) {
+      std::string ws = std::to_string(w);
+      switch (prog_.words[w]) {
+        case AggWord::SumLo: epilogue_ += "    { I128 x; x.lo = src[" + ws + "]; x.hi = (long long)src[" + ws + " + 1]; atomic_add_i128(dst + " + ws + ", x); }\n"; break;
+        case AggWord::SumF64: epilogue_ += "    atomic_add_f64(dst + " + ws + ", __longlong_as_double((long long)src[" + ws + "]));\n"; break;
+        case AggWord::Min: epilogue_ += "    atomic_min_i64(dst + " + ws + ", (long long)src[" + ws + "]);\n"; break;
+        case AggWord::Max: epilogue_ += "    atomic_max_i64(dst + " + ws + ", (long long)src[" + ws + "]);\n"; break;
+        default: break;
+      }
+    }
+    epilogue_ += "  }\n";
+  } else {
+    ForItems("u64* st = state + (" + gid + ") * " + W_s + "; " + update("st"));
+  }
+}
+
+void Generator::Run(Pipeline& p) {
+  if (p.source->kind != PhysKind::TableScan) throw NotOnGpu("its source is " + p.source->Name() + ", not a table scan");
+  Source(static_cast<PhysicalTableScan&>(*p.source));
+  for (auto* op : p.operators) {
+    int L = (int)layers_.size() - 1;
+    switch (op->kind) {
+      case PhysKind::Filter: Predicate(*static_cast<PhysicalFilter*>(op)->predicate, L); break;
+      case PhysKind::Projection: {
+        std::vector<Col> cols;
+        for (auto& e : static_cast<PhysicalProjection*>(op)->exprs) {
+          if (e->kind == BExpr::Column) {
+            cols.push_back(layers_[L][e->index]);  // same column, same registers
+            continue;
+          }
+          Col c;
+          c.type = e->type;
+          c.kind = Col::Computed;
+          c.expr = e.get();
+          c.below = L;
+          cols.push_back(std::move(c));
+        }
+        layers_.push_back(std::move(cols));
+        break;
+      }
+      case PhysKind::HashJoin: ProbeJoin(*static_cast<PhysicalHashJoin*>(op)); break;
+      default: throw NotOnGpu(op->Name() + " is not supported on the GPU yet");
+    }
+  }
+  switch (p.sink->kind) {
+    case PhysKind::HashJoin: BuildSink(*static_cast<PhysicalHashJoin*>(p.sink)); break;
+    case PhysKind::HashAggregate: AggregateSink(*static_cast<PhysicalHashAggregate*>(p.sink)); break;
+    default: throw NotOnGpu("its sink " + p.sink->Name() + " is not on the GPU yet");
+  }
+  std::string k;
+  k += "#define BT " + std::to_string(kBlockThreads) + "\n#define IPT " + std::to_string(kItemsPerThread) + "\n";
+  k += "struct Params { unsigned long long v[" + std::to_string(prog_.params.size()) + "]; };\n";
+  k += "extern \"C\" __global__ void __launch_bounds__(BT) tsr_pipeline(const Params p) {\n";
+  k += "  const long long n = (long long)p.v[0];\n  int* err = (int*)p.v[1];\n  u64* state = (u64*)p.v[2];\n";
+  k += "  (void)err; (void)state;\n" + prologue_;
+  k += "  const long long tiles = (n + BT * IPT - 1) / (BT * IPT);\n";
+  k += "  for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {\n";
+  k += "  long long row[IPT]; bool sel[IPT];\n";
+  k += "  #pragma unroll\n  for (int i = 0; i < IPT; ++i) { row[i] = tile * (BT * IPT) + i * BT + threadIdx.x; sel[i] = row[i] < n; }\n";
+  k += body_ + "  }\n" + epilogue_ + "}\n";
+  prog_.kernel_body = k;
+  prog_.source = std::string(TileLibrarySource()) + k;
+}
+
+}  // namespace
+
+std::unique_ptr<PipelineProgram> GeneratePipeline(Pipeline& p, GpuTables& tables) {
+  auto prog = std::make_unique<PipelineProgram>();
+  prog->pipeline = &p;
+  Generator g(*prog, tables);
+  g.Run(p);
+  if (prog->is_build) tables[prog->join] = prog->table;
+  return prog;
+}
+
+}  // namespace tessera::gpu

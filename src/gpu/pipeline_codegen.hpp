@@ -1,0 +1,111 @@
+// Code generation: one CUDA kernel per pipeline, in Crystal's tile model.
+//
+// A pipeline (execution/pipeline.hpp) of the shape
+//     TABLE_SCAN [pushed filters] -> (FILTER | PROJECTION | HASH_JOIN probe)* -> sink
+// with sink = HASH_JOIN build or HASH_GROUP_BY / UNGROUPED_AGGREGATE becomes one kernel:
+// each thread block takes tiles of BT x IPT rows; a thread keeps its IPT rows' selection
+// flags and column values in registers; a column is loaded only when an expression needs
+// it and only for rows still selected (Crystal's BlockLoadSel), so later columns cost only
+// the sectors that hold surviving rows; hash probes read build-side values straight from
+// the slot they find; the sink inserts into a device hash table or updates aggregation
+// state (registers + one block reduction for no groups; shared-memory tables merged at
+// block end for few groups; global atomics otherwise).
+//
+// Everything the query's constants decide is a kernel parameter (Params.v[k], 64-bit
+// words): comparison constants, hash-table bounds, group strides, the bitmaps that string
+// predicates become (a predicate over one dictionary-encoded VARCHAR column is evaluated
+// by the CPU expression executor over the column's dictionary, once per query, and the
+// kernel tests one bit per row). So a query shape compiles once.
+//
+// What the generator cannot express raises NotOnGpu with the reason; the executor then
+// runs that pipeline on the CPU and says so in EXPLAIN.
+#pragma once
+#include <functional>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "execution/pipeline.hpp"
+#include "gpu/column_cache.hpp"
+#include "gpu/device_memory.hpp"
+
+namespace tessera {
+class PhysicalHashJoin;
+class PhysicalHashAggregate;
+}
+
+namespace tessera::gpu {
+
+struct NotOnGpu : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+// Raised at run time when the GPU result would be wrong or incomplete (a duplicate join key
+// on the build side, a key outside the planned range): the query is re-run on the CPU.
+struct GpuFallback : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+inline constexpr int kBlockThreads = 128;
+inline constexpr int kItemsPerThread = 4;
+
+// A hash table built on the device by a join's build pipeline and probed by its consumer.
+struct GpuHashTable {
+  bool dense = true;   // direct-mapped (perfect hash) or open addressing
+  int64_t lo = 0;      // dense: smallest key
+  uint64_t range = 0;  // dense: slots; open: capacity (a power of two)
+  int stride = 1;      // 32-bit words per slot (word 0: occupancy)
+  std::vector<int> word_of;             // build column -> first word
+  std::vector<Type> types;              // build column types
+  std::vector<ColumnDomain> domains;    // build column domains
+  DeviceBuffer table, keys;
+};
+
+// Initial values of the W state words (mirrors the tile library's StatePattern).
+struct StatePattern {
+  uint64_t w[32];
+};
+
+// One state word kind of an aggregation (see the tile library).
+enum class AggWord { Count, SumLo, SumHi, SumF64, Min, Max };
+
+struct GroupKeyPlan {
+  Type type;
+  int64_t lo = 0;
+  uint64_t range = 1, stride = 1;
+  std::shared_ptr<const std::vector<std::string>> dict;
+};
+
+struct PipelineProgram {
+  Pipeline* pipeline = nullptr;
+  std::string source;                     // generated CUDA C++ (with the tile library)
+  std::string kernel_body;                // the generated kernel alone (EXPLAIN (KERNELS))
+  std::vector<std::function<uint64_t()>> params;  // resolved at launch
+  std::vector<std::shared_ptr<CachedColumn>> columns;  // scanned columns the kernel reads
+  uint64_t rows = 0;                      // rows of the scanned table
+  std::vector<std::string> errors;        // error id k+1 -> message
+  std::vector<bool> error_is_fallback;    // true: re-run on the CPU; false: a user error
+  std::vector<std::vector<uint32_t>> bitmaps;  // host bitmaps, uploaded before launch
+  std::vector<DeviceBuffer> bitmap_buffers;
+  bool is_build = false;
+  // Build sink
+  PhysicalHashJoin* join = nullptr;
+  std::shared_ptr<GpuHashTable> table;
+  // Aggregate sink
+  PhysicalHashAggregate* agg = nullptr;
+  std::vector<GroupKeyPlan> keys;
+  uint64_t slots = 1;
+  std::vector<AggWord> words;  // W = words.size()
+  std::vector<int> agg_word;   // aggregate -> its first word
+  bool shared_state = false;   // per-block table in shared memory
+  DeviceBuffer state;
+};
+
+// Join build tables of the query, by join operator (filled as build pipelines are planned).
+using GpuTables = std::map<const PhysicalOperator*, std::shared_ptr<GpuHashTable>>;
+
+// Generates the kernel of `p`; throws NotOnGpu when the pipeline cannot run on the GPU.
+std::unique_ptr<PipelineProgram> GeneratePipeline(Pipeline& p, GpuTables& tables);
+
+}  // namespace tessera::gpu

@@ -1,0 +1,183 @@
+// The tile library: block-wide device functions of our own that every generated pipeline
+// kernel is built from (Crystal's tile model, seed 000). It is CUDA C++ source embedded in
+// the binary and placed in front of each generated kernel before NVRTC compiles it; it
+// includes no header, so a kernel compiles in milliseconds (anchors.md: CUB's block headers
+// cost 1.4-2 s per kernel under NVRTC).
+//
+// Conventions: a thread block of BT threads processes tiles of BT x IPT rows; item i of
+// thread t is row tile_base + i * BT + t (striped, so a warp's loads are coalesced). The
+// selection flags of a tile live in registers (`sel[IPT]`); intermediate values never go to
+// global memory. Errors (overflow, duplicate build key) set *err to a message id chosen by
+// the code generator; the first one wins.
+#include "gpu/tile_library.hpp"
+
+namespace tessera::gpu {
+
+const char* TileLibrarySource() {
+  return R"tessera_cuda(
+typedef unsigned long long u64;
+typedef long long i64;
+
+// ---- errors ---------------------------------------------------------------------------
+__device__ __forceinline__ void tsr_fail(int* err, int id) { atomicCAS(err, 0, id); }
+
+// ---- overflow-checked arithmetic (the CPU raises the same error, expression_executor) --
+__device__ __forceinline__ int tsr_add_i32(int a, int b, int* err, int id) {
+  i64 r = (i64)a + b; if (r != (int)r) tsr_fail(err, id); return (int)r; }
+__device__ __forceinline__ int tsr_sub_i32(int a, int b, int* err, int id) {
+  i64 r = (i64)a - b; if (r != (int)r) tsr_fail(err, id); return (int)r; }
+__device__ __forceinline__ int tsr_mul_i32(int a, int b, int* err, int id) {
+  i64 r = (i64)a * b; if (r != (int)r) tsr_fail(err, id); return (int)r; }
+__device__ __forceinline__ i64 tsr_add_i64(i64 a, i64 b, int* err, int id) {
+  i64 r = (i64)((u64)a + (u64)b); if (((a ^ r) & (b ^ r)) < 0) tsr_fail(err, id); return r; }
+__device__ __forceinline__ i64 tsr_sub_i64(i64 a, i64 b, int* err, int id) {
+  i64 r = (i64)((u64)a - (u64)b); if (((a ^ b) & (a ^ r)) < 0) tsr_fail(err, id); return r; }
+__device__ __forceinline__ i64 tsr_mul_i64(i64 a, i64 b, int* err, int id) {
+  i64 lo = (i64)((u64)a * (u64)b); i64 hi = __mul64hi(a, b);
+  if (hi != (lo >> 63)) tsr_fail(err, id); return lo; }
+
+// ---- 128-bit integer sums (SUM over integers and decimals is exact) --------------------
+struct I128 { u64 lo; i64 hi; };
+__device__ __forceinline__ void i128_add(I128& a, i64 v) {
+  u64 lo = a.lo + (u64)v; a.hi += (v < 0 ? -1 : 0) + (lo < a.lo ? 1 : 0); a.lo = lo; }
+__device__ __forceinline__ void i128_add(I128& a, I128 b) {
+  u64 lo = a.lo + b.lo; a.hi += b.hi + (lo < a.lo ? 1 : 0); a.lo = lo; }
+// Adds v to the 128-bit value stored as (lo, hi) words; two atomics at most.
+__device__ __forceinline__ void atomic_add_i128(u64* w, I128 v) {
+  u64 old = atomicAdd(w, v.lo);
+  i64 h = v.hi + (old + v.lo < old ? 1 : 0);
+  if (h) atomicAdd(w + 1, (u64)h);
+}
+__device__ __forceinline__ void atomic_add_i128(u64* w, i64 v) {
+  I128 x; x.lo = (u64)v; x.hi = v < 0 ? -1 : 0; atomic_add_i128(w, x); }
+__device__ __forceinline__ void atomic_add_f64(u64* w, double v) { atomicAdd((double*)w, v); }
+__device__ __forceinline__ void atomic_min_i64(u64* w, i64 v) { atomicMin((i64*)w, v); }
+__device__ __forceinline__ void atomic_max_i64(u64* w, i64 v) { atomicMax((i64*)w, v); }
+
+// ---- block-wide reduction: warp shuffles, then one warp over the warp totals -----------
+struct SumI128 { __device__ I128 operator()(I128 a, I128 b) const { i128_add(a, b); return a; } };
+struct SumU64 { __device__ u64 operator()(u64 a, u64 b) const { return a + b; } };
+struct SumF64 { __device__ double operator()(double a, double b) const { return a + b; } };
+struct MinI64 { __device__ i64 operator()(i64 a, i64 b) const { return a < b ? a : b; } };
+struct MaxI64 { __device__ i64 operator()(i64 a, i64 b) const { return a > b ? a : b; } };
+__device__ __forceinline__ I128 tsr_shfl_down(I128 v, int o) {
+  I128 r; r.lo = __shfl_down_sync(0xffffffffu, v.lo, o); r.hi = __shfl_down_sync(0xffffffffu, v.hi, o); return r; }
+template <class T> __device__ __forceinline__ T tsr_shfl_down(T v, int o) { return __shfl_down_sync(0xffffffffu, v, o); }
+// The block's total lands in thread 0; every thread of the block must call it.
+template <int BT, class T, class Op>
+__device__ T BlockReduce(T v, Op op) {
+  __shared__ T warp_total[BT / 32];
+  for (int o = 16; o > 0; o >>= 1) v = op(v, tsr_shfl_down(v, o));
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  __syncthreads();  // warp_total may still be read by a previous call
+  if (lane == 0) warp_total[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = warp_total[lane < BT / 32 ? lane : 0];  // lanes past the warp count are masked below
+    for (int o = 16; o > 0; o >>= 1) {
+      T w = tsr_shfl_down(v, o);
+      if (lane + o < BT / 32) v = op(v, w);
+    }
+  }
+  return v;
+}
+
+// ---- hash tables (join build and probe) -------------------------------------------------
+// A table is an array of slots of `stride` 32-bit words: word 0 is the occupancy flag,
+// payload columns follow (one word for 4-byte values, two for 8-byte values).
+// Direct-mapped (perfect hash): slot = key - lo. Open addressing: a separate key array
+// (empty = -1), linear probing.
+__device__ __forceinline__ u64 tsr_hash(u64 k) {
+  k ^= k >> 33; k *= 0xff51afd7ed558ccdULL; k ^= k >> 33; k *= 0xc4ceb9fe1a85ec53ULL; k ^= k >> 33;
+  return k;
+}
+__device__ __forceinline__ i64 ht_find_dense(const unsigned* ht, int stride, i64 lo, u64 range, i64 key) {
+  u64 off = (u64)(key - lo);
+  if (off >= range) return -1;
+  return __ldg(ht + off * stride) ? (i64)off : -1;
+}
+__device__ __forceinline__ i64 ht_find_open(const i64* keys, u64 mask, i64 key) {
+  u64 s = tsr_hash((u64)key) & mask;
+  for (;;) {
+    i64 k = __ldg(keys + s);
+    if (k == key) return (i64)s;
+    if (k == -1) return -1;
+    s = (s + 1) & mask;
+  }
+}
+__device__ __forceinline__ i64 ht_insert_dense(unsigned* ht, int stride, i64 lo, u64 range, i64 key,
+                                               int* err, int range_err, int dup_err) {
+  u64 off = (u64)(key - lo);
+  if (off >= range) { tsr_fail(err, range_err); return -1; }
+  if (atomicExch(ht + off * stride, 1u)) { tsr_fail(err, dup_err); return -1; }
+  return (i64)off;
+}
+__device__ __forceinline__ i64 ht_insert_open(i64* keys, u64 mask, i64 key, int* err, int range_err, int dup_err) {
+  if (key == -1) { tsr_fail(err, range_err); return -1; }
+  u64 s = tsr_hash((u64)key) & mask;
+  for (;;) {
+    i64 prev = (i64)atomicCAS((u64*)(keys + s), (u64)-1, (u64)key);
+    if (prev == -1) return (i64)s;
+    if (prev == key) { tsr_fail(err, dup_err); return -1; }
+    s = (s + 1) & mask;
+  }
+}
+__device__ __forceinline__ int ht_load32(const unsigned* ht, int stride, i64 slot, int off) {
+  return (int)__ldg(ht + slot * stride + off); }
+__device__ __forceinline__ i64 ht_load64(const unsigned* ht, int stride, i64 slot, int off) {
+  const unsigned* w = ht + slot * stride + off;
+  return (i64)(((u64)__ldg(w + 1) << 32) | __ldg(w)); }
+__device__ __forceinline__ void ht_store32(unsigned* ht, int stride, i64 slot, int off, int v) {
+  ht[slot * stride + off] = (unsigned)v; }
+__device__ __forceinline__ void ht_store64(unsigned* ht, int stride, i64 slot, int off, i64 v) {
+  unsigned* w = ht + slot * stride + off; w[0] = (unsigned)(u64)v; w[1] = (unsigned)((u64)v >> 32); }
+__device__ __forceinline__ double tsr_as_f64(i64 v) { return __longlong_as_double(v); }
+__device__ __forceinline__ i64 tsr_f64_bits(double v) { return __double_as_longlong(v); }
+
+// ---- dictionary predicates: a bit per dictionary code ----------------------------------
+__device__ __forceinline__ bool tsr_bit(const unsigned* bm, int code) {
+  return (__ldg(bm + (code >> 5)) >> (code & 31)) & 1u; }
+
+// ---- aggregation state ---------------------------------------------------------------
+// A group's state is `W` 64-bit words: word 0 counts its rows, each aggregate follows
+// (SUM over integers: 2 words, lo/hi; SUM over doubles: 1; MIN/MAX: 1). Every kernel below
+// is generic over W; the pattern gives each word's initial value.
+struct StatePattern { u64 w[32]; };
+extern "C" __global__ void tsr_init_state(u64* st, u64 words, int W, StatePattern pat) {
+  for (u64 x = blockIdx.x * (u64)blockDim.x + threadIdx.x; x < words; x += (u64)gridDim.x * blockDim.x)
+    st[x] = pat.w[x % W];
+}
+
+// Compacted store of the non-empty groups: one atomic per tile for the tile's output
+// position (warp ballots and a block prefix over the warp counts), then each selected
+// thread writes its row: the slot number followed by the W state words.
+extern "C" __global__ void __launch_bounds__(256) tsr_compact_groups(const u64* st, u64 slots, int W,
+                                                                    u64* out, u64* out_count) {
+  __shared__ unsigned warp_count[8];
+  __shared__ u64 tile_base;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  for (u64 base = (u64)blockIdx.x * 256; base < slots; base += (u64)gridDim.x * 256) {
+    u64 s = base + threadIdx.x;
+    bool flag = s < slots && st[s * W] != 0;
+    unsigned ballot = __ballot_sync(0xffffffffu, flag);
+    if (lane == 0) warp_count[warp] = __popc(ballot);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      unsigned total = 0;
+      for (int w = 0; w < 8; w++) { unsigned c = warp_count[w]; warp_count[w] = total; total += c; }
+      tile_base = total ? atomicAdd(out_count, (u64)total) : 0;
+    }
+    __syncthreads();
+    if (flag) {
+      u64 pos = tile_base + warp_count[warp] + __popc(ballot & ((1u << lane) - 1));
+      u64* row = out + pos * (W + 1);
+      row[0] = s;
+      for (int k = 0; k < W; k++) row[k + 1] = st[s * W + k];
+    }
+    __syncthreads();
+  }
+}
+)tessera_cuda";
+}
+
+}  // namespace tessera::gpu
