@@ -434,13 +434,14 @@ void Generator::AggregateSink(PhysicalHashAggregate& a) {
   std::vector<std::string> values;
   for (auto& ag : a.aggs) {
     if (ag->distinct) throw NotOnGpu(ag->name + "(DISTINCT) is not supported on the GPU yet");
-    prog_.agg_word.push_back((int)prog_.words.size());
     const std::string& n = ag->name;
     if (n == "count_star" || n == "count") {
       if (n == "count") Expr(*ag->children[0], L);  // no NULLs on the GPU: COUNT(x) = COUNT(*)
+      prog_.agg_word.push_back(0);                  // the group's row count
       values.push_back("");
       continue;
     }
+    prog_.agg_word.push_back((int)prog_.words.size());
     const Type& in = ag->children[0]->type;
     std::string v = Expr(*ag->children[0], L);
     if (n == "sum" || n == "avg") {
