@@ -43,6 +43,10 @@ class PhysicalOperator {
   virtual bool GetChunk(GlobalSourceState&, LocalState&, DataChunk& out) { return false; }
   // True when the source's chunk order matters (sorted output): run it on one thread.
   virtual bool SourceOrdered() const { return false; }
+  // How many morsels the source hands out at most (asked when its pipeline starts, after
+  // the pipelines it depends on ran): a pipeline gets no more workers than that, so a
+  // small source (a few hundred groups) does not start a thread per core.
+  virtual uint64_t SourceMorsels() const { return UINT64_MAX; }
 
   // Streaming-operator role.
   virtual std::unique_ptr<LocalState> InitLocalOperator() { return std::make_unique<LocalState>(); }

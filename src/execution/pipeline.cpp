@@ -72,6 +72,7 @@ void RunPipeline(Pipeline& p, unsigned threads) {
   auto gsrc = p.source->InitSource();
   std::mutex combine_mu;
   if (threads == 0) threads = HardwareThreads();
+  threads = (unsigned)std::max<uint64_t>(1, std::min<uint64_t>(threads, p.source->SourceMorsels()));
   ParallelFor(threads, threads, [&](uint64_t, unsigned) {
     auto lsrc = p.source->InitLocalSource();
     std::vector<std::unique_ptr<LocalState>> lops;

@@ -81,7 +81,15 @@ GpuQuery::GpuQuery(PipelineSet& ps) : pipelines_(ps) {
   stats_.plan_ms = MsSince(t0);
 }
 
-GpuQuery::~GpuQuery() = default;
+GpuQuery::~GpuQuery() {
+  // Pool blocks are reused at once: let the device finish before this query's buffers go.
+  if (ran_) {
+    try {
+      GpuContext::Shared().Synchronize();
+    } catch (...) {
+    }
+  }
+}
 
 std::string GpuQuery::DeviceLabel() const {
   if (!stats_.gpu_pipelines) return "cpu";
@@ -128,9 +136,10 @@ std::vector<std::string> GpuQuery::Sources() const {
 void GpuQuery::Run(unsigned threads) {
   GpuContext& ctx = GpuContext::Shared();
   ctx.MakeCurrent();
+  ran_ = true;
   ColumnCache::Instance().BeginQuery();
   err_ = ctx.Allocate(programs_.size() * sizeof(int));
-  err_.Memset(0);
+  err_.MemsetAsync(0, nullptr);  // all work goes to the legacy default stream, in order
   const auto& pl = pipelines_.pipelines();
   for (size_t i = 0; i < pl.size(); i++) {
     if (programs_[i]) RunProgram(*programs_[i], i);
@@ -150,17 +159,17 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
   prog.bitmap_buffers.clear();
   for (auto& b : prog.bitmaps) {
     prog.bitmap_buffers.push_back(ctx.Allocate(b.size() * 4));
-    prog.bitmap_buffers.back().CopyFromHost(b.data(), b.size() * 4);
+    prog.bitmap_buffers.back().CopyFromHostAsync(b.data(), b.size() * 4, nullptr);  // b lives as long as the query
   }
   const int W = (int)prog.words.size();
   if (prog.is_build) {
     auto& t = *prog.table;
     t.table = ctx.Allocate(std::max<uint64_t>(t.range, 1) * t.stride * 4);
     if (t.dense) {
-      t.table.Memset(0);
+      t.table.MemsetAsync(0, nullptr);
     } else {
       t.keys = ctx.Allocate(t.range * 8);
-      t.keys.Memset(0xff);
+      t.keys.MemsetAsync(0xff, nullptr);
     }
   } else {
     prog.state = ctx.Allocate(prog.slots * W * 8);
@@ -177,7 +186,7 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
   params[1] = err_.ptr() + index * sizeof(int);
   params[2] = prog.state.ptr();
   for (size_t i = 3; i < params.size(); i++) params[i] = prog.params[i]();
-  const uint64_t tile = (uint64_t)kBlockThreads * kItemsPerThread;
+  const uint64_t tile = (uint64_t)kBlockThreads * ItemsPerThread();
   uint64_t tiles = std::max<uint64_t>((prog.rows + tile - 1) / tile, 1);
   unsigned per_sm = prog.shared_state ? 4 : 16;
   unsigned grid = (unsigned)std::min<uint64_t>(tiles, (uint64_t)ctx.info().sm_count * per_sm);
@@ -204,7 +213,7 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
     ngroups = 1;
   } else {
     DeviceBuffer out = ctx.Allocate(prog.slots * (W + 1) * 8), count = ctx.Allocate(8);
-    count.Memset(0);
+    count.MemsetAsync(0, nullptr);
     unsigned blocks = (unsigned)std::min<uint64_t>((prog.slots + 255) / 256, (uint64_t)ctx.info().sm_count * 8);
     ctx.LaunchKernel(k.kernel->compact_groups, blocks, 256, 0, nullptr, prog.state.ptr(), prog.slots, W, out.ptr(),
                      count.ptr());

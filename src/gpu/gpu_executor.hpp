@@ -54,6 +54,7 @@ class GpuQuery {
   std::vector<std::string> why_cpu_;
   GpuQueryStats stats_;
   DeviceBuffer err_;
+  bool ran_ = false;
   struct Timing;
   std::vector<std::unique_ptr<Timing>> timings_;
 };

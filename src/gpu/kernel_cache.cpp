@@ -44,18 +44,19 @@ std::vector<char> KernelCache::Compile(const std::string& source, int sm_major, 
 }
 
 KernelLookup KernelCache::Get(const std::string& source, GpuContext& ctx) {
+  KernelLookup out;
+  std::lock_guard<std::mutex> g(mu_);
+  // In memory the source itself is the key (one device and toolkit per process).
+  if (auto it = memory_.find(source); it != memory_.end()) {
+    out.kernel = it->second;
+    return out;
+  }
   auto ver = NvrtcCompiler::Instance().Version();
   std::string key_text = source + "|" + ctx.info().ArchName() + "|nvrtc " + std::to_string(ver.first) + "." +
                          std::to_string(ver.second) + "|driver " + std::to_string(ctx.info().driver_version);
   char key[48];
   std::snprintf(key, sizeof key, "%016llx%016llx", (unsigned long long)Fnv1a(key_text, 14695981039346656037ull),
                 (unsigned long long)Fnv1a(key_text, 0x9e3779b97f4a7c15ull));
-  KernelLookup out;
-  std::lock_guard<std::mutex> g(mu_);
-  if (auto it = memory_.find(key); it != memory_.end()) {
-    out.kernel = it->second;
-    return out;
-  }
   std::vector<char> cubin;
   std::string dir = DiskDir(), path = dir.empty() ? "" : dir + "/" + key + ".cubin";
   if (!path.empty()) {
@@ -86,7 +87,7 @@ KernelLookup KernelCache::Get(const std::string& source, GpuContext& ctx) {
   k->pipeline = k->module.Function("tsr_pipeline");
   k->init_state = k->module.Function("tsr_init_state");
   k->compact_groups = k->module.Function("tsr_compact_groups");
-  memory_[key] = k;
+  memory_[source] = k;
   out.kernel = k;
   return out;
 }

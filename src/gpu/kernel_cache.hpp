@@ -6,7 +6,7 @@
 // $TESSERA_KERNEL_CACHE, else $XDG_CACHE_HOME/tessera/kernels, else
 // ~/.cache/tessera/kernels; a file that cannot be read or written is only a cache miss.
 #pragma once
-#include <map>
+#include <unordered_map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -41,7 +41,7 @@ class KernelCache {
 
  private:
   std::mutex mu_;
-  std::map<std::string, std::shared_ptr<CompiledKernel>> memory_;
+  std::unordered_map<std::string, std::shared_ptr<CompiledKernel>> memory_;  // by source
 };
 
 }  // namespace tessera::gpu

@@ -1,6 +1,8 @@
 #include "gpu/pipeline_codegen.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 #include "execution/expression_executor.hpp"
@@ -74,7 +76,9 @@ class Generator {
   std::string Checked(const char* fn, const BoundExpr& e, const std::string& a, const std::string& b);
   void Predicate(const BoundExpr& e, int layer);
   void Source(PhysicalTableScan& scan);
-  void ProbeJoin(PhysicalHashJoin& j);
+  int EmitProbe(PhysicalHashJoin& j, int layer);
+  void AddProbeLayer(int probe);
+  size_t ScanPrefix(Pipeline& p, PhysicalTableScan& scan);
   void BuildSink(PhysicalHashJoin& j);
   void AggregateSink(PhysicalHashAggregate& a);
 
@@ -100,9 +104,9 @@ std::string Generator::Need(int layer, int idx) {
       int k = Param([cached] { return (uint64_t)cached->data.ptr(); });
       Declare(ct, v);
       if (c.type.id == TypeId::Boolean)
-        ForItems(v + "[i] = __ldg(((const unsigned char*)" + PV(k) + ") + row[i]) != 0;");
+        ForItems(v + "[i] = __ldg(((const unsigned char*)" + PV(k) + ") + tb + i * BT) != 0;");
       else
-        ForItems(v + "[i] = __ldg(((const " + ct + "*)" + PV(k) + ") + row[i]);");
+        ForItems(v + "[i] = __ldg(((const " + ct + "*)" + PV(k) + ") + tb + i * BT);");
       break;
     }
     case Col::Payload: {
@@ -309,18 +313,17 @@ void Generator::Source(PhysicalTableScan& scan) {
     cols.push_back(std::move(c));
   }
   layers_.push_back(std::move(cols));
-  for (auto& f : scan.filters) Predicate(*f, 0);
 }
 
-void Generator::ProbeJoin(PhysicalHashJoin& j) {
+// Emits the probe of join `j` (its key over `layer`); returns the probe's number.
+int Generator::EmitProbe(PhysicalHashJoin& j, int layer) {
   auto it = tables_.find(&j);
   if (it == tables_.end()) throw NotOnGpu("the build side of " + j.Name() + " runs on the CPU");
   if (j.join_type != LJoinType::Inner || j.left_keys.size() != 1 || j.residual)
     throw NotOnGpu("only inner equi-joins on one key run on the GPU yet");
-  int L = (int)layers_.size() - 1;
   const BoundExpr& key = *j.left_keys[0];
   if (!IntLike(key.type) || key.type.id == TypeId::Decimal) throw NotOnGpu("join key of type " + key.type.ToString());
-  std::string k = Expr(key, L);
+  std::string k = Expr(key, layer);
   Probe pr;
   pr.table = it->second;
   auto t = pr.table;
@@ -330,24 +333,83 @@ void Generator::ProbeJoin(PhysicalHashJoin& j) {
   pr.p_lo = Param([t] { return (uint64_t)t->lo; });
   pr.p_range = Param([t] { return t->dense ? t->range : t->range - 1; });
   pr.slot_var = NewVar("slot");
-  Declare("long long", pr.slot_var);
+  Declare("int", pr.slot_var);  // tables have fewer than 2^31 slots (checked when planned)
   std::string find = t->dense
       ? "ht_find_dense((const unsigned*)" + PV(pr.p_table) + ", (int)" + PV(pr.p_stride) + ", (long long)" + PV(pr.p_lo) + ", " + PV(pr.p_range) + ", (long long)" + k + ")"
       : "ht_find_open((const long long*)" + PV(pr.p_keys) + ", " + PV(pr.p_range) + ", (long long)" + k + ")";
-  ForItems(pr.slot_var + "[i] = " + find + "; if (" + pr.slot_var + "[i] < 0) sel[i] = false;");
-  int pi = (int)probes_.size();
+  ForItems(pr.slot_var + "[i] = (int)" + find + "; if (" + pr.slot_var + "[i] < 0) sel[i] = false;");
   probes_.push_back(pr);
+  return (int)probes_.size() - 1;
+}
+
+// The join's output columns: its input's, then the build side's (read from the probe's slot).
+void Generator::AddProbeLayer(int probe) {
+  int L = (int)layers_.size() - 1;
+  auto t = probes_[probe].table;
   std::vector<Col> cols = layers_[L];  // probe columns keep their loaded registers
   for (size_t c = 0; c < t->types.size(); c++) {
     Col col;
     col.type = t->types[c];
     col.kind = Col::Payload;
-    col.probe = pi;
+    col.probe = probe;
     col.build_col = (int)c;
     col.domain = t->domains[c];
     cols.push_back(std::move(col));
   }
   layers_.push_back(std::move(cols));
+}
+
+// The scan's filter terms and the joins that directly follow the scan are all conjunctive
+// tests of a row; they run most useful first: by rank = (1 - selectivity) / cost, the
+// selectivities from the optimizer's estimates, the cost 1 for a term and 1 for a probe
+// plus 1 when its table exceeds 4 MB (it then lives in L2 rather than near the SM). A
+// later test then loads its columns only in the sectors that still hold selected rows.
+// Joins whose key reads another join's columns keep the plan's order.
+size_t Generator::ScanPrefix(Pipeline& p, PhysicalTableScan& scan) {
+  struct Step {
+    const BoundExpr* filter = nullptr;
+    PhysicalHashJoin* join = nullptr;
+    double rank = 0;
+  };
+  std::vector<Step> steps;
+  std::vector<const BoundExpr*> terms;
+  for (auto& f : scan.filters) {
+    if (f->kind == BExpr::And)
+      for (auto& c : f->children) terms.push_back(c.get());
+    else
+      terms.push_back(f.get());
+  }
+  auto clamp = [](double x) { return x > 0 && x <= 1 ? x : 1.0; };
+  double all = clamp(scan.data->row_count && scan.estimated_rows >= 0 ? scan.estimated_rows / (double)scan.data->row_count : 1);
+  for (auto* t : terms) steps.push_back({t, nullptr, (1 - std::pow(all, 1.0 / (double)terms.size()))});
+  size_t njoins = 0;
+  const size_t nscan = layers_[0].size();
+  for (auto* op : p.operators) {
+    if (op->kind != PhysKind::HashJoin) break;
+    auto* j = static_cast<PhysicalHashJoin*>(op);
+    std::vector<int> idx;
+    for (auto& k : j->left_keys) CollectIndices(*k, idx);
+    bool scan_only = std::all_of(idx.begin(), idx.end(), [&](int i) { return (size_t)i < nscan; });
+    auto it = tables_.find(j);
+    if (!scan_only || it == tables_.end()) break;
+    double in = j->children[0]->estimated_rows, out = j->estimated_rows;
+    double sel = clamp(in > 0 && out >= 0 ? out / in : 1);
+    const auto& t = *it->second;
+    double cost = 1 + ((double)t.range * t.stride * 4 > 4.0 * (1 << 20) ? 1 : 0);
+    steps.push_back({nullptr, j, (1 - sel) / cost});
+    njoins++;
+  }
+  std::stable_sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) { return a.rank > b.rank; });
+  std::map<PhysicalHashJoin*, int> probe_of;
+  for (auto& st : steps) {
+    if (st.filter) {
+      Predicate(*st.filter, 0);  // scan columns keep their positions in every layer
+    } else {
+      probe_of[st.join] = EmitProbe(*st.join, 0);
+    }
+  }
+  for (size_t i = 0; i < njoins; i++) AddProbeLayer(probe_of.at(static_cast<PhysicalHashJoin*>(p.operators[i])));
+  return njoins;
 }
 
 void Generator::BuildSink(PhysicalHashJoin& j) {
@@ -379,6 +441,7 @@ void Generator::BuildSink(PhysicalHashJoin& j) {
     t->range = 64;
     while (t->range < 2 * rows) t->range <<= 1;
   }
+  if (t->range >= (1ull << 31)) throw NotOnGpu("join build side above 2^31 hash slots");
   std::string k = Expr(key, L);
   std::vector<std::string> vars;
   for (size_t c = 0; c < cols.size(); c++) vars.push_back(Need(L, (int)c));
@@ -558,8 +621,11 @@ void Generator::AggregateSink(PhysicalHashAggregate& a) {
 
 void Generator::Run(Pipeline& p) {
   if (p.source->kind != PhysKind::TableScan) throw NotOnGpu("its source is " + p.source->Name() + ", not a table scan");
-  Source(static_cast<PhysicalTableScan&>(*p.source));
-  for (auto* op : p.operators) {
+  auto& scan = static_cast<PhysicalTableScan&>(*p.source);
+  Source(scan);
+  size_t done = ScanPrefix(p, scan);
+  for (size_t oi = done; oi < p.operators.size(); oi++) {
+    PhysicalOperator* op = p.operators[oi];
     int L = (int)layers_.size() - 1;
     switch (op->kind) {
       case PhysKind::Filter: Predicate(*static_cast<PhysicalFilter*>(op)->predicate, L); break;
@@ -580,7 +646,7 @@ void Generator::Run(Pipeline& p) {
         layers_.push_back(std::move(cols));
         break;
       }
-      case PhysKind::HashJoin: ProbeJoin(*static_cast<PhysicalHashJoin*>(op)); break;
+      case PhysKind::HashJoin: AddProbeLayer(EmitProbe(*static_cast<PhysicalHashJoin*>(op), L)); break;
       default: throw NotOnGpu(op->Name() + " is not supported on the GPU yet");
     }
   }
@@ -590,21 +656,30 @@ void Generator::Run(Pipeline& p) {
     default: throw NotOnGpu("its sink " + p.sink->Name() + " is not on the GPU yet");
   }
   std::string k;
-  k += "#define BT " + std::to_string(kBlockThreads) + "\n#define IPT " + std::to_string(kItemsPerThread) + "\n";
+  k += "#define BT " + std::to_string(kBlockThreads) + "\n#define IPT " + std::to_string(ItemsPerThread()) + "\n";
   k += "struct Params { unsigned long long v[" + std::to_string(prog_.params.size()) + "]; };\n";
-  k += "extern \"C\" __global__ void __launch_bounds__(BT) tsr_pipeline(const Params p) {\n";
+  k += "extern \"C\" __global__ void __launch_bounds__(BT, 1024 / BT) tsr_pipeline(const Params p) {\n";
   k += "  const long long n = (long long)p.v[0];\n  int* err = (int*)p.v[1];\n  u64* state = (u64*)p.v[2];\n";
   k += "  (void)err; (void)state;\n" + prologue_;
   k += "  const long long tiles = (n + BT * IPT - 1) / (BT * IPT);\n";
   k += "  for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {\n";
-  k += "  long long row[IPT]; bool sel[IPT];\n";
-  k += "  #pragma unroll\n  for (int i = 0; i < IPT; ++i) { row[i] = tile * (BT * IPT) + i * BT + threadIdx.x; sel[i] = row[i] < n; }\n";
+  k += "  const long long tb = tile * (BT * IPT) + threadIdx.x;  // row of item i: tb + i * BT\n  bool sel[IPT];\n";
+  k += "  #pragma unroll\n  for (int i = 0; i < IPT; ++i) sel[i] = tb + i * BT < n;\n";
   k += body_ + "  }\n" + epilogue_ + "}\n";
   prog_.kernel_body = k;
   prog_.source = std::string(TileLibrarySource()) + k;
 }
 
 }  // namespace
+
+int ItemsPerThread() {
+  static const int ipt = [] {
+    const char* e = std::getenv("TESSERA_GPU_ITEMS");
+    int v = e ? std::atoi(e) : kItemsPerThread;
+    return v >= 1 && v <= 16 ? v : kItemsPerThread;
+  }();
+  return ipt;
+}
 
 std::unique_ptr<PipelineProgram> GeneratePipeline(Pipeline& p, GpuTables& tables) {
   auto prog = std::make_unique<PipelineProgram>();

@@ -49,6 +49,9 @@ struct GpuFallback : std::runtime_error {
 
 inline constexpr int kBlockThreads = 128;
 inline constexpr int kItemsPerThread = 4;
+// Items per thread of the generated kernels: kItemsPerThread, or TESSERA_GPU_ITEMS (1-16)
+// for tuning experiments.
+int ItemsPerThread();
 
 // A hash table built on the device by a join's build pipeline and probed by its consumer.
 struct GpuHashTable {

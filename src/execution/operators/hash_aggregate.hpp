@@ -62,6 +62,9 @@ class PhysicalHashAggregate : public PhysicalOperator {
   void Finalize() override;
   std::unique_ptr<GlobalSourceState> InitSource() override;
   bool GetChunk(GlobalSourceState& gs, LocalState&, DataChunk& out) override;
+  uint64_t SourceMorsels() const override {
+    return global_ ? (global_->groups() + kVectorSize - 1) / kVectorSize : 1;
+  }
 
   std::vector<BoundExprPtr> groups, aggs;
   std::unique_ptr<GroupTable> NewTable() const;

@@ -17,6 +17,7 @@ class PhysicalTableScan : public PhysicalOperator {
   std::unique_ptr<GlobalSourceState> InitSource() override;
   std::unique_ptr<LocalState> InitLocalSource() override;
   bool GetChunk(GlobalSourceState& gs, LocalState& ls, DataChunk& out) override;
+  uint64_t SourceMorsels() const override { return data->row_groups.size(); }
 
   std::shared_ptr<const TableEntry> table;
   std::shared_ptr<const TableData> data;
