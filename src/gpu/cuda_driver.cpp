@@ -197,6 +197,7 @@ void CudaDriver::Load() noexcept {
     BindSymbol(lib_, a.cuModuleUnload, {"cuModuleUnload"}, &missing);
     BindSymbol(lib_, a.cuModuleGetFunction, {"cuModuleGetFunction"}, &missing);
     BindSymbol(lib_, a.cuFuncSetAttribute, {"cuFuncSetAttribute"}, &missing);
+    BindSymbol(lib_, a.cuOccupancyMaxActiveBlocksPerMultiprocessor, {"cuOccupancyMaxActiveBlocksPerMultiprocessor"}, &missing);
     BindSymbol(lib_, a.cuLaunchKernel, {"cuLaunchKernel"}, &missing);
     BindSymbol(lib_, a.cuStreamCreate, {"cuStreamCreate"}, &missing);
     BindSymbol(lib_, a.cuStreamDestroy_v2, {"cuStreamDestroy_v2"}, &missing);

@@ -287,6 +287,13 @@ void GpuContext::Launch(CUfunction f, Dim3 grid, Dim3 block, unsigned shared_byt
 
 // ---------------------------------------------------------------------------------------
 
+int GpuContext::MaxActiveBlocksPerSM(CUfunction f, int block_threads, size_t dynamic_shared) {
+  MakeCurrent();
+  int blocks = 0;
+  TESSERA_CU(cuOccupancyMaxActiveBlocksPerMultiprocessor, &blocks, f, block_threads, dynamic_shared);
+  return std::max(blocks, 1);
+}
+
 std::string GpuStatusLine() {
   try {
     CudaDriver& d = CudaDriver::Instance();

@@ -135,6 +135,9 @@ class GpuContext {
   // shared memory limit when shared_bytes exceeds the default 48 KiB.
   void Launch(CUfunction f, Dim3 grid, Dim3 block, unsigned shared_bytes, void** args,
               CUstream stream = nullptr);
+  // How many blocks of `f` fit on one multiprocessor at once (registers, shared memory,
+  // threads): a grid of sm_count times this is one full wave.
+  int MaxActiveBlocksPerSM(CUfunction f, int block_threads, size_t dynamic_shared);
   // Same, with the parameters passed by value: LaunchKernel(f, grid, block, 0, s, ptr, n).
   // Each argument must have exactly the type of the kernel's parameter (int vs long long!).
   template <typename... Args>

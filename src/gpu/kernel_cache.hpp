@@ -21,6 +21,7 @@ struct CompiledKernel {
   CUfunction pipeline = nullptr;       // tsr_pipeline
   CUfunction init_state = nullptr;     // tile library: tsr_init_state
   CUfunction compact_groups = nullptr; // tile library: tsr_compact_groups
+  int blocks_per_sm = 0;               // pipeline kernel's occupancy (0: not asked yet)
 };
 
 struct KernelLookup {

@@ -658,7 +658,7 @@ void Generator::Run(Pipeline& p) {
   std::string k;
   k += "#define BT " + std::to_string(kBlockThreads) + "\n#define IPT " + std::to_string(ItemsPerThread()) + "\n";
   k += "struct Params { unsigned long long v[" + std::to_string(prog_.params.size()) + "]; };\n";
-  k += "extern \"C\" __global__ void __launch_bounds__(BT, 1024 / BT) tsr_pipeline(const Params p) {\n";
+  k += "extern \"C\" __global__ void __launch_bounds__(BT) tsr_pipeline(const Params p) {\n";
   k += "  const long long n = (long long)p.v[0];\n  int* err = (int*)p.v[1];\n  u64* state = (u64*)p.v[2];\n";
   k += "  (void)err; (void)state;\n" + prologue_;
   k += "  const long long tiles = (n + BT * IPT - 1) / (BT * IPT);\n";
