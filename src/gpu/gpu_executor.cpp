@@ -83,6 +83,11 @@ GpuQuery::GpuQuery(PipelineSet& ps) : pipelines_(ps) {
       prog.reset();
     }
   }
+  // Second pass over the builds: now that their probe kernels are generated, each table
+  // stores only the build columns its probe side reads (narrower slots, fewer sectors).
+  for (auto& [join, table] : tables_) table->read_known = true;
+  for (size_t i = 0; i < pl.size(); i++)
+    if (programs_[i] && programs_[i]->is_build) programs_[i] = GeneratePipeline(*pl[i], tables_);
   for (size_t i = 0; i < pl.size(); i++) {
     if (programs_[i]) {
       pl[i]->device = "gpu";

@@ -111,6 +111,7 @@ std::string Generator::Need(int layer, int idx) {
     }
     case Col::Payload: {
       Probe& pr = probes_[c.probe];
+      pr.table->read[c.build_col] = 1;
       std::string w = "(int)" + PV(Param([t = pr.table, bc = c.build_col] { return (uint64_t)t->word_of[bc]; }));
       std::string args = "(const unsigned*)" + PV(pr.p_table) + ", (int)" + PV(pr.p_stride) + ", " + pr.slot_var + "[i], " + w;
       Declare(ct, v);
@@ -418,15 +419,21 @@ void Generator::BuildSink(PhysicalHashJoin& j) {
   int L = (int)layers_.size() - 1;
   const BoundExpr& key = *j.right_keys[0];
   if (!IntLike(key.type) || key.type.id == TypeId::Decimal) throw NotOnGpu("join key of type " + key.type.ToString());
-  auto t = std::make_shared<GpuHashTable>();
+  auto found = tables_.find(&j);
+  auto t = found != tables_.end() ? found->second : std::make_shared<GpuHashTable>();
   const auto& cols = layers_[L];
+  if (!t->read_known) t->read.assign(cols.size(), 0);
   t->stride = 1;
-  for (auto& c : cols) {
-    if (DeviceCType(c.type).empty()) throw NotOnGpu("type " + c.type.ToString() + " is not supported on the GPU yet");
-    t->types.push_back(c.type);
-    t->domains.push_back(c.domain);
-    t->word_of.push_back(t->stride);
-    t->stride += DeviceWidth(c.type) == 8 ? 2 : 1;
+  t->types.clear();
+  t->domains.clear();
+  t->word_of.clear();
+  for (size_t c = 0; c < cols.size(); c++) {
+    if (DeviceCType(cols[c].type).empty()) throw NotOnGpu("type " + cols[c].type.ToString() + " is not supported on the GPU yet");
+    t->types.push_back(cols[c].type);
+    t->domains.push_back(cols[c].domain);
+    bool store = !t->read_known || t->read[c];
+    t->word_of.push_back(store ? t->stride : -1);
+    if (store) t->stride += DeviceWidth(cols[c].type) == 8 ? 2 : 1;
   }
   // Direct-mapped when the key's range is small next to the table (the CPU's rule).
   ColumnDomain kd;
@@ -443,8 +450,9 @@ void Generator::BuildSink(PhysicalHashJoin& j) {
   }
   if (t->range >= (1ull << 31)) throw NotOnGpu("join build side above 2^31 hash slots");
   std::string k = Expr(key, L);
-  std::vector<std::string> vars;
-  for (size_t c = 0; c < cols.size(); c++) vars.push_back(Need(L, (int)c));
+  std::vector<std::string> vars(cols.size());
+  for (size_t c = 0; c < cols.size(); c++)
+    if (t->word_of[c] >= 0) vars[c] = Need(L, (int)c);
   int p_table = Param([t] { return (uint64_t)t->table.ptr(); });
   int p_keys = Param([t] { return (uint64_t)t->keys.ptr(); });
   int p_stride = Param([t] { return (uint64_t)t->stride; });
@@ -459,6 +467,7 @@ void Generator::BuildSink(PhysicalHashJoin& j) {
   ins += ", err, " + std::to_string(range_err) + ", " + std::to_string(dup_err) + ")";
   std::string stmt = "long long s = " + ins + "; if (s >= 0) {";
   for (size_t c = 0; c < cols.size(); c++) {
+    if (t->word_of[c] < 0) continue;
     std::string ct = DeviceCType(cols[c].type), v = vars[c] + "[i]", w = std::to_string(t->word_of[c]);
     if (ct == "long long") stmt += " ht_store64(" + ht + ", " + stride + ", s, " + w + ", " + v + ");";
     else if (ct == "double") stmt += " ht_store64(" + ht + ", " + stride + ", s, " + w + ", tsr_f64_bits(" + v + "));";

@@ -59,7 +59,9 @@ struct GpuHashTable {
   int64_t lo = 0;      // dense: smallest key
   uint64_t range = 0;  // dense: slots; open: capacity (a power of two)
   int stride = 1;      // 32-bit words per slot (word 0: occupancy)
-  std::vector<int> word_of;             // build column -> first word
+  std::vector<int> word_of;             // build column -> first word (-1: not stored)
+  std::vector<char> read;               // build columns the probe side reads (marked as it is generated)
+  bool read_known = false;              // store only the columns marked in `read`
   std::vector<Type> types;              // build column types
   std::vector<ColumnDomain> domains;    // build column domains
   DeviceBuffer table, keys;
@@ -109,6 +111,8 @@ struct PipelineProgram {
 using GpuTables = std::map<const PhysicalOperator*, std::shared_ptr<GpuHashTable>>;
 
 // Generates the kernel of `p`; throws NotOnGpu when the pipeline cannot run on the GPU.
+// A build pipeline whose join already has a table in `tables` lays that same table out
+// again (the probe kernels keep pointing at it), storing only the columns it marks read.
 std::unique_ptr<PipelineProgram> GeneratePipeline(Pipeline& p, GpuTables& tables);
 
 }  // namespace tessera::gpu
