@@ -37,6 +37,25 @@ void PinnedDownload(GpuContext& ctx, const DeviceBuffer& src, size_t bytes, F us
   if (bytes) src.CopyToHost(buf->data(), bytes);
   use(static_cast<const uint64_t*>(buf->data()));
 }
+// Timing events are reused across queries: creating and destroying them costs more than
+// recording them.
+std::mutex event_mu;
+std::vector<Event>& EventPool() {
+  static auto* pool = new std::vector<Event>();  // never destroyed (events outlive static destruction)
+  return *pool;
+}
+Event TakeEvent(GpuContext& ctx) {
+  std::lock_guard<std::mutex> g(event_mu);
+  auto& pool = EventPool();
+  if (pool.empty()) return ctx.CreateEvent();
+  Event e = std::move(pool.back());
+  pool.pop_back();
+  return e;
+}
+void GiveEvent(Event e) {
+  std::lock_guard<std::mutex> g(event_mu);
+  EventPool().push_back(std::move(e));
+}
 }  // namespace
 
 bool UseGpu(const std::string& device) {
@@ -212,8 +231,8 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
   if (!k.kernel->blocks_per_sm) k.kernel->blocks_per_sm = ctx.MaxActiveBlocksPerSM(k.kernel->pipeline, kBlockThreads, shared);
   unsigned grid = (unsigned)std::min<uint64_t>(tiles, (uint64_t)ctx.info().sm_count * k.kernel->blocks_per_sm);
   auto timing = std::make_unique<Timing>();
-  timing->start = ctx.CreateEvent();
-  timing->end = ctx.CreateEvent();
+  timing->start = TakeEvent(ctx);
+  timing->end = TakeEvent(ctx);
   timing->pipeline = prog.pipeline;
   ctx.Record(timing->start);
   void* args[] = {params.data(), nullptr};
@@ -263,6 +282,8 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
     float ms = ctx.ElapsedMs(t->start, t->end);
     stats_.kernel_ms += ms;
     t->pipeline->elapsed_ms = ms;
+    GiveEvent(std::move(t->start));
+    GiveEvent(std::move(t->end));
   }
   timings_.clear();
   // Into the operator's group table: the CPU finalises (AVG, SUM types, overflow checks).

@@ -4,7 +4,7 @@
 #   tests     the ctest label gpu (unit.gpu_runtime_test, unit.gpu_ssb_test, sql_gpu.*)
 #   memcheck  compute-sanitizer memcheck over the SSB queries and variations (SF 0.01)
 #   sf20      GPU vs CPU results of every SSB query and variation at SF $SF (default 20)
-#   bench     tessera bench ssb --sf $SF on the GPU (5 warm runs) and on the CPU (3)
+#   bench     tessera bench ssb --sf $SF on the GPU (15 warm runs) and on the CPU (3)
 # Usage: test/gpu/run_on_gpu.sh [STAGE...]   (default: all four). Logs go to $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -30,7 +30,8 @@ for stage in $stages; do
     sf20)
       TESSERA_GPU_TEST_SF=$sf "$build/test/gpu_ssb_test" 2>&1 | tee "$OUT/sf$sf-compare.log" | tail -40 || status=1 ;;
     bench)
-      "$build/tessera" bench ssb --sf "$sf" --device gpu --reps 5 --data /tmp/ssb-sf$sf.tdb > "$OUT/bench-gpu.txt" 2>&1 || status=1
+      sync
+      "$build/tessera" bench ssb --sf "$sf" --device gpu --reps 15 --data /tmp/ssb-sf$sf.tdb > "$OUT/bench-gpu.txt" 2>&1 || status=1
       tail -20 "$OUT/bench-gpu.txt"
       "$build/tessera" bench ssb --sf "$sf" --device cpu --reps 3 --data /tmp/ssb-sf$sf.tdb > "$OUT/bench-cpu.txt" 2>&1 || status=1
       tail -20 "$OUT/bench-cpu.txt" ;;
