@@ -10,6 +10,9 @@
 
 #include "cli/line_editor.hpp"
 #include "cli/version.hpp"
+#include "gpu/column_cache.hpp"
+#include "gpu/gpu_context.hpp"
+#include "gpu/kernel_cache.hpp"
 #include "parser/parser.hpp"
 
 namespace tessera::cli {
@@ -74,7 +77,14 @@ Shell::Outcome Shell::RunSql(std::string_view sql) {
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                     .count();
     PrintResult(std::cout, result, mode_, style_);
-    if (timer_) std::cout << "Run Time: " << FormatMs(ms) << " ms\n";
+    if (!result.note.empty()) std::cerr << "note: " << result.note << '\n';
+    if (timer_) {
+      std::cout << "Run Time: " << FormatMs(ms) << " ms";
+      if (result.has_rows && result.device != "cpu")
+        std::cout << " (" << result.device << "; kernels " << FormatMs(result.gpu_kernel_ms) << " ms, compile "
+                  << FormatMs(result.gpu_compile_ms) << " ms, column upload " << FormatMs(result.gpu_transfer_ms) << " ms)";
+      std::cout << '\n';
+    }
     std::cout.flush();
     return Outcome::Ok;
   } catch (const std::exception& e) {
@@ -177,8 +187,24 @@ void Shell::PrintHelp() const {
       "  .mode table|csv|json  choose the result format\n"
       "  .maxrows N            rows shown by table mode (0: all)\n"
       "  .read FILE            run SQL and dot commands from FILE\n"
+      "  .gpu                  the GPU, the device setting, resident columns, cached kernels\n"
       "  .quit, .exit          leave the shell\n"
       "Editing: arrows, Home/End, Ctrl-A/E/K/U/W; history with up/down (~/.tessera_history).\n";
+}
+
+Shell::Outcome Shell::ShowGpu() {
+  std::cout << gpu::GpuStatusLine() << '\n' << "device setting: " << db_.settings().device << '\n';
+  auto& cache = gpu::ColumnCache::Instance();
+  auto lines = cache.Describe();
+  char mib[32];
+  std::snprintf(mib, sizeof mib, "%.1f", cache.resident_bytes() / 1048576.0);
+  std::cout << "column cache: " << mib << " MiB resident, " << lines.size()
+            << " column" << (lines.size() == 1 ? "" : "s") << " known\n";
+  for (auto& l : lines) std::cout << "  " << l << '\n';
+  std::cout << "kernel cache: " << gpu::KernelCache::Instance().size() << " kernels in memory; on disk in "
+            << (gpu::KernelCache::DiskDir().empty() ? std::string("(none)") : gpu::KernelCache::DiskDir()) << '\n';
+  std::cout.flush();
+  return Outcome::Ok;
 }
 
 Shell::Outcome Shell::ShowTables() {
@@ -232,6 +258,7 @@ Shell::Outcome Shell::RunDotCommand(const std::string& line) {
     return Outcome::Ok;
   }
   if (cmd == ".tables") return nargs == 0 ? ShowTables() : usage(".tables");
+  if (cmd == ".gpu") return nargs == 0 ? ShowGpu() : usage(".gpu");
   if (cmd == ".schema") return nargs <= 1 ? ShowSchema(nargs ? w[1] : "") : usage(".schema [TABLE]");
   if (cmd == ".timer") {
     if (nargs != 1 || (w[1] != "on" && w[1] != "off")) return usage(".timer on|off");

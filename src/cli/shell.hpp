@@ -34,6 +34,7 @@ class Shell {
   Outcome RunSql(std::string_view sql);
   Outcome RunDotCommand(const std::string& line);
   Outcome ShowTables();
+  Outcome ShowGpu();
   Outcome ShowSchema(const std::string& table);
   void PrintHelp() const;
 
