@@ -72,7 +72,6 @@ struct GpuQuery::Timing {
 };
 
 GpuQuery::GpuQuery(PipelineSet& ps) : pipelines_(ps) {
-  auto t0 = Clock::now();
   const auto& pl = ps.pipelines();
   programs_.resize(pl.size());
   why_cpu_.resize(pl.size());
@@ -115,7 +114,6 @@ GpuQuery::GpuQuery(PipelineSet& ps) : pipelines_(ps) {
       stats_.cpu_scan_pipelines++;
     }
   }
-  stats_.plan_ms = MsSince(t0);
 }
 
 GpuQuery::~GpuQuery() {
@@ -242,7 +240,6 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
   if (prog.is_build) {
     return;  // the probe kernel follows on the same stream
   }
-  auto tr = Clock::now();
   // Aggregation result to the host, through a pinned buffer: a small state (up to 1 MiB)
   // in one copy, scanned here for non-empty groups; a larger one compacted on the device
   // first (non-empty groups only, one atomic per tile), then copied.
@@ -343,7 +340,6 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
     }
   }
   agg.SetResult(std::move(table));
-  stats_.result_ms += MsSince(tr);
   prog.state = DeviceBuffer();
 }
 

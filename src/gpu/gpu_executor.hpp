@@ -17,12 +17,10 @@
 namespace tessera::gpu {
 
 struct GpuQueryStats {
-  double plan_ms = 0;      // code generation
   double compile_ms = 0;   // NVRTC (0 when every kernel was cached)
   double transfer_ms = 0;  // column uploads
   uint64_t transfer_bytes = 0;
   double kernel_ms = 0;    // device time of the pipeline kernels (CUDA events)
-  double result_ms = 0;    // aggregation results: compaction, download, group table
   int gpu_pipelines = 0, cpu_scan_pipelines = 0;
 };
 

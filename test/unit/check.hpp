@@ -36,14 +36,22 @@ inline void Fail(const char* file, int line, const std::string& msg) {
     tcheck::Fail(__FILE__, __LINE__, "exception '" + _w + "' lacks '" + std::string(needle) + "'"); \
   } while (0)
 
-#define TEST_MAIN() \
-  int main() { \
-    for (auto& c : tcheck::Cases()) { \
-      int before = tcheck::Failures(); \
-      try { c.fn(); } catch (const std::exception& e) { \
-        tcheck::Fail(__FILE__, __LINE__, std::string(c.name) + " threw: " + e.what()); } \
-      std::cout << (tcheck::Failures() == before ? "ok   " : "FAIL ") << c.name << "\n"; \
-    } \
-    std::cout << tcheck::Cases().size() << " cases, " << tcheck::Failures() << " failures\n"; \
-    return tcheck::Failures() ? 1 : 0; \
+namespace tcheck {
+// Runs every case; returns the exit status (1 when any check failed).
+inline int RunAll() {
+  for (auto& c : Cases()) {
+    int before = Failures();
+    try {
+      c.fn();
+    } catch (const std::exception& e) {
+      Fail(__FILE__, __LINE__, std::string(c.name) + " threw: " + e.what());
+    }
+    std::cout << (Failures() == before ? "ok   " : "FAIL ") << c.name << "\n";
   }
+  std::cout << Cases().size() << " cases, " << Failures() << " failures\n";
+  return Failures() ? 1 : 0;
+}
+}  // namespace tcheck
+
+#define TEST_MAIN() \
+  int main() { return tcheck::RunAll(); }

@@ -152,15 +152,5 @@ int main() {
     std::cout << "skipped: " << e.what() << "\n";
     return 77;
   }
-  for (auto& c : tcheck::Cases()) {
-    int before = tcheck::Failures();
-    try {
-      c.fn();
-    } catch (const std::exception& e) {
-      tcheck::Fail(__FILE__, __LINE__, std::string(c.name) + " threw: " + e.what());
-    }
-    std::cout << (tcheck::Failures() == before ? "ok   " : "FAIL ") << c.name << "\n";
-  }
-  std::cout << tcheck::Cases().size() << " cases, " << tcheck::Failures() << " failures\n";
-  return tcheck::Failures() ? 1 : 0;
+  return tcheck::RunAll();
 }
