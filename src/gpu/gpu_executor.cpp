@@ -217,10 +217,10 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
   }
   // Parameters.
   std::vector<uint64_t> params(prog.params.size());
-  params[0] = prog.rows;
-  params[1] = err_.ptr() + index * sizeof(int);
-  params[2] = prog.state.ptr();
-  for (size_t i = 3; i < params.size(); i++) params[i] = prog.params[i]();
+  params[kParamRows] = prog.rows;
+  params[kParamErr] = err_.ptr() + index * sizeof(int);
+  params[kParamState] = prog.state.ptr();
+  for (size_t i = kFixedParams; i < params.size(); i++) params[i] = prog.params[i]();
   const uint64_t tile = (uint64_t)kBlockThreads * ItemsPerThread();
   uint64_t tiles = std::max<uint64_t>((prog.rows + tile - 1) / tile, 1);
   unsigned shared = prog.shared_state ? (unsigned)(prog.slots * W * 8) : 0;

@@ -16,8 +16,6 @@ namespace tessera::gpu {
 
 namespace {
 
-// Parameter words with fixed positions.
-constexpr int kParamRows = 0, kParamErr = 1, kParamState = 2, kFixedParams = 3;
 
 bool IntLike(const Type& t) {
   return t.id == TypeId::Integer || t.id == TypeId::BigInt || t.id == TypeId::Date ||
@@ -668,7 +666,8 @@ void Generator::Run(Pipeline& p) {
   k += "#define BT " + std::to_string(kBlockThreads) + "\n#define IPT " + std::to_string(ItemsPerThread()) + "\n";
   k += "struct Params { unsigned long long v[" + std::to_string(prog_.params.size()) + "]; };\n";
   k += "extern \"C\" __global__ void __launch_bounds__(BT) tsr_pipeline(const Params p) {\n";
-  k += "  const long long n = (long long)p.v[0];\n  int* err = (int*)p.v[1];\n  u64* state = (u64*)p.v[2];\n";
+  k += "  const long long n = (long long)" + PV(kParamRows) + ";\n  int* err = (int*)" + PV(kParamErr) +
+       ";\n  u64* state = (u64*)" + PV(kParamState) + ";\n";
   k += "  (void)err; (void)state;\n" + prologue_;
   k += "  const long long tiles = (n + BT * IPT - 1) / (BT * IPT);\n";
   k += "  for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {\n";

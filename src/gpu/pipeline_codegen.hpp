@@ -48,6 +48,9 @@ struct GpuFallback : std::runtime_error {
 };
 
 inline constexpr int kBlockThreads = 128;
+// Parameter words every pipeline kernel has at fixed positions, set by the executor: the
+// scanned table's row count, the kernel's error word, the aggregation state (0 for builds).
+inline constexpr int kParamRows = 0, kParamErr = 1, kParamState = 2, kFixedParams = 3;
 inline constexpr int kItemsPerThread = 4;
 // Items per thread of the generated kernels: kItemsPerThread, or TESSERA_GPU_ITEMS (1-16)
 // for tuning experiments.
