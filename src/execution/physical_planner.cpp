@@ -70,6 +70,8 @@ static PhysicalOperatorPtr Plan(LogicalOp& op, int64_t top_n_hint) {
       auto j = std::make_unique<PhysicalHashJoin>(out_types, op.join_type, std::move(op.left_keys),
                                                   std::move(op.right_keys), std::move(op.residual));
       j->build_types = ct[1];
+      j->single_match = op.single_match;
+      j->null_aware = op.null_aware;
       j->children.push_back(std::move(left));
       j->children.push_back(std::move(right));
       r = std::move(j);

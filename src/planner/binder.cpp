@@ -142,7 +142,17 @@ LogicalOpPtr Binder::BindBaseTable(const ast::TableRef& ref, Scope& scope) {
 LogicalOpPtr Binder::BindSubqueryRef(const ast::SelectStmt& q, const std::string& alias,
                                      const std::vector<std::string>& col_aliases, SourcePos pos,
                                      Scope& scope) {
-  BoundQuery bq = BindSelect(q);
+  // A derived table does not see the queries around it (no LATERAL).
+  auto saved = std::move(outer_scopes_);
+  outer_scopes_.clear();
+  BoundQuery bq;
+  try {
+    bq = BindSelect(q);
+  } catch (...) {
+    outer_scopes_ = std::move(saved);
+    throw;
+  }
+  outer_scopes_ = std::move(saved);
   // Wrap in a projection so that the subquery's columns get bindings of their own.
   auto proj = std::make_unique<LogicalOp>(LogicalKind::Projection);
   proj->table_index = next_index_++;
@@ -239,6 +249,25 @@ LogicalOpPtr Binder::BindFrom(const ast::TableRef& ref, Scope& scope) {
 BoundExprPtr Binder::BindColumn(const ast::Expr& e, const Ctx& ctx) {
   const Scope* scope = ctx.scope;
   if (!scope) throw BindError("column \"" + e.name + "\" does not exist", e.pos);
+  // Not in this query's scope: a correlated reference to an enclosing query's column.
+  auto visible = [&](const Scope& s) {
+    for (auto& en : s.entries)
+      if ((e.table.empty() || en.alias == e.table) &&
+          std::find(en.names.begin(), en.names.end(), e.name) != en.names.end())
+        return true;
+    return false;
+  };
+  if (!visible(*scope))
+    for (size_t k = outer_scopes_.size(); k-- > 0;) {
+      if (!visible(*outer_scopes_[k])) continue;
+      if (k + 1 != outer_scopes_.size())
+        throw UserError(ErrorKind::Unsupported,
+                        "a subquery may refer only to columns of the query immediately around it, not to \"" +
+                            (e.table.empty() ? e.name : e.table + "." + e.name) + "\" further out",
+                        e.pos);
+      scope = outer_scopes_[k];
+      break;
+    }
   const ScopeEntry* found = nullptr;
   size_t idx = 0;
   if (!e.table.empty()) {
@@ -532,7 +561,7 @@ BoundExprPtr Binder::BindFunction(const ast::Expr& e, Ctx& ctx) {
 
 BoundExprPtr Binder::Bind(const ast::Expr& e, Ctx& ctx) {
   // In an aggregating query, an expression that equals a GROUP BY expression refers to it.
-  if (ctx.agg && !AstContainsAggregate(e) && e.kind != ExprKind::Literal) {
+  if (ctx.agg && !AstContainsAggregate(e) && e.kind != ExprKind::Literal && !AstContainsSubquery(e)) {
     Ctx plain;
     plain.scope = ctx.scope;
     plain.clause = ctx.clause;
@@ -682,8 +711,7 @@ BoundExprPtr Binder::BindInner(const ast::Expr& e, Ctx& ctx) {
       throw TypeError("an INTERVAL can only be added to or subtracted from a DATE", e.pos);
     case ExprKind::InSubquery:
     case ExprKind::Exists:
-    case ExprKind::Subquery:
-      throw UserError(ErrorKind::Unsupported, "subqueries in expressions are not supported yet", e.pos);
+    case ExprKind::Subquery: return BindSubqueryExpr(e, ctx);
   }
   throw InternalError("unknown expression kind");
 }
@@ -717,16 +745,7 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
   }
   if (!plan) plan = std::make_unique<LogicalOp>(LogicalKind::Dummy);
 
-  if (stmt.where) {
-    Ctx ctx;
-    ctx.scope = &scope;
-    ctx.clause = "WHERE";
-    auto pred = ToBoolean(Bind(*stmt.where, ctx), stmt.where->pos, "argument of WHERE");
-    auto f = std::make_unique<LogicalOp>(LogicalKind::Filter);
-    SplitConjunction(std::move(pred), f->filters);
-    f->children.push_back(std::move(plan));
-    plan = std::move(f);
-  }
+  if (stmt.where) plan = BindWhere(*stmt.where, std::move(plan), scope);
 
   // Expand the select list (* and t.*).
   struct Item { const ast::Expr* expr; std::string alias; BoundExprPtr star_col; };
@@ -758,9 +777,13 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
   AggState agg;
   agg.group_index = next_index_++;
   agg.agg_index = next_index_++;
+  // Joins evaluating subqueries of the select list, HAVING and ORDER BY: under the
+  // projection (after the aggregate when aggregating).
+  std::vector<LogicalOpPtr> select_joins;
   Ctx sel;
   sel.scope = &scope;
   sel.clause = "WHERE";
+  sel.joins = &select_joins;
   if (aggregating) {
     sel.agg = &agg;
     sel.clause = "GROUP BY";
@@ -874,6 +897,7 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     a->aggs = std::move(agg.aggs);
     a->children.push_back(std::move(plan));
     plan = std::move(a);
+    plan = ApplyJoins(std::move(plan), select_joins);
     if (having) {
       auto f = std::make_unique<LogicalOp>(LogicalKind::Filter);
       SplitConjunction(std::move(having), f->filters);
@@ -881,6 +905,7 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
       plan = std::move(f);
     }
   }
+  plan = ApplyJoins(std::move(plan), select_joins);  // not aggregating: none applied yet
   std::vector<Type> proj_types;
   for (auto& e : proj->exprs) proj_types.push_back(e->type);
   proj->children.push_back(std::move(plan));

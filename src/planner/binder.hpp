@@ -48,6 +48,17 @@ class Binder {
     const Scope* scope = nullptr;
     AggState* agg = nullptr;      // non-null: aggregates allowed, columns must be grouped
     const char* clause = "";      // for "not allowed in WHERE" messages
+    // Where subqueries may appear: the joins that evaluate them are collected here (each
+    // a Join with only its right child; ApplyJoins puts the query's plan on the left).
+    std::vector<LogicalOpPtr>* joins = nullptr;
+  };
+  // A subquery bound for use in an expression, its correlated predicates pulled out
+  // (binder_subquery.cpp).
+  struct SubqueryPlan {
+    LogicalOpPtr plan;
+    std::vector<Type> types;               // the subquery's visible columns
+    std::vector<BoundExprPtr> correlated;  // predicates over outer and plan columns
+    LogicalOp* grouped_agg = nullptr;      // an ungrouped aggregate the pull-up grouped
   };
 
   LogicalOpPtr BindFrom(const ast::TableRef& ref, Scope& scope);
@@ -64,12 +75,24 @@ class Binder {
   BoundExprPtr BindFunction(const ast::Expr& e, Ctx& ctx);
   BoundExprPtr BindAggregate(const ast::Expr& e, Ctx& ctx);
   BoundExprPtr Coerce(BoundExprPtr e, const Type& t, SourcePos pos);
+  // Subqueries in expressions (binder_subquery.cpp).
+  SubqueryPlan BindSubqueryPlan(const ast::Expr& e, const Ctx& ctx);
+  BoundExprPtr BindSubqueryExpr(const ast::Expr& e, Ctx& ctx);
+  bool BindSubqueryConjunct(const ast::Expr& e, Ctx& ctx, std::vector<BoundExprPtr>& late);
+  LogicalOpPtr BindWhere(const ast::Expr& where, LogicalOpPtr plan, const Scope& scope);
   BoundExprPtr ToBoolean(BoundExprPtr e, SourcePos pos, const char* what);
 
   Catalog& catalog_;
   uint32_t next_index_ = 0;
   std::vector<std::map<std::string, const ast::CommonTableExpr*>> ctes_;
+  // Scopes of the queries enclosing the one being bound (innermost last): a column not
+  // found in its own scope may refer to the immediately enclosing query (correlation).
+  std::vector<const Scope*> outer_scopes_;
 };
+
+// Puts `plan` under each pending join (as its left child), in order.
+LogicalOpPtr ApplyJoins(LogicalOpPtr plan, std::vector<LogicalOpPtr>& joins);
+bool AstContainsSubquery(const ast::Expr& e);
 
 bool IsAggregateName(const std::string& name);
 bool AstContainsAggregate(const ast::Expr& e);

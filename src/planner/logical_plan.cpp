@@ -17,7 +17,9 @@ std::vector<ColumnBinding> LogicalOp::Bindings() const {
       break;
     case LogicalKind::Join: {
       r = children[0]->Bindings();
-      if (join_type != LJoinType::Semi && join_type != LJoinType::Anti) {
+      if (join_type == LJoinType::Mark) {
+        r.push_back({table_index, 0});
+      } else if (join_type != LJoinType::Semi && join_type != LJoinType::Anti) {
         auto rb = children[1]->Bindings();
         r.insert(r.end(), rb.begin(), rb.end());
       }
@@ -44,7 +46,9 @@ std::vector<Type> LogicalOp::Types() const {
       break;
     case LogicalKind::Join: {
       r = children[0]->Types();
-      if (join_type != LJoinType::Semi && join_type != LJoinType::Anti) {
+      if (join_type == LJoinType::Mark) {
+        r.push_back(Type::Boolean());
+      } else if (join_type != LJoinType::Semi && join_type != LJoinType::Anti) {
         auto rt = children[1]->Types();
         r.insert(r.end(), rt.begin(), rt.end());
       }
@@ -72,7 +76,14 @@ std::string LogicalOp::ToString(int indent) const {
       break;
     case LogicalKind::Filter: s += "FILTER " + List(filters); break;
     case LogicalKind::Projection: s += "PROJECT " + List(exprs); break;
-    case LogicalKind::Join: s += "JOIN"; break;
+    case LogicalKind::Join: {
+      static const char* names[] = {"INNER", "LEFT", "SEMI", "ANTI", "CROSS", "MARK"};
+      s += std::string(names[(int)join_type]) + " JOIN";
+      for (size_t i = 0; i < left_keys.size(); i++)
+        s += (i ? " AND " : " ") + left_keys[i]->ToString() + " = " + right_keys[i]->ToString();
+      if (residual) s += " [" + residual->ToString() + "]";
+      break;
+    }
     case LogicalKind::Aggregate: s += "AGGREGATE [" + List(groups) + "] [" + List(aggs) + "]"; break;
     case LogicalKind::Order: s += "ORDER"; break;
     case LogicalKind::Limit: s += "LIMIT " + std::to_string(limit); break;

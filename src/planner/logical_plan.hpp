@@ -11,7 +11,10 @@
 namespace tessera {
 
 enum class LogicalKind { Get, Filter, Projection, Join, Aggregate, Order, Limit, Dummy };
-enum class LJoinType { Inner, Left, Semi, Anti, Cross };
+// Mark: every probe row once, plus a BOOLEAN column (binding {table_index, 0}) saying
+// whether it found a match: how [NOT] EXISTS / [NOT] IN subqueries are evaluated where
+// they are not a top-level conjunct of WHERE (those become Semi/Anti joins).
+enum class LJoinType { Inner, Left, Semi, Anti, Cross, Mark };
 
 struct OrderSpec {
   BoundExprPtr expr;
@@ -34,13 +37,18 @@ struct LogicalOp {
   // Get: pushed-down filter terms; Filter: its terms (AND-ed)
   std::vector<BoundExprPtr> filters;
 
-  // Projection: exprs, outputs (table_index, i)
+  // Projection: exprs, outputs (table_index, i); Join (Mark): the mark's binding table
   std::vector<BoundExprPtr> exprs;
 
   // Join: equi-keys (left_keys[i] = right_keys[i]) and, for non-inner joins, a residual
   LJoinType join_type = LJoinType::Inner;
   std::vector<BoundExprPtr> left_keys, right_keys;
   BoundExprPtr residual;
+  // Left join of a scalar subquery: a probe row matching two build rows is an error.
+  bool single_match = false;
+  // Mark join of IN (SELECT ...): SQL's NULL semantics (no match is NULL, not FALSE,
+  // when the probe key is NULL or the build side holds a NULL key, unless it is empty).
+  bool null_aware = false;
 
   // Aggregate: groups -> (group_index, i), aggregates (BExpr::Agg) -> (agg_index, i)
   uint32_t group_index = 0, agg_index = 0;

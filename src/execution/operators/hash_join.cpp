@@ -14,11 +14,13 @@ PhysicalHashJoin::PhysicalHashJoin(std::vector<Type> t, LJoinType jt, std::vecto
       right_keys(std::move(rk)), residual(std::move(res)) {}
 
 std::string PhysicalHashJoin::Details() const {
-  static const char* names[] = {"INNER", "LEFT", "SEMI", "ANTI", "CROSS"};
+  static const char* names[] = {"INNER", "LEFT", "SEMI", "ANTI", "CROSS", "MARK"};
   std::string s = names[(int)join_type];
   for (size_t i = 0; i < left_keys.size(); i++)
     s += (i ? " AND " : " ") + left_keys[i]->ToString() + " = " + right_keys[i]->ToString();
   if (residual) s += " [" + residual->ToString() + "]";
+  if (null_aware) s += " (null-aware)";
+  if (single_match) s += " (single match)";
   if (is_dense_) s += " (perfect hash)";
   return s;
 }
@@ -63,6 +65,8 @@ void PhysicalHashJoin::Finalize() {
   }
   collected_.clear();
   rows_out = n;
+  for (uint32_t i = 0; i < n && !build_has_null_key_; i++)
+    for (size_t k = 0; k < nkeys_; k++) build_has_null_key_ |= !build_cols_[build_types.size() + k].IsValid(i);
   // Perfect hash for one dense, unique integer key.
   if (nkeys_ == 1) {
     const Vector& k = build_cols_[build_types.size()];
@@ -188,7 +192,32 @@ void PhysicalHashJoin::Execute(DataChunk& in, DataChunk& out, LocalState&) {
     pi.swap(p2);
     bi.swap(b2);
   }
+  if (single_match)
+    for (size_t i = 1; i < pi.size(); i++)
+      if (pi[i] == pi[i - 1])
+        throw UserError(ErrorKind::Constraint, "more than one row returned by a subquery used as an expression");
   switch (join_type) {
+    case LJoinType::Mark: {
+      std::vector<uint8_t> hit(in.size, 0);
+      for (uint32_t p : pi) hit[p] = 1;
+      out.cols.resize(np + 1);
+      for (size_t c = 0; c < np; c++) {
+        out.cols[c].Init(in.cols[c].type(), std::max<uint32_t>(in.size, 1));
+        CopyRows(in.cols[c], nullptr, in.size, out.cols[c], 0);
+      }
+      Vector& mark = out.cols[np];
+      mark.Init(Type::Boolean(), std::max<uint32_t>(in.size, 1));
+      for (uint32_t i = 0; i < in.size; i++) {
+        mark.data<uint8_t>()[i] = hit[i];
+        if (!hit[i] && null_aware && build_rows_ > 0) {
+          bool null_probe = false;
+          for (auto& k : keys) null_probe |= !k.IsValid(i);
+          if (null_probe || build_has_null_key_) mark.SetNull(i);
+        }
+      }
+      out.size = in.size;
+      return;
+    }
     case LJoinType::Inner:
     case LJoinType::Cross: assemble(pi, bi, out); return;
     case LJoinType::Semi:

@@ -3,6 +3,7 @@
 // expressions of equal types. A single integer key whose values are dense and unique is
 // looked up in a direct-mapped array (perfect hash, as star-schema dimension keys are);
 // otherwise a chained hash table is used. EXPLAIN ANALYZE shows which one was built. NULL keys never match.
+// Join types: see LJoinType (Mark adds one BOOLEAN column to the probe row).
 #pragma once
 #include "execution/physical_operator.hpp"
 #include "planner/logical_plan.hpp"
@@ -27,6 +28,8 @@ class PhysicalHashJoin : public PhysicalOperator {
   LJoinType join_type;
   std::vector<BoundExprPtr> left_keys, right_keys;
   BoundExprPtr residual;  // evaluated over (probe columns ++ build columns)
+  bool single_match = false;  // see LogicalOp::single_match
+  bool null_aware = false;    // see LogicalOp::null_aware
   std::vector<Type> build_types;  // right child's output types
 
  private:
@@ -40,6 +43,7 @@ class PhysicalHashJoin : public PhysicalOperator {
   uint64_t build_rows_ = 0;
   std::vector<Vector> build_cols_;  // payload then keys, build_rows_ each
   size_t nkeys_ = 0;
+  bool build_has_null_key_ = false;
   // perfect hash
   bool is_dense_ = false;
   int64_t dense_min_ = 0;
