@@ -328,9 +328,30 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
       }
       throw UserError(ErrorKind::Binder, "unknown setting \"" + s.name + "\" (known: threads, device, progress)", stmt.pos);
     }
-    case ast::StmtKind::CreateView:
-    case ast::StmtKind::DropView:
-      throw UserError(ErrorKind::Unsupported, "views are not supported yet", stmt.pos);
+    case ast::StmtKind::CreateView: {
+      auto& cv = static_cast<const ast::CreateViewStatement&>(stmt);
+      // Bound now to report mistakes at creation; bound again wherever it is used.
+      BoundQuery bq = Binder(db.catalog()).BindSelect(*cv.query);
+      if (cv.column_aliases.size() > bq.names.size())
+        throw UserError(ErrorKind::Binder, "view \"" + cv.name + "\" names " + std::to_string(cv.column_aliases.size()) +
+                                               " columns but its query returns " + std::to_string(bq.names.size()),
+                        stmt.pos);
+      try {
+        db.catalog().CreateView(cv.name, cv.query_sql, cv.column_aliases, cv.or_replace);
+      } catch (const UserError& e) {
+        throw UserError(e.kind(), e.raw(), stmt.pos);
+      }
+      return Status("CREATE VIEW");
+    }
+    case ast::StmtKind::DropView: {
+      auto& d = static_cast<const ast::DropStatement&>(stmt);
+      try {
+        db.catalog().DropView(d.name, d.if_exists);
+      } catch (const UserError& e) {
+        throw UserError(e.kind(), e.raw(), stmt.pos);
+      }
+      return Status("DROP VIEW");
+    }
   }
   throw InternalError("unknown statement");
 }

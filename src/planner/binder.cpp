@@ -4,6 +4,7 @@
 
 #include "common/date.hpp"
 #include "common/decimal.hpp"
+#include "parser/parser.hpp"
 
 namespace tessera {
 
@@ -115,8 +116,28 @@ LogicalOpPtr Binder::BindBaseTable(const ast::TableRef& ref, Scope& scope) {
                              ref.pos, scope);
     }
   }
-  auto entry = catalog_.GetTable(ref.name);
+  auto entry = catalog_.GetEntry(ref.name);
   if (!entry) throw UserError(ErrorKind::Catalog, "table \"" + ref.name + "\" does not exist", ref.pos);
+  if (entry->is_view()) {
+    // A view is its query, parsed and bound here like a subquery in FROM.
+    if (view_depth_ >= kMaxViewDepth)
+      throw UserError(ErrorKind::Binder, "views nest more than " + std::to_string(kMaxViewDepth) +
+                                             " deep (does view \"" + ref.name + "\" refer to itself?)", ref.pos);
+    auto stmts = ParseSQL(entry->view_sql);
+    if (stmts.size() != 1 || stmts[0]->kind != ast::StmtKind::Select)
+      throw UserError(ErrorKind::Catalog, "view \"" + ref.name + "\" has an invalid definition", ref.pos);
+    auto& q = *static_cast<ast::SelectStatement&>(*stmts[0]).select;
+    auto aliases = ref.column_aliases.empty() ? entry->view_columns : ref.column_aliases;
+    view_depth_++;
+    struct Dec { int& d; ~Dec() { d--; } } dec{view_depth_};
+    try {
+      return BindSubqueryRef(q, ref.alias.empty() ? ref.name : ref.alias, aliases, ref.pos, scope);
+    } catch (const UserError& e) {
+      // Positions inside the view's text would mislead: point at the outermost reference.
+      if (view_depth_ > 1) throw;
+      throw UserError(e.kind(), "in view \"" + ref.name + "\": " + e.raw(), ref.pos);
+    }
+  }
   auto get = std::make_unique<LogicalOp>(LogicalKind::Get);
   get->table = entry;
   get->table_index = next_index_++;

@@ -88,6 +88,8 @@ class Binder {
   // Scopes of the queries enclosing the one being bound (innermost last): a column not
   // found in its own scope may refer to the immediately enclosing query (correlation).
   std::vector<const Scope*> outer_scopes_;
+  static constexpr int kMaxViewDepth = 32;
+  int view_depth_ = 0;
 };
 
 // Puts `plan` under each pending join (as its left child), in order.

@@ -6,10 +6,48 @@ Catalog::Catalog(std::unique_ptr<StorageBackend> backend) : backend_(std::move(b
   if (backend_) state_ = backend_->Load();
 }
 
-std::shared_ptr<const TableEntry> Catalog::GetTable(const std::string& name) const {
+std::shared_ptr<const TableEntry> Catalog::GetEntry(const std::string& name) const {
   std::lock_guard<std::mutex> g(mu_);
   auto it = state_.find(name);
   return it == state_.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<const TableEntry> Catalog::GetTable(const std::string& name) const {
+  auto e = GetEntry(name);
+  return e && !e->is_view() ? e : nullptr;
+}
+
+void Catalog::CreateView(const std::string& name, std::string sql, std::vector<std::string> columns,
+                         bool or_replace) {
+  std::lock_guard<std::mutex> g(mu_);
+  auto it = state_.find(name);
+  if (it != state_.end()) {
+    if (!it->second->is_view()) throw UserError(ErrorKind::Catalog, "table \"" + name + "\" already exists");
+    if (!or_replace) throw UserError(ErrorKind::Catalog, "view \"" + name + "\" already exists");
+  }
+  auto e = std::make_shared<TableEntry>();
+  e->schema.name = name;
+  e->data = std::make_shared<TableData>();
+  e->view_sql = std::move(sql);
+  e->view_columns = std::move(columns);
+  CatalogState next = state_;
+  next[name] = e;
+  CommitLocked(std::move(next));
+}
+
+bool Catalog::DropView(const std::string& name, bool if_exists) {
+  std::lock_guard<std::mutex> g(mu_);
+  auto it = state_.find(name);
+  if (it == state_.end()) {
+    if (if_exists) return false;
+    throw UserError(ErrorKind::Catalog, "view \"" + name + "\" does not exist");
+  }
+  if (!it->second->is_view())
+    throw UserError(ErrorKind::Catalog, "\"" + name + "\" is a table, not a view (use DROP TABLE)");
+  CatalogState next = state_;
+  next.erase(name);
+  CommitLocked(std::move(next));
+  return true;
 }
 
 std::vector<std::string> Catalog::TableNames() const {
@@ -33,7 +71,8 @@ void Catalog::CreateTable(TableSchema schema, bool if_not_exists) {
   std::lock_guard<std::mutex> g(mu_);
   if (state_.count(schema.name)) {
     if (if_not_exists) return;
-    throw UserError(ErrorKind::Catalog, "table \"" + schema.name + "\" already exists");
+    throw UserError(ErrorKind::Catalog, std::string(state_.at(schema.name)->is_view() ? "view" : "table") +
+                                            " \"" + schema.name + "\" already exists");
   }
   for (size_t i = 0; i < schema.columns.size(); i++)
     for (size_t j = 0; j < i; j++)
@@ -54,6 +93,8 @@ bool Catalog::DropTable(const std::string& name, bool if_exists) {
     if (if_exists) return false;
     throw UserError(ErrorKind::Catalog, "table \"" + name + "\" does not exist");
   }
+  if (state_.at(name)->is_view())
+    throw UserError(ErrorKind::Catalog, "\"" + name + "\" is a view, not a table (use DROP VIEW)");
   CatalogState next = state_;
   next.erase(name);
   CommitLocked(std::move(next));

@@ -33,9 +33,14 @@ struct TableSchema {
   }
 };
 
+// A table, or a view: a view keeps its query's SQL text (bound where it is used) and
+// optional column names, and an empty schema and data.
 struct TableEntry {
   TableSchema schema;
   std::shared_ptr<const TableData> data;
+  std::string view_sql;
+  std::vector<std::string> view_columns;
+  bool is_view() const { return !view_sql.empty(); }
 };
 
 using CatalogState = std::map<std::string, std::shared_ptr<const TableEntry>>;
@@ -57,13 +62,19 @@ class Catalog {
  public:
   explicit Catalog(std::unique_ptr<StorageBackend> backend = nullptr);
 
+  // A table (nullptr for a view or an unknown name).
   std::shared_ptr<const TableEntry> GetTable(const std::string& name) const;
+  // A table or a view.
+  std::shared_ptr<const TableEntry> GetEntry(const std::string& name) const;
   std::vector<std::string> TableNames() const;
   CatalogState Snapshot() const;
 
   void CreateTable(TableSchema schema, bool if_not_exists = false);
   // Returns false when the table did not exist and if_exists was set.
   bool DropTable(const std::string& name, bool if_exists = false);
+  void CreateView(const std::string& name, std::string sql, std::vector<std::string> columns,
+                  bool or_replace);
+  bool DropView(const std::string& name, bool if_exists = false);
   // Appends row groups to a table (built against its schema), atomically.
   void Append(const std::string& name, std::vector<std::shared_ptr<const RowGroup>> groups);
   bool persistent() const { return backend_ != nullptr; }

@@ -700,11 +700,13 @@ std::shared_ptr<const RowGroup> BrokenRowGroup(const RowGroupRef& ref, const Tab
 // ---------------------------------------------------------------------------------------
 // Manifest.
 //
-//   magic "TESSCAT\0" | u32 version | u32 flags (0) | u64 body size | body | u32 CRC-32C
+//   magic "TESSCAT\0" | u32 version | u32 flags | u64 body size | body | u32 CRC-32C
 //   body: u64 next file id, u32 table count, per table: name, u32 column count,
 //         per column (name, u8 type, u8 precision, u8 scale, u8 not null), u64 row count,
 //         u32 row-group count, per row group (file name, u32 rows, u64 file size,
 //         u32 directory CRC)
+//         [flags bit 0 (kManifestHasViews): u32 view count, per view: name, u32 column
+//          name count, column names, SQL text]
 
 struct FileInfo {
   std::shared_ptr<const RowGroup> rg;  // the mapped row group (identity of the file)
@@ -716,14 +718,21 @@ struct ManifestTable {
   TableSchema schema;
   uint64_t row_count = 0;
   std::vector<RowGroupRef> groups;
+  std::string view_sql;  // a view: no schema or groups
+  std::vector<std::string> view_columns;
 };
+
+constexpr uint32_t kManifestHasViews = 1;
 
 std::string SerializeManifest(uint64_t next_id, const CatalogState& state,
                               const std::map<std::string, FileInfo>& files) {
   BufWriter body;
   body.U64(next_id);
-  body.U32((uint32_t)state.size());
+  uint32_t nviews = 0;
+  for (auto& [name, entry] : state) nviews += entry->is_view();
+  body.U32((uint32_t)state.size() - nviews);
   for (auto& [name, entry] : state) {
+    if (entry->is_view()) continue;
     body.Str(name);
     body.U32((uint32_t)entry->schema.columns.size());
     for (auto& col : entry->schema.columns) {
@@ -744,10 +753,20 @@ std::string SerializeManifest(uint64_t next_id, const CatalogState& state,
       body.U32(it->second.dir_crc);
     }
   }
+  if (nviews) {
+    body.U32(nviews);
+    for (auto& [name, entry] : state) {
+      if (!entry->is_view()) continue;
+      body.Str(name);
+      body.U32((uint32_t)entry->view_columns.size());
+      for (auto& c : entry->view_columns) body.Str(c);
+      body.Str(entry->view_sql);
+    }
+  }
   BufWriter m;
   m.Raw(kManifestMagic, 8);
   m.U32(kStorageFormatVersion);
-  m.U32(0);
+  m.U32(nviews ? kManifestHasViews : 0);
   m.U64(body.buf.size());
   m.buf += body.buf;
   m.U32(Crc32c(m.buf.data(), m.buf.size()));
@@ -769,6 +788,11 @@ std::vector<ManifestTable> ParseManifest(const std::string& data, const std::str
     throw UserError(ErrorKind::IO, "database manifest " + path + " has unsupported format version " +
                                        std::to_string(version) + " (this build supports version " +
                                        std::to_string(kStorageFormatVersion) + ")");
+  uint32_t flags;
+  std::memcpy(&flags, data.data() + 12, 4);
+  if (flags & ~kManifestHasViews)
+    throw UserError(ErrorKind::IO, "database manifest " + path + " uses features this build does not know (flags " +
+                                       std::to_string(flags) + ")");
   uint64_t body_size;
   std::memcpy(&body_size, data.data() + 16, 8);
   if (body_size != data.size() - 28) throw corrupt("truncated or wrong size");
@@ -809,6 +833,19 @@ std::vector<ManifestTable> ParseManifest(const std::string& data, const std::str
       }
       if (sum != mt.row_count) throw Corrupt{"row count of table " + mt.schema.name};
       tables.push_back(std::move(mt));
+    }
+    if (flags & kManifestHasViews) {
+      uint32_t nviews = r.U32();
+      for (uint32_t v = 0; v < nviews; v++) {
+        ManifestTable mt;
+        mt.schema.name = std::string(r.Str());
+        if (!names.insert(mt.schema.name).second) throw Corrupt{"duplicate name " + mt.schema.name};
+        uint32_t ncols = r.U32();
+        for (uint32_t c = 0; c < ncols; c++) mt.view_columns.emplace_back(r.Str());
+        mt.view_sql = std::string(r.Str());
+        if (mt.view_sql.empty()) throw Corrupt{"view " + mt.schema.name + " without SQL"};
+        tables.push_back(std::move(mt));
+      }
     }
     if (!r.AtEnd()) throw Corrupt{"trailing bytes"};
   } catch (const Corrupt& c) {
@@ -906,6 +943,8 @@ class DiskBackend final : public StorageBackend {
         td->row_count = mt.row_count;
         entry->schema = std::move(mt.schema);
         entry->data = std::move(td);
+        entry->view_sql = std::move(mt.view_sql);
+        entry->view_columns = std::move(mt.view_columns);
         state[entry->schema.name] = std::move(entry);
       }
     }

@@ -264,6 +264,40 @@ TEST(empty_table_and_drop_reopen) {
   CHECK_EQ(cat->Describe(), "database at " + dir.path + " (2 tables)");
 }
 
+TEST(views_survive_reopen_and_drop) {
+  TempDir dir;
+  {
+    auto cat = OpenDb(dir.path);
+    cat->CreateTable(AllTypesSchema("t"));
+    cat->Append("t", BuildGroups(AllTypesSchema(), 0, 100));
+    cat->CreateView("v", "SELECT * FROM t", {"x", "y"}, false);
+    CHECK_THROWS(cat->CreateView("v", "SELECT 1", {}, false));
+    CHECK_THROWS(cat->CreateView("t", "SELECT 1", {}, true));
+    CHECK_THROWS(cat->DropTable("v"));
+    CHECK_THROWS(cat->DropView("t"));
+    CHECK(cat->GetTable("v") == nullptr);
+  }
+  {
+    auto cat = OpenDb(dir.path);
+    auto v = cat->GetEntry("v");
+    CHECK(v != nullptr && v->is_view());
+    CHECK_EQ(v->view_sql, std::string("SELECT * FROM t"));
+    CHECK_EQ(v->view_columns.size(), (size_t)2);
+    CHECK_EQ(v->view_columns[1], std::string("y"));
+    CHECK_EQ(cat->GetTable("t")->data->row_count, 100u);
+    cat->CreateView("v", "SELECT 2", {}, true);
+  }
+  {
+    auto cat = OpenDb(dir.path);
+    CHECK_EQ(cat->GetEntry("v")->view_sql, std::string("SELECT 2"));
+    CHECK(cat->DropView("v"));
+    CHECK(!cat->DropView("v", true));
+  }
+  auto cat = OpenDb(dir.path);
+  CHECK(cat->GetEntry("v") == nullptr);
+  CHECK_EQ(CountMismatches(*cat->GetTable("t")), 0u);
+}
+
 TEST(leftover_temp_and_orphan_files_are_ignored_and_cleaned) {
   TempDir dir;
   {
