@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <map>
 
 #include "optimizer/optimizer.hpp"
 
@@ -37,14 +38,69 @@ static void Prune(LogicalOp& op, const std::vector<ColumnBinding>& used) {
   for (auto& c : op.children) Prune(*c, used);
 }
 
-void PruneColumns(LogicalOp& root) {
+static void Rename(BoundExpr& e, const std::map<ColumnBinding, ColumnBinding>& m) {
+  if (e.kind == BExpr::Column) {
+    auto it = m.find(e.binding);
+    if (it != m.end()) e.binding = it->second;
+  }
+  for (auto& c : e.children) Rename(*c, m);
+}
+
+static void RenameAll(LogicalOp& op, const std::map<ColumnBinding, ColumnBinding>& m) {
+  auto each = [&](std::vector<BoundExprPtr>& v) {
+    for (auto& e : v) Rename(*e, m);
+  };
+  each(op.filters);
+  each(op.exprs);
+  each(op.groups);
+  each(op.aggs);
+  each(op.left_keys);
+  each(op.right_keys);
+  if (op.residual) Rename(*op.residual, m);
+  for (auto& o : op.orders) Rename(*o.expr, m);
+  for (auto& c : op.children) RenameAll(*c, m);
+}
+
+// Drops projection outputs nobody reads (SELECT * in a subquery or view), renumbering the
+// references to the others. Returns whether anything was dropped.
+static bool PruneProjections(LogicalOp& op, const std::vector<ColumnBinding>& used,
+                             std::map<ColumnBinding, ColumnBinding>& rename, bool is_root) {
+  bool changed = false;
+  if (op.kind == LogicalKind::Projection && !is_root) {
+    std::vector<BoundExprPtr> keep;
+    for (uint32_t i = 0; i < op.exprs.size(); i++) {
+      ColumnBinding b{op.table_index, i};
+      bool live = std::binary_search(used.begin(), used.end(), b);
+      if (!live && !(keep.empty() && i + 1 == op.exprs.size())) {  // keep at least one
+        changed = true;
+        continue;
+      }
+      rename[b] = {op.table_index, (uint32_t)keep.size()};
+      keep.push_back(std::move(op.exprs[i]));
+    }
+    op.exprs = std::move(keep);
+  }
+  for (auto& c : op.children) changed |= PruneProjections(*c, used, rename, false);
+  return changed;
+}
+
+static std::vector<ColumnBinding> Used(const LogicalOp& root) {
   std::vector<ColumnBinding> used;
   Collect(root, used);
   // The root's own outputs are used by the client.
   for (auto& b : root.Bindings()) used.push_back(b);
   std::sort(used.begin(), used.end());
   used.erase(std::unique(used.begin(), used.end()), used.end());
-  Prune(root, used);
+  return used;
+}
+
+void PruneColumns(LogicalOp& root) {
+  for (;;) {
+    std::map<ColumnBinding, ColumnBinding> rename;
+    if (!PruneProjections(root, Used(root), rename, true)) break;
+    RenameAll(root, rename);
+  }
+  Prune(root, Used(root));
 }
 
 }  // namespace tessera

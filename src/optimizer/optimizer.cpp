@@ -4,6 +4,7 @@ namespace tessera {
 
 LogicalOpPtr Optimize(LogicalOpPtr plan) {
   FoldConstants(*plan);
+  FactorOrPredicates(*plan);
   plan = ReorderJoins(std::move(plan));
   PruneColumns(*plan);
   return plan;

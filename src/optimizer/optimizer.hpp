@@ -1,11 +1,13 @@
 // Logical optimizer passes, in order:
 //  1. constant folding (constant_folding.cpp)
-//  2. join ordering + filter pushdown (join_order.cpp): inner/cross join regions are
+//  2. OR factoring (or_factoring.cpp): terms common to all disjuncts leave the OR; each
+//     relation every disjunct restricts gets the implied OR of those restrictions.
+//  3. join ordering + filter pushdown (join_order.cpp): inner/cross join regions are
 //     flattened into relations and predicates; single-table predicates go into the scans;
 //     equi-join predicates become hash-join keys; the join tree is built left-deep with
 //     the largest relation as the probe side and the others (the dimensions of a star or
 //     snowflake) as build sides, most selective first.
-//  3. projection pruning (column_pruning.cpp): scans read only referenced columns.
+//  4. projection pruning (column_pruning.cpp): scans read only referenced columns.
 #pragma once
 #include "planner/logical_plan.hpp"
 
@@ -14,6 +16,7 @@ namespace tessera {
 LogicalOpPtr Optimize(LogicalOpPtr plan);
 
 void FoldConstants(LogicalOp& op);
+void FactorOrPredicates(LogicalOp& op);
 BoundExprPtr FoldExpression(BoundExprPtr e);
 LogicalOpPtr ReorderJoins(LogicalOpPtr op);
 void PruneColumns(LogicalOp& root);
