@@ -128,6 +128,7 @@ std::string ReportJson(const BenchReport& r) {
     for (size_t k = 0; k < q.pipelines.size(); k++) {
       const auto& p = q.pipelines[k];
       o << (k ? "," : "") << "\n       {\"id\": " << p.run.id << ", \"device\": " << json::Quote(p.run.device)
+        << ", \"cpu_fallback\": " << (q.device != "cpu" && p.run.device == "cpu" && p.run.plan.rfind("TABLE_SCAN", 0) == 0 ? "true" : "false")
         << ", \"plan\": " << json::Quote(p.run.plan) << ", \"rows_in\": " << json::Number(p.run.rows_in)
         << ", \"rows_out\": " << json::Number(p.run.rows_out) << ", \"rows_exact\": " << (p.run.rows_exact ? "true" : "false")
         << ", \"ms\": " << json::Number(p.run.ms) << ", \"read_bytes\": " << json::Number(p.bound.read_bytes)

@@ -60,6 +60,7 @@ for (const q of rep.queries) {
   if (!q.pipelines.length) fail(`${where} no pipelines`);
   let bound = 0, bytes = 0, scanned = false;
   for (const p of q.pipelines) {
+    if (p.cpu_fallback !== false) fail(`${where} pipeline ${p.id} cpu_fallback ${p.cpu_fallback} on --device cpu`);
     if (p.device !== 'cpu' || p.rows_exact !== true) fail(`${where} pipeline ${p.id} device ${p.device} rows_exact ${p.rows_exact}`);
     if (!(p.rows_in >= 0 && p.rows_out >= 0 && p.ms >= 0)) fail(`${where} pipeline ${p.id} rows/ms`);
     const b = p.read_bytes + p.random_bytes + p.write_bytes;
