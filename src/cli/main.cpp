@@ -1,5 +1,5 @@
 // tessera: the command-line front end. Reads the arguments, then runs -c commands, a
-// script on stdin, the interactive shell, or a subcommand (gen, bench).
+// script on stdin, the interactive shell, or a subcommand (gen, bench, probe).
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,6 +20,8 @@ constexpr const char* kUsage =
     "Usage: tessera [DBPATH] [-c SQL]... [--csv|--json] [--threads N] [--device cpu|gpu|auto]\n"
     "       tessera gen ssb --sf N (--db PATH | --out DIR) [--seed S] [--threads N]\n"
     "       tessera bench ssb --sf N [--reps R] [--queries q1.1,...] [--device D] [--data DIR]\n"
+    "                     [--json FILE] [--compare duckdb] [--plot FILE]\n"
+    "       tessera probe [--show] [--quick] [--cpu-only]\n"
     "\n"
     "Opens the database directory DBPATH (created if missing; an in-memory database without\n"
     "it) and runs SQL: the -c commands in order, else a script on stdin when stdin is not a\n"
@@ -32,7 +34,8 @@ constexpr const char* kUsage =
     "  --help, -h        show this text\n"
     "  --version         show the version\n"
     "\n"
-    "Subcommands (each has --help): gen (benchmark data), bench (run a benchmark).\n"
+    "Subcommands (each has --help): gen (benchmark data), bench (run a benchmark), probe\n"
+    "(measure this machine's memory bandwidths for the cost model).\n"
     "Exit status: 0 success, 1 an SQL or runtime error (-c and scripts stop at the first),\n"
     "2 a wrong command line.\n";
 
@@ -106,8 +109,9 @@ int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
-    if (!args.empty() && (args[0] == "gen" || args[0] == "bench")) {
+    if (!args.empty() && (args[0] == "gen" || args[0] == "bench" || args[0] == "probe")) {
       std::vector<std::string> rest(args.begin() + 1, args.end());
+      if (args[0] == "probe") return RunProbeCommand(rest);
       return args[0] == "gen" ? RunGenCommand(rest) : RunBenchCommand(rest);
     }
     return RunMain(args);

@@ -73,7 +73,10 @@ void RunPipeline(Pipeline& p, unsigned threads) {
   std::mutex combine_mu;
   if (threads == 0) threads = HardwareThreads();
   threads = (unsigned)std::max<uint64_t>(1, std::min<uint64_t>(threads, p.source->SourceMorsels()));
+  p.source_rows = 0;
+  p.operator_rows.assign(p.operators.size(), 0);
   ParallelFor(threads, threads, [&](uint64_t, unsigned) {
+    std::vector<uint64_t> rows(p.operators.size() + 1, 0);  // this worker's counts
     auto lsrc = p.source->InitLocalSource();
     std::vector<std::unique_ptr<LocalState>> lops;
     for (auto* op : p.operators) lops.push_back(op->InitLocalOperator());
@@ -81,18 +84,23 @@ void RunPipeline(Pipeline& p, unsigned threads) {
     DataChunk chunk, next;
     while (p.source->GetChunk(*gsrc, *lsrc, chunk)) {
       bool empty = chunk.size == 0;
+      rows[0] += chunk.size;
       for (size_t i = 0; i < p.operators.size() && !empty; i++) {
         p.operators[i]->Execute(chunk, next, *lops[i]);
         std::swap(chunk, next);
         empty = chunk.size == 0;
+        rows[i + 1] += chunk.size;
       }
       if (!empty) p.sink->Sink(chunk, *lsink);
       chunk = DataChunk();
     }
     std::lock_guard<std::mutex> g(combine_mu);
+    p.source_rows += rows[0];
+    for (size_t i = 0; i < p.operators.size(); i++) p.operator_rows[i] += rows[i + 1];
     p.sink->Combine(*lsink);
   });
   p.sink->Finalize();
+  p.counted = true;
   p.elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 

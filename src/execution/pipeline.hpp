@@ -19,6 +19,14 @@ struct Pipeline {
   std::vector<Pipeline*> dependencies;
   double elapsed_ms = 0;
   std::string device = "cpu";
+  // Rows counted by the CPU executor (counted = true once it ran the pipeline): out of the
+  // source, out of each operator (same order as `operators`). The GPU runs a pipeline as
+  // one kernel and counts only the sink's rows (sink->rows_out).
+  bool counted = false;
+  uint64_t source_rows = 0;
+  std::vector<uint64_t> operator_rows;
+  // GPU: bytes of the join table this build fills, or of the aggregation state.
+  double gpu_table_bytes = 0;
   std::string ToString() const;
 };
 

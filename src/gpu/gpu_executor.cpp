@@ -200,6 +200,7 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
   if (prog.is_build) {
     auto& t = *prog.table;
     t.table = ctx.Allocate(std::max<uint64_t>(t.range, 1) * t.stride * 4);
+    prog.pipeline->gpu_table_bytes = (double)std::max<uint64_t>(t.range, 1) * t.stride * 4;
     if (t.dense) {
       t.table.MemsetAsync(0, nullptr);
     } else {
@@ -208,6 +209,7 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
     }
   } else {
     prog.state = ctx.Allocate(prog.slots * W * 8);
+    prog.pipeline->gpu_table_bytes = (double)prog.slots * W * 8;
     StatePattern pat{};
     for (int w = 0; w < W; w++)
       pat.w[w] = prog.words[w] == AggWord::Min ? (uint64_t)INT64_MAX : prog.words[w] == AggWord::Max ? (uint64_t)INT64_MIN : 0;

@@ -8,6 +8,7 @@
 
 #include "common/value.hpp"
 #include "common/vector.hpp"
+#include "model/pipeline_run.hpp"
 #include "storage/catalog.hpp"
 
 namespace tessera {
@@ -26,6 +27,8 @@ struct QueryResult {
   std::string device = "cpu";
   double gpu_compile_ms = 0, gpu_transfer_ms = 0, gpu_kernel_ms = 0;
   std::string note;
+  // Per pipeline of a SELECT: device, rows, time and memory traffic (the cost model's input).
+  std::vector<model::PipelineRun> pipelines;
 
   Value GetValue(size_t col, uint64_t row) const;
   // Every cell as text, "NULL" for nulls (result formatting, tests).

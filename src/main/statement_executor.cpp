@@ -8,6 +8,8 @@
 #include "execution/physical_planner.hpp"
 #include "execution/pipeline.hpp"
 #include "gpu/gpu_executor.hpp"
+#include "model/machine_probe.hpp"
+#include "model/pipeline_traffic.hpp"
 #include "optimizer/optimizer.hpp"
 #include "planner/binder.hpp"
 #include "storage/csv_reader.hpp"
@@ -60,6 +62,7 @@ QueryResult Collect(PreparedQuery& q) {
     r.gpu_transfer_ms = st.transfer_ms;
     r.gpu_kernel_ms = st.kernel_ms;
   }
+  r.pipelines = model::DescribeRuns(*q.pipelines);
   r.has_rows = true;
   r.names = q.bound.names;
   r.types = q.bound.types;
@@ -186,12 +189,11 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
       if (ex.analyze) note = Execute(db, select, q);
       std::string text = "physical plan:\n" + PhysicalPlanToString(*q.plan) + "pipelines:\n";
       if (ex.analyze) {
-        for (auto& p : q.pipelines->pipelines()) {
-          char buf[96];
-          std::snprintf(buf, sizeof buf, "   %.3f ms, %llu rows out", p->elapsed_ms,
-                        (unsigned long long)p->sink->rows_out);
-          text += p->ToString() + buf + "\n";
-        }
+        text += q.pipelines->ToString();
+        // Per pipeline: rows, time, bytes moved and the bandwidth bound (model/).
+        std::optional<model::Ceilings> ceilings = model::SavedCeilings();
+        text += "pipeline model (rows counted by the executor, bytes from column widths and rows):\n";
+        text += model::RenderModel(model::DescribeRuns(*q.pipelines), ceilings ? &*ceilings : nullptr, db.threads());
       } else {
         text += q.pipelines->ToString();
       }

@@ -5,14 +5,24 @@
 #   memcheck  compute-sanitizer memcheck over the SSB queries and variations (SF 0.01)
 #   sf20      GPU vs CPU results of every SSB query and variation at SF $SF (default 20)
 #   bench     tessera bench ssb --sf $SF on the GPU (15 warm runs) and on the CPU (3)
-# Usage: test/gpu/run_on_gpu.sh [STAGE...]   (default: all four). Logs go to $OUT.
+#   probe     tessera probe: the machine's ceilings (device read/copy, H2D/D2H pinned and
+#             pageable, zero-copy, CPU all cores / one core) -> $OUT/probe.txt, probe.json
+#   model     the cost model on the GPU: cost_model_test (probe kernels), EXPLAIN ANALYZE of
+#             q1.1/q2.1/q4.1 and bench --json/--plot on the GPU and on the CPU at SF $SF,
+#             the CPU run side by side with DuckDB (--compare duckdb, libduckdb.so from
+#             $TESSERA_DUCKDB_LIB, test/duckdb/node_modules or test/duckdb/libduckdb.so.gz:
+#             gzip -1 -c test/duckdb/node_modules/@duckdb/node-bindings-linux-x64/libduckdb.so \
+#               > test/duckdb/libduckdb.so.gz   and carry that path)
+# Usage: test/gpu/run_on_gpu.sh [STAGE...]   (default: tests memcheck sf20 bench probe
+# model). Logs go to $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/tessera-gpu-out}
 mkdir -p "$OUT"
 build=${BUILD_DIR:-build}
 sf=${SF:-20}
-stages=${*:-tests memcheck sf20 bench}
+stages=${*:-tests memcheck sf20 bench probe model}
+export TESSERA_PROBE_DIR=${TESSERA_PROBE_DIR:-$OUT/probe-cache}
 export PATH=$PATH:/usr/local/cuda/bin
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
 # The ctest files name the source directory of the build machine: make it resolve here.
@@ -35,6 +45,39 @@ for stage in $stages; do
       tail -20 "$OUT/bench-gpu.txt"
       "$build/tessera" bench ssb --sf "$sf" --device cpu --reps 3 --data /tmp/ssb-sf$sf.tdb > "$OUT/bench-cpu.txt" 2>&1 || status=1
       tail -20 "$OUT/bench-cpu.txt" ;;
+    probe)
+      "$build/tessera" probe > "$OUT/probe.txt" 2>&1 || status=1
+      cat "$OUT/probe.txt"
+      cp "$TESSERA_PROBE_DIR"/probe-*.json "$OUT/probe.json" 2>/dev/null ;;
+    model)
+      "$build/test/cost_model_test" > "$OUT/cost_model_test.log" 2>&1 || status=1
+      tail -3 "$OUT/cost_model_test.log"
+      "$build/tessera" gen ssb --sf "$sf" --db /tmp/ssb-sf$sf.tdb > /dev/null 2>&1 || true  # no-op when present
+      for q in q1.1 q2.1 q4.1; do
+        for dev in gpu cpu; do
+          # The query once (uploads, kernel compiles), then EXPLAIN ANALYZE warm, in one process.
+          "$build/tessera" /tmp/ssb-sf$sf.tdb --device $dev -c "$(cat queries/ssb/$q.sql)" \
+            -c "EXPLAIN ANALYZE $(cat queries/ssb/$q.sql)" > "$OUT/explain-analyze-$q-$dev.txt" 2>&1 || status=1
+        done
+      done
+      tail -22 "$OUT/explain-analyze-q2.1-gpu.txt"
+      "$build/tessera" bench ssb --sf "$sf" --device gpu --reps 15 --quiet --data /tmp/ssb-sf$sf.tdb \
+        --json "$OUT/model-gpu.json" --plot "$OUT/model-gpu.html" > "$OUT/model-gpu.txt" 2>&1 || status=1
+      tail -22 "$OUT/model-gpu.txt"
+      compare=()
+      # The npm package's libduckdb.so (70 MB) exceeds what a run carries; a gzip of it
+      # (test/duckdb/libduckdb.so.gz, 26 MB, git-ignored) is unpacked here.
+      if [ -z "${TESSERA_DUCKDB_LIB:-}" ] && [ -e test/duckdb/libduckdb.so.gz ]; then
+        gunzip -c test/duckdb/libduckdb.so.gz > /tmp/libduckdb.so && export TESSERA_DUCKDB_LIB=/tmp/libduckdb.so
+      fi
+      if [ -n "${TESSERA_DUCKDB_LIB:-}" ] || [ -e test/duckdb/node_modules/@duckdb/node-bindings-linux-x64/libduckdb.so ]; then
+        compare=(--compare duckdb)
+      else
+        echo "model: no libduckdb.so (carry test/duckdb/node_modules or set TESSERA_DUCKDB_LIB): CPU run without DuckDB"
+      fi
+      "$build/tessera" bench ssb --sf "$sf" --device cpu --reps 3 --quiet --data /tmp/ssb-sf$sf.tdb "${compare[@]}" \
+        --json "$OUT/model-cpu.json" --plot "$OUT/model-cpu.html" > "$OUT/model-cpu.txt" 2>&1 || status=1
+      tail -22 "$OUT/model-cpu.txt" ;;
     *) echo "unknown stage $stage"; exit 2 ;;
   esac
 done

@@ -254,4 +254,10 @@ void PhysicalHashJoin::Execute(DataChunk& in, DataChunk& out, LocalState&) {
   }
 }
 
+double PhysicalHashJoin::BuildColumnBytes() const {
+  double w = 0;
+  for (const Type& t : build_types) w += t.width();
+  return w * (double)build_rows_;
+}
+
 }  // namespace tessera

@@ -32,6 +32,13 @@ class PhysicalHashJoin : public PhysicalOperator {
   bool null_aware = false;    // see LogicalOp::null_aware
   std::vector<Type> build_types;  // right child's output types
 
+  // After the build (cost model, EXPLAIN ANALYZE): build rows, and the bytes of the index a
+  // probe looks a key up in (direct-mapped array or bucket heads + chains) and of the
+  // build columns a match gathers from.
+  uint64_t BuildRows() const { return build_rows_; }
+  double IndexBytes() const { return 4.0 * (double)(dense_.size() + heads_.size() + next_.size()); }
+  double BuildColumnBytes() const;
+
  private:
   uint64_t Hash(const std::vector<Vector>& keys, uint32_t i) const;
   bool KeysEqual(const std::vector<Vector>& probe, uint32_t i, uint32_t row) const;

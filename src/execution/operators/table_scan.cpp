@@ -114,6 +114,7 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
       l.offset = 0;
       if (!GroupMayMatch(*l.group)) {
         groups_skipped++;
+        rows_skipped += l.group->count;
         l.group = nullptr;
         continue;
       }

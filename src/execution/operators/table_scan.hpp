@@ -24,6 +24,9 @@ class PhysicalTableScan : public PhysicalOperator {
   std::vector<int> column_ids;        // schema column of each output column
   std::vector<BoundExprPtr> filters;  // indices refer to output positions
   std::atomic<uint64_t> groups_skipped{0};
+  std::atomic<uint64_t> rows_skipped{0};  // rows of the skipped row groups
+  // True when output column i is read by a pushed-down filter (read for every row).
+  bool IsFilterColumn(size_t i) const { return filter_col_[i]; }
 
  private:
   bool GroupMayMatch(const RowGroup& rg) const;

@@ -1,0 +1,23 @@
+// The query set of a benchmark: `ssb` uses the texts embedded at build time
+// (ssb_queries.hpp); any other name N uses queries/N/*.sql read at run time, found under
+// the source tree the binary was built from, beside the binary (../queries) or in the
+// current directory.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace tessera::cli {
+
+struct BenchQuery {
+  std::string name;  // file name without .sql: "q1.1"
+  std::string sql;
+};
+
+// The queries/ directory, or "" when none is found.
+std::string QueriesRoot();
+// Benchmarks with a query directory (names of queries/*/ holding .sql files), plus ssb.
+std::vector<std::string> KnownBenchmarks();
+// The queries of `bench`, sorted by name; throws UserError for an unknown benchmark.
+std::vector<BenchQuery> BenchmarkQueries(const std::string& bench);
+
+}  // namespace tessera::cli

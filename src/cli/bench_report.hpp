@@ -1,0 +1,61 @@
+// What `tessera bench` measured, and its three renderings: the summary table (stdout), the
+// JSON report (--json) and the HTML page with inline SVG bars (--plot).
+#pragma once
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "model/ceilings.hpp"
+#include "model/pipeline_traffic.hpp"
+
+namespace tessera::cli {
+
+struct PipelineFigures {
+  model::PipelineRun run;
+  model::PipelineBound bound;
+};
+
+struct DuckDbFigures {
+  std::optional<double> median, min, max;
+  uint64_t rows = 0;
+  std::string mismatch;  // "" when the rows equal tessera's
+  std::string error;
+};
+
+struct QueryFigures {
+  std::string name;
+  uint64_t rows = 0;
+  std::string error;
+  std::string device;  // where the warm runs' table scans ran: cpu, gpu, gpu+cpu
+  std::string note;
+  std::optional<double> cold, median, min, max;  // end to end, ms
+  double compile_ms = 0, transfer_ms = 0;        // cold run (GPU)
+  std::optional<double> kernel_median;           // warm, GPU kernels
+  std::optional<double> cpu_median;              // warm, sum of the CPU pipelines' times
+  std::vector<PipelineFigures> pipelines;        // last warm run
+  double bound_ms = 0, bound_bytes = 0;
+  bool bound_complete = false;
+  std::optional<DuckDbFigures> duckdb;
+  // Percent of the bound reached by the warm median (bound / median x 100).
+  std::optional<double> PercentOfBound() const;
+};
+
+struct BenchReport {
+  std::string benchmark;  // "ssb"
+  double sf = 0;
+  std::string data;
+  std::string device;     // as asked: cpu, gpu, auto
+  unsigned threads = 0;
+  uint64_t reps = 0;
+  std::string duckdb_version;  // "" without --compare
+  model::Ceilings ceilings;
+  std::vector<QueryFigures> queries;
+};
+
+void PrintSummary(std::ostream& out, const BenchReport& r);
+std::string ReportJson(const BenchReport& r);
+std::string ReportHtml(const BenchReport& r);
+std::string Fixed(std::optional<double> v, int digits = 2);
+
+}  // namespace tessera::cli
