@@ -18,7 +18,7 @@ namespace {
 
 constexpr const char* kUsage =
     "Usage: tessera [DBPATH] [-c SQL]... [--csv|--json] [--threads N] [--device cpu|gpu|auto]\n"
-    "       tessera gen ssb --sf N (--db PATH | --out DIR) [--seed S] [--threads N]\n"
+    "       tessera gen ssb|tpch --sf N (--db PATH | --out DIR) [--seed S] [--threads N]\n"
     "       tessera bench ssb --sf N [--reps R] [--queries q1.1,...] [--device D] [--data DIR]\n"
     "\n"
     "Opens the database directory DBPATH (created if missing; an in-memory database without\n"

@@ -601,7 +601,8 @@ TpchCardinalities TpchCounts(double sf) {
   if (!(sf > 0) || !std::isfinite(sf))
     throw UserError(ErrorKind::Input, "TPC-H scale factor must be positive");
   // o_orderkey goes up to 6,000,000 x SF and must fit INTEGER.
-  if (sf > 300) throw UserError(ErrorKind::Input, "TPC-H scale factor above 300 is not supported");
+  if (sf > 300) throw UserError(ErrorKind::Input,
+                    "TPC-H scale factor above 300 is not supported (o_orderkey must fit INTEGER)");
   auto scaled = [&](double base) {
     return std::max<uint64_t>(1, (uint64_t)std::llround(base * sf));
   };
