@@ -18,7 +18,7 @@ namespace {
 
 constexpr const char* kUsage =
     "Usage: tessera [DBPATH] [-c SQL]... [--csv|--json] [--threads N] [--device cpu|gpu|auto]\n"
-    "       tessera gen ssb --sf N (--db PATH | --out DIR) [--seed S] [--threads N]\n"
+    "       tessera gen ssb|tpch --sf N (--db PATH | --out DIR) [--seed S] [--threads N]\n"
     "       tessera bench ssb --sf N [--reps R] [--queries q1.1,...] [--device D] [--data DIR]\n"
     "                     [--json FILE] [--compare duckdb] [--plot FILE]\n"
     "       tessera probe [--show] [--quick] [--cpu-only]\n"

@@ -6,48 +6,29 @@
 #include "gen/ssb_gen.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <cerrno>
 #include <cmath>
-#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <memory>
-#include <mutex>
 
 #include "common/date.hpp"
 #include "common/parallel.hpp"
+#include "gen/gen_core.hpp"
 
 namespace tessera {
 namespace {
 
-// ---------------------------------------------------------------------------------------
-// Randomness
+using gen::Arena;
+using gen::ChunkSink;
+using gen::PutDigits;
+using gen::Rng;
+using gen::RowTableProducer;
+using gen::StrCol;
+using gen::TableProducer;
 
-inline uint64_t Mix64(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
+// Random stream tags: every (seed, tag, key) has its own gen::Rng stream.
 enum TableTag : uint64_t { kTagLineorder = 1, kTagPart = 2, kTagSupplier = 3, kTagCustomer = 4 };
-
-// splitmix64 stream for one (seed, table, key): value i is Mix64(base + (i+1) * gamma).
-struct Rng {
-  uint64_t s;
-  Rng(uint64_t seed, uint64_t table, uint64_t key) {
-    s = Mix64(Mix64(seed * 0x9e3779b97f4a7c15ULL + table * 0x632be59bd9b4e019ULL + 0x1234567ULL) ^
-              (key * 0xd1b54a32d192ed03ULL));
-  }
-  uint64_t Next() {
-    s += 0x9e3779b97f4a7c15ULL;
-    return Mix64(s);
-  }
-  // Uniform in [0, n) (multiply-high; bias below 2^-40 for the ranges used here).
-  uint32_t Below(uint64_t n) { return (uint32_t)(((unsigned __int128)Next() * n) >> 64); }
-  int32_t Range(int32_t lo, int32_t hi) { return lo + (int32_t)Below((uint64_t)(hi - lo + 1)); }
-};
 
 // ---------------------------------------------------------------------------------------
 // Constant domains
@@ -189,77 +170,16 @@ TableSchema DateSchema() {
 // ---------------------------------------------------------------------------------------
 // Row-producing core
 
-// Bytes for the strings of one chunk (reset after the chunk was consumed).
-class Arena {
+inline int32_t* IntCol(DataChunk& c, int col) { return gen::I32Col(c, col); }
+
+// part, supplier, customer and date: row r has key r + 1 and its own stream.
+class SsbRowProducer : public RowTableProducer {
  public:
-  Arena() : buf_(new char[kCap]) {}
-  char* Take(size_t n) {
-    TESSERA_ASSERT(pos_ + n <= kCap, "ssb arena overflow");
-    char* p = buf_.get() + pos_;
-    pos_ += n;
-    return p;
-  }
-  void Reset() { pos_ = 0; }
-
- private:
-  static constexpr size_t kCap = 512 * 1024;  // > kVectorSize rows x ~70 bytes
-  std::unique_ptr<char[]> buf_;
-  size_t pos_ = 0;
-};
-
-using ChunkSink = std::function<void(DataChunk&)>;
-
-class TableProducer {
- public:
-  explicit TableProducer(TableSchema s) : schema_(std::move(s)) {}
-  virtual ~TableProducer() = default;
-  const TableSchema& schema() const { return schema_; }
-  uint64_t rows() const { return rows_; }
-  uint64_t tasks() const { return (rows_ + kRowGroupSize - 1) / kRowGroupSize; }
-  // Rows of task t: [t * kRowGroupSize, min(rows, (t+1) * kRowGroupSize)).
-  uint64_t TaskRows(uint64_t t) const {
-    return std::min<uint64_t>(rows_, (t + 1) * kRowGroupSize) - t * kRowGroupSize;
-  }
-  // Produces task t's rows in order as chunks of up to kVectorSize rows.
-  virtual void Produce(uint64_t t, DataChunk& chunk, Arena& arena, const ChunkSink& sink) const = 0;
+  using RowTableProducer::RowTableProducer;
 
  protected:
-  TableSchema schema_;
-  uint64_t rows_ = 0;
-};
-
-// Tables with one independent row per key (part, supplier, customer, date).
-class RowTableProducer : public TableProducer {
- public:
-  using TableProducer::TableProducer;
-  void Produce(uint64_t t, DataChunk& chunk, Arena& arena, const ChunkSink& sink) const override {
-    uint64_t begin = t * kRowGroupSize, end = begin + TaskRows(t);
-    for (uint64_t r = begin; r < end;) {
-      uint32_t n = (uint32_t)std::min<uint64_t>(kVectorSize, end - r);
-      arena.Reset();
-      for (uint32_t i = 0; i < n; i++) FillRow(r + i + 1, chunk, i, arena);
-      chunk.size = n;
-      sink(chunk);
-      r += n;
-    }
-  }
-
- protected:
-  // Fills row i of the chunk with the row whose key is `key` (1-based).
-  virtual void FillRow(uint64_t key, DataChunk& c, uint32_t i, Arena& arena) const = 0;
   uint64_t seed_ = 0;
 };
-
-inline int32_t* IntCol(DataChunk& c, int col) { return c.cols[col].data<int32_t>(); }
-inline StrRef* StrCol(DataChunk& c, int col) { return c.cols[col].data<StrRef>(); }
-
-// Writes `v` as exactly `digits` decimal digits (zero padded) at p.
-inline void PutDigits(char* p, uint64_t v, int digits) {
-  for (int i = digits - 1; i >= 0; i--) {
-    p[i] = char('0' + v % 10);
-    v /= 10;
-  }
-}
 
 StrRef MakeKeyName(Arena& a, const char* prefix, size_t plen, uint64_t key) {
   char* p = a.Take(plen + 9);
@@ -285,13 +205,14 @@ StrRef MakePhone(Arena& a, Rng& r, int nation) {
   return {p, 15};
 }
 
-class PartProducer : public RowTableProducer {
+class PartProducer : public SsbRowProducer {
  public:
-  PartProducer(uint64_t n, uint64_t seed) : RowTableProducer(PartSchema()) {
+  PartProducer(uint64_t n, uint64_t seed) : SsbRowProducer(PartSchema()) {
     rows_ = n;
     seed_ = seed;
   }
-  void FillRow(uint64_t key, DataChunk& c, uint32_t i, Arena&) const override {
+  void FillRow(uint64_t row, DataChunk& c, uint32_t i, Arena&) const override {
+    uint64_t key = row + 1;
     const Domains& d = D();
     Rng r(seed_, kTagPart, key);
     int c1 = (int)r.Below(kNumColors);
@@ -322,35 +243,38 @@ void FillPartyColumns(Rng& r, const char* prefix, uint64_t key, DataChunk& c, ui
   StrCol(c, 6)[i] = MakePhone(a, r, nation);
 }
 
-class SupplierProducer : public RowTableProducer {
+class SupplierProducer : public SsbRowProducer {
  public:
-  SupplierProducer(uint64_t n, uint64_t seed) : RowTableProducer(SupplierSchema()) {
+  SupplierProducer(uint64_t n, uint64_t seed) : SsbRowProducer(SupplierSchema()) {
     rows_ = n;
     seed_ = seed;
   }
-  void FillRow(uint64_t key, DataChunk& c, uint32_t i, Arena& a) const override {
+  void FillRow(uint64_t row, DataChunk& c, uint32_t i, Arena& a) const override {
+    uint64_t key = row + 1;
     Rng r(seed_, kTagSupplier, key);
     FillPartyColumns(r, "Supplier#", key, c, i, a);
   }
 };
 
-class CustomerProducer : public RowTableProducer {
+class CustomerProducer : public SsbRowProducer {
  public:
-  CustomerProducer(uint64_t n, uint64_t seed) : RowTableProducer(CustomerSchema()) {
+  CustomerProducer(uint64_t n, uint64_t seed) : SsbRowProducer(CustomerSchema()) {
     rows_ = n;
     seed_ = seed;
   }
-  void FillRow(uint64_t key, DataChunk& c, uint32_t i, Arena& a) const override {
+  void FillRow(uint64_t row, DataChunk& c, uint32_t i, Arena& a) const override {
+    uint64_t key = row + 1;
     Rng r(seed_, kTagCustomer, key);
     FillPartyColumns(r, "Customer#", key, c, i, a);
     StrCol(c, 7)[i] = kSegments[r.Below(5)];
   }
 };
 
-class DateProducer : public RowTableProducer {
+class DateProducer : public SsbRowProducer {
  public:
-  DateProducer() : RowTableProducer(DateSchema()) { rows_ = kDateDays; }
-  void FillRow(uint64_t key, DataChunk& c, uint32_t i, Arena& a) const override {
+  DateProducer() : SsbRowProducer(DateSchema()) { rows_ = kDateDays; }
+  void FillRow(uint64_t row, DataChunk& c, uint32_t i, Arena& a) const override {
+    uint64_t key = row + 1;
     int32_t days = DaysFromCivil(1992, 1, 1) + (int32_t)(key - 1);
     int y;
     unsigned m, d;
@@ -531,149 +455,12 @@ class LineorderProducer : public TableProducer {
 // ---------------------------------------------------------------------------------------
 // Drivers
 
-class Progress {
- public:
-  Progress(const SsbOptions& opt, std::string table, uint64_t rows, uint64_t tasks)
-      : fn_(opt.progress), table_(std::move(table)), rows_(rows), tasks_(tasks) {
-    Say("ssb: generating " + table_ + " (" + std::to_string(rows_) + " rows)");
-  }
-  void TaskDone() {
-    if (!fn_) return;
-    uint64_t d = ++done_;
-    int pct = (int)(d * 100 / tasks_);
-    std::lock_guard<std::mutex> g(mu_);
-    if (d < tasks_ && pct / 5 > last_ / 5 && tasks_ >= 8) {
-      last_ = pct;
-      fn_("ssb: " + table_ + " " + std::to_string(pct) + "%");
-    }
-  }
-  void Say(const std::string& s) {
-    if (!fn_) return;
-    std::lock_guard<std::mutex> g(mu_);
-    fn_(s);
-  }
-
- private:
-  std::function<void(const std::string&)> fn_;
-  std::string table_;
-  uint64_t rows_, tasks_;
-  std::atomic<uint64_t> done_{0};
-  std::mutex mu_;
-  int last_ = 0;
-};
-
-std::vector<std::shared_ptr<const RowGroup>> BuildRowGroups(const TableProducer& p,
-                                                            const SsbOptions& opt) {
-  std::vector<Type> types = p.schema().types();
-  std::vector<std::vector<std::shared_ptr<const RowGroup>>> per(p.tasks());
-  Progress prog(opt, p.schema().name, p.rows(), p.tasks());
-  ParallelFor(p.tasks(), opt.threads, [&](uint64_t t, unsigned) {
-    DataChunk chunk;
-    chunk.Init(types);
-    Arena arena;
-    RowGroupWriter w(types);
-    p.Produce(t, chunk, arena, [&](DataChunk& c) { w.Append(c); });
-    per[t] = w.Finish();
-    prog.TaskDone();
-  });
-  std::vector<std::shared_ptr<const RowGroup>> all;
-  for (auto& v : per)
-    for (auto& g : v) all.push_back(std::move(g));
-  return all;
-}
-
-// Appends the chunk's rows in dbgen text form.
-void FormatChunk(const DataChunk& c, std::string& out) {
-  size_t bound = (size_t)c.size * (c.cols.size() * 12 + 1);
-  for (auto& v : c.cols)
-    if (v.type().physical() == PhysType::Str)
-      for (uint32_t i = 0; i < c.size; i++) bound += v.data<StrRef>()[i].size();
-  size_t old = out.size();
-  out.resize(old + bound);
-  char* p = out.data() + old;
-  for (uint32_t i = 0; i < c.size; i++) {
-    for (auto& v : c.cols) {
-      if (v.type().physical() == PhysType::Str) {
-        StrRef s = v.data<StrRef>()[i];
-        std::memcpy(p, s.data(), s.size());
-        p += s.size();
-      } else {
-        int64_t x = v.data<int32_t>()[i];
-        if (x < 0) {
-          *p++ = '-';
-          x = -x;
-        }
-        char tmp[20];
-        int n = 0;
-        do {
-          tmp[n++] = char('0' + x % 10);
-          x /= 10;
-        } while (x);
-        while (n) *p++ = tmp[--n];
-      }
-      *p++ = '|';
-    }
-    *p++ = '\n';
-  }
-  out.resize((size_t)(p - out.data()));
-}
-
-void WriteTable(const TableProducer& p, const std::string& dir, const SsbOptions& opt) {
-  std::string path = dir + "/" + p.schema().name + ".tbl";
-  std::string tmp = path + ".tmp";
-  FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f)
-    throw UserError(ErrorKind::IO, "cannot create " + tmp + ": " + std::strerror(errno));
-  std::vector<Type> types = p.schema().types();
-  Progress prog(opt, p.schema().name, p.rows(), p.tasks());
-  std::mutex mu;
-  std::condition_variable cv;
-  uint64_t next = 0;
-  bool failed = false;
-  try {
-    ParallelFor(p.tasks(), opt.threads, [&](uint64_t t, unsigned) {
-      std::string buf;
-      try {
-        DataChunk chunk;
-        chunk.Init(types);
-        Arena arena;
-        buf.reserve(p.TaskRows(t) * 64);
-        p.Produce(t, chunk, arena, [&](DataChunk& c) { FormatChunk(c, buf); });
-      } catch (...) {
-        std::lock_guard<std::mutex> g(mu);
-        failed = true;
-        cv.notify_all();
-        throw;
-      }
-      // Tasks are handed out in increasing order, so the predecessor is in flight.
-      std::unique_lock<std::mutex> lk(mu);
-      cv.wait(lk, [&] { return next == t || failed; });
-      if (failed) return;  // another task failed; its error is rethrown
-      if (std::fwrite(buf.data(), 1, buf.size(), f) != buf.size()) {
-        failed = true;
-        cv.notify_all();
-        throw UserError(ErrorKind::IO, "cannot write " + tmp + ": " + std::strerror(errno));
-      }
-      next++;
-      cv.notify_all();
-      lk.unlock();
-      prog.TaskDone();
-    });
-  } catch (...) {
-    std::fclose(f);
-    std::remove(tmp.c_str());
-    throw;
-  }
-  if (std::fclose(f) != 0) {
-    std::remove(tmp.c_str());
-    throw UserError(ErrorKind::IO, "cannot write " + tmp + ": " + std::strerror(errno));
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw UserError(ErrorKind::IO, "cannot rename " + tmp + " to " + path + ": " + ec.message());
-  }
+gen::DriverOptions Driver(const SsbOptions& opt) {
+  gen::DriverOptions d;
+  d.threads = opt.threads;
+  d.prefix = "ssb";
+  d.progress = opt.progress;
+  return d;
 }
 
 std::vector<std::unique_ptr<TableProducer>> MakeProducers(const SsbOptions& opt) {
@@ -696,15 +483,7 @@ std::vector<TableSchema> SsbSchemas() {
   return {LineorderSchema(), PartSchema(), SupplierSchema(), CustomerSchema(), DateSchema()};
 }
 
-std::string SsbCreateTableSql(const TableSchema& s) {
-  std::string sql = "CREATE TABLE " + s.name + " (";
-  for (size_t i = 0; i < s.columns.size(); i++) {
-    if (i) sql += ", ";
-    sql += s.columns[i].name + " " + s.columns[i].type.ToString();
-    if (s.columns[i].not_null) sql += " NOT NULL";
-  }
-  return sql + ");";
-}
+std::string SsbCreateTableSql(const TableSchema& s) { return gen::CreateTableSql(s); }
 
 SsbCardinalities SsbCounts(double sf) {
   if (!(sf > 0) || !std::isfinite(sf))
@@ -738,7 +517,7 @@ void GenerateSsb(Catalog& catalog, const SsbOptions& opt) {
   // Small tables first, lineorder last.
   for (size_t k = producers.size(); k-- > 0;) {
     const TableProducer& p = *producers[k];
-    catalog.Append(p.schema().name, BuildRowGroups(p, opt));
+    catalog.Append(p.schema().name, gen::BuildRowGroups(p, Driver(opt)));
   }
   if (opt.progress) opt.progress("ssb: done");
 }
@@ -748,7 +527,7 @@ void WriteSsbTbl(const std::string& dir, const SsbOptions& opt) {
   std::filesystem::create_directories(dir, ec);
   if (ec) throw UserError(ErrorKind::IO, "cannot create directory " + dir + ": " + ec.message());
   auto producers = MakeProducers(opt);
-  for (size_t k = producers.size(); k-- > 0;) WriteTable(*producers[k], dir, opt);
+  for (size_t k = producers.size(); k-- > 0;) gen::WriteTblFile(*producers[k], dir, Driver(opt));
   if (opt.progress) opt.progress("ssb: done");
 }
 
