@@ -95,6 +95,25 @@ struct Options {
   bool quiet = false;
 };
 
+// Runs a query file's statements in order; returns the result of its query statement.
+QueryResult RunStatements(Connection& conn, const BenchQuery& q) {
+  QueryResult r;
+  for (size_t i = 0; i < q.statements.size(); i++) {
+    QueryResult x = conn.Query(q.statements[i]);
+    if (i == q.result) r = std::move(x);
+  }
+  return r;
+}
+
+DuckDbClient::Result RunStatements(DuckDbClient& duck, const BenchQuery& q) {
+  DuckDbClient::Result r;
+  for (size_t i = 0; i < q.statements.size(); i++) {
+    auto x = duck.Query(q.statements[i], i == q.result);
+    if (i == q.result) r = std::move(x);
+  }
+  return r;
+}
+
 // Runs one query cold and `reps` times warm; keeps the cold result's rows in `cold_rows`.
 QueryFigures RunQuery(Connection& conn, const BenchQuery& q, const Options& opt, const model::Ceilings& ceilings,
                       unsigned threads, std::vector<std::vector<std::string>>& cold_rows) {
@@ -102,7 +121,7 @@ QueryFigures RunQuery(Connection& conn, const BenchQuery& q, const Options& opt,
   t.name = q.name;
   try {
     auto start = std::chrono::steady_clock::now();
-    QueryResult cold = conn.Query(q.sql);
+    QueryResult cold = RunStatements(conn, q);
     t.cold = Ms(start);
     t.rows = cold.row_count;
     if (!opt.quiet) {
@@ -121,7 +140,7 @@ QueryFigures RunQuery(Connection& conn, const BenchQuery& q, const Options& opt,
     bool have_warm = false;
     for (uint64_t i = 0; i < opt.reps; i++) {
       start = std::chrono::steady_clock::now();
-      last = conn.Query(q.sql);
+      last = RunStatements(conn, q);
       warm.push_back(Ms(start));
       have_warm = true;
       kernel.push_back(last.gpu_kernel_ms);
@@ -237,13 +256,13 @@ void RunDuckDb(const Options& opt, const std::string& tbl, unsigned threads, con
     DuckDbFigures d;
     std::cerr << "[" << i + 1 << "/" << queries.size() << "] DuckDB " << queries[i].name << std::endl;
     try {
-      auto first = duck.Query(queries[i].sql, true);
+      auto first = RunStatements(duck, queries[i]);
       d.rows = first.rows;
       if (q.error.empty()) d.mismatch = CompareRows(tessera_rows[i], first.cells);
       std::vector<double> times;
       for (uint64_t r = 0; r < std::max<uint64_t>(opt.reps, 1); r++) {
         auto st = std::chrono::steady_clock::now();
-        duck.Query(queries[i].sql, true);  // rows fetched, as tessera's are
+        RunStatements(duck, queries[i]);  // rows fetched, as tessera's are
         times.push_back(Ms(st));
       }
       d.median = Median(times);

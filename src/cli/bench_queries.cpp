@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli/ssb_queries.hpp"
+#include "parser/parser.hpp"
 #include "common/error.hpp"
 
 #ifndef TESSERA_SOURCE_DIR
@@ -44,10 +45,25 @@ std::vector<std::string> KnownBenchmarks() {
   return names;
 }
 
+void SplitQueryFile(BenchQuery& q) {
+  q.statements = SplitStatements(q.sql, nullptr);
+  if (q.statements.empty()) throw UserError(ErrorKind::Input, "query " + q.name + " has no statement");
+  q.result = q.statements.size() - 1;
+  for (size_t i = 0; i < q.statements.size(); i++) {
+    try {
+      auto parsed = ParseSQL(q.statements[i]);
+      if (parsed.size() == 1 && parsed[0]->kind == ast::StmtKind::Select) q.result = i;
+    } catch (const UserError&) {
+      // reported when it runs
+    }
+  }
+}
+
 std::vector<BenchQuery> BenchmarkQueries(const std::string& bench) {
   std::vector<BenchQuery> out;
   if (bench == "ssb") {
-    for (const SsbQuery& q : SsbQueries()) out.push_back({std::string(q.name), std::string(q.sql)});
+    for (const SsbQuery& q : SsbQueries()) out.push_back({std::string(q.name), std::string(q.sql), {}, 0});
+    for (auto& q : out) SplitQueryFile(q);
     return out;
   }
   auto known = KnownBenchmarks();
@@ -62,7 +78,8 @@ std::vector<BenchQuery> BenchmarkQueries(const std::string& bench) {
     std::ifstream in(f.path());
     std::stringstream ss;
     ss << in.rdbuf();
-    out.push_back({f.path().stem().string(), ss.str()});
+    out.push_back({f.path().stem().string(), ss.str(), {}, 0});
+    SplitQueryFile(out.back());
   }
   // q1, q2, ..., q10: numeric order where the names differ only in a number.
   std::sort(out.begin(), out.end(), [](const BenchQuery& a, const BenchQuery& b) {

@@ -11,7 +11,14 @@ namespace tessera::cli {
 struct BenchQuery {
   std::string name;  // file name without .sql: "q1.1"
   std::string sql;
+  // The file's statements, run in order on each run (TPC-H q15: CREATE VIEW; SELECT;
+  // DROP VIEW); the result of statements[result] (the last SELECT) is the query's.
+  std::vector<std::string> statements;
+  size_t result = 0;
 };
+
+// Fills q.statements and q.result from q.sql.
+void SplitQueryFile(BenchQuery& q);
 
 // The queries/ directory, or "" when none is found.
 std::string QueriesRoot();

@@ -13,6 +13,9 @@
 #             $TESSERA_DUCKDB_LIB, test/duckdb/node_modules or test/duckdb/libduckdb.so.gz:
 #             gzip -1 -c test/duckdb/node_modules/@duckdb/node-bindings-linux-x64/libduckdb.so \
 #               > test/duckdb/libduckdb.so.gz   and carry that path)
+#   tpch      TPC-H at SF $TPCH_SFS (default "1 10"): bench tpch on the CPU (all threads)
+#             beside DuckDB (same threads, same rows; libduckdb as for model), and once
+#             with --device auto at the first SF (GPU where the plan allows, CPU otherwise)
 # Usage: test/gpu/run_on_gpu.sh [STAGE...]   (default: tests memcheck sf20 bench probe
 # model). Logs go to $OUT.
 set -uo pipefail
@@ -78,6 +81,22 @@ for stage in $stages; do
       "$build/tessera" bench ssb --sf "$sf" --device cpu --reps 3 --quiet --data /tmp/ssb-sf$sf.tdb "${compare[@]}" \
         --json "$OUT/model-cpu.json" --plot "$OUT/model-cpu.html" > "$OUT/model-cpu.txt" 2>&1 || status=1
       tail -22 "$OUT/model-cpu.txt" ;;
+    tpch)
+      if [ -z "${TESSERA_DUCKDB_LIB:-}" ] && [ -e test/duckdb/libduckdb.so.gz ]; then
+        gunzip -c test/duckdb/libduckdb.so.gz > /tmp/libduckdb.so && export TESSERA_DUCKDB_LIB=/tmp/libduckdb.so
+      fi
+      tsfs=${TPCH_SFS:-1 10}
+      for tsf in $tsfs; do
+        [ -e /tmp/tpch-sf$tsf.tdb ] || "$build/tessera" gen tpch --sf "$tsf" --db /tmp/tpch-sf$tsf.tdb > /dev/null 2>&1
+        [ -e /tmp/tpch-sf$tsf-tbl/schema.sql ] || "$build/tessera" gen tpch --sf "$tsf" --out /tmp/tpch-sf$tsf-tbl > /dev/null 2>&1
+        "$build/tessera" bench tpch --data /tmp/tpch-sf$tsf.tdb --tbl /tmp/tpch-sf$tsf-tbl --device cpu --reps 3 --quiet \
+          --compare duckdb --json "$OUT/tpch-sf$tsf-cpu.json" > "$OUT/tpch-sf$tsf-cpu.txt" 2>&1 || status=1
+        tail -30 "$OUT/tpch-sf$tsf-cpu.txt"
+      done
+      first=${tsfs%% *}
+      "$build/tessera" bench tpch --data /tmp/tpch-sf$first.tdb --device auto --reps 3 --quiet \
+        > "$OUT/tpch-sf$first-auto.txt" 2>&1 || status=1
+      tail -30 "$OUT/tpch-sf$first-auto.txt" ;;
     *) echo "unknown stage $stage"; exit 2 ;;
   esac
 done
