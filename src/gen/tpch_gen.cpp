@@ -15,6 +15,7 @@
 #include "common/date.hpp"
 #include "common/parallel.hpp"
 #include "gen/gen_core.hpp"
+#include "gen/tpch_domains.hpp"
 #include "gen/tpch_text.hpp"
 
 namespace tessera {
@@ -33,45 +34,16 @@ using gen::TpchText;
 // ---------------------------------------------------------------------------------------
 // Constant domains (specification clause 4.2.2.13 and 4.2.3)
 
-const char* const kColors[] = {
-    "almond",    "antique",   "aquamarine", "azure",     "beige",     "bisque",    "black",
-    "blanched",  "blue",      "blush",      "brown",     "burlywood", "burnished", "chartreuse",
-    "chiffon",   "chocolate", "coral",      "cornflower", "cornsilk", "cream",     "cyan",
-    "dark",      "deep",      "dim",        "dodger",    "drab",      "firebrick", "floral",
-    "forest",    "frosted",   "gainsboro",  "ghost",     "goldenrod", "green",     "grey",
-    "honeydew",  "hot",       "indian",     "ivory",     "khaki",     "lace",      "lavender",
-    "lawn",      "lemon",     "light",      "lime",      "linen",     "magenta",   "maroon",
-    "medium",    "metallic",  "midnight",   "mint",      "misty",     "moccasin",  "navajo",
-    "navy",      "olive",     "orange",     "orchid",    "pale",      "papaya",    "peach",
-    "peru",      "pink",      "plum",       "powder",    "puff",      "purple",    "red",
-    "rose",      "rosy",      "royal",      "saddle",    "salmon",    "sandy",     "seashell",
-    "sienna",    "sky",       "slate",      "smoke",     "snow",      "spring",    "steel",
-    "tan",       "thistle",   "tomato",     "turquoise", "violet",    "wheat",     "white",
-    "yellow"};
-constexpr int kNumColors = sizeof(kColors) / sizeof(kColors[0]);
-static_assert(kNumColors == 92, "TPC-H has 92 color words");
-
-const char* const kTypeS1[] = {"STANDARD", "SMALL", "MEDIUM", "LARGE", "ECONOMY", "PROMO"};
-const char* const kTypeS2[] = {"ANODIZED", "BURNISHED", "PLATED", "POLISHED", "BRUSHED"};
-const char* const kTypeS3[] = {"TIN", "NICKEL", "BRASS", "STEEL", "COPPER"};
-const char* const kContS1[] = {"SM", "LG", "MED", "JUMBO", "WRAP"};
-const char* const kContS2[] = {"CASE", "BOX", "BAG", "JAR", "PKG", "PACK", "CAN", "DRUM"};
-
-struct NationDef {
-  const char* name;
-  int region;
-};
-const NationDef kNations[25] = {
-    {"ALGERIA", 0},      {"ARGENTINA", 1},  {"BRAZIL", 1},   {"CANADA", 1},
-    {"EGYPT", 4},        {"ETHIOPIA", 0},   {"FRANCE", 3},   {"GERMANY", 3},
-    {"INDIA", 2},        {"INDONESIA", 2},  {"IRAN", 4},     {"IRAQ", 4},
-    {"JAPAN", 2},        {"JORDAN", 4},     {"KENYA", 0},    {"MOROCCO", 0},
-    {"MOZAMBIQUE", 0},   {"PERU", 1},       {"CHINA", 2},    {"ROMANIA", 3},
-    {"SAUDI ARABIA", 4}, {"VIETNAM", 2},    {"RUSSIA", 3},   {"UNITED KINGDOM", 3},
-    {"UNITED STATES", 1}};
-const char* const kRegions[5] = {"AFRICA", "AMERICA", "ASIA", "EUROPE", "MIDDLE EAST"};
-const char* const kSegments[5] = {"AUTOMOBILE", "BUILDING", "FURNITURE", "HOUSEHOLD",
-                                  "MACHINERY"};
+using gen::kColors;
+using gen::kNumColors;
+using gen::kTypeS1;
+using gen::kTypeS2;
+using gen::kTypeS3;
+using gen::kContS1;
+using gen::kContS2;
+using gen::kNations;
+using gen::kRegions;
+using gen::kSegments;
 const char* const kPriorities[5] = {"1-URGENT", "2-HIGH", "3-MEDIUM", "4-NOT SPECIFIED",
                                     "5-LOW"};
 const char* const kInstructions[4] = {"DELIVER IN PERSON", "COLLECT COD", "NONE",
