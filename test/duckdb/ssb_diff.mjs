@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { canonDouble, duckText, pad, parseCsv, tesseraText } from './diff_common.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
@@ -49,61 +50,6 @@ function runTessera(args, what) {
     throw new Error(`${what}: tessera exited with ${r.status ?? r.signal}: ${r.stderr.trim()}`);
   }
   return r;
-}
-
-// RFC 4180 CSV: returns rows of cells; an unquoted empty field is null (NULL).
-function parseCsv(text) {
-  const rows = [];
-  const n = text.length;
-  let i = 0;
-  while (i < n) {
-    const row = [];
-    for (;;) {
-      if (text[i] === '"') {
-        let s = '';
-        i++;
-        for (;;) {
-          if (i >= n) throw new Error('unterminated quoted CSV field');
-          if (text[i] === '"') {
-            i++;
-            if (text[i] !== '"') break;
-          }
-          s += text[i++];
-        }
-        row.push(s);
-      } else {
-        let j = i;
-        while (j < n && text[j] !== ',' && text[j] !== '\n' && text[j] !== '\r') j++;
-        row.push(j === i ? null : text.slice(i, j));
-        i = j;
-      }
-      if (text[i] !== ',') break;
-      i++;
-    }
-    if (text[i] === '\r') i++;
-    if (text[i] === '\n') i++;
-    rows.push(row);
-  }
-  return rows;
-}
-
-// Text forms both sides are compared in.
-function canonDouble(x) {
-  const d = Number(x);
-  if (Number.isNaN(d)) return String(x);
-  return String(Number(d.toPrecision(12)));
-}
-
-function duckText(value, typeName) {
-  if (value === null || value === undefined) return 'NULL';
-  if (/^(DOUBLE|FLOAT|REAL)/.test(typeName)) return canonDouble(value);
-  return String(value);  // integers (number/bigint), DECIMAL with its scale, DATE, VARCHAR
-}
-
-function tesseraText(cell, typeName) {
-  if (cell === null) return 'NULL';
-  if (/^(DOUBLE|FLOAT|REAL)/.test(typeName)) return canonDouble(cell);
-  return cell;
 }
 
 // ORDER BY keys of a query as result-column indexes; null when they cannot be resolved.
@@ -145,11 +91,6 @@ function compare(sql, tRows, dRows, columnNames) {
     }
   }
   return null;
-}
-
-function pad(s, w, right = false) {
-  s = String(s);
-  return right ? s.padStart(w) : s.padEnd(w);
 }
 
 async function main() {
