@@ -96,6 +96,20 @@ inline void PutDigits(char* p, uint64_t v, int digits) {
   }
 }
 
+// Phone number of TPC-H clause 4.2.2.9 (SSB uses it too): country code (nation key +
+// 10), then 3, 3 and 4 random digits, dash-separated.
+inline StrRef Phone(Arena& a, Rng& r, int nation) {
+  char* p = a.Take(15);
+  PutDigits(p, (uint64_t)(nation + 10), 2);
+  p[2] = '-';
+  PutDigits(p + 3, (uint64_t)r.Range(100, 999), 3);
+  p[6] = '-';
+  PutDigits(p + 7, (uint64_t)r.Range(100, 999), 3);
+  p[10] = '-';
+  PutDigits(p + 11, (uint64_t)r.Range(1000, 9999), 4);
+  return {p, 15};
+}
+
 // Progress lines "<bench>: generating <table> (N rows)" and every ~5% of a large table.
 class Progress {
  public:

@@ -167,17 +167,6 @@ StrRef MakeAddress(Arena& a, Rng& r) {
   for (int i = 0; i < len; i++) p[i] = kAlnum[r.Below(62)];
   return {p, (size_t)len};
 }
-StrRef MakePhone(Arena& a, Rng& r, int nation) {
-  char* p = a.Take(15);
-  PutDigits(p, (uint64_t)(nation + 10), 2);
-  p[2] = '-';
-  PutDigits(p + 3, (uint64_t)r.Range(100, 999), 3);
-  p[6] = '-';
-  PutDigits(p + 7, (uint64_t)r.Range(100, 999), 3);
-  p[10] = '-';
-  PutDigits(p + 11, (uint64_t)r.Range(1000, 9999), 4);
-  return {p, 15};
-}
 
 class PartProducer : public SsbRowProducer {
  public:
@@ -214,7 +203,7 @@ void FillPartyColumns(Rng& r, const char* prefix, uint64_t key, DataChunk& c, ui
   StrCol(c, 3)[i] = D().city[nation * 10 + r.Below(10)];
   StrCol(c, 4)[i] = kNations[nation].name;
   StrCol(c, 5)[i] = kRegions[kNations[nation].region];
-  StrCol(c, 6)[i] = MakePhone(a, r, nation);
+  StrCol(c, 6)[i] = gen::Phone(a, r, nation);
 }
 
 class SupplierProducer : public SsbRowProducer {

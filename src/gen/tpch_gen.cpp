@@ -146,18 +146,6 @@ StrRef Address(Arena& a, Rng& r) {
     p[i] = kAddressChars[r.Below(i == 0 || i == len - 1 ? 62 : 64)];
   return {p, (size_t)len};
 }
-// Phone number of clause 4.2.2.9: country code (nation key + 10), then 3, 3 and 4 digits.
-StrRef Phone(Arena& a, Rng& r, int nation) {
-  char* p = a.Take(15);
-  PutDigits(p, (uint64_t)(nation + 10), 2);
-  p[2] = '-';
-  PutDigits(p + 3, (uint64_t)r.Range(100, 999), 3);
-  p[6] = '-';
-  PutDigits(p + 7, (uint64_t)r.Range(100, 999), 3);
-  p[10] = '-';
-  PutDigits(p + 11, (uint64_t)r.Range(1000, 9999), 4);
-  return {p, 15};
-}
 
 class TpchProducer : public gen::RowTableProducer {
  public:
@@ -216,7 +204,7 @@ class SupplierProducer : public TpchProducer {
     StrCol(c, 2)[i] = Address(a, r);
     int nation = (int)r.Below(25);
     I32Col(c, 3)[i] = nation;
-    StrCol(c, 4)[i] = Phone(a, r, nation);
+    StrCol(c, 4)[i] = gen::Phone(a, r, nation);
     I64Col(c, 5)[i] = r.Range(-99999, 999999);
     StrRef comment = text_->Comment(r, 25, 100);
     auto it = picked_.find(key);
@@ -251,7 +239,7 @@ class CustomerProducer : public TpchProducer {
     StrCol(c, 2)[i] = Address(a, r);
     int nation = (int)r.Below(25);
     I32Col(c, 3)[i] = nation;
-    StrCol(c, 4)[i] = Phone(a, r, nation);
+    StrCol(c, 4)[i] = gen::Phone(a, r, nation);
     I64Col(c, 5)[i] = r.Range(-99999, 999999);
     StrCol(c, 6)[i] = kSegments[r.Below(5)];
     StrCol(c, 7)[i] = text_->Comment(r, 29, 116);
