@@ -31,7 +31,7 @@ constexpr const char* kBenchUsage =
     "Usage: tessera bench ssb --sf N [--reps R] [--queries q1.1,q2.1,...]\n"
     "                         [--device cpu|gpu|auto] [--threads N] [--data DIR]\n"
     "                         [--json FILE] [--plot FILE] [--compare duckdb]\n"
-    "                         [--duckdb-lib PATH] [--tbl DIR] [--quiet]\n"
+    "                         [--duckdb-lib PATH] [--tbl DIR] [--no-plan-cache] [--quiet]\n"
     "       tessera bench NAME --data DIR ...   (queries/NAME/*.sql, e.g. tpch)\n"
     "\n"
     "Runs the 13 Star Schema Benchmark queries (texts in queries/ssb/) at scale factor N.\n"
@@ -40,7 +40,8 @@ constexpr const char* kBenchUsage =
     "Each query runs once cold (the first run after opening the database) and R times warm;\n"
     "its result rows are printed, then a summary: where it ran (cpu, gpu, or gpu+cpu when a\n"
     "pipeline that scans a table fell back to the CPU: EXPLAIN says why), rows, cold ms, warm\n"
-    "median, min and max ms end to end (SQL text in, result rows out), the warm median of the\n"
+    "median, min and max ms end to end (SQL text in, result rows out; warm runs take their\n"
+    "prepared plan from the plan cache unless --no-plan-cache), the warm median of the\n"
     "GPU kernels' device time or of the CPU pipelines' time, the cold run's NVRTC and\n"
     "column-upload times, and the cost model's bound: the bytes the query's pipelines must\n"
     "move at the bandwidths `tessera probe` measured on this machine (probed quickly first\n"
@@ -61,6 +62,9 @@ constexpr const char* kBenchUsage =
     "                    under test/duckdb/node_modules)\n"
     "  --tbl DIR         .tbl files + schema.sql for DuckDB (SSB default: data/ssb-sf<N>-tbl,\n"
     "                    written by the generator when missing)\n"
+    "  --no-plan-cache   prepare every run afresh (parse, plan, GPU code generation) instead\n"
+    "                    of reusing the cold run's plan from the plan cache; the JSON report\n"
+    "                    has each query's host phases either way\n"
     "  --quiet           do not print the query results\n"
     "  --help            show this text\n"
     "\n"
@@ -93,6 +97,7 @@ struct Options {
   unsigned threads = 0;
   std::string device = "auto", data, query_list, json, plot, compare, duckdb_lib, tbl;
   bool quiet = false;
+  bool plan_cache = true;
 };
 
 // Runs a query file's statements in order; returns the result of its query statement.
@@ -133,9 +138,13 @@ QueryFigures RunQuery(Connection& conn, const BenchQuery& q, const Options& opt,
     t.compile_ms = cold.gpu_compile_ms;
     t.transfer_ms = cold.gpu_transfer_ms;
     t.note = cold.note;
+    t.cold_parse_ms = cold.phases.parse_ms;
+    t.cold_plan_ms = cold.phases.plan_ms;
+    t.cold_gpu_plan_ms = cold.phases.gpu_plan_ms;
     if (!cold.note.empty()) std::cout << "note: " << q.name << ": " << cold.note << "\n";
     cold_rows = Texts(cold);
-    std::vector<double> warm, kernel, cpu;
+    std::vector<double> warm, kernel, cpu, parse, plan, run, collect;
+    bool all_cached = opt.reps > 0;
     QueryResult last = std::move(cold);
     bool have_warm = false;
     for (uint64_t i = 0; i < opt.reps; i++) {
@@ -144,6 +153,12 @@ QueryFigures RunQuery(Connection& conn, const BenchQuery& q, const Options& opt,
       warm.push_back(Ms(start));
       have_warm = true;
       kernel.push_back(last.gpu_kernel_ms);
+      const auto& ph = last.phases;
+      parse.push_back(ph.parse_ms);
+      plan.push_back(ph.plan_cached ? 0 : ph.plan_ms + ph.gpu_plan_ms);
+      run.push_back(ph.run_ms);
+      collect.push_back(ph.collect_ms);
+      all_cached = all_cached && ph.plan_cached;
       double c = 0;
       for (auto& p : last.pipelines)
         if (p.device == "cpu") c += p.ms;
@@ -156,6 +171,11 @@ QueryFigures RunQuery(Connection& conn, const BenchQuery& q, const Options& opt,
       t.max = *std::max_element(warm.begin(), warm.end());
       if (t.device != "cpu") t.kernel_median = Median(kernel);
       if (t.device == "cpu") t.cpu_median = Median(cpu);
+      t.warm_parse_ms = Median(parse);
+      t.warm_plan_ms = Median(plan);
+      t.warm_run_ms = Median(run);
+      t.warm_collect_ms = Median(collect);
+      t.warm_plan_cached = all_cached;
       if (Texts(last) != cold_rows) t.error = "warm result differs from cold result";
     } else {
       t.median = t.min = t.max = t.cold;  // --reps 0: the cold run is all there is
@@ -323,6 +343,8 @@ int RunBenchCommand(const std::vector<std::string>& argv) {
       opt.tbl = args.Value(a);
     } else if (a == "--quiet") {
       opt.quiet = true;
+    } else if (a == "--no-plan-cache") {
+      opt.plan_cache = false;
     } else {
       args.Unknown(a);
     }
@@ -345,6 +367,7 @@ int RunBenchCommand(const std::vector<std::string>& argv) {
   report.data = path;
   report.device = opt.device;
   report.reps = opt.reps;
+  report.plan_cache = opt.plan_cache;
   std::vector<std::vector<std::vector<std::string>>> tessera_rows(queries.size());
   try {
     if (!opt.compare.empty()) DuckDbClient::FindLibrary(opt.duckdb_lib);  // fail before the long work
@@ -374,6 +397,7 @@ int RunBenchCommand(const std::vector<std::string>& argv) {
     Database db(path);
     db.settings().device = opt.device;
     db.settings().threads = opt.threads;
+    db.settings().plan_cache = opt.plan_cache;
     report.threads = db.threads();
     Connection conn(db);
     std::cout << opt.bench << (opt.bench == "ssb" ? " SF " + FormatScaleFactor(opt.sf) : std::string()) << " (" << path

@@ -101,6 +101,8 @@ void PrintSummary(std::ostream& out, const BenchReport& r) {
       << " threads (LLC " << Fixed(c.cpu_llc_bytes / (1 << 20), 0) << " MiB)";
   if (c.has_gpu) out << "; GPU " << Fixed(c.gpu_read_gbps, 0) << " GB/s (L2 " << Fixed(c.gpu_l2_bytes / (1 << 20), 0) << " MiB)";
   out << ". % of bound = bound / warm median.\n";
+  out << (r.plan_cache ? "plan cache on: warm runs reuse the cold run's prepared plan and kernels (--no-plan-cache: plan each run)\n"
+                       : "plan cache off: every run parses, plans and generates its kernels again\n");
 }
 
 std::string ReportJson(const BenchReport& r) {
@@ -109,6 +111,7 @@ std::string ReportJson(const BenchReport& r) {
   o << "{\n  \"benchmark\": " << json::Quote(r.benchmark) << ",\n  \"sf\": " << json::Number(r.sf)
     << ",\n  \"data\": " << json::Quote(r.data) << ",\n  \"device\": " << json::Quote(r.device)
     << ",\n  \"threads\": " << r.threads << ",\n  \"reps\": " << r.reps
+    << ",\n  \"plan_cache\": " << (r.plan_cache ? "true" : "false")
     << ",\n  \"duckdb_version\": " << (r.duckdb_version.empty() ? "null" : json::Quote(r.duckdb_version))
     << ",\n  \"machine\": " << c.ToJson().substr(0, c.ToJson().size() - 1);
   o << ",\n  \"model_bandwidth_gbps\": {\"cpu\": " << json::Number(c.CpuBandwidth(r.threads))
@@ -122,6 +125,11 @@ std::string ReportJson(const BenchReport& r) {
       << ", \"median\": " << J(q.median) << ", \"min\": " << J(q.min) << ", \"max\": " << J(q.max) << "}"
       << ",\n     \"compile_ms\": " << json::Number(q.compile_ms) << ", \"transfer_ms\": " << json::Number(q.transfer_ms)
       << ", \"kernel_ms\": " << J(q.kernel_median) << ", \"cpu_ms\": " << J(q.cpu_median)
+      << ",\n     \"host_ms\": {\"cold\": {\"parse\": " << json::Number(q.cold_parse_ms) << ", \"plan\": "
+      << json::Number(q.cold_plan_ms) << ", \"gpu_codegen\": " << json::Number(q.cold_gpu_plan_ms)
+      << "}, \"warm\": {\"parse\": " << J(q.warm_parse_ms) << ", \"plan\": " << J(q.warm_plan_ms)
+      << ", \"run\": " << J(q.warm_run_ms) << ", \"collect\": " << J(q.warm_collect_ms)
+      << ", \"plan_cached\": " << (q.warm_plan_cached ? "true" : "false") << "}}"
       << ",\n     \"model\": {\"bound_ms\": " << (q.bound_complete ? json::Number(q.bound_ms) : "null")
       << ", \"bytes\": " << json::Number(q.bound_bytes) << ", \"percent_of_bound\": " << J(q.PercentOfBound()) << "}";
     o << ",\n     \"pipelines\": [";

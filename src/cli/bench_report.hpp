@@ -37,6 +37,11 @@ struct QueryFigures {
   double bound_ms = 0, bound_bytes = 0;
   bool bound_complete = false;
   std::optional<DuckDbFigures> duckdb;
+  // Host phases (ms): the cold run's parse/plan/GPU code generation, and the warm runs'
+  // medians; warm_plan_cached: every warm run took its plan from the plan cache.
+  double cold_parse_ms = 0, cold_plan_ms = 0, cold_gpu_plan_ms = 0;
+  std::optional<double> warm_parse_ms, warm_plan_ms, warm_run_ms, warm_collect_ms;
+  bool warm_plan_cached = false;
   // Percent of the bound reached by the warm median (bound / median x 100).
   std::optional<double> PercentOfBound() const;
 };
@@ -48,6 +53,7 @@ struct BenchReport {
   std::string device;     // as asked: cpu, gpu, auto
   unsigned threads = 0;
   uint64_t reps = 0;
+  bool plan_cache = true;
   std::string duckdb_version;  // "" without --compare
   model::Ceilings ceilings;
   std::vector<QueryFigures> queries;

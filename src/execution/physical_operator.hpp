@@ -1,7 +1,8 @@
 // Physical operators of the CPU backend. An operator plays up to three roles in the
 // pipelines it belongs to (see pipeline.hpp): source (produces chunks), streaming
 // operator (chunk in, chunk out) and sink (consumes chunks; a pipeline breaker). Sinks
-// keep their global state in the operator itself: a physical plan is executed once.
+// keep their global state in the operator itself; ResetState() clears it, so a plan can be
+// executed again (the plan cache runs a cached plan once per query, never concurrently).
 #pragma once
 #include <atomic>
 #include <memory>
@@ -59,7 +60,14 @@ class PhysicalOperator {
   virtual void Finalize() {}
   // Rows the sink holds after Finalize (for EXPLAIN ANALYZE-style reporting).
   uint64_t rows_out = 0;
+
+  // Forgets (and frees) what the last execution left in this operator: sink state, result
+  // rows, counters. Overrides call the base.
+  virtual void ResetState() { rows_out = 0; }
 };
+
+// ResetState() on every operator of the tree rooted at `op`.
+void ResetPlanState(PhysicalOperator& op);
 
 using PhysicalOperatorPtr = std::unique_ptr<PhysicalOperator>;
 

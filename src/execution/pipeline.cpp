@@ -104,6 +104,21 @@ void RunPipeline(Pipeline& p, unsigned threads) {
   p.elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
+void ResetPlanState(PhysicalOperator& op) {
+  op.ResetState();
+  for (auto& c : op.children) ResetPlanState(*c);
+}
+
+void PipelineSet::ResetState() {
+  for (auto& p : pipelines_) {
+    p->elapsed_ms = 0;
+    p->counted = false;
+    p->source_rows = 0;
+    p->operator_rows.clear();
+    p->gpu_table_bytes = 0;
+  }
+}
+
 void PipelineSet::Execute(unsigned threads) {
   for (auto& p : pipelines_) RunPipeline(*p, threads);
 }

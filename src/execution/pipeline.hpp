@@ -38,6 +38,8 @@ class PipelineSet {
   const std::vector<std::unique_ptr<Pipeline>>& pipelines() const { return pipelines_; }
   // Runs every pipeline on up to `threads` workers.
   void Execute(unsigned threads);
+  // Clears the per-run figures of every pipeline (times, counts; not `device`).
+  void ResetState();
   std::string ToString() const;
 
  private:

@@ -171,7 +171,17 @@ std::vector<std::string> GpuQuery::Sources() const {
 void GpuQuery::Run(unsigned threads) {
   GpuContext& ctx = GpuContext::Shared();
   ctx.MakeCurrent();
+  // A run after an earlier one (a cached plan): that run ended synchronised, or threw;
+  // either way let the device finish before its buffers are reused.
+  if (ran_) {
+    ctx.Synchronize();
+    ReleaseRunBuffers();
+  }
   ran_ = true;
+  const int gpu_pipelines = stats_.gpu_pipelines, cpu_scans = stats_.cpu_scan_pipelines;
+  stats_ = GpuQueryStats();
+  stats_.gpu_pipelines = gpu_pipelines;
+  stats_.cpu_scan_pipelines = cpu_scans;
   ColumnCache::Instance().BeginQuery();
   err_ = ctx.Allocate(programs_.size() * sizeof(int));
   err_.MemsetAsync(0, nullptr);  // all work goes to the legacy default stream, in order
@@ -180,6 +190,26 @@ void GpuQuery::Run(unsigned threads) {
     if (programs_[i]) RunProgram(*programs_[i], i);
     else RunPipeline(*pl[i], threads);
   }
+  // Every GPU program ends in an aggregation whose result download synchronised the
+  // device: the join tables and state are free to go back to the pool.
+  ReleaseRunBuffers();
+}
+
+void GpuQuery::ReleaseRunBuffers() {
+  for (auto& t : timings_) {
+    GiveEvent(std::move(t->start));
+    GiveEvent(std::move(t->end));
+  }
+  timings_.clear();
+  for (auto& p : programs_) {
+    if (!p) continue;
+    p->state = DeviceBuffer();
+    if (p->table) {
+      p->table->table = DeviceBuffer();
+      p->table->keys = DeviceBuffer();
+    }
+  }
+  err_ = DeviceBuffer();
 }
 
 void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
@@ -188,13 +218,19 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
   auto tt = Clock::now();
   for (auto& c : prog.columns) stats_.transfer_bytes += ColumnCache::Instance().EnsureResident(*c, ctx);
   stats_.transfer_ms += MsSince(tt);
-  KernelLookup k = KernelCache::Instance().Get(prog.source, ctx);
-  stats_.compile_ms += k.compile_ms;
-  // Per-query buffers.
-  prog.bitmap_buffers.clear();
-  for (auto& b : prog.bitmaps) {
-    prog.bitmap_buffers.push_back(ctx.Allocate(b.size() * 4));
-    prog.bitmap_buffers.back().CopyFromHostAsync(b.data(), b.size() * 4, nullptr);  // b lives as long as the query
+  if (!prog.kernel) {
+    KernelLookup k = KernelCache::Instance().Get(prog.source, ctx);
+    stats_.compile_ms += k.compile_ms;
+    prog.kernel = k.kernel;
+  }
+  CompiledKernel& kernel = *prog.kernel;
+  // Dictionary bitmaps: uploaded once (they depend on the plan's constants only).
+  if (prog.bitmap_buffers.size() != prog.bitmaps.size()) {
+    prog.bitmap_buffers.clear();
+    for (auto& b : prog.bitmaps) {
+      prog.bitmap_buffers.push_back(ctx.Allocate(b.size() * 4));
+      prog.bitmap_buffers.back().CopyFromHostAsync(b.data(), b.size() * 4, nullptr);  // b lives as long as the query
+    }
   }
   const int W = (int)prog.words.size();
   if (prog.is_build) {
@@ -215,7 +251,7 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
       pat.w[w] = prog.words[w] == AggWord::Min ? (uint64_t)INT64_MAX : prog.words[w] == AggWord::Max ? (uint64_t)INT64_MIN : 0;
     uint64_t words = prog.slots * W;
     unsigned blocks = (unsigned)std::min<uint64_t>((words + 255) / 256, (uint64_t)ctx.info().sm_count * 8);
-    ctx.LaunchKernel(k.kernel->init_state, blocks, 256, 0, nullptr, prog.state.ptr(), words, W, pat);
+    ctx.LaunchKernel(kernel.init_state, blocks, 256, 0, nullptr, prog.state.ptr(), words, W, pat);
   }
   // Parameters.
   std::vector<uint64_t> params(prog.params.size());
@@ -228,15 +264,15 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
   unsigned shared = prog.shared_state ? (unsigned)(prog.slots * W * 8) : 0;
   // One full wave of blocks, each looping over tiles: no under-filled second wave, and one
   // block-end flush per resident block.
-  if (!k.kernel->blocks_per_sm) k.kernel->blocks_per_sm = ctx.MaxActiveBlocksPerSM(k.kernel->pipeline, kBlockThreads, shared);
-  unsigned grid = (unsigned)std::min<uint64_t>(tiles, (uint64_t)ctx.info().sm_count * k.kernel->blocks_per_sm);
+  if (!kernel.blocks_per_sm) kernel.blocks_per_sm = ctx.MaxActiveBlocksPerSM(kernel.pipeline, kBlockThreads, shared);
+  unsigned grid = (unsigned)std::min<uint64_t>(tiles, (uint64_t)ctx.info().sm_count * kernel.blocks_per_sm);
   auto timing = std::make_unique<Timing>();
   timing->start = TakeEvent(ctx);
   timing->end = TakeEvent(ctx);
   timing->pipeline = prog.pipeline;
   ctx.Record(timing->start);
   void* args[] = {params.data(), nullptr};
-  ctx.Launch(k.kernel->pipeline, grid, kBlockThreads, shared, args);
+  ctx.Launch(kernel.pipeline, grid, kBlockThreads, shared, args);
   ctx.Record(timing->end);
   timings_.push_back(std::move(timing));
   if (prog.is_build) {
@@ -245,6 +281,10 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
   // Aggregation result to the host, through a pinned buffer: a small state (up to 1 MiB)
   // in one copy, scanned here for non-empty groups; a larger one compacted on the device
   // first (non-empty groups only, one atomic per tile), then copied.
+  // The error words come back with the result: queued before its (synchronous) download.
+  const size_t err_bytes = programs_.size() * sizeof(int);
+  if (err_host_.size() < err_bytes) err_host_ = ctx.AllocatePinned(std::max<size_t>(err_bytes, 256));
+  err_.CopyToHostAsync(err_host_.data(), err_bytes, nullptr);
   std::vector<uint64_t> rows;  // per group: slot, then W words
   uint64_t ngroups = 0;
   const uint64_t state_bytes = prog.slots * W * 8;
@@ -262,14 +302,14 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
     DeviceBuffer out = ctx.Allocate(prog.slots * (W + 1) * 8), count = ctx.Allocate(8);
     count.MemsetAsync(0, nullptr);
     unsigned blocks = (unsigned)std::min<uint64_t>((prog.slots + 255) / 256, (uint64_t)ctx.info().sm_count * 8);
-    ctx.LaunchKernel(k.kernel->compact_groups, blocks, 256, 0, nullptr, prog.state.ptr(), prog.slots, W, out.ptr(),
+    ctx.LaunchKernel(kernel.compact_groups, blocks, 256, 0, nullptr, prog.state.ptr(), prog.slots, W, out.ptr(),
                      count.ptr());
     count.CopyToHost(&ngroups, 8);
     PinnedDownload(ctx, out, ngroups * (W + 1) * 8, [&](const uint64_t* r) { rows.assign(r, r + ngroups * (W + 1)); });
   }
   // Each program has its own error word; the id names a message of that program.
   std::vector<int> errs(programs_.size());
-  err_.CopyToHost(errs.data(), errs.size() * sizeof(int));
+  std::memcpy(errs.data(), err_host_.data(), err_bytes);
   for (size_t i = 0; i < errs.size(); i++) {
     if (!errs[i]) continue;
     auto& p = *programs_[i];

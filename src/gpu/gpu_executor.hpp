@@ -31,7 +31,8 @@ class GpuQuery {
   ~GpuQuery();
   // Runs every pipeline in order. Throws GpuFallback when the GPU cannot give the right
   // answer after all (the caller re-runs the query on the CPU), UserError for errors the
-  // CPU would raise too (overflow).
+  // CPU would raise too (overflow). May be called again (a cached plan): the compiled
+  // kernels and uploaded bitmaps are kept, per-run device buffers are freed at its end.
   void Run(unsigned threads);
   // Per pipeline: where it runs and, for CPU pipelines that scan a table, why.
   std::string Describe() const;
@@ -46,12 +47,14 @@ class GpuQuery {
 
  private:
   void RunProgram(PipelineProgram& prog, size_t index);
+  void ReleaseRunBuffers();
   PipelineSet& pipelines_;
   GpuTables tables_;
   std::vector<std::unique_ptr<PipelineProgram>> programs_;  // by pipeline index (null: CPU)
   std::vector<std::string> why_cpu_;
   GpuQueryStats stats_;
   DeviceBuffer err_;
+  PinnedHostBuffer err_host_;  // the error words' copy on the host
   bool ran_ = false;
   struct Timing;
   std::vector<std::unique_ptr<Timing>> timings_;

@@ -38,6 +38,8 @@ class PhysicalHashAggregate;
 
 namespace tessera::gpu {
 
+struct CompiledKernel;  // kernel_cache.hpp
+
 struct NotOnGpu : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -95,7 +97,8 @@ struct PipelineProgram {
   std::vector<std::string> errors;        // error id k+1 -> message
   std::vector<bool> error_is_fallback;    // true: re-run on the CPU; false: a user error
   std::vector<std::vector<uint32_t>> bitmaps;  // host bitmaps, uploaded before launch
-  std::vector<DeviceBuffer> bitmap_buffers;
+  std::vector<DeviceBuffer> bitmap_buffers;  // uploaded on the first run, kept for later runs
+  std::shared_ptr<CompiledKernel> kernel;    // looked up on the first run
   bool is_build = false;
   // Build sink
   PhysicalHashJoin* join = nullptr;

@@ -3,6 +3,8 @@
 #include <chrono>
 
 #include "common/parallel.hpp"
+#include "main/plan_cache.hpp"
+#include "main/prepared_query.hpp"
 #include "main/statement_executor.hpp"
 #include "parser/parser.hpp"
 #include "storage/disk_backend.hpp"
@@ -28,7 +30,7 @@ std::vector<std::vector<std::string>> QueryResult::ToStrings() const {
   return rows;
 }
 
-Database::Database(const std::string& path) : path_(path) {
+Database::Database(const std::string& path) : path_(path), plan_cache_(std::make_unique<PlanCache>()) {
   if (path.empty() || path == ":memory:") catalog_ = std::make_unique<Catalog>();
   else catalog_ = std::make_unique<Catalog>(OpenDiskBackend(path));
 }
@@ -39,8 +41,46 @@ unsigned Database::threads() const {
   return settings_.threads ? settings_.threads : HardwareThreads();
 }
 
+namespace {
+using Clock = std::chrono::steady_clock;
+double MsSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+}  // namespace
+
 std::vector<QueryResult> Connection::ExecuteAll(std::string_view sql) {
+  auto t0 = Clock::now();
+  // A single SELECT is looked up in the plan cache by its text and the device setting;
+  // the catalog's version tells whether the plan still holds.
+  std::string key;
+  if (db_.settings().plan_cache) {
+    key = db_.settings().device + '\n' + std::string(sql);
+    if (auto entry = db_.plan_cache().Take(key, db_.catalog().version())) {
+      const auto& select = *static_cast<const ast::SelectStatement&>(*entry->statement).select;
+      QueryResult r = RunPrepared(db_, select, entry->query);  // throws: the entry is dropped
+      r.phases.plan_cached = true;
+      r.elapsed_ms = MsSince(t0);
+      db_.plan_cache().Put(std::move(entry));
+      std::vector<QueryResult> results;
+      results.push_back(std::move(r));
+      return results;
+    }
+  }
   auto stmts = ParseSQL(sql);
+  const double parse_ms = MsSince(t0);
+  if (db_.settings().plan_cache && stmts.size() == 1 && stmts[0]->kind == ast::StmtKind::Select) {
+    auto entry = std::make_unique<PlanCacheEntry>();
+    entry->key = std::move(key);
+    entry->catalog_version = db_.catalog().version();  // before preparing: a change meanwhile makes it stale
+    entry->statement = std::move(stmts[0]);
+    const auto& select = *static_cast<const ast::SelectStatement&>(*entry->statement).select;
+    entry->query = PrepareSelect(db_, select);
+    QueryResult r = RunPrepared(db_, select, entry->query);
+    r.phases.parse_ms = parse_ms;
+    r.elapsed_ms = MsSince(t0);
+    db_.plan_cache().Put(std::move(entry));
+    std::vector<QueryResult> results;
+    results.push_back(std::move(r));
+    return results;
+  }
   std::vector<QueryResult> results;
   for (auto& s : stmts) {
     auto t0 = std::chrono::steady_clock::now();

@@ -29,6 +29,16 @@ struct QueryResult {
   std::string note;
   // Per pipeline of a SELECT: device, rows, time and memory traffic (the cost model's input).
   std::vector<model::PipelineRun> pipelines;
+  // Host-side phases of a SELECT (ms). With `plan_cached` the statement's prepared plan came
+  // from the plan cache: parse_ms is 0 and plan_ms/gpu_plan_ms are those of its first run.
+  struct Phases {
+    double parse_ms = 0;     // SQL text -> syntax tree
+    double plan_ms = 0;      // bind, optimise, physical plan, pipelines
+    double gpu_plan_ms = 0;  // GPU code generation
+    double run_ms = 0;       // pipelines (kernels, CPU work, result download)
+    double collect_ms = 0;   // result and per-pipeline figures
+    bool plan_cached = false;
+  } phases;
 
   Value GetValue(size_t col, uint64_t row) const;
   // Every cell as text, "NULL" for nulls (result formatting, tests).
@@ -39,7 +49,10 @@ struct Settings {
   unsigned threads = 0;        // 0: all hardware threads
   std::string device = "auto"; // auto | cpu | gpu
   bool progress = false;       // progress lines on stderr for long COPY/gen work
+  bool plan_cache = true;      // reuse prepared SELECTs by their text (main/plan_cache.hpp)
 };
+
+class PlanCache;
 
 class Database {
  public:
@@ -51,11 +64,13 @@ class Database {
   Settings& settings() { return settings_; }
   unsigned threads() const;
   const std::string& path() const { return path_; }
+  PlanCache& plan_cache() { return *plan_cache_; }
 
  private:
   std::string path_;
   std::unique_ptr<Catalog> catalog_;
   Settings settings_;
+  std::unique_ptr<PlanCache> plan_cache_;  // declared last: its plans go before the catalog
 };
 
 class Connection {

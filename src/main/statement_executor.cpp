@@ -8,6 +8,8 @@
 #include "execution/physical_planner.hpp"
 #include "execution/pipeline.hpp"
 #include "gpu/gpu_executor.hpp"
+#include "main/plan_cache.hpp"
+#include "main/prepared_query.hpp"
 #include "model/machine_probe.hpp"
 #include "model/pipeline_traffic.hpp"
 #include "optimizer/optimizer.hpp"
@@ -17,60 +19,6 @@
 namespace tessera {
 
 namespace {
-
-struct PreparedQuery {
-  BoundQuery bound;
-  PhysicalOperatorPtr plan;
-  std::unique_ptr<PipelineSet> pipelines;
-  std::unique_ptr<gpu::GpuQuery> gpu;  // set when the query uses the GPU
-};
-
-PreparedQuery Prepare(Database& db, const ast::SelectStmt& select, bool allow_gpu = true) {
-  PreparedQuery q;
-  Binder binder(db.catalog());
-  q.bound = binder.BindSelect(select);
-  q.bound.plan = Optimize(std::move(q.bound.plan));
-  q.plan = CreatePhysicalPlan(*q.bound.plan);
-  q.pipelines = std::make_unique<PipelineSet>(q.plan.get());
-  if (allow_gpu && gpu::UseGpu(db.settings().device)) q.gpu = std::make_unique<gpu::GpuQuery>(*q.pipelines);
-  return q;
-}
-
-// Runs a prepared query; when the GPU hands it back (a case its kernels cannot answer
-// exactly), prepares it again for the CPU and runs it there. Returns the note to show.
-std::string Execute(Database& db, const ast::SelectStmt& select, PreparedQuery& q) {
-  if (!q.gpu) {
-    q.pipelines->Execute(db.threads());
-    return "";
-  }
-  try {
-    q.gpu->Run(db.threads());
-    return "";
-  } catch (const gpu::GpuFallback& e) {
-    q = Prepare(db, select, false);
-    q.pipelines->Execute(db.threads());
-    return std::string("the GPU handed the query back (") + e.what() + "); it ran on the CPU";
-  }
-}
-
-QueryResult Collect(PreparedQuery& q) {
-  QueryResult r;
-  if (q.gpu) {
-    const auto& st = q.gpu->stats();
-    r.device = q.gpu->DeviceLabel();
-    r.gpu_compile_ms = st.compile_ms;
-    r.gpu_transfer_ms = st.transfer_ms;
-    r.gpu_kernel_ms = st.kernel_ms;
-  }
-  r.pipelines = model::DescribeRuns(*q.pipelines);
-  r.has_rows = true;
-  r.names = q.bound.names;
-  r.types = q.bound.types;
-  auto* res = static_cast<PhysicalResult*>(q.plan.get());
-  r.row_count = res->result.rows;
-  r.chunks = std::move(res->result.chunks);
-  return r;
-}
 
 QueryResult TextResult(const std::string& column, const std::vector<std::string>& lines) {
   QueryResult r;
@@ -161,11 +109,8 @@ std::vector<int> TargetColumns(const TableSchema& schema, const std::vector<std:
 }  // namespace
 
 QueryResult RunSelect(Database& db, const ast::SelectStmt& select) {
-  auto q = Prepare(db, select);
-  std::string note = Execute(db, select, q);
-  auto r = Collect(q);
-  r.note = note;
-  return r;
+  auto q = PrepareSelect(db, select);
+  return RunPrepared(db, select, q);
 }
 
 QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
@@ -177,7 +122,7 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
       if (ex.inner->kind != ast::StmtKind::Select)
         throw UserError(ErrorKind::Unsupported, "EXPLAIN supports SELECT statements", stmt.pos);
       const auto& select = *static_cast<const ast::SelectStatement&>(*ex.inner).select;
-      auto q = Prepare(db, select);
+      auto q = PrepareSelect(db, select);
       bool kernels = false;
       for (auto& o : ex.options) {
         if (o == "kernels") kernels = true;
@@ -186,14 +131,19 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
       // With ANALYZE the plan is rendered after running it (it then shows run-time choices
       // such as the hash table kind).
       std::string note;
-      if (ex.analyze) note = Execute(db, select, q);
+      QueryResult run;
+      if (ex.analyze) {
+        // Its result rows are not shown; the operators keep their state for the plan text.
+        run = RunPrepared(db, select, q, /*free_state=*/false);
+        note = run.note;
+      }
       std::string text = "physical plan:\n" + PhysicalPlanToString(*q.plan) + "pipelines:\n";
       if (ex.analyze) {
         text += q.pipelines->ToString();
         // Per pipeline: rows, time, bytes moved and the bandwidth bound (model/).
         std::optional<model::Ceilings> ceilings = model::SavedCeilings();
         text += "pipeline model (rows counted by the executor, bytes from column widths and rows):\n";
-        text += model::RenderModel(model::DescribeRuns(*q.pipelines), ceilings ? &*ceilings : nullptr, db.threads());
+        text += model::RenderModel(run.pipelines, ceilings ? &*ceilings : nullptr, db.threads());
       } else {
         text += q.pipelines->ToString();
       }
@@ -324,11 +274,19 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
         db.settings().device = s.value;
         return Status("SET");
       }
+      if (s.name == "plan_cache") {
+        bool on = s.value == "true" || s.value == "on" || s.value == "1";
+        bool off = s.value == "false" || s.value == "off" || s.value == "0";
+        if (!on && !off) throw UserError(ErrorKind::Conversion, "plan_cache must be on or off", stmt.pos);
+        db.settings().plan_cache = on;
+        if (off) db.plan_cache().Clear();
+        return Status("SET");
+      }
       if (s.name == "progress") {
         db.settings().progress = s.value == "true" || s.value == "on" || s.value == "1";
         return Status("SET");
       }
-      throw UserError(ErrorKind::Binder, "unknown setting \"" + s.name + "\" (known: threads, device, progress)", stmt.pos);
+      throw UserError(ErrorKind::Binder, "unknown setting \"" + s.name + "\" (known: threads, device, progress, plan_cache)", stmt.pos);
     }
     case ast::StmtKind::CreateView: {
       auto& cv = static_cast<const ast::CreateViewStatement&>(stmt);

@@ -65,6 +65,7 @@ CatalogState Catalog::Snapshot() const {
 void Catalog::CommitLocked(CatalogState next) {
   if (backend_) next = backend_->Commit(next);
   state_ = std::move(next);
+  version_.fetch_add(1, std::memory_order_acq_rel);
 }
 
 void Catalog::CreateTable(TableSchema schema, bool if_not_exists) {

@@ -2,6 +2,7 @@
 // builds a new catalog state and commits it through the StorageBackend (atomic on disk)
 // before it becomes visible; a failed commit leaves the old state in place.
 #pragma once
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -79,12 +80,16 @@ class Catalog {
   void Append(const std::string& name, std::vector<std::shared_ptr<const RowGroup>> groups);
   bool persistent() const { return backend_ != nullptr; }
   std::string Describe() const;
+  // Counts committed changes (tables, views, appended rows): a plan made at one version is
+  // valid while the version stays the same (the plan cache's check).
+  uint64_t version() const { return version_.load(std::memory_order_acquire); }
 
  private:
   void CommitLocked(CatalogState next);
   mutable std::mutex mu_;
   std::unique_ptr<StorageBackend> backend_;
   CatalogState state_;
+  std::atomic<uint64_t> version_{0};
 };
 
 }  // namespace tessera

@@ -4,7 +4,8 @@
 #   tests     the ctest label gpu (unit.gpu_runtime_test, unit.gpu_ssb_test, sql_gpu.*)
 #   memcheck  compute-sanitizer memcheck over the SSB queries and variations (SF 0.01)
 #   sf20      GPU vs CPU results of every SSB query and variation at SF $SF (default 20)
-#   bench     tessera bench ssb --sf $SF on the GPU (15 warm runs) and on the CPU (3)
+#   bench     tessera bench ssb --sf $SF on the GPU (15 warm runs; with the plan cache, then
+#             without: bench-gpu*.json hold the host phases) and on the CPU (3)
 #   probe     tessera probe: the machine's ceilings (device read/copy, H2D/D2H pinned and
 #             pageable, zero-copy, CPU all cores / one core) -> $OUT/probe.txt, probe.json
 #   model     the cost model on the GPU: cost_model_test (probe kernels), EXPLAIN ANALYZE of
@@ -44,8 +45,13 @@ for stage in $stages; do
       TESSERA_GPU_TEST_SF=$sf "$build/test/gpu_ssb_test" 2>&1 | tee "$OUT/sf$sf-compare.log" | tail -40 || status=1 ;;
     bench)
       sync
-      "$build/tessera" bench ssb --sf "$sf" --device gpu --reps 15 --data /tmp/ssb-sf$sf.tdb > "$OUT/bench-gpu.txt" 2>&1 || status=1
+      "$build/tessera" bench ssb --sf "$sf" --device gpu --reps 15 --data /tmp/ssb-sf$sf.tdb \
+        --json "$OUT/bench-gpu.json" > "$OUT/bench-gpu.txt" 2>&1 || status=1
       tail -20 "$OUT/bench-gpu.txt"
+      # The same without the plan cache: every warm run parses, plans and generates again.
+      "$build/tessera" bench ssb --sf "$sf" --device gpu --reps 15 --quiet --no-plan-cache --data /tmp/ssb-sf$sf.tdb \
+        --json "$OUT/bench-gpu-no-plan-cache.json" > "$OUT/bench-gpu-no-plan-cache.txt" 2>&1 || status=1
+      tail -20 "$OUT/bench-gpu-no-plan-cache.txt"
       "$build/tessera" bench ssb --sf "$sf" --device cpu --reps 3 --data /tmp/ssb-sf$sf.tdb > "$OUT/bench-cpu.txt" 2>&1 || status=1
       tail -20 "$OUT/bench-cpu.txt" ;;
     probe)

@@ -75,6 +75,13 @@ std::string Same(const std::string& sql) {
     }
   }
   CHECK(same);
+  // Again: the plan cache hands back the prepared query, whose kernels and buffers run a
+  // second time; same rows, same device.
+  QueryResult again = Run(sql, "gpu");
+  CHECK(again.phases.plan_cached);
+  CHECK(SameResult(gpu, again));
+  CHECK_EQ(again.device, gpu.device);
+  CHECK_EQ(again.note, gpu.note);
   return gpu.device + (gpu.note.empty() ? "" : " (" + gpu.note + ")");
 }
 
@@ -130,6 +137,7 @@ TEST(overflow_is_an_error_on_both_backends) {
   const char* q = "select sum(lo_extendedprice * lo_extendedprice) from lineorder";
   CHECK_THROWS_WITH(Run(q, "cpu"), "overflow");
   CHECK_THROWS_WITH(Run(q, "gpu"), "overflow");
+  CHECK_THROWS_WITH(Run(q, "gpu"), "overflow");  // a plan whose run threw is not kept
 }
 
 TEST(duplicate_build_keys_hand_the_query_back_to_the_cpu) {
@@ -143,6 +151,10 @@ TEST(duplicate_build_keys_hand_the_query_back_to_the_cpu) {
   QueryResult g2 = Run(q2, "gpu");
   CHECK(g2.ToStrings() == Run(q2, "cpu").ToStrings());
   CHECK(g2.note.find("duplicate key") != std::string::npos);
+  QueryResult g3 = Run(q2, "gpu");  // cached as the CPU plan it fell back to, with its note
+  CHECK(g3.phases.plan_cached);
+  CHECK_EQ(g3.note, g2.note);
+  CHECK(g3.ToStrings() == g2.ToStrings());
 }
 
 int main() {

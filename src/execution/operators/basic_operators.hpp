@@ -46,6 +46,11 @@ class PhysicalLimit : public PhysicalOperator {
   std::unique_ptr<GlobalSourceState> InitSource() override;
   bool GetChunk(GlobalSourceState& gs, LocalState&, DataChunk& out) override;
   bool SourceOrdered() const override { return true; }
+  void ResetState() override {
+    PhysicalOperator::ResetState();
+    seen_ = 0;
+    rows_ = ChunkList();
+  }
 
  private:
   std::mutex mu_;
@@ -61,6 +66,10 @@ class PhysicalResult : public PhysicalOperator {
   std::unique_ptr<LocalState> InitLocalSink() override;
   void Sink(DataChunk& in, LocalState&) override;
   void Combine(LocalState&) override;
+  void ResetState() override {
+    PhysicalOperator::ResetState();
+    result = ChunkList();
+  }
   ChunkList result;
 };
 

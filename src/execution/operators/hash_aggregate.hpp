@@ -62,6 +62,10 @@ class PhysicalHashAggregate : public PhysicalOperator {
   void Finalize() override;
   std::unique_ptr<GlobalSourceState> InitSource() override;
   bool GetChunk(GlobalSourceState& gs, LocalState&, DataChunk& out) override;
+  void ResetState() override {
+    PhysicalOperator::ResetState();
+    global_.reset();
+  }
   uint64_t SourceMorsels() const override {
     return global_ ? (global_->groups() + kVectorSize - 1) / kVectorSize : 1;
   }

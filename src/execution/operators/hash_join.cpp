@@ -42,6 +42,20 @@ void PhysicalHashJoin::Sink(DataChunk& in, LocalState& ls) {
   static_cast<JoinBuildLocal&>(ls).chunks.push_back(std::move(c));
 }
 
+void PhysicalHashJoin::ResetState() {
+  PhysicalOperator::ResetState();
+  collected_.clear();
+  build_rows_ = 0;
+  build_cols_.clear();
+  build_has_null_key_ = false;
+  is_dense_ = false;
+  dense_min_ = 0;
+  std::vector<uint32_t>().swap(dense_);
+  std::vector<uint32_t>().swap(heads_);
+  std::vector<uint32_t>().swap(next_);
+  mask_ = 0;
+}
+
 void PhysicalHashJoin::Combine(LocalState& ls) {
   for (auto& c : static_cast<JoinBuildLocal&>(ls).chunks) {
     build_rows_ += c.size;

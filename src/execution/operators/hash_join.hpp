@@ -24,6 +24,7 @@ class PhysicalHashJoin : public PhysicalOperator {
   void Finalize() override;
   // probe (operator)
   void Execute(DataChunk& in, DataChunk& out, LocalState& ls) override;
+  void ResetState() override;
 
   LJoinType join_type;
   std::vector<BoundExprPtr> left_keys, right_keys;

@@ -20,6 +20,11 @@ class PhysicalOrder : public PhysicalOperator {
   std::unique_ptr<GlobalSourceState> InitSource() override;
   bool GetChunk(GlobalSourceState& gs, LocalState&, DataChunk& out) override;
   bool SourceOrdered() const override { return true; }
+  void ResetState() override {
+    PhysicalOperator::ResetState();
+    input_ = ChunkList();
+    sorted_ = ChunkList();
+  }
 
   std::vector<OrderSpec> orders;
   int64_t top_n;  // keep only the first top_n rows (-1: all)

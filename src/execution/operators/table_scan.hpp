@@ -18,6 +18,11 @@ class PhysicalTableScan : public PhysicalOperator {
   std::unique_ptr<LocalState> InitLocalSource() override;
   bool GetChunk(GlobalSourceState& gs, LocalState& ls, DataChunk& out) override;
   uint64_t SourceMorsels() const override { return data->row_groups.size(); }
+  void ResetState() override {
+    PhysicalOperator::ResetState();
+    groups_skipped = 0;
+    rows_skipped = 0;
+  }
 
   std::shared_ptr<const TableEntry> table;
   std::shared_ptr<const TableData> data;

@@ -1,0 +1,47 @@
+// The plan cache: prepared SELECTs by SQL text (and device setting), valid while the
+// catalog's version is the one they were prepared at. A repeated query skips parsing,
+// binding, optimisation, physical planning and GPU code generation; its compiled kernels
+// and uploaded dictionary bitmaps stay with it. Least recently used entries go first.
+// An entry is taken out while it runs, so two threads never run one plan at once.
+#pragma once
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "main/prepared_query.hpp"
+
+namespace tessera {
+
+struct PlanCacheEntry {
+  std::string key;
+  uint64_t catalog_version = 0;
+  std::unique_ptr<ast::Statement> statement;  // the parsed SELECT (binding refers to it)
+  PreparedQuery query;
+};
+
+struct PlanCacheStats {
+  uint64_t hits = 0, misses = 0, evictions = 0;
+  size_t entries = 0;
+};
+
+class PlanCache {
+ public:
+  explicit PlanCache(size_t capacity = 64) : capacity_(capacity) {}
+  // The entry for `key` prepared at `catalog_version`, taken out of the cache (nullptr
+  // when there is none; an entry of another version is dropped).
+  std::unique_ptr<PlanCacheEntry> Take(const std::string& key, uint64_t catalog_version);
+  // Puts an entry (back) as the most recently used one.
+  void Put(std::unique_ptr<PlanCacheEntry> entry);
+  void Clear();
+  PlanCacheStats stats() const;
+
+ private:
+  size_t capacity_;
+  mutable std::mutex mu_;
+  std::list<std::unique_ptr<PlanCacheEntry>> entries_;  // most recently used first
+  PlanCacheStats stats_;
+};
+
+}  // namespace tessera

@@ -1,0 +1,84 @@
+#include "main/prepared_query.hpp"
+
+#include <chrono>
+
+#include "execution/physical_planner.hpp"
+#include "execution/operators/basic_operators.hpp"
+#include "gpu/gpu_executor.hpp"
+#include "model/pipeline_traffic.hpp"
+#include "optimizer/optimizer.hpp"
+
+namespace tessera {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double MsSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+}  // namespace
+
+PreparedQuery::PreparedQuery() = default;
+PreparedQuery::~PreparedQuery() = default;
+PreparedQuery::PreparedQuery(PreparedQuery&&) noexcept = default;
+PreparedQuery& PreparedQuery::operator=(PreparedQuery&&) noexcept = default;
+
+PreparedQuery PrepareSelect(Database& db, const ast::SelectStmt& select, bool allow_gpu) {
+  PreparedQuery q;
+  auto t0 = Clock::now();
+  Binder binder(db.catalog());
+  q.bound = binder.BindSelect(select);
+  q.bound.plan = Optimize(std::move(q.bound.plan));
+  q.plan = CreatePhysicalPlan(*q.bound.plan);
+  q.pipelines = std::make_unique<PipelineSet>(q.plan.get());
+  q.plan_ms = MsSince(t0);
+  if (allow_gpu && gpu::UseGpu(db.settings().device)) {
+    t0 = Clock::now();
+    q.gpu = std::make_unique<gpu::GpuQuery>(*q.pipelines);
+    q.gpu_plan_ms = MsSince(t0);
+  }
+  return q;
+}
+
+QueryResult RunPrepared(Database& db, const ast::SelectStmt& select, PreparedQuery& q, bool free_state) {
+  auto t0 = Clock::now();
+  // A plan that ran before: clear what that run left (also after a run that threw).
+  ResetPlanState(*q.plan);
+  q.pipelines->ResetState();
+  if (!q.gpu) {
+    q.pipelines->Execute(db.threads());
+  } else {
+    try {
+      q.gpu->Run(db.threads());
+    } catch (const gpu::GpuFallback& e) {
+      q = PrepareSelect(db, select, false);
+      q.fallback_note = std::string("the GPU handed the query back (") + e.what() + "); it ran on the CPU";
+      q.pipelines->Execute(db.threads());
+    }
+  }
+  const double run_ms = MsSince(t0);
+  t0 = Clock::now();
+  QueryResult r;
+  r.note = q.fallback_note;
+  if (q.gpu) {
+    const auto& st = q.gpu->stats();
+    r.device = q.gpu->DeviceLabel();
+    r.gpu_compile_ms = st.compile_ms;
+    r.gpu_transfer_ms = st.transfer_ms;
+    r.gpu_kernel_ms = st.kernel_ms;
+  }
+  r.pipelines = model::DescribeRuns(*q.pipelines);
+  r.has_rows = true;
+  r.names = q.bound.names;
+  r.types = q.bound.types;
+  auto* res = static_cast<PhysicalResult*>(q.plan.get());
+  r.row_count = res->result.rows;
+  r.chunks = std::move(res->result.chunks);
+  // The run's state (hash tables, sorted rows) is not needed any more: free it now rather
+  // than when the plan is run again or dropped from the cache.
+  if (free_state) ResetPlanState(*q.plan);
+  r.phases.plan_ms = q.plan_ms;
+  r.phases.gpu_plan_ms = q.gpu_plan_ms;
+  r.phases.run_ms = run_ms;
+  r.phases.collect_ms = MsSince(t0);
+  return r;
+}
+
+}  // namespace tessera

@@ -1,0 +1,43 @@
+// A SELECT prepared for execution: bound and optimised logical plan, physical plan, its
+// pipelines and (when the GPU is used) the generated and compiled kernels. It can run
+// more than once (the plan cache keeps prepared queries by their SQL text).
+#pragma once
+#include <memory>
+#include <string>
+
+#include "execution/pipeline.hpp"
+#include "main/database.hpp"
+#include "parser/ast.hpp"
+#include "planner/binder.hpp"
+
+namespace tessera {
+namespace gpu {
+class GpuQuery;
+}
+
+struct PreparedQuery {
+  BoundQuery bound;
+  PhysicalOperatorPtr plan;
+  std::unique_ptr<PipelineSet> pipelines;
+  std::unique_ptr<gpu::GpuQuery> gpu;  // set when the query uses the GPU
+  // Set when the GPU handed this query back once: it was prepared again for the CPU, and
+  // every later run of it reports the same note.
+  std::string fallback_note;
+  double plan_ms = 0;      // bind, optimise, physical plan, pipelines
+  double gpu_plan_ms = 0;  // GPU code generation (kernels are compiled when first run)
+  PreparedQuery();
+  ~PreparedQuery();
+  PreparedQuery(PreparedQuery&&) noexcept;
+  PreparedQuery& operator=(PreparedQuery&&) noexcept;
+};
+
+PreparedQuery PrepareSelect(Database& db, const ast::SelectStmt& select, bool allow_gpu = true);
+
+// Runs the prepared query (again, when it ran before) and returns its result, with the
+// run and collect phases timed. When the GPU hands the query back (a case its kernels
+// cannot answer exactly), `q` is prepared again for the CPU and run there. With
+// `free_state` the operators' run state (hash tables, sorted rows) is freed once the
+// result is out; EXPLAIN ANALYZE keeps it to print the plan as it ran.
+QueryResult RunPrepared(Database& db, const ast::SelectStmt& select, PreparedQuery& q, bool free_state = true);
+
+}  // namespace tessera

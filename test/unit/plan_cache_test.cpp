@@ -1,0 +1,137 @@
+// The plan cache (src/main/plan_cache.hpp): a repeated SELECT reuses its prepared plan,
+// gives the same rows as the first run, and is prepared again after any catalog change.
+#include "check.hpp"
+#include "main/database.hpp"
+#include "main/plan_cache.hpp"
+
+using namespace tessera;
+
+namespace {
+
+std::vector<std::vector<std::string>> Rows(Connection& c, const std::string& sql) { return c.Query(sql).ToStrings(); }
+
+void Setup(Connection& c) {
+  c.Query("create table t (k integer, g varchar, v bigint)");
+  c.Query("insert into t values (1, 'a', 10), (2, 'a', 20), (3, 'b', 30), (4, 'c', null), (5, 'b', 50)");
+  c.Query("create table u (k integer, w integer)");
+  c.Query("insert into u values (1, 100), (3, 300), (3, 301), (9, 900)");
+}
+
+}  // namespace
+
+TEST(repeated_queries_hit_and_give_the_same_rows) {
+  Database db;
+  db.settings().device = "cpu";
+  Connection c(db);
+  Setup(c);
+  // Every sink kind: join build, aggregation, order, limit, result; semi/anti/mark joins.
+  const char* queries[] = {
+      "select g, count(*), sum(v) from t group by g order by g",
+      "select t.k, u.w from t join u on t.k = u.k order by t.k, u.w",
+      "select k from t order by k desc limit 2",
+      "select k from t order by k limit 2 offset 1",
+      "select k from t where exists (select 1 from u where u.k = t.k) order by k",
+      "select k from t where not exists (select 1 from u where u.k = t.k) order by k",
+      "select k, k in (select k from u) from t order by k",
+      "select k, (select max(w) from u where u.k = t.k) from t order by k",
+      "select t.k, u.w from t left join u on t.k = u.k order by t.k, u.w",
+      "select sum(v) from t",
+  };
+  for (const char* q : queries) {
+    auto first = c.Query(q);
+    CHECK(!first.phases.plan_cached);
+    for (int i = 0; i < 3; i++) {
+      auto again = c.Query(q);
+      CHECK(again.phases.plan_cached);
+      CHECK(again.ToStrings() == first.ToStrings());
+      CHECK_EQ(again.row_count, first.row_count);
+    }
+  }
+  auto st = db.plan_cache().stats();
+  CHECK_EQ(st.hits, (uint64_t)30);
+  CHECK_EQ(st.entries, (size_t)10);
+}
+
+TEST(catalog_changes_make_plans_stale) {
+  Database db;
+  db.settings().device = "cpu";
+  Connection c(db);
+  Setup(c);
+  const std::string q = "select count(*), sum(v) from t";
+  CHECK(Rows(c, q) == (std::vector<std::vector<std::string>>{{"5", "110"}}));
+  CHECK(c.Query(q).phases.plan_cached);
+  c.Query("insert into t values (6, 'd', 5)");  // new rows: the plan's scan snapshot is old
+  auto r = c.Query(q);
+  CHECK(!r.phases.plan_cached);
+  CHECK(r.ToStrings() == (std::vector<std::vector<std::string>>{{"6", "115"}}));
+  // A table dropped and created again with other types binds afresh.
+  c.Query("drop table t");
+  CHECK_THROWS_WITH(c.Query(q), "does not exist");
+  c.Query("create table t (k integer, g varchar, v double)");
+  c.Query("insert into t values (1, 'x', 0.5)");
+  CHECK(Rows(c, q) == (std::vector<std::vector<std::string>>{{"1", "0.5"}}));
+  // A view replaced: the query over it sees the new definition.
+  c.Query("create view w as select k from t");
+  CHECK(Rows(c, "select * from w") == (std::vector<std::vector<std::string>>{{"1"}}));
+  c.Query("create or replace view w as select k + 1 as k from t");
+  CHECK(Rows(c, "select * from w") == (std::vector<std::vector<std::string>>{{"2"}}));
+}
+
+TEST(errors_repeat_and_are_not_cached) {
+  Database db;
+  db.settings().device = "cpu";
+  Connection c(db);
+  Setup(c);
+  // u.k = 3 matches two rows: a scalar subquery error at run time, every time.
+  const std::string q = "select k, (select w from u where u.k = t.k) from t";
+  for (int i = 0; i < 3; i++) CHECK_THROWS_WITH(c.Query(q), "more than one row");
+  CHECK_EQ(db.plan_cache().stats().hits, (uint64_t)0);
+  for (int i = 0; i < 2; i++) CHECK_THROWS_WITH(c.Query("select nope from t"), "nope");
+}
+
+TEST(setting_off_and_other_keys) {
+  Database db;
+  db.settings().device = "cpu";
+  Connection c(db);
+  Setup(c);
+  const std::string q = "select max(k) from t";
+  c.Query(q);
+  CHECK(c.Query(q).phases.plan_cached);
+  c.Query("set plan_cache = off");
+  CHECK_EQ(db.plan_cache().stats().entries, (size_t)0);
+  CHECK(!c.Query(q).phases.plan_cached);
+  CHECK(!c.Query(q).phases.plan_cached);
+  CHECK_THROWS_WITH(c.Query("set plan_cache = maybe"), "on or off");
+  c.Query("set plan_cache = on");
+  c.Query(q);
+  CHECK(c.Query(q).phases.plan_cached);
+  // Several statements in one text are not cached; the device setting is part of the key.
+  auto all = c.ExecuteAll("select 1; select max(k) from t");
+  CHECK(!all.back().phases.plan_cached);
+  db.settings().device = "auto";
+  CHECK(!c.Query(q).phases.plan_cached);
+  CHECK(c.Query(q).phases.plan_cached);
+}
+
+TEST(least_recently_used_entries_go_first) {
+  PlanCache cache(2);
+  auto put = [&](const std::string& key) {
+    auto e = std::make_unique<PlanCacheEntry>();
+    e->key = key;
+    e->catalog_version = 7;
+    cache.Put(std::move(e));
+  };
+  put("a");
+  put("b");
+  auto a = cache.Take("a", 7);  // a becomes the most recent when put back
+  CHECK(a != nullptr);
+  cache.Put(std::move(a));
+  put("c");  // evicts b
+  CHECK(cache.Take("b", 7) == nullptr);
+  CHECK(cache.Take("a", 8) == nullptr);  // another version: dropped
+  CHECK(cache.Take("a", 7) == nullptr);
+  CHECK(cache.Take("c", 7) != nullptr);
+  CHECK_EQ(cache.stats().evictions, (uint64_t)1);
+}
+
+TEST_MAIN()
