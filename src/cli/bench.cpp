@@ -143,7 +143,7 @@ QueryFigures RunQuery(Connection& conn, const BenchQuery& q, const Options& opt,
     t.cold_gpu_plan_ms = cold.phases.gpu_plan_ms;
     if (!cold.note.empty()) std::cout << "note: " << q.name << ": " << cold.note << "\n";
     cold_rows = Texts(cold);
-    std::vector<double> warm, kernel, cpu, parse, plan, run, collect;
+    std::vector<double> warm, kernel, cpu, parse, plan, run, collect, release;
     bool all_cached = opt.reps > 0;
     QueryResult last = std::move(cold);
     bool have_warm = false;
@@ -158,6 +158,7 @@ QueryFigures RunQuery(Connection& conn, const BenchQuery& q, const Options& opt,
       plan.push_back(ph.plan_cached ? 0 : ph.plan_ms + ph.gpu_plan_ms);
       run.push_back(ph.run_ms);
       collect.push_back(ph.collect_ms);
+      release.push_back(ph.release_ms);
       all_cached = all_cached && ph.plan_cached;
       double c = 0;
       for (auto& p : last.pipelines)
@@ -175,6 +176,7 @@ QueryFigures RunQuery(Connection& conn, const BenchQuery& q, const Options& opt,
       t.warm_plan_ms = Median(plan);
       t.warm_run_ms = Median(run);
       t.warm_collect_ms = Median(collect);
+      t.warm_release_ms = Median(release);
       t.warm_plan_cached = all_cached;
       if (Texts(last) != cold_rows) t.error = "warm result differs from cold result";
     } else {

@@ -129,6 +129,7 @@ std::string ReportJson(const BenchReport& r) {
       << json::Number(q.cold_plan_ms) << ", \"gpu_codegen\": " << json::Number(q.cold_gpu_plan_ms)
       << "}, \"warm\": {\"parse\": " << J(q.warm_parse_ms) << ", \"plan\": " << J(q.warm_plan_ms)
       << ", \"run\": " << J(q.warm_run_ms) << ", \"collect\": " << J(q.warm_collect_ms)
+      << ", \"release\": " << J(q.warm_release_ms)
       << ", \"plan_cached\": " << (q.warm_plan_cached ? "true" : "false") << "}}"
       << ",\n     \"model\": {\"bound_ms\": " << (q.bound_complete ? json::Number(q.bound_ms) : "null")
       << ", \"bytes\": " << json::Number(q.bound_bytes) << ", \"percent_of_bound\": " << J(q.PercentOfBound()) << "}";

@@ -40,7 +40,7 @@ struct QueryFigures {
   // Host phases (ms): the cold run's parse/plan/GPU code generation, and the warm runs'
   // medians; warm_plan_cached: every warm run took its plan from the plan cache.
   double cold_parse_ms = 0, cold_plan_ms = 0, cold_gpu_plan_ms = 0;
-  std::optional<double> warm_parse_ms, warm_plan_ms, warm_run_ms, warm_collect_ms;
+  std::optional<double> warm_parse_ms, warm_plan_ms, warm_run_ms, warm_collect_ms, warm_release_ms;
   bool warm_plan_cached = false;
   // Percent of the bound reached by the warm median (bound / median x 100).
   std::optional<double> PercentOfBound() const;

@@ -37,6 +37,15 @@ void PinnedDownload(GpuContext& ctx, const DeviceBuffer& src, size_t bytes, F us
   if (bytes) src.CopyToHost(buf->data(), bytes);
   use(static_cast<const uint64_t*>(buf->data()));
 }
+// The host copy of the error words (see RunProgram), taken under its mutex.
+std::mutex& ErrWordsMutex() {
+  static std::mutex mu;
+  return mu;
+}
+PinnedHostBuffer& ErrWords() {
+  static auto* buf = new PinnedHostBuffer();  // never freed: outlives static destruction
+  return *buf;
+}
 // Timing events are reused across queries: creating and destroying them costs more than
 // recording them.
 std::mutex event_mu;
@@ -281,10 +290,14 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
   // Aggregation result to the host, through a pinned buffer: a small state (up to 1 MiB)
   // in one copy, scanned here for non-empty groups; a larger one compacted on the device
   // first (non-empty groups only, one atomic per tile), then copied.
-  // The error words come back with the result: queued before its (synchronous) download.
+  // The error words come back with the result: queued before its (synchronous) download,
+  // into a process-wide pinned buffer (allocating pinned memory per query costs more than
+  // the copy), held until they are read.
   const size_t err_bytes = programs_.size() * sizeof(int);
-  if (err_host_.size() < err_bytes) err_host_ = ctx.AllocatePinned(std::max<size_t>(err_bytes, 256));
-  err_.CopyToHostAsync(err_host_.data(), err_bytes, nullptr);
+  std::unique_lock<std::mutex> err_lock(ErrWordsMutex());
+  PinnedHostBuffer& err_host = ErrWords();
+  if (err_host.size() < err_bytes) err_host = ctx.AllocatePinned(std::max<size_t>(err_bytes, 4096));
+  err_.CopyToHostAsync(err_host.data(), err_bytes, nullptr);
   std::vector<uint64_t> rows;  // per group: slot, then W words
   uint64_t ngroups = 0;
   const uint64_t state_bytes = prog.slots * W * 8;
@@ -309,7 +322,8 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
   }
   // Each program has its own error word; the id names a message of that program.
   std::vector<int> errs(programs_.size());
-  std::memcpy(errs.data(), err_host_.data(), err_bytes);
+  std::memcpy(errs.data(), err_host.data(), err_bytes);
+  err_lock.unlock();
   for (size_t i = 0; i < errs.size(); i++) {
     if (!errs[i]) continue;
     auto& p = *programs_[i];

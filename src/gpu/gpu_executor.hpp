@@ -54,7 +54,6 @@ class GpuQuery {
   std::vector<std::string> why_cpu_;
   GpuQueryStats stats_;
   DeviceBuffer err_;
-  PinnedHostBuffer err_host_;  // the error words' copy on the host
   bool ran_ = false;
   struct Timing;
   std::vector<std::unique_ptr<Timing>> timings_;

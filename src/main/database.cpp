@@ -83,9 +83,10 @@ std::vector<QueryResult> Connection::ExecuteAll(std::string_view sql) {
   }
   std::vector<QueryResult> results;
   for (auto& s : stmts) {
-    auto t0 = std::chrono::steady_clock::now();
+    auto t1 = Clock::now();
     QueryResult r = ExecuteStatement(db_, *s);
-    r.elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    r.elapsed_ms = MsSince(t1);
+    if (stmts.size() == 1) r.phases.parse_ms = parse_ms;
     results.push_back(std::move(r));
   }
   return results;

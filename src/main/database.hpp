@@ -37,6 +37,7 @@ struct QueryResult {
     double gpu_plan_ms = 0;  // GPU code generation
     double run_ms = 0;       // pipelines (kernels, CPU work, result download)
     double collect_ms = 0;   // result and per-pipeline figures
+    double release_ms = 0;   // freeing a plan that is not cached
     bool plan_cached = false;
   } phases;
 

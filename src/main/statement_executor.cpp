@@ -1,5 +1,6 @@
 #include "main/statement_executor.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 
@@ -109,8 +110,15 @@ std::vector<int> TargetColumns(const TableSchema& schema, const std::vector<std:
 }  // namespace
 
 QueryResult RunSelect(Database& db, const ast::SelectStmt& select) {
-  auto q = PrepareSelect(db, select);
-  return RunPrepared(db, select, q);
+  QueryResult r;
+  std::chrono::steady_clock::time_point t0;
+  {
+    auto q = PrepareSelect(db, select);
+    r = RunPrepared(db, select, q);
+    t0 = std::chrono::steady_clock::now();
+  }
+  r.phases.release_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return r;
 }
 
 QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
