@@ -150,7 +150,9 @@ std::string GpuQuery::Describe() const {
            (pr.is_build ? std::string(pr.table->dense ? "direct-mapped" : "open-addressing") + " hash table of " +
                               std::to_string(pr.table->range) + " slots"
                         : (pr.keys.empty() ? std::string("no groups (block reduction)")
-                                           : std::to_string(pr.slots) + " group slots" +
+                           : pr.hashed       ? "group hash table of " + std::to_string(pr.slots) +
+                                                 " rows (open addressing, global atomics; grown when full)"
+                                             : std::to_string(pr.slots) + " group slots" +
                                                  (pr.shared_state ? " (per-block tables in shared memory)" : " (global atomics)"))) +
            "\n";
     } else if (!why_cpu_[i].empty()) {
@@ -221,6 +223,33 @@ void GpuQuery::ReleaseRunBuffers() {
   err_ = DeviceBuffer();
 }
 
+void GpuQuery::LaunchPipeline(PipelineProgram& prog, size_t index) {
+  GpuContext& ctx = GpuContext::Shared();
+  CompiledKernel& kernel = *prog.kernel;
+  const int W = (int)prog.words.size();
+  std::vector<uint64_t> params(prog.params.size());
+  params[kParamRows] = prog.rows;
+  params[kParamErr] = err_.ptr() + index * sizeof(int);
+  params[kParamState] = prog.state.ptr();
+  for (size_t i = kFixedParams; i < params.size(); i++) params[i] = prog.params[i]();
+  const uint64_t tile = (uint64_t)kBlockThreads * ItemsPerThread();
+  uint64_t tiles = std::max<uint64_t>((prog.rows + tile - 1) / tile, 1);
+  unsigned shared = prog.shared_state ? (unsigned)(prog.slots * W * 8) : 0;
+  // One full wave of blocks, each looping over tiles: no under-filled second wave, and one
+  // block-end flush per resident block.
+  if (!kernel.blocks_per_sm) kernel.blocks_per_sm = ctx.MaxActiveBlocksPerSM(kernel.pipeline, kBlockThreads, shared);
+  unsigned grid = (unsigned)std::min<uint64_t>(tiles, (uint64_t)ctx.info().sm_count * kernel.blocks_per_sm);
+  auto timing = std::make_unique<Timing>();
+  timing->start = TakeEvent(ctx);
+  timing->end = TakeEvent(ctx);
+  timing->pipeline = prog.pipeline;
+  ctx.Record(timing->start);
+  void* args[] = {params.data(), nullptr};
+  ctx.Launch(kernel.pipeline, grid, kBlockThreads, shared, args);
+  ctx.Record(timing->end);
+  timings_.push_back(std::move(timing));
+}
+
 void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
   GpuContext& ctx = GpuContext::Shared();
   // Columns (cold: upload once) and the compiled kernel (cold: NVRTC once).
@@ -252,7 +281,13 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
       t.keys = ctx.Allocate(t.range * 8);
       t.keys.MemsetAsync(0xff, nullptr);
     }
-  } else {
+    LaunchPipeline(prog, index);
+    return;  // the probe kernel follows on the same stream
+  }
+  std::vector<uint64_t> rows;  // per group: slot, then W words
+  uint64_t ngroups = 0;
+  for (int attempt = 0;; attempt++) {
+    prog.state = DeviceBuffer();
     prog.state = ctx.Allocate(prog.slots * W * 8);
     prog.pipeline->gpu_table_bytes = (double)prog.slots * W * 8;
     StatePattern pat{};
@@ -261,75 +296,63 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
     uint64_t words = prog.slots * W;
     unsigned blocks = (unsigned)std::min<uint64_t>((words + 255) / 256, (uint64_t)ctx.info().sm_count * 8);
     ctx.LaunchKernel(kernel.init_state, blocks, 256, 0, nullptr, prog.state.ptr(), words, W, pat);
-  }
-  // Parameters.
-  std::vector<uint64_t> params(prog.params.size());
-  params[kParamRows] = prog.rows;
-  params[kParamErr] = err_.ptr() + index * sizeof(int);
-  params[kParamState] = prog.state.ptr();
-  for (size_t i = kFixedParams; i < params.size(); i++) params[i] = prog.params[i]();
-  const uint64_t tile = (uint64_t)kBlockThreads * ItemsPerThread();
-  uint64_t tiles = std::max<uint64_t>((prog.rows + tile - 1) / tile, 1);
-  unsigned shared = prog.shared_state ? (unsigned)(prog.slots * W * 8) : 0;
-  // One full wave of blocks, each looping over tiles: no under-filled second wave, and one
-  // block-end flush per resident block.
-  if (!kernel.blocks_per_sm) kernel.blocks_per_sm = ctx.MaxActiveBlocksPerSM(kernel.pipeline, kBlockThreads, shared);
-  unsigned grid = (unsigned)std::min<uint64_t>(tiles, (uint64_t)ctx.info().sm_count * kernel.blocks_per_sm);
-  auto timing = std::make_unique<Timing>();
-  timing->start = TakeEvent(ctx);
-  timing->end = TakeEvent(ctx);
-  timing->pipeline = prog.pipeline;
-  ctx.Record(timing->start);
-  void* args[] = {params.data(), nullptr};
-  ctx.Launch(kernel.pipeline, grid, kBlockThreads, shared, args);
-  ctx.Record(timing->end);
-  timings_.push_back(std::move(timing));
-  if (prog.is_build) {
-    return;  // the probe kernel follows on the same stream
-  }
-  // Aggregation result to the host, through a pinned buffer: a small state (up to 1 MiB)
-  // in one copy, scanned here for non-empty groups; a larger one compacted on the device
-  // first (non-empty groups only, one atomic per tile), then copied.
-  // The error words come back with the result: queued before its (synchronous) download,
-  // into a process-wide pinned buffer (allocating pinned memory per query costs more than
-  // the copy), held until they are read.
-  const size_t err_bytes = programs_.size() * sizeof(int);
-  std::unique_lock<std::mutex> err_lock(ErrWordsMutex());
-  PinnedHostBuffer& err_host = ErrWords();
-  if (err_host.size() < err_bytes) err_host = ctx.AllocatePinned(std::max<size_t>(err_bytes, 4096));
-  err_.CopyToHostAsync(err_host.data(), err_bytes, nullptr);
-  std::vector<uint64_t> rows;  // per group: slot, then W words
-  uint64_t ngroups = 0;
-  const uint64_t state_bytes = prog.slots * W * 8;
-  if (prog.keys.empty() || state_bytes <= (1u << 20)) {
-    PinnedDownload(ctx, prog.state, state_bytes, [&](const uint64_t* st) {
-      for (uint64_t slot = 0; slot < prog.slots; slot++) {
-        const uint64_t* g = st + slot * W;
-        if (!prog.keys.empty() && g[0] == 0) continue;  // an empty group (no groups: always one row)
-        rows.push_back(slot);
-        rows.insert(rows.end(), g, g + W);
-        ngroups++;
+    LaunchPipeline(prog, index);
+    // Aggregation result to the host, through a pinned buffer: a small state (up to 1 MiB)
+    // in one copy, scanned here for non-empty groups; a larger one compacted on the device
+    // first (non-empty groups only, one atomic per tile), then copied.
+    // The error words come back with the result: queued before its (synchronous) download,
+    // into a process-wide pinned buffer (allocating pinned memory per query costs more than
+    // the copy), held until they are read.
+    const size_t err_bytes = programs_.size() * sizeof(int);
+    std::unique_lock<std::mutex> err_lock(ErrWordsMutex());
+    PinnedHostBuffer& err_host = ErrWords();
+    if (err_host.size() < err_bytes) err_host = ctx.AllocatePinned(std::max<size_t>(err_bytes, 4096));
+    err_.CopyToHostAsync(err_host.data(), err_bytes, nullptr);
+    rows.clear();
+    ngroups = 0;
+    const uint64_t state_bytes = prog.slots * W * 8;
+    if (prog.keys.empty() || state_bytes <= (1u << 20)) {
+      PinnedDownload(ctx, prog.state, state_bytes, [&](const uint64_t* st) {
+        for (uint64_t slot = 0; slot < prog.slots; slot++) {
+          const uint64_t* g = st + slot * W;
+          if (!prog.keys.empty() && g[0] == 0) continue;  // an empty group (no groups: always one row)
+          rows.push_back(slot);
+          rows.insert(rows.end(), g, g + W);
+          ngroups++;
+        }
+      });
+    } else {
+      DeviceBuffer out = ctx.Allocate(prog.slots * (W + 1) * 8), count = ctx.Allocate(8);
+      count.MemsetAsync(0, nullptr);
+      unsigned cblocks = (unsigned)std::min<uint64_t>((prog.slots + 255) / 256, (uint64_t)ctx.info().sm_count * 8);
+      ctx.LaunchKernel(kernel.compact_groups, cblocks, 256, 0, nullptr, prog.state.ptr(), prog.slots, W, out.ptr(),
+                       count.ptr());
+      count.CopyToHost(&ngroups, 8);
+      PinnedDownload(ctx, out, ngroups * (W + 1) * 8, [&](const uint64_t* r) { rows.assign(r, r + ngroups * (W + 1)); });
+    }
+    // Each program has its own error word; the id names a message of that program.
+    std::vector<int> errs(programs_.size());
+    std::memcpy(errs.data(), err_host.data(), err_bytes);
+    err_lock.unlock();
+    // A full group hash table: run the kernel again over a table four times larger (the
+    // join tables it probes are still there), while that fits in a quarter of the memory.
+    if (prog.hashed && errs[index] == prog.table_full_error) {
+      const uint64_t next = prog.slots * 4;
+      if (attempt < 12 && next * W * 8 <= ctx.info().total_memory / 4) {
+        prog.slots = next;
+        const int zero = 0;
+        err_.CopyFromHost(&zero, sizeof zero, index * sizeof(int));
+        continue;
       }
-    });
-  } else {
-    DeviceBuffer out = ctx.Allocate(prog.slots * (W + 1) * 8), count = ctx.Allocate(8);
-    count.MemsetAsync(0, nullptr);
-    unsigned blocks = (unsigned)std::min<uint64_t>((prog.slots + 255) / 256, (uint64_t)ctx.info().sm_count * 8);
-    ctx.LaunchKernel(kernel.compact_groups, blocks, 256, 0, nullptr, prog.state.ptr(), prog.slots, W, out.ptr(),
-                     count.ptr());
-    count.CopyToHost(&ngroups, 8);
-    PinnedDownload(ctx, out, ngroups * (W + 1) * 8, [&](const uint64_t* r) { rows.assign(r, r + ngroups * (W + 1)); });
-  }
-  // Each program has its own error word; the id names a message of that program.
-  std::vector<int> errs(programs_.size());
-  std::memcpy(errs.data(), err_host.data(), err_bytes);
-  err_lock.unlock();
-  for (size_t i = 0; i < errs.size(); i++) {
-    if (!errs[i]) continue;
-    auto& p = *programs_[i];
-    if (errs[i] < 0 || errs[i] > (int)p.errors.size()) throw InternalError("GPU kernel error id " + std::to_string(errs[i]));
-    if (p.error_is_fallback[errs[i] - 1]) throw GpuFallback(p.errors[errs[i] - 1]);
-    throw UserError(ErrorKind::Conversion, p.errors[errs[i] - 1]);
+    }
+    for (size_t i = 0; i < errs.size(); i++) {
+      if (!errs[i]) continue;
+      auto& p = *programs_[i];
+      if (errs[i] < 0 || errs[i] > (int)p.errors.size()) throw InternalError("GPU kernel error id " + std::to_string(errs[i]));
+      if (p.error_is_fallback[errs[i] - 1]) throw GpuFallback(p.errors[errs[i] - 1]);
+      throw UserError(ErrorKind::Conversion, p.errors[errs[i] - 1]);
+    }
+    break;
   }
   for (auto& t : timings_) {
     float ms = ctx.ElapsedMs(t->start, t->end);
@@ -351,8 +374,10 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
       const auto& kp = prog.keys[k2];
       keys[k2].Init(kp.type, n);
       for (uint32_t r = 0; r < n; r++) {
-        uint64_t slot = rows[(from + r) * (W + 1)];
-        int64_t v = kp.lo + (int64_t)((slot / kp.stride) % kp.range);
+        // The packed key: the slot of a direct-mapped table, the key word of a hashed one.
+        const uint64_t* row = &rows[(from + r) * (W + 1)];
+        uint64_t slot = prog.hashed ? row[W] - 1 : row[0];
+        int64_t v = (int64_t)((uint64_t)kp.lo + (slot / kp.stride) % kp.range);
         Value val;
         switch (kp.type.id) {
           case TypeId::Varchar: val = Value::Varchar((*kp.dict)[(size_t)v]); break;

@@ -47,6 +47,8 @@ class GpuQuery {
 
  private:
   void RunProgram(PipelineProgram& prog, size_t index);
+  // Launches prog's pipeline kernel (its parameters evaluated now), timed with events.
+  void LaunchPipeline(PipelineProgram& prog, size_t index);
   void ReleaseRunBuffers();
   PipelineSet& pipelines_;
   GpuTables tables_;

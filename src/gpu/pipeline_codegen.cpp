@@ -480,25 +480,50 @@ void Generator::BuildSink(PhysicalHashJoin& j) {
 void Generator::AggregateSink(PhysicalHashAggregate& a) {
   int L = (int)layers_.size() - 1;
   prog_.agg = &a;
-  // Group keys: columns with a known, small domain, packed into one direct-mapped index.
-  uint64_t slots = 1;
+  // Group keys, packed into one index: sum over keys of (value - lo) * stride. A column
+  // with a known domain (statistics, dictionary codes) packs into its range; any other
+  // key of a 32-bit type (an expression, a column without statistics) into 2^32 values.
+  // Up to 16 M packed values: a direct-mapped table (slot = packed key). Beyond: an
+  // open-addressing hash table over the packed key (up to 63 bits).
+  uint64_t packed = 1;  // the product of the key ranges (saturates at 2^63)
+  std::vector<std::string> key_values;
   for (auto& g : a.groups) {
-    if (g->kind != BExpr::Column) throw NotOnGpu("GROUP BY an expression (only columns) on the GPU");
-    const Col& c = layers_[L][g->index];
-    if (!c.domain.has_range || c.domain.hi < c.domain.lo)
-      throw NotOnGpu("GROUP BY " + g->ToString() + ": no known value range (the global hash table is not built yet)");
     GroupKeyPlan k;
     k.type = g->type;
-    k.lo = c.domain.lo;
-    k.range = (uint64_t)(c.domain.hi - c.domain.lo) + 1;
-    k.dict = c.domain.dict;
-    if (k.range > (1ull << 26) || slots * k.range > (1ull << 24))
-      throw NotOnGpu("GROUP BY domain above 16 M groups (the global hash table is not built yet)");
-    k.stride = slots;
-    slots *= k.range;
+    const Col* c = g->kind == BExpr::Column ? &layers_[L][g->index] : nullptr;
+    if (c && c->domain.has_range && c->domain.hi >= c->domain.lo) {
+      k.lo = c->domain.lo;
+      k.range = (uint64_t)(c->domain.hi - c->domain.lo) + 1;
+      k.dict = c->domain.dict;
+    } else if (g->type.id == TypeId::Varchar) {
+      throw NotOnGpu("GROUP BY " + g->ToString() + ": a string without a dictionary");
+    } else if (DeviceCType(g->type) == "int" || DeviceCType(g->type) == "bool") {
+      k.lo = DeviceCType(g->type) == "bool" ? 0 : INT32_MIN;
+      k.range = DeviceCType(g->type) == "bool" ? 2 : (1ull << 32);
+    } else {
+      throw NotOnGpu("GROUP BY " + g->ToString() + " of type " + g->type.ToString() + " without a known value range");
+    }
+    k.stride = packed;
+    if (k.range >= (1ull << 63) || packed > ((1ull << 63) - 1) / k.range)
+      throw NotOnGpu("GROUP BY keys whose value ranges do not pack into 63 bits");
+    packed *= k.range;
+    key_values.push_back(c ? Need(L, g->index) + "[i]" : Expr(*g, L));
     prog_.keys.push_back(k);
   }
-  prog_.slots = slots;
+  prog_.hashed = packed > (1ull << 24);
+  if (prog_.hashed) {
+    // Rows for twice the estimated groups (at least 4096, at most twice the scanned rows
+    // or the packed range): the executor grows the table when the kernel finds it full.
+    double est = a.estimated_rows > 0 ? a.estimated_rows : 1e6;
+    double cap = std::min({std::max(2 * est, 4096.0), 2.0 * std::max<double>((double)prog_.rows, 2048), (double)packed * 2});
+    if (const char* e = std::getenv("TESSERA_GPU_GROUP_ROWS")) cap = std::max(std::atof(e), 2.0);  // tests: force growth
+    uint64_t slots = 1;
+    while ((double)slots < cap && slots < (1ull << 40)) slots <<= 1;
+    prog_.slots = slots;
+    prog_.table_full_error = Error("the GPU group hash table is full", true);
+  } else {
+    prog_.slots = packed;
+  }
   // State words: count, then each aggregate.
   prog_.words = {AggWord::Count};
   std::vector<std::string> values;
@@ -530,6 +555,7 @@ void Generator::AggregateSink(PhysicalHashAggregate& a) {
     }
     values.push_back(v);
   }
+  if (prog_.hashed) prog_.words.push_back(AggWord::Key);
   const int W = (int)prog_.words.size();
   if (W > 32) throw NotOnGpu("more than 31 aggregate state words");
   auto update = [&](const std::string& st) {
@@ -591,11 +617,18 @@ void Generator::AggregateSink(PhysicalHashAggregate& a) {
   // Grouped: the packed group index.
   std::string gid = "(u64)0";
   for (size_t k = 0; k < a.groups.size(); k++) {
-    std::string v = Need(L, a.groups[k]->index);
     int p_lo = ConstParam((uint64_t)prog_.keys[k].lo), p_stride = ConstParam(prog_.keys[k].stride);
-    gid += " + (u64)((long long)" + v + "[i] - (long long)" + PV(p_lo) + ") * " + PV(p_stride);
+    gid += " + (u64)((long long)" + key_values[k] + " - (long long)" + PV(p_lo) + ") * " + PV(p_stride);
+  }
+  if (prog_.hashed) {
+    // The table's size is a run-time parameter: growing it needs no new kernel.
+    int p_mask = Param([&prog = prog_] { return prog.slots - 1; });
+    ForItems("u64* st = tsr_group_row(state, " + PV(p_mask) + ", " + W_s + ", " + gid + "); if (!st) tsr_fail(err, " +
+             std::to_string(prog_.table_full_error) + "); else { " + update("st") + " }");
+    return;
   }
   // Few groups: a per-block table in shared memory, merged into the global one at the end.
+  const uint64_t slots = prog_.slots;
   prog_.shared_state = slots * W * 8 <= 16384;
   if (prog_.shared_state) {
     int p_slots = ConstParam(slots);

@@ -78,7 +78,8 @@ struct StatePattern {
 };
 
 // One state word kind of an aggregation (see the tile library).
-enum class AggWord { Count, SumLo, SumHi, SumF64, Min, Max };
+// Key: a hashed group table's packed key + 1 (the row's last word; 0 = empty row).
+enum class AggWord { Count, SumLo, SumHi, SumF64, Min, Max, Key };
 
 struct GroupKeyPlan {
   Type type;
@@ -106,7 +107,12 @@ struct PipelineProgram {
   // Aggregate sink
   PhysicalHashAggregate* agg = nullptr;
   std::vector<GroupKeyPlan> keys;
+  // Direct-mapped (slot = packed key) or, with `hashed`, an open-addressing table of
+  // `slots` rows (a power of two) that the executor grows when the kernel reports it full
+  // (error id `table_full_error`).
   uint64_t slots = 1;
+  bool hashed = false;
+  int table_full_error = 0;
   std::vector<AggWord> words;  // W = words.size()
   std::vector<int> agg_word;   // aggregate -> its first word
   bool shared_state = false;   // per-block table in shared memory

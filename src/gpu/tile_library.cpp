@@ -148,6 +148,24 @@ extern "C" __global__ void tsr_init_state(u64* st, u64 words, int W, StatePatter
     st[x] = pat.w[x % W];
 }
 
+// Group hash table (GROUP BY keys without a small domain): open addressing over the
+// state rows themselves, linear probing; a row's last word holds its packed key + 1
+// (0: empty), claimed with one compare-and-swap. Returns the group's row, or nullptr when
+// all `mask + 1` rows are taken (the kernel reports it; the host runs it again with a
+// larger table).
+__device__ __forceinline__ u64* tsr_group_row(u64* st, u64 mask, int W, u64 key) {
+  const u64 tag = key + 1;
+  u64 s = tsr_hash(key) & mask;
+  for (u64 n = 0; n <= mask; ++n) {
+    u64* row = st + s * (u64)W;
+    u64 cur = *(volatile u64*)(row + W - 1);
+    if (cur == 0) cur = atomicCAS(row + W - 1, 0ull, tag);
+    if (cur == 0 || cur == tag) return row;
+    s = (s + 1) & mask;
+  }
+  return nullptr;
+}
+
 // Compacted store of the non-empty groups: one atomic per tile for the tile's output
 // position (warp ballots and a block prefix over the warp counts), then each selected
 // thread writes its row: the slot number followed by the W state words.

@@ -127,10 +127,35 @@ TEST(variations_match_the_cpu) {
       // joins whose key is not dense (open addressing) and a join on a non-key column
       "select s_nation, count(*) from lineorder, supplier where lo_suppkey * 7 = s_suppkey * 7 group by s_nation "
       "order by s_nation",
-      // the CPU takes part of the query: GROUP BY an expression stays on the CPU
+      // the CPU takes part of the query: GROUP BY a DOUBLE expression stays on the CPU
       "select lo_quantity / 10, count(*) from lineorder group by lo_quantity / 10 order by 1",
+      // many groups: a direct-mapped table too large for one copy (compacted on the device),
+      // and the open-addressing group hash table (an expression key; keys whose packed
+      // range exceeds 16 M; a dictionary key beside an expression key after a join)
+      "select lo_orderkey, count(*), sum(lo_revenue), min(lo_discount), max(lo_quantity) from lineorder "
+      "group by lo_orderkey order by 3 desc, 1 limit 20",
+      "select lo_quantity + lo_discount, count(*), sum(lo_revenue) from lineorder group by lo_quantity + lo_discount "
+      "order by 1",
+      "select lo_custkey, lo_suppkey, lo_partkey, count(*), sum(lo_revenue), max(lo_tax) from lineorder "
+      "where lo_discount = 0 and lo_quantity < 5 group by lo_custkey, lo_suppkey, lo_partkey "
+      "order by 5 desc, 1, 2, 3 limit 50",
+      "select c_nation, lo_orderdate - 19920000, count(*), sum(lo_extendedprice) from lineorder, customer "
+      "where lo_custkey = c_custkey and lo_quantity = 7 group by c_nation, lo_orderdate - 19920000 "
+      "order by 4 desc, 1, 2 limit 30",
   };
   for (const char* q : queries) std::cout << "  " << Same(q) << "\n";
+}
+
+TEST(a_full_group_hash_table_grows_and_the_kernel_runs_again) {
+  // 64 rows to start with (TESSERA_GPU_GROUP_ROWS, read when the kernel is planned): the
+  // kernel finds the table full, the executor grows it fourfold and runs it again.
+  setenv("TESSERA_GPU_GROUP_ROWS", "64", 1);
+  std::string q = "select lo_custkey, lo_partkey, lo_suppkey, lo_quantity, count(*), sum(lo_revenue) from lineorder "
+                  "where lo_discount = 1 and lo_quantity < 10 group by lo_custkey, lo_partkey, lo_suppkey, lo_quantity "
+                  "order by 6 desc, 1, 2, 3 limit 40";
+  std::string dev = Same(q);
+  unsetenv("TESSERA_GPU_GROUP_ROWS");
+  CHECK_EQ(dev, std::string("gpu"));
 }
 
 TEST(overflow_is_an_error_on_both_backends) {
