@@ -42,7 +42,7 @@ for stage in $stages; do
         > "$OUT/memcheck.log" 2>&1 || status=1
       tail -12 "$OUT/memcheck.log" ;;
     sf20)
-      TESSERA_GPU_TEST_SF=$sf "$build/test/gpu_ssb_test" 2>&1 | tee "$OUT/sf$sf-compare.log" | tail -40 || status=1 ;;
+      TESSERA_GPU_TEST_SF=$sf stdbuf -oL "$build/test/gpu_ssb_test" 2>&1 | tee "$OUT/sf$sf-compare.log" | tail -40 || status=1 ;;
     bench)
       sync
       "$build/tessera" bench ssb --sf "$sf" --device gpu --reps 15 --data /tmp/ssb-sf$sf.tdb \
