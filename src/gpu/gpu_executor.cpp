@@ -7,6 +7,8 @@
 
 #include "execution/operators/hash_aggregate.hpp"
 #include "execution/operators/hash_join.hpp"
+#include "execution/operators/basic_operators.hpp"
+#include "execution/operators/order.hpp"
 #include "gpu/cuda_driver.hpp"
 #include "gpu/gpu_context.hpp"
 #include "gpu/kernel_cache.hpp"
@@ -67,6 +69,98 @@ void GiveEvent(Event e) {
 }
 }  // namespace
 
+// ORDER BY ... LIMIT over the groups of the aggregation `prog` ends: the pipeline that
+// reads the aggregate must be projections only (no HAVING: a filter could drop groups of
+// the top n) into a TOP_N sink whose first key is a column that maps to a group key of
+// an integer type or to COUNT, SUM over integers or doubles, MIN or MAX over integers.
+std::optional<TopNHint> FindTopN(const std::vector<std::unique_ptr<Pipeline>>& pl, const PipelineProgram& prog) {
+  const PhysicalHashAggregate* agg = prog.agg;
+  for (auto& q : pl) {
+    if (q->source != agg) continue;
+    if (q->sink->kind != PhysKind::Order) return std::nullopt;
+    auto& order = static_cast<const PhysicalOrder&>(*q->sink);
+    if (order.top_n < 0 || order.orders.empty() || order.orders[0].expr->kind != BExpr::Column) return std::nullopt;
+    int col = order.orders[0].expr->index;
+    // Back through the projections to the aggregate's output column.
+    for (size_t i = q->operators.size(); i-- > 0;) {
+      const PhysicalOperator* op = q->operators[i];
+      if (op->kind != PhysKind::Projection) return std::nullopt;
+      const auto& e = *static_cast<const PhysicalProjection*>(op)->exprs[col];
+      if (e.kind != BExpr::Column) return std::nullopt;
+      col = e.index;
+    }
+    TopNHint h;
+    h.desc = order.orders[0].desc;
+    h.n = (uint64_t)order.top_n;
+    h.what = order.orders[0].expr->ToString() + (h.desc ? " DESC" : " ASC");
+    const size_t nk = agg->groups.size();
+    if ((size_t)col < nk) {
+      TypeId t = prog.keys[col].type.id;
+      if (t == TypeId::Varchar || t == TypeId::Double) return std::nullopt;  // keep collation questions on the CPU
+      h.kind = 0;
+      h.key_index = col;
+      return h;
+    }
+    const size_t a = (size_t)col - nk;
+    if (a >= agg->aggs.size()) return std::nullopt;
+    const std::string& name = agg->aggs[a]->name;
+    const int w = prog.agg_word[a];
+    h.word = w;
+    if (name == "count" || name == "count_star") h.kind = 1;
+    else if ((name == "min" || name == "max") && (prog.words[w] == AggWord::Min || prog.words[w] == AggWord::Max)) h.kind = 1;
+    else if (name == "sum" && prog.words[w] == AggWord::SumLo) h.kind = 2;
+    else if (name == "sum" && prog.words[w] == AggWord::SumF64) h.kind = 3;
+    else return std::nullopt;
+    return h;
+  }
+  return std::nullopt;
+}
+
+// Below this many groups to drop, the pre-selection's passes cost more than the download.
+constexpr uint64_t kTopNMinSaving = 4096;
+
+// The compacted group rows `rows` (n of them, W + 1 words each) that can be in the top
+// prog.top_n->n by the first ORDER BY key: order keys, a radix select for a threshold no
+// larger than the n-th largest key (8 bits a pass; it stops once the threshold's bucket
+// holds few rows), then a compacted copy of the rows at or above it. Updates n.
+DeviceBuffer SelectTopN(GpuContext& ctx, CompiledKernel& kernel, const PipelineProgram& prog, const DeviceBuffer& rows,
+                        uint64_t& n) {
+  const TopNHint& h = *prog.top_n;
+  const int W1 = (int)prog.words.size() + 1;
+  const unsigned blocks = (unsigned)std::max<uint64_t>(1, std::min<uint64_t>((n + 255) / 256, (uint64_t)ctx.info().sm_count * 8));
+  DeviceBuffer u = ctx.Allocate(n * 8);
+  const GroupKeyPlan* kp = h.kind == 0 ? &prog.keys[h.key_index] : nullptr;
+  const uint64_t stride = kp ? kp->stride : 1, range = kp ? kp->range : 1;
+  ctx.LaunchKernel(kernel.order_keys, blocks, 256, 0, nullptr, rows.ptr(), (uint64_t)n, W1, h.kind, h.word, stride, range,
+                   (int)prog.hashed, (int)h.desc, u.ptr());
+  DeviceBuffer hist = ctx.Allocate(256 * 8);
+  uint64_t need = h.n, prefix = 0, mask = 0, bucket = n;
+  for (int shift = 56; shift >= 0; shift -= 8) {
+    hist.MemsetAsync(0, nullptr);
+    ctx.LaunchKernel(kernel.radix_hist, blocks, 256, 0, nullptr, u.ptr(), (uint64_t)n, shift, mask, prefix, hist.ptr());
+    uint64_t count[256];
+    hist.CopyToHost(count, sizeof count);
+    // The digit of the need-th largest key among the rows with this prefix.
+    uint64_t above = 0;
+    int b = 255;
+    for (; b > 0 && above + count[b] < need; b--) above += count[b];
+    need -= above;
+    prefix |= (uint64_t)b << shift;
+    mask |= 255ull << shift;
+    bucket = count[b];
+    if (bucket <= kTopNMinSaving) break;
+  }
+  // Rows at or above the threshold: those of higher digits (h.n - need) and the bucket's.
+  const uint64_t keep = h.n - need + bucket;
+  DeviceBuffer out = ctx.Allocate(std::max<uint64_t>(keep, 1) * W1 * 8), count = ctx.Allocate(8);
+  count.MemsetAsync(0, nullptr);
+  ctx.LaunchKernel(kernel.select_rows, blocks, 256, 0, nullptr, rows.ptr(), (uint64_t)n, W1, u.ptr(), prefix, out.ptr(),
+                   count.ptr());
+  count.CopyToHost(&n, 8);
+  if (n != keep) throw InternalError("GPU top-N selection kept " + std::to_string(n) + " groups, expected " + std::to_string(keep));
+  return out;
+}
+
 bool UseGpu(const std::string& device) {
   if (device == "cpu") return false;
   std::string why = GpuUnavailable();
@@ -115,6 +209,9 @@ GpuQuery::GpuQuery(PipelineSet& ps) : pipelines_(ps) {
   for (auto& [join, table] : tables_) table->read_known = true;
   for (size_t i = 0; i < pl.size(); i++)
     if (programs_[i] && programs_[i]->is_build) programs_[i] = GeneratePipeline(*pl[i], tables_);
+  for (size_t i = 0; i < pl.size(); i++)
+    if (programs_[i] && !programs_[i]->is_build && !programs_[i]->keys.empty())
+      programs_[i]->top_n = FindTopN(pl, *programs_[i]);
   for (size_t i = 0; i < pl.size(); i++) {
     if (programs_[i]) {
       pl[i]->device = "gpu";
@@ -154,6 +251,12 @@ std::string GpuQuery::Describe() const {
                                                  " rows (open addressing, global atomics; grown when full)"
                                              : std::to_string(pr.slots) + " group slots" +
                                                  (pr.shared_state ? " (per-block tables in shared memory)" : " (global atomics)"))) +
+           (pr.top_n ? "; ORDER BY " + pr.top_n->what + " LIMIT " + std::to_string(pr.top_n->n) +
+                           ": the groups that can be in it are selected on the GPU when there are many" +
+                           (pr.top_n->last_in ? " (last run: " + std::to_string(pr.top_n->last_out) + " of " +
+                                                    std::to_string(pr.top_n->last_in) + " groups kept)"
+                                              : std::string())
+                     : std::string()) +
            "\n";
     } else if (!why_cpu_[i].empty()) {
       s += "pipeline " + std::to_string(pl[i]->id) + " on the CPU: " + why_cpu_[i] + "\n";
@@ -328,6 +431,13 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
       ctx.LaunchKernel(kernel.compact_groups, cblocks, 256, 0, nullptr, prog.state.ptr(), prog.slots, W, out.ptr(),
                        count.ptr());
       count.CopyToHost(&ngroups, 8);
+      // ORDER BY ... LIMIT n over many groups: only the groups that can be in the top n
+      // come back (the host's ORDER BY and LIMIT stay exact over them).
+      if (prog.top_n && ngroups > prog.top_n->n + kTopNMinSaving) {
+        stats_.top_n_groups_before = prog.top_n->last_in = ngroups;
+        out = SelectTopN(ctx, kernel, prog, out, ngroups);
+        stats_.top_n_groups_after = prog.top_n->last_out = ngroups;
+      }
       PinnedDownload(ctx, out, ngroups * (W + 1) * 8, [&](const uint64_t* r) { rows.assign(r, r + ngroups * (W + 1)); });
     }
     // Each program has its own error word; the id names a message of that program.

@@ -87,6 +87,9 @@ KernelLookup KernelCache::Get(const std::string& source, GpuContext& ctx) {
   k->pipeline = k->module.Function("tsr_pipeline");
   k->init_state = k->module.Function("tsr_init_state");
   k->compact_groups = k->module.Function("tsr_compact_groups");
+  k->order_keys = k->module.Function("tsr_order_keys");
+  k->radix_hist = k->module.Function("tsr_radix_hist");
+  k->select_rows = k->module.Function("tsr_select_rows");
   memory_[source] = k;
   out.kernel = k;
   return out;

@@ -21,6 +21,9 @@ struct CompiledKernel {
   CUfunction pipeline = nullptr;       // tsr_pipeline
   CUfunction init_state = nullptr;     // tile library: tsr_init_state
   CUfunction compact_groups = nullptr; // tile library: tsr_compact_groups
+  CUfunction order_keys = nullptr;     // tile library: top-N pre-selection (tsr_order_keys,
+  CUfunction radix_hist = nullptr;     //   tsr_radix_hist, tsr_select_rows)
+  CUfunction select_rows = nullptr;
   int blocks_per_sm = 0;               // pipeline kernel's occupancy (0: not asked yet)
 };
 

@@ -23,6 +23,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -88,6 +89,20 @@ struct GroupKeyPlan {
   std::shared_ptr<const std::vector<std::string>> dict;
 };
 
+// ORDER BY ... LIMIT n over an aggregation's groups (no filter between): the groups whose
+// first sort key can be in the top n are selected on the device before the download
+// (see the tile library's tsr_order_keys). kind: 0 a group key (key_index), 1 a signed
+// 64-bit state word, 2 a 128-bit sum (word = its low word), 3 a double word.
+struct TopNHint {
+  int kind = 0;
+  int word = 0;
+  int key_index = 0;
+  bool desc = false;
+  uint64_t n = 0;
+  std::string what;  // for EXPLAIN: the sort key
+  uint64_t last_in = 0, last_out = 0;  // groups before and after the last selection (EXPLAIN ANALYZE)
+};
+
 struct PipelineProgram {
   Pipeline* pipeline = nullptr;
   std::string source;                     // generated CUDA C++ (with the tile library)
@@ -116,6 +131,7 @@ struct PipelineProgram {
   std::vector<AggWord> words;  // W = words.size()
   std::vector<int> agg_word;   // aggregate -> its first word
   bool shared_state = false;   // per-block table in shared memory
+  std::optional<TopNHint> top_n;
   DeviceBuffer state;
 };
 

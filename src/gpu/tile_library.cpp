@@ -195,6 +195,77 @@ extern "C" __global__ void __launch_bounds__(256) tsr_compact_groups(const u64* 
     __syncthreads();
   }
 }
+
+// ---- top-N pre-selection of compacted groups (ORDER BY ... LIMIT n after a GROUP BY) ----
+// Each compacted row (W1 words: slot, then the state) gets an order key u, unsigned, larger
+// = earlier in the ORDER BY: its first sort key made order-preserving (signed: flip the
+// sign bit; 128-bit sums: saturated to 64 bits, which keeps the order non-decreasing; doubles:
+// the usual bit trick; a group key: its offset in the key's range), inverted for ASC. A
+// radix select over u (8 bits a pass, histograms below) finds a threshold t no larger
+// than the n-th largest u; the rows with u >= t hold every group of the top n, ties
+// included, and are all the host needs for its exact ORDER BY and LIMIT.
+extern "C" __global__ void tsr_order_keys(const u64* rows, u64 n, int W1, int kind, int word, u64 stride, u64 range,
+                                          int hashed, int desc, u64* u) {
+  const u64 sign = 0x8000000000000000ull;
+  for (u64 r = blockIdx.x * (u64)blockDim.x + threadIdx.x; r < n; r += (u64)gridDim.x * blockDim.x) {
+    const u64* row = rows + r * (u64)W1;
+    u64 x;
+    if (kind == 0) {  // a group key
+      u64 packed = hashed ? row[W1 - 1] - 1 : row[0];
+      x = (packed / stride) % range;
+    } else if (kind == 1) {  // a signed 64-bit word
+      x = row[1 + word] ^ sign;
+    } else if (kind == 2) {  // a 128-bit sum (lo, hi), saturated
+      u64 lo = row[1 + word];
+      i64 hi = (i64)row[2 + word];
+      i64 v = hi > 0 || (hi == 0 && (i64)lo < 0) ? (i64)0x7fffffffffffffffLL
+            : hi < -1 || (hi == -1 && (i64)lo >= 0) ? (i64)(-0x7fffffffffffffffLL - 1) : (i64)lo;
+      x = (u64)v ^ sign;
+    } else {  // a double
+      u64 b = row[1 + word];
+      x = (b & sign) ? ~b : (b ^ sign);
+    }
+    u[r] = desc ? x : ~x;
+  }
+}
+// Histogram of digit (u >> shift) & 255 over the rows whose bits under `mask` equal `prefix`.
+extern "C" __global__ void __launch_bounds__(256) tsr_radix_hist(const u64* u, u64 n, int shift, u64 mask, u64 prefix,
+                                                                 u64* hist) {
+  __shared__ u64 h[256];
+  h[threadIdx.x] = 0;
+  __syncthreads();
+  for (u64 r = blockIdx.x * 256ull + threadIdx.x; r < n; r += (u64)gridDim.x * 256) {
+    u64 x = u[r];
+    if ((x & mask) == prefix) atomicAdd(&h[(x >> shift) & 255], 1ull);
+  }
+  __syncthreads();
+  if (h[threadIdx.x]) atomicAdd(&hist[threadIdx.x], h[threadIdx.x]);
+}
+// Compacted copy of the rows with u >= t (one atomic per tile, as tsr_compact_groups).
+extern "C" __global__ void __launch_bounds__(256) tsr_select_rows(const u64* rows, u64 n, int W1, const u64* u, u64 t,
+                                                                  u64* out, u64* out_count) {
+  __shared__ unsigned warp_count[8];
+  __shared__ u64 tile_base;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  for (u64 base = (u64)blockIdx.x * 256; base < n; base += (u64)gridDim.x * 256) {
+    u64 r = base + threadIdx.x;
+    bool flag = r < n && u[r] >= t;
+    unsigned ballot = __ballot_sync(0xffffffffu, flag);
+    if (lane == 0) warp_count[warp] = __popc(ballot);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      unsigned total = 0;
+      for (int w = 0; w < 8; w++) { unsigned c = warp_count[w]; warp_count[w] = total; total += c; }
+      tile_base = total ? atomicAdd(out_count, (u64)total) : 0;
+    }
+    __syncthreads();
+    if (flag) {
+      u64 pos = tile_base + warp_count[warp] + __popc(ballot & ((1u << lane) - 1));
+      for (int k = 0; k < W1; k++) out[pos * W1 + k] = rows[r * (u64)W1 + k];
+    }
+    __syncthreads();
+  }
+}
 )tessera_cuda";
 }
 

@@ -121,6 +121,24 @@ TEST(group_keys_without_a_small_domain_use_a_hash_table) {
   }
 }
 
+TEST(order_by_limit_over_groups_is_planned_for_the_gpu) {
+  auto a = PlanForGpu("select lo_orderkey, count(*), sum(lo_revenue) as r from lineorder group by lo_orderkey "
+                      "order by r desc, 1 limit 20");
+  CHECK(a.gpu->Describe().find("ORDER BY r DESC LIMIT 20: the groups that can be in it are selected on the GPU") !=
+        std::string::npos);
+  auto b = PlanForGpu("select lo_orderkey, count(*) from lineorder group by lo_orderkey order by 1 limit 5 offset 3");
+  CHECK(b.gpu->Describe().find("LIMIT 8:") != std::string::npos);  // the top 8 hold rows 4-8
+  // Not: with HAVING (it may drop groups of the top n), without LIMIT, by an AVG.
+  for (const char* sql : {"select lo_orderkey, count(*) from lineorder group by lo_orderkey having count(*) > 2 "
+                          "order by 2 desc limit 5",
+                          "select lo_orderkey, count(*) from lineorder group by lo_orderkey order by 2 desc",
+                          "select lo_orderkey, avg(lo_revenue) from lineorder group by lo_orderkey order by 2 limit 3"}) {
+    auto p = PlanForGpu(sql);
+    CHECK_EQ(p.gpu->DeviceLabel(), std::string("gpu"));
+    CHECK(p.gpu->Describe().find("selected on the GPU") == std::string::npos);
+  }
+}
+
 TEST(unsupported_pipelines_stay_on_the_cpu_with_a_reason) {
   // A DOUBLE group key and a string-valued expression.
   auto a = PlanForGpu("select lo_quantity / 2.0, count(*) from lineorder group by lo_quantity / 2.0");

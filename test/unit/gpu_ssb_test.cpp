@@ -139,6 +139,21 @@ TEST(variations_match_the_cpu) {
       "select lo_custkey, lo_suppkey, lo_partkey, count(*), sum(lo_revenue), max(lo_tax) from lineorder "
       "where lo_discount = 0 and lo_quantity < 5 and lo_orderdate < 19920301 group by lo_custkey, lo_suppkey, lo_partkey "
       "order by 5 desc, 1, 2, 3 limit 50",
+      // ORDER BY ... LIMIT over many groups: the groups that can be in the top n are
+      // selected on the GPU (first key: COUNT with many ties, MIN ascending, a DOUBLE sum, a
+      // group key descending, the second key of a hashed table); with HAVING it is not
+      "select lo_orderkey, count(*) c from lineorder where lo_orderkey < 100000 group by lo_orderkey "
+      "order by c desc, lo_orderkey limit 7",
+      "select lo_orderkey, min(lo_extendedprice) m from lineorder where lo_orderkey < 100000 group by lo_orderkey "
+      "order by m, lo_orderkey limit 15",
+      "select lo_orderkey, sum(lo_revenue / 3.0) s from lineorder where lo_orderkey < 100000 group by lo_orderkey "
+      "order by s desc limit 10",
+      "select lo_orderkey, sum(lo_revenue) from lineorder where lo_orderkey < 100000 group by lo_orderkey "
+      "order by lo_orderkey desc limit 12",
+      "select lo_custkey, lo_orderdate - 19920000 as d, count(*) from lineorder where lo_quantity < 3 "
+      "group by lo_custkey, lo_orderdate - 19920000 order by d desc, 1 limit 25",
+      "select lo_orderkey, count(*) from lineorder where lo_orderkey < 100000 group by lo_orderkey "
+      "having count(*) > 3 order by 2 desc, 1 limit 5",
       "select c_nation, lo_orderdate - 19920000, count(*), sum(lo_extendedprice) from lineorder, customer "
       "where lo_custkey = c_custkey and lo_quantity = 7 group by c_nation, lo_orderdate - 19920000 "
       "order by 4 desc, 1, 2 limit 30",
@@ -159,6 +174,20 @@ TEST(a_full_group_hash_table_grows_and_the_kernel_runs_again) {
   std::string dev = Same(q);
   unsetenv("TESSERA_GPU_GROUP_ROWS");
   CHECK_EQ(dev, std::string("gpu"));
+}
+
+TEST(top_n_over_many_groups_is_selected_on_the_gpu) {
+  std::string q = "select lo_orderkey, count(*), sum(lo_revenue) from lineorder where lo_orderkey < 100000 "
+                  "group by lo_orderkey order by 3 desc, 1 limit 20";
+  CHECK_EQ(Same(q), std::string("gpu"));
+  Db().settings().device = "gpu";
+  Connection conn(Db());
+  auto text = conn.Query("EXPLAIN ANALYZE " + q).ToStrings();
+  std::string all;
+  for (auto& row : text) all += row[0] + "\n";
+  std::cout << "  " << all.substr(all.find("device:")) << "\n";
+  CHECK(all.find("LIMIT 20: the groups that can be in it are selected on the GPU") != std::string::npos);
+  CHECK(all.find("groups kept)") != std::string::npos);
 }
 
 TEST(overflow_is_an_error_on_both_backends) {
