@@ -318,6 +318,7 @@ void GpuQuery::ReleaseRunBuffers() {
   for (auto& p : programs_) {
     if (!p) continue;
     p->state = DeviceBuffer();
+    p->fill = DeviceBuffer();
     if (p->table) {
       p->table->table = DeviceBuffer();
       p->table->keys = DeviceBuffer();
@@ -328,6 +329,10 @@ void GpuQuery::ReleaseRunBuffers() {
 
 void GpuQuery::LaunchPipeline(PipelineProgram& prog, size_t index) {
   GpuContext& ctx = GpuContext::Shared();
+  // Columns (cold: upload once; again when evicted meanwhile, e.g. before a re-run).
+  auto tt = Clock::now();
+  for (auto& c : prog.columns) stats_.transfer_bytes += ColumnCache::Instance().EnsureResident(*c, ctx);
+  stats_.transfer_ms += MsSince(tt);
   CompiledKernel& kernel = *prog.kernel;
   const int W = (int)prog.words.size();
   std::vector<uint64_t> params(prog.params.size());
@@ -355,10 +360,7 @@ void GpuQuery::LaunchPipeline(PipelineProgram& prog, size_t index) {
 
 void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
   GpuContext& ctx = GpuContext::Shared();
-  // Columns (cold: upload once) and the compiled kernel (cold: NVRTC once).
-  auto tt = Clock::now();
-  for (auto& c : prog.columns) stats_.transfer_bytes += ColumnCache::Instance().EnsureResident(*c, ctx);
-  stats_.transfer_ms += MsSince(tt);
+  // The compiled kernel (cold: NVRTC once); its columns are made resident at each launch.
   if (!prog.kernel) {
     KernelLookup k = KernelCache::Instance().Get(prog.source, ctx);
     stats_.compile_ms += k.compile_ms;
@@ -389,9 +391,20 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
   }
   std::vector<uint64_t> rows;  // per group: slot, then W words
   uint64_t ngroups = 0;
+  uint64_t all_groups = 0;  // set when the top-N selection kept fewer
   for (int attempt = 0;; attempt++) {
     prog.state = DeviceBuffer();
-    prog.state = ctx.Allocate(prog.slots * W * 8);
+    try {
+      prog.state = ctx.Allocate(prog.slots * W * 8);
+    } catch (const CudaError& e) {
+      if (!prog.hashed) throw;
+      // A group table larger than the device has room for: the CPU aggregates instead.
+      throw GpuFallback("no GPU memory for a group hash table of " + std::to_string(prog.slots) + " rows (" + e.what() + ")");
+    }
+    if (prog.hashed) {
+      if (prog.fill.empty()) prog.fill = ctx.Allocate(8);
+      prog.fill.MemsetAsync(0, nullptr);
+    }
     prog.pipeline->gpu_table_bytes = (double)prog.slots * W * 8;
     StatePattern pat{};
     for (int w = 0; w < W; w++)
@@ -413,6 +426,7 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
     err_.CopyToHostAsync(err_host.data(), err_bytes, nullptr);
     rows.clear();
     ngroups = 0;
+    all_groups = 0;
     const uint64_t state_bytes = prog.slots * W * 8;
     if (prog.keys.empty() || state_bytes <= (1u << 20)) {
       PinnedDownload(ctx, prog.state, state_bytes, [&](const uint64_t* st) {
@@ -434,7 +448,7 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
       // ORDER BY ... LIMIT n over many groups: only the groups that can be in the top n
       // come back (the host's ORDER BY and LIMIT stay exact over them).
       if (prog.top_n && ngroups > prog.top_n->n + kTopNMinSaving) {
-        stats_.top_n_groups_before = prog.top_n->last_in = ngroups;
+        stats_.top_n_groups_before = prog.top_n->last_in = all_groups = ngroups;
         out = SelectTopN(ctx, kernel, prog, out, ngroups);
         stats_.top_n_groups_after = prog.top_n->last_out = ngroups;
       }
@@ -446,9 +460,14 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
     err_lock.unlock();
     // A full group hash table: run the kernel again over a table four times larger (the
     // join tables it probes are still there), while that fits in a quarter of the memory.
-    if (prog.hashed && errs[index] == prog.table_full_error) {
+    // Only when that is the one error: another (a build's duplicate key) means the input
+    // itself is wrong, and the checks below hand the query back.
+    bool only_full = prog.hashed && errs[index] == prog.table_full_error;
+    for (size_t i = 0; i < errs.size() && only_full; i++) only_full = i == index || errs[i] == 0;
+    if (only_full) {
       const uint64_t next = prog.slots * 4;
-      if (attempt < 12 && next * W * 8 <= ctx.info().total_memory / 4) {
+      // The next table and the compaction buffer of its size beside it, in half the free memory.
+      if (attempt < 12 && next * (2 * W + 1) * 8 <= ctx.FreeMemory() / 2) {
         prog.slots = next;
         const int zero = 0;
         err_.CopyFromHost(&zero, sizeof zero, index * sizeof(int));
@@ -531,6 +550,8 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
     }
   }
   agg.SetResult(std::move(table));
+  // The aggregation produced every group, also those the top-N selection left on the device.
+  if (all_groups) agg.rows_out = all_groups;
   prog.state = DeviceBuffer();
 }
 

@@ -623,7 +623,10 @@ void Generator::AggregateSink(PhysicalHashAggregate& a) {
   if (prog_.hashed) {
     // The table's size is a run-time parameter: growing it needs no new kernel.
     int p_mask = Param([&prog = prog_] { return prog.slots - 1; });
-    ForItems("u64* st = tsr_group_row(state, " + PV(p_mask) + ", " + W_s + ", " + gid + "); if (!st) tsr_fail(err, " +
+    int p_fill = Param([&prog = prog_] { return (uint64_t)prog.fill.ptr(); });
+    int p_limit = Param([&prog = prog_] { return std::max<uint64_t>(prog.slots / 4 * 3, 1); });
+    ForItems("u64* st = tsr_group_row(state, " + PV(p_mask) + ", " + W_s + ", " + gid + ", (u64*)" + PV(p_fill) + ", " +
+             PV(p_limit) + "); if (!st) tsr_fail(err, " +
              std::to_string(prog_.table_full_error) + "); else { " + update("st") + " }");
     return;
   }

@@ -128,6 +128,7 @@ struct PipelineProgram {
   uint64_t slots = 1;
   bool hashed = false;
   int table_full_error = 0;
+  DeviceBuffer fill;  // hashed: rows claimed (one word)
   std::vector<AggWord> words;  // W = words.size()
   std::vector<int> agg_word;   // aggregate -> its first word
   bool shared_state = false;   // per-block table in shared memory

@@ -150,17 +150,22 @@ extern "C" __global__ void tsr_init_state(u64* st, u64 words, int W, StatePatter
 
 // Group hash table (GROUP BY keys without a small domain): open addressing over the
 // state rows themselves, linear probing; a row's last word holds its packed key + 1
-// (0: empty), claimed with one compare-and-swap. Returns the group's row, or nullptr when
-// all `mask + 1` rows are taken (the kernel reports it; the host runs it again with a
-// larger table).
-__device__ __forceinline__ u64* tsr_group_row(u64* st, u64 mask, int W, u64 key) {
+// (0: empty), claimed with one compare-and-swap and counted in *fill. Returns the group's
+// row, or nullptr once *fill passes `limit` (3/4 of the rows: probe sequences stay short;
+// the kernel reports it and the host runs it again over a larger table). A row that
+// probes long checks *fill every 16 slots, so a full table does not cost a scan per row.
+__device__ __forceinline__ u64* tsr_group_row(u64* st, u64 mask, int W, u64 key, u64* fill, u64 limit) {
   const u64 tag = key + 1;
   u64 s = tsr_hash(key) & mask;
   for (u64 n = 0; n <= mask; ++n) {
+    if ((n & 15) == 15 && *(volatile u64*)fill > limit) return nullptr;
     u64* row = st + s * (u64)W;
     u64 cur = *(volatile u64*)(row + W - 1);
-    if (cur == 0) cur = atomicCAS(row + W - 1, 0ull, tag);
-    if (cur == 0 || cur == tag) return row;
+    if (cur == 0) {
+      cur = atomicCAS(row + W - 1, 0ull, tag);
+      if (cur == 0) return atomicAdd(fill, 1ull) < limit ? row : nullptr;
+    }
+    if (cur == tag) return row;
     s = (s + 1) & mask;
   }
   return nullptr;

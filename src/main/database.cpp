@@ -58,7 +58,7 @@ std::vector<QueryResult> Connection::ExecuteAll(std::string_view sql) {
       QueryResult r = RunPrepared(db_, select, entry->query);  // throws: the entry is dropped
       r.phases.plan_cached = true;
       r.elapsed_ms = MsSince(t0);
-      db_.plan_cache().Put(std::move(entry));
+      db_.plan_cache().Put(std::move(entry), db_.catalog().version());
       std::vector<QueryResult> results;
       results.push_back(std::move(r));
       return results;
@@ -76,7 +76,7 @@ std::vector<QueryResult> Connection::ExecuteAll(std::string_view sql) {
     QueryResult r = RunPrepared(db_, select, entry->query);
     r.phases.parse_ms = parse_ms;
     r.elapsed_ms = MsSince(t0);
-    db_.plan_cache().Put(std::move(entry));
+    db_.plan_cache().Put(std::move(entry), db_.catalog().version());
     std::vector<QueryResult> results;
     results.push_back(std::move(r));
     return results;

@@ -13,6 +13,7 @@
 #include "gen/ssb_gen.hpp"
 #include "gpu/gpu_executor.hpp"
 #include "main/database.hpp"
+#include "main/plan_cache.hpp"
 
 using namespace tessera;
 
@@ -154,6 +155,14 @@ TEST(variations_match_the_cpu) {
       "group by lo_custkey, lo_orderdate - 19920000 order by d desc, 1 limit 25",
       "select lo_orderkey, count(*) from lineorder where lo_orderkey < 100000 group by lo_orderkey "
       "having count(*) > 3 order by 2 desc, 1 limit 5",
+      // LIMIT 0; ASC over a 128-bit SUM; a tie at the cut that spans every group (all
+      // counts are 1: eight radix passes, every group kept)
+      "select lo_orderkey, sum(lo_revenue) from lineorder where lo_orderkey < 100000 group by lo_orderkey "
+      "order by 2 desc limit 0",
+      "select lo_orderkey, sum(lo_revenue) s from lineorder where lo_orderkey < 100000 group by lo_orderkey "
+      "order by s, lo_orderkey limit 9",
+      "select lo_orderkey, lo_linenumber, count(*) c from lineorder where lo_orderkey < 100000 "
+      "group by lo_orderkey, lo_linenumber order by c desc, 1, 2 limit 10",
       "select c_nation, lo_orderdate - 19920000, count(*), sum(lo_extendedprice) from lineorder, customer "
       "where lo_custkey = c_custkey and lo_quantity = 7 group by c_nation, lo_orderdate - 19920000 "
       "order by 4 desc, 1, 2 limit 30",
@@ -172,8 +181,20 @@ TEST(a_full_group_hash_table_grows_and_the_kernel_runs_again) {
                   "group by lo_custkey, lo_partkey, lo_suppkey, lo_quantity "
                   "order by 6 desc, 1, 2, 3 limit 40";
   std::string dev = Same(q);
-  unsetenv("TESSERA_GPU_GROUP_ROWS");
   CHECK_EQ(dev, std::string("gpu"));
+  // EXPLAIN ANALYZE plans anew (8 rows) and shows the table's size after the run.
+  Db().settings().device = "gpu";
+  Connection conn(Db());
+  std::string all;
+  for (auto& row : conn.Query("EXPLAIN ANALYZE " + q).ToStrings()) all += row[0] + "\n";
+  unsetenv("TESSERA_GPU_GROUP_ROWS");
+  size_t at = all.find("group hash table of ");
+  CHECK(at != std::string::npos);
+  if (at != std::string::npos) {
+    long rows = std::atol(all.c_str() + at + 20);
+    std::cout << "  grown to " << rows << " rows\n";
+    CHECK(rows >= 32);
+  }
 }
 
 TEST(top_n_over_many_groups_is_selected_on_the_gpu) {
@@ -193,8 +214,10 @@ TEST(top_n_over_many_groups_is_selected_on_the_gpu) {
 TEST(overflow_is_an_error_on_both_backends) {
   const char* q = "select sum(lo_extendedprice * lo_extendedprice) from lineorder";
   CHECK_THROWS_WITH(Run(q, "cpu"), "overflow");
+  const uint64_t hits = Db().plan_cache().stats().hits;
   CHECK_THROWS_WITH(Run(q, "gpu"), "overflow");
-  CHECK_THROWS_WITH(Run(q, "gpu"), "overflow");  // a plan whose run threw is not kept
+  CHECK_THROWS_WITH(Run(q, "gpu"), "overflow");
+  CHECK_EQ(Db().plan_cache().stats().hits, hits);  // a plan whose run threw is not kept
 }
 
 TEST(duplicate_build_keys_hand_the_query_back_to_the_cpu) {

@@ -86,6 +86,7 @@ TEST(errors_repeat_and_are_not_cached) {
   const std::string q = "select k, (select w from u where u.k = t.k) from t";
   for (int i = 0; i < 3; i++) CHECK_THROWS_WITH(c.Query(q), "more than one row");
   CHECK_EQ(db.plan_cache().stats().hits, (uint64_t)0);
+  CHECK_EQ(db.plan_cache().stats().entries, (size_t)0);
   for (int i = 0; i < 2; i++) CHECK_THROWS_WITH(c.Query("select nope from t"), "nope");
 }
 
@@ -113,25 +114,31 @@ TEST(setting_off_and_other_keys) {
   CHECK(c.Query(q).phases.plan_cached);
 }
 
-TEST(least_recently_used_entries_go_first) {
+TEST(least_recently_used_entries_go_first_and_stale_ones_all_go) {
   PlanCache cache(2);
-  auto put = [&](const std::string& key) {
+  auto put = [&](const std::string& key, uint64_t version) {
     auto e = std::make_unique<PlanCacheEntry>();
     e->key = key;
-    e->catalog_version = 7;
-    cache.Put(std::move(e));
+    e->catalog_version = version;
+    cache.Put(std::move(e), 7);
   };
-  put("a");
-  put("b");
+  put("a", 7);
+  put("b", 7);
   auto a = cache.Take("a", 7);  // a becomes the most recent when put back
   CHECK(a != nullptr);
-  cache.Put(std::move(a));
-  put("c");  // evicts b
+  cache.Put(std::move(a), 7);
+  put("c", 7);  // evicts b
   CHECK(cache.Take("b", 7) == nullptr);
-  CHECK(cache.Take("a", 8) == nullptr);  // another version: dropped
-  CHECK(cache.Take("a", 7) == nullptr);
-  CHECK(cache.Take("c", 7) != nullptr);
+  put("d", 6);  // prepared before the catalog changed: not kept
+  CHECK(cache.Take("d", 7) == nullptr);
+  CHECK_EQ(cache.stats().entries, (size_t)2);
   CHECK_EQ(cache.stats().evictions, (uint64_t)1);
+  CHECK_EQ(cache.stats().prepared, (uint64_t)3);
+  // The catalog moves on: the next lookup drops every entry of the old version, whatever
+  // its key (their snapshots and GPU columns go with them).
+  CHECK(cache.Take("zzz", 8) == nullptr);
+  CHECK_EQ(cache.stats().entries, (size_t)0);
+  CHECK_EQ(cache.stats().stale, (uint64_t)2);
 }
 
 TEST_MAIN()
