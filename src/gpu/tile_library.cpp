@@ -171,33 +171,40 @@ __device__ __forceinline__ u64* tsr_group_row(u64* st, u64 mask, int W, u64 key,
   return nullptr;
 }
 
-// Compacted store of the non-empty groups: one atomic per tile for the tile's output
-// position (warp ballots and a block prefix over the warp counts), then each selected
-// thread writes its row: the slot number followed by the W state words.
-extern "C" __global__ void __launch_bounds__(256) tsr_compact_groups(const u64* st, u64 slots, int W,
-                                                                    u64* out, u64* out_count) {
-  __shared__ unsigned warp_count[8];
+// Block-wide compacted store: the output position of this thread's row among the rows
+// the block's threads flag (warp ballots and a block prefix over the warp counts), with
+// one atomicAdd on *out_count per tile. Valid where `flag`; every thread of the block
+// must call it, once per tile.
+__device__ __forceinline__ u64 tsr_compact_pos(bool flag, u64* out_count) {
+  __shared__ unsigned warp_count[32];
   __shared__ u64 tile_base;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  __syncthreads();  // the previous tile's positions are read
+  unsigned ballot = __ballot_sync(0xffffffffu, flag);
+  if (lane == 0) warp_count[warp] = __popc(ballot);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned total = 0;
+    for (int w = 0; w < (int)(blockDim.x >> 5); w++) { unsigned c = warp_count[w]; warp_count[w] = total; total += c; }
+    tile_base = total ? atomicAdd(out_count, (u64)total) : 0;
+  }
+  __syncthreads();
+  return tile_base + warp_count[warp] + __popc(ballot & ((1u << lane) - 1));
+}
+
+// Compacted store of the non-empty groups: each non-empty slot's row is the slot number
+// followed by its W state words.
+extern "C" __global__ void __launch_bounds__(256) tsr_compact_groups(const u64* st, u64 slots, int W,
+                                                                    u64* out, u64* out_count) {
   for (u64 base = (u64)blockIdx.x * 256; base < slots; base += (u64)gridDim.x * 256) {
     u64 s = base + threadIdx.x;
     bool flag = s < slots && st[s * W] != 0;
-    unsigned ballot = __ballot_sync(0xffffffffu, flag);
-    if (lane == 0) warp_count[warp] = __popc(ballot);
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      unsigned total = 0;
-      for (int w = 0; w < 8; w++) { unsigned c = warp_count[w]; warp_count[w] = total; total += c; }
-      tile_base = total ? atomicAdd(out_count, (u64)total) : 0;
-    }
-    __syncthreads();
+    u64 pos = tsr_compact_pos(flag, out_count);
     if (flag) {
-      u64 pos = tile_base + warp_count[warp] + __popc(ballot & ((1u << lane) - 1));
       u64* row = out + pos * (W + 1);
       row[0] = s;
       for (int k = 0; k < W; k++) row[k + 1] = st[s * W + k];
     }
-    __syncthreads();
   }
 }
 
@@ -246,29 +253,15 @@ extern "C" __global__ void __launch_bounds__(256) tsr_radix_hist(const u64* u, u
   __syncthreads();
   if (h[threadIdx.x]) atomicAdd(&hist[threadIdx.x], h[threadIdx.x]);
 }
-// Compacted copy of the rows with u >= t (one atomic per tile, as tsr_compact_groups).
+// Compacted copy of the rows with u >= t.
 extern "C" __global__ void __launch_bounds__(256) tsr_select_rows(const u64* rows, u64 n, int W1, const u64* u, u64 t,
                                                                   u64* out, u64* out_count) {
-  __shared__ unsigned warp_count[8];
-  __shared__ u64 tile_base;
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   for (u64 base = (u64)blockIdx.x * 256; base < n; base += (u64)gridDim.x * 256) {
     u64 r = base + threadIdx.x;
     bool flag = r < n && u[r] >= t;
-    unsigned ballot = __ballot_sync(0xffffffffu, flag);
-    if (lane == 0) warp_count[warp] = __popc(ballot);
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      unsigned total = 0;
-      for (int w = 0; w < 8; w++) { unsigned c = warp_count[w]; warp_count[w] = total; total += c; }
-      tile_base = total ? atomicAdd(out_count, (u64)total) : 0;
-    }
-    __syncthreads();
-    if (flag) {
-      u64 pos = tile_base + warp_count[warp] + __popc(ballot & ((1u << lane) - 1));
+    u64 pos = tsr_compact_pos(flag, out_count);
+    if (flag)
       for (int k = 0; k < W1; k++) out[pos * W1 + k] = rows[r * (u64)W1 + k];
-    }
-    __syncthreads();
   }
 }
 )tessera_cuda";

@@ -51,37 +51,36 @@ std::vector<QueryResult> Connection::ExecuteAll(std::string_view sql) {
   // A single SELECT is looked up in the plan cache by its text and the device setting;
   // the catalog's version tells whether the plan still holds.
   std::string key;
+  std::unique_ptr<PlanCacheEntry> entry;
+  double parse_ms = 0;
+  std::vector<std::unique_ptr<ast::Statement>> stmts;
   if (db_.settings().plan_cache) {
     key = db_.settings().device + '\n' + std::string(sql);
-    if (auto entry = db_.plan_cache().Take(key, db_.catalog().version())) {
-      const auto& select = *static_cast<const ast::SelectStatement&>(*entry->statement).select;
-      QueryResult r = RunPrepared(db_, select, entry->query);  // throws: the entry is dropped
-      r.phases.plan_cached = true;
-      r.elapsed_ms = MsSince(t0);
-      db_.plan_cache().Put(std::move(entry), db_.catalog().version());
-      std::vector<QueryResult> results;
-      results.push_back(std::move(r));
-      return results;
+    entry = db_.plan_cache().Take(key, db_.catalog().version());
+  }
+  if (!entry) {
+    stmts = ParseSQL(sql);
+    parse_ms = MsSince(t0);
+    if (db_.settings().plan_cache && stmts.size() == 1 && stmts[0]->kind == ast::StmtKind::Select) {
+      entry = std::make_unique<PlanCacheEntry>();
+      entry->key = std::move(key);
+      entry->catalog_version = db_.catalog().version();  // before preparing: a change meanwhile makes it stale
+      entry->statement = std::move(stmts[0]);
+      entry->query = PrepareSelect(db_, *static_cast<const ast::SelectStatement&>(*entry->statement).select);
     }
   }
-  auto stmts = ParseSQL(sql);
-  const double parse_ms = MsSince(t0);
-  if (db_.settings().plan_cache && stmts.size() == 1 && stmts[0]->kind == ast::StmtKind::Select) {
-    auto entry = std::make_unique<PlanCacheEntry>();
-    entry->key = std::move(key);
-    entry->catalog_version = db_.catalog().version();  // before preparing: a change meanwhile makes it stale
-    entry->statement = std::move(stmts[0]);
-    const auto& select = *static_cast<const ast::SelectStatement&>(*entry->statement).select;
-    entry->query = PrepareSelect(db_, select);
-    QueryResult r = RunPrepared(db_, select, entry->query);
+  std::vector<QueryResult> results;
+  if (entry) {
+    const bool cached = !entry->fresh;
+    QueryResult r = RunPrepared(db_, *static_cast<const ast::SelectStatement&>(*entry->statement).select,
+                                entry->query);  // throws: the entry is dropped
     r.phases.parse_ms = parse_ms;
+    r.phases.plan_cached = cached;
     r.elapsed_ms = MsSince(t0);
     db_.plan_cache().Put(std::move(entry), db_.catalog().version());
-    std::vector<QueryResult> results;
     results.push_back(std::move(r));
     return results;
   }
-  std::vector<QueryResult> results;
   for (auto& s : stmts) {
     auto t1 = Clock::now();
     QueryResult r = ExecuteStatement(db_, *s);
