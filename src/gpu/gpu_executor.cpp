@@ -448,9 +448,9 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
       // ORDER BY ... LIMIT n over many groups: only the groups that can be in the top n
       // come back (the host's ORDER BY and LIMIT stay exact over them).
       if (prog.top_n && ngroups > prog.top_n->n + kTopNMinSaving) {
-        stats_.top_n_groups_before = prog.top_n->last_in = all_groups = ngroups;
+        prog.top_n->last_in = all_groups = ngroups;
         out = SelectTopN(ctx, kernel, prog, out, ngroups);
-        stats_.top_n_groups_after = prog.top_n->last_out = ngroups;
+        prog.top_n->last_out = ngroups;
       }
       PinnedDownload(ctx, out, ngroups * (W + 1) * 8, [&](const uint64_t* r) { rows.assign(r, r + ngroups * (W + 1)); });
     }

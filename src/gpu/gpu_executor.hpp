@@ -22,9 +22,6 @@ struct GpuQueryStats {
   uint64_t transfer_bytes = 0;
   double kernel_ms = 0;    // device time of the pipeline kernels (CUDA events)
   int gpu_pipelines = 0, cpu_scan_pipelines = 0;
-  // ORDER BY ... LIMIT over many groups: groups before and after the selection on the GPU
-  // (0: it did not run).
-  uint64_t top_n_groups_before = 0, top_n_groups_after = 0;
 };
 
 class GpuQuery {
