@@ -1,11 +1,22 @@
 #!/usr/bin/env bash
 # Builds tessera and runs every test (unit tests, SQL logic tests, the DuckDB differential
-# test) from a fresh checkout: installs the test-only npm package, configures, builds,
-# runs ctest. BUILD_DIR overrides the build directory (default: build).
+# tests) from a fresh checkout: makes the Python virtual environment .venv and installs the
+# pinned test packages (test/requirements.txt) into it, configures, builds, runs ctest.
+# BUILD_DIR overrides the build directory (default: build); PYTHON the interpreter the
+# environment is made from (default: python3); TESSERA_WHEELS a directory of wheels to
+# install from instead of PyPI (machines without network).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${BUILD_DIR:-build}
-npm ci --prefix test/duckdb --no-audit --no-fund
-cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release
+venv=.venv
+if [ ! -x "$venv/bin/python" ]; then
+  "${PYTHON:-python3}" -m venv "$venv"
+fi
+if [ -n "${TESSERA_WHEELS:-}" ]; then
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-index --find-links "$TESSERA_WHEELS" -r test/requirements.txt
+else
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check -r test/requirements.txt
+fi
+cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DTESSERA_PYTHON="$PWD/$venv/bin/python"
 cmake --build "$build_dir" -j "$(nproc)"
 ctest --test-dir "$build_dir" --output-on-failure -j2

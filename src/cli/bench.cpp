@@ -58,8 +58,9 @@ constexpr const char* kBenchUsage =
     "  --compare duckdb  run the same queries on DuckDB over the same rows (.tbl files\n"
     "                    loaded into an in-memory DuckDB, same thread count), print both\n"
     "                    times and their ratio, and compare the result rows\n"
-    "  --duckdb-lib PATH libduckdb.so to use (else $TESSERA_DUCKDB_LIB, else the npm package\n"
-    "                    under test/duckdb/node_modules)\n"
+    "  --duckdb-lib PATH libduckdb.so to use (else $TESSERA_DUCKDB_LIB, else the PyPI package\n"
+    "                    duckdb of $TESSERA_PYTHON, .venv/bin/python or python3, whose\n"
+    "                    module exports DuckDB's C API)\n"
     "  --tbl DIR         .tbl files + schema.sql for DuckDB (SSB default: data/ssb-sf<N>-tbl,\n"
     "                    written by the generator when missing)\n"
     "  --no-plan-cache   prepare every run afresh (parse, plan, GPU code generation) instead\n"
@@ -253,8 +254,8 @@ std::string PrepareTbl(const Options& opt, const std::string& db_path) {
 // Loads the .tbl files into DuckDB and runs every query 1 + reps times, comparing rows.
 void RunDuckDb(const Options& opt, const std::string& tbl, unsigned threads, const std::vector<BenchQuery>& queries,
                const std::vector<std::vector<std::vector<std::string>>>& tessera_rows, BenchReport& report) {
-  std::string lib = DuckDbClient::FindLibrary(opt.duckdb_lib);
-  std::cerr << "DuckDB: " << lib << std::endl;
+  DuckDbLibrary lib = DuckDbClient::FindLibrary(opt.duckdb_lib);
+  std::cerr << "DuckDB: " << lib.path << std::endl;
   DuckDbClient duck(lib, threads);
   report.duckdb_version = duck.Version();
   std::ifstream in(fs::path(tbl) / "schema.sql");

@@ -33,12 +33,48 @@ using duckdb_database = void*;
 using duckdb_connection = void*;
 constexpr int DuckDBSuccess = 0;
 
-const char* kNpmLibrary = "test/duckdb/node_modules/@duckdb/node-bindings-linux-x64/libduckdb.so";
+// Asks a Python interpreter where its `duckdb` package (PyPI) keeps its extension module,
+// whose shared object exports DuckDB's whole C API, and which libpython that module's
+// Python symbols resolve against (the module is linked against none). Prints two lines.
+const char* kLocateScript =
+    "import importlib.util, os, sysconfig\n"
+    "spec = importlib.util.find_spec('_duckdb') or importlib.util.find_spec('duckdb.duckdb')\n"
+    "print(spec.origin if spec else '')\n"
+    "d = sysconfig.get_config_var('LIBDIR')\n"
+    "n = sysconfig.get_config_var('INSTSONAME') or sysconfig.get_config_var('LDLIBRARY')\n"
+    "print(os.path.join(d, n) if d and n and sysconfig.get_config_var('Py_ENABLE_SHARED') else '')\n";
 
 std::string ExecutableDir() {
   std::error_code ec;
   auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
   return ec ? "" : p.parent_path().string();
+}
+
+std::string ShellQuote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Runs `python -c kLocateScript`; returns its output lines (none when it failed).
+std::vector<std::string> AskPython(const std::string& python) {
+  std::string cmd = ShellQuote(python) + " -c " + ShellQuote(kLocateScript) + " 2>/dev/null";
+  std::vector<std::string> lines;
+  FILE* f = popen(cmd.c_str(), "r");
+  if (!f) return lines;
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+  if (pclose(f) != 0) return {};
+  size_t pos = 0;
+  while (pos < out.size()) {
+    size_t nl = out.find('\n', pos);
+    if (nl == std::string::npos) nl = out.size();
+    lines.push_back(out.substr(pos, nl - pos));
+    pos = nl + 1;
+  }
+  return lines;
 }
 }  // namespace
 
@@ -58,33 +94,53 @@ struct DuckDbClient::Api {
   const char* (*library_version)() = nullptr;
 };
 
-std::string DuckDbClient::FindLibrary(const std::string& explicit_path) {
-  std::vector<std::string> candidates;
-  if (!explicit_path.empty()) {
-    candidates.push_back(explicit_path);
-  } else if (const char* env = std::getenv("TESSERA_DUCKDB_LIB"); env && *env) {
-    candidates.push_back(env);
+DuckDbLibrary DuckDbClient::FindLibrary(const std::string& explicit_path) {
+  std::string given = explicit_path;
+  if (given.empty())
+    if (const char* env = std::getenv("TESSERA_DUCKDB_LIB"); env && *env) given = env;
+  if (!given.empty()) {
+    if (!std::filesystem::exists(given)) throw UserError(ErrorKind::IO, "DuckDB library " + given + " does not exist");
+    return {std::filesystem::weakly_canonical(given).string(), ""};
+  }
+  std::vector<std::string> pythons;
+  if (const char* env = std::getenv("TESSERA_PYTHON"); env && *env) {
+    pythons.push_back(env);
   } else {
-    if (*TESSERA_SOURCE_DIR) candidates.push_back(std::string(TESSERA_SOURCE_DIR) + "/" + kNpmLibrary);
+    if (*TESSERA_SOURCE_DIR) pythons.push_back(std::string(TESSERA_SOURCE_DIR) + "/.venv/bin/python");
     std::string exe = ExecutableDir();
-    if (!exe.empty()) {
-      candidates.push_back(exe + "/../" + kNpmLibrary);  // build/tessera in the source tree
-      candidates.push_back(exe + "/" + kNpmLibrary);
-    }
-    candidates.push_back(kNpmLibrary);  // the current directory
+    if (!exe.empty()) pythons.push_back(exe + "/../.venv/bin/python");  // build/tessera in the source tree
+    pythons.push_back(".venv/bin/python");
+    pythons.push_back("python3");
   }
   std::string tried;
-  for (const std::string& c : candidates) {
-    if (std::filesystem::exists(c)) return std::filesystem::weakly_canonical(c).string();
-    tried += "\n  " + c;
+  for (const std::string& py : pythons) {
+    if (py.find('/') != std::string::npos && !std::filesystem::exists(py)) {
+      tried += "\n  " + py + " (no such interpreter)";
+      continue;
+    }
+    std::vector<std::string> lines = AskPython(py);
+    if (lines.size() >= 2 && !lines[0].empty() && std::filesystem::exists(lines[0])) {
+      if (lines[1].empty() || !std::filesystem::exists(lines[1])) {
+        tried += "\n  " + py + " (has duckdb, but no shared libpython for its module to resolve against)";
+        continue;
+      }
+      return {lines[0], lines[1]};
+    }
+    tried += "\n  " + py + " (no duckdb package)";
   }
   throw UserError(ErrorKind::IO,
-                  "libduckdb.so not found; tried:" + tried +
-                      "\nGive it with --duckdb-lib PATH or TESSERA_DUCKDB_LIB, or install the npm package: "
-                      "npm ci --prefix test/duckdb");
+                  "DuckDB not found; looked for the Python package duckdb through:" + tried +
+                      "\nInstall it (./test/run_all.sh installs test/requirements.txt into .venv), name the "
+                      "interpreter with TESSERA_PYTHON, or give a libduckdb.so with --duckdb-lib PATH or "
+                      "TESSERA_DUCKDB_LIB");
 }
 
-DuckDbClient::DuckDbClient(const std::string& library, unsigned threads) : api_(std::make_unique<Api>()) {
+DuckDbClient::DuckDbClient(const DuckDbLibrary& lib, unsigned threads) : api_(std::make_unique<Api>()) {
+  const std::string& library = lib.path;
+  // The Python module's own symbols (Py*) resolve against libpython, loaded first and
+  // globally; DuckDB's C API never calls into Python, so no interpreter is started.
+  if (!lib.python_library.empty() && !dlopen(lib.python_library.c_str(), RTLD_NOW | RTLD_GLOBAL))
+    throw UserError(ErrorKind::IO, "cannot load " + lib.python_library + ": " + dlerror());
   api_->handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!api_->handle) throw UserError(ErrorKind::IO, std::string("cannot load ") + library + ": " + dlerror());
   auto sym = [&](auto& fn, const char* name) {

@@ -1,8 +1,11 @@
-// DuckDB as the reference of `tessera bench --compare duckdb`, driven through its C API in
-// libduckdb.so, loaded with dlopen at run time (no header, no link dependency; the few
-// entry points are declared in duckdb_client.cpp after DuckDB's documented C API). The
-// library comes from --duckdb-lib, $TESSERA_DUCKDB_LIB, or the npm package the tests
-// install (test/duckdb/node_modules/@duckdb/node-bindings-linux-x64/libduckdb.so).
+// DuckDB as the reference of `tessera bench --compare duckdb`, driven through its C API,
+// loaded with dlopen at run time (no header, no link dependency; the few entry points are
+// declared in duckdb_client.cpp after DuckDB's documented C API). The library is
+// --duckdb-lib or $TESSERA_DUCKDB_LIB (a libduckdb.so), else the extension module of the
+// PyPI package `duckdb` (pinned in test/requirements.txt), which exports the same C API:
+// the interpreter ($TESSERA_PYTHON, else .venv/bin/python of the source tree, else
+// python3) says where the module and its libpython are; libpython is loaded first so the
+// module's Python symbols resolve. No Python code runs in tessera's process.
 #pragma once
 #include <memory>
 #include <string>
@@ -10,14 +13,20 @@
 
 namespace tessera::cli {
 
+// A library exporting DuckDB's C API, and the libpython to load before it ("" if none).
+struct DuckDbLibrary {
+  std::string path;
+  std::string python_library;
+};
+
 class DuckDbClient {
  public:
-  // The library to load: `explicit_path` if given, else $TESSERA_DUCKDB_LIB, else the npm
-  // package under the source tree or beside the binary. Throws UserError listing every
-  // place tried when none exists.
-  static std::string FindLibrary(const std::string& explicit_path);
+  // The library to load: `explicit_path` if given, else $TESSERA_DUCKDB_LIB, else the
+  // Python package's module (see above). Throws UserError listing every place tried when
+  // none is found.
+  static DuckDbLibrary FindLibrary(const std::string& explicit_path);
   // Loads the library and opens an in-memory database limited to `threads` threads.
-  DuckDbClient(const std::string& library, unsigned threads);
+  DuckDbClient(const DuckDbLibrary& library, unsigned threads);
   ~DuckDbClient();
   DuckDbClient(const DuckDbClient&) = delete;
   DuckDbClient& operator=(const DuckDbClient&) = delete;

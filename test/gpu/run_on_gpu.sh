@@ -10,12 +10,10 @@
 #             pageable, zero-copy, CPU all cores / one core) -> $OUT/probe.txt, probe.json
 #   model     the cost model on the GPU: cost_model_test (probe kernels), EXPLAIN ANALYZE of
 #             q1.1/q2.1/q4.1 and bench --json/--plot on the GPU and on the CPU at SF $SF,
-#             the CPU run side by side with DuckDB (--compare duckdb, libduckdb.so from
-#             $TESSERA_DUCKDB_LIB, test/duckdb/node_modules or test/duckdb/libduckdb.so.gz:
-#             gzip -1 -c test/duckdb/node_modules/@duckdb/node-bindings-linux-x64/libduckdb.so \
-#               > test/duckdb/libduckdb.so.gz   and carry that path)
+#             the CPU run side by side with DuckDB (--compare duckdb: DuckDB's C API from
+#             the PyPI package, installed from wheels carried in .whl, see below)
 #   tpch      TPC-H at SF $TPCH_SFS (default "1 10"): bench tpch on the CPU (all threads)
-#             beside DuckDB (same threads, same rows; libduckdb as for model), and once
+#             beside DuckDB (same threads, same rows; DuckDB as for model), and once
 #             with --device auto at the first SF (GPU where the plan allows, CPU otherwise)
 # Usage: test/gpu/run_on_gpu.sh [STAGE...]   (default: tests memcheck sf20 bench probe
 # model). Logs go to $OUT.
@@ -32,6 +30,16 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | 
 # The ctest files name the source directory of the build machine: make it resolve here.
 src=$(grep -m1 '^CMAKE_HOME_DIRECTORY' "$build/CMakeCache.txt" | cut -d= -f2)
 if [ -n "$src" ] && [ "$src" != "$PWD" ] && [ ! -e "$src" ]; then mkdir -p "$(dirname "$src")" && ln -s "$PWD" "$src"; fi
+# DuckDB for --compare duckdb (and the differential tests): the machine has no network, so
+# the pinned packages of test/requirements.txt come as cp312 wheels carried in .whl (made
+# here with: python3 -m pip download --no-deps --only-binary=:all: --python-version 3.12
+# --implementation cp --platform manylinux_2_28_x86_64 -d .whl -r test/requirements.txt),
+# installed into a virtual environment that TESSERA_PYTHON names.
+if [ -z "${TESSERA_PYTHON:-}" ] && ls .whl/duckdb-*.whl > /dev/null 2>&1; then
+  python3 -m venv /tmp/tessera-venv && /tmp/tessera-venv/bin/python -m pip install -q --no-index \
+    --find-links .whl -r test/requirements.txt && export TESSERA_PYTHON=/tmp/tessera-venv/bin/python
+fi
+have_duckdb() { [ -n "${TESSERA_DUCKDB_LIB:-}" ] || { [ -n "${TESSERA_PYTHON:-}" ] && "$TESSERA_PYTHON" -c "import duckdb"; }; }
 status=0
 for stage in $stages; do
   echo "== $stage"
@@ -74,23 +82,15 @@ for stage in $stages; do
         --json "$OUT/model-gpu.json" --plot "$OUT/model-gpu.html" > "$OUT/model-gpu.txt" 2>&1 || status=1
       tail -22 "$OUT/model-gpu.txt"
       compare=()
-      # The npm package's libduckdb.so (70 MB) exceeds what a run carries; a gzip of it
-      # (test/duckdb/libduckdb.so.gz, 26 MB, git-ignored) is unpacked here.
-      if [ -z "${TESSERA_DUCKDB_LIB:-}" ] && [ -e test/duckdb/libduckdb.so.gz ]; then
-        gunzip -c test/duckdb/libduckdb.so.gz > /tmp/libduckdb.so && export TESSERA_DUCKDB_LIB=/tmp/libduckdb.so
-      fi
-      if [ -n "${TESSERA_DUCKDB_LIB:-}" ] || [ -e test/duckdb/node_modules/@duckdb/node-bindings-linux-x64/libduckdb.so ]; then
+      if have_duckdb; then
         compare=(--compare duckdb)
       else
-        echo "model: no libduckdb.so (carry test/duckdb/node_modules or set TESSERA_DUCKDB_LIB): CPU run without DuckDB"
+        echo "model: no DuckDB (carry .whl with the duckdb wheel, or set TESSERA_DUCKDB_LIB): CPU run without DuckDB"
       fi
       "$build/tessera" bench ssb --sf "$sf" --device cpu --reps 3 --quiet --data /tmp/ssb-sf$sf.tdb "${compare[@]}" \
         --json "$OUT/model-cpu.json" --plot "$OUT/model-cpu.html" > "$OUT/model-cpu.txt" 2>&1 || status=1
       tail -22 "$OUT/model-cpu.txt" ;;
     tpch)
-      if [ -z "${TESSERA_DUCKDB_LIB:-}" ] && [ -e test/duckdb/libduckdb.so.gz ]; then
-        gunzip -c test/duckdb/libduckdb.so.gz > /tmp/libduckdb.so && export TESSERA_DUCKDB_LIB=/tmp/libduckdb.so
-      fi
       tsfs=${TPCH_SFS:-1 10}
       for tsf in $tsfs; do
         [ -e /tmp/tpch-sf$tsf.tdb ] || "$build/tessera" gen tpch --sf "$tsf" --db /tmp/tpch-sf$tsf.tdb > /dev/null 2>&1
