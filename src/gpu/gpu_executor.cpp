@@ -20,13 +20,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double MsSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
-// Why the GPU cannot be used at all ("" when it can).
-std::string GpuUnavailable() {
-  std::string why;
-  if (!CudaDriver::Instance().Available(&why)) return why;
-  if (!NvrtcCompiler::Instance().Available(&why)) return why;
-  return "";
-}
 // Copies `bytes` of `src` into a process-wide pinned buffer (grown as needed) and calls
 // use(pointer) while holding it: device-to-host copies into pageable memory go at a
 // fraction of the pinned rate (anchors.md).
@@ -161,6 +154,13 @@ DeviceBuffer SelectTopN(GpuContext& ctx, CompiledKernel& kernel, const PipelineP
   return out;
 }
 
+std::string GpuUnavailable() {
+  std::string why;
+  if (!CudaDriver::Instance().Available(&why)) return why;
+  if (!NvrtcCompiler::Instance().Available(&why)) return why;
+  return "";
+}
+
 bool UseGpu(const std::string& device) {
   if (device == "cpu") return false;
   std::string why = GpuUnavailable();
@@ -263,6 +263,48 @@ std::string GpuQuery::Describe() const {
     }
   }
   return s;
+}
+
+std::vector<PipelinePlacement> GpuQuery::Placement() const {
+  std::vector<PipelinePlacement> out;
+  const auto& pl = pipelines_.pipelines();
+  for (size_t i = 0; i < pl.size(); i++) {
+    PipelinePlacement p;
+    p.id = pl[i]->id;
+    p.plan = pl[i]->ToString();
+    while (!p.plan.empty() && p.plan.back() == '\n') p.plan.pop_back();
+    p.gpu = programs_[i] != nullptr;
+    if (!p.gpu)
+      p.reason = !why_cpu_[i].empty() ? why_cpu_[i]
+                                      : "its source is an intermediate result, not a table scan: the GPU does not "
+                                        "read intermediate results yet";
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::vector<KernelCompilation> GpuQuery::CompileWithoutDevice(int sm_major, int sm_minor) const {
+  std::string why;
+  if (!NvrtcCompiler::Instance().Available(&why))
+    throw UserError(ErrorKind::Unsupported, "kernels cannot be compiled here: " + why);
+  std::vector<KernelCompilation> out;
+  const auto& pl = pipelines_.pipelines();
+  for (size_t i = 0; i < pl.size(); i++) {
+    if (!programs_[i]) continue;
+    KernelCompilation k;
+    k.pipeline = pl[i]->id;
+    k.kernel_body = programs_[i]->kernel_body;
+    try {
+      std::vector<char> cubin = KernelCache::Compile(programs_[i]->source, sm_major, sm_minor, &k.ms);
+      k.cubin_bytes = cubin.size();
+      k.ok = !cubin.empty();
+      if (!k.ok) k.error = "NVRTC produced no cubin";
+    } catch (const std::exception& e) {
+      k.error = e.what();
+    }
+    out.push_back(std::move(k));
+  }
+  return out;
 }
 
 std::string GpuQuery::Kernels() const {

@@ -16,6 +16,24 @@
 
 namespace tessera::gpu {
 
+// Where one pipeline runs under a GPU plan, and why not on the GPU ("" when it does).
+struct PipelinePlacement {
+  int id = 0;
+  std::string plan;  // the pipeline's operators, as PipelineSet::ToString prints them
+  bool gpu = false;
+  std::string reason;
+};
+
+// One GPU pipeline's kernel compiled without a device (EXPLAIN (DEVICE gpu, KERNELS)).
+struct KernelCompilation {
+  int pipeline = 0;
+  bool ok = false;
+  double ms = 0;
+  size_t cubin_bytes = 0;
+  std::string error;        // NVRTC's message when !ok
+  std::string kernel_body;  // the generated kernel alone
+};
+
 struct GpuQueryStats {
   double compile_ms = 0;   // NVRTC (0 when every kernel was cached)
   double transfer_ms = 0;  // column uploads
@@ -38,6 +56,11 @@ class GpuQuery {
   std::string Describe() const;
   // The generated kernels (EXPLAIN (KERNELS)).
   std::string Kernels() const;
+  // Every pipeline with its device and, for the CPU ones, the reason.
+  std::vector<PipelinePlacement> Placement() const;
+  // Compiles every GPU pipeline's kernel with NVRTC for sm_<major><minor>; needs no GPU
+  // and launches nothing. Throws UserError when NVRTC is not available.
+  std::vector<KernelCompilation> CompileWithoutDevice(int sm_major, int sm_minor) const;
   // The complete source (tile library + kernel) of every GPU pipeline, in pipeline order.
   std::vector<std::string> Sources() const;
   // "gpu" when every pipeline that scans a table runs on the GPU, "cpu" when none does,
@@ -64,5 +87,7 @@ class GpuQuery {
 // True when queries should use the GPU under `device` ("auto", "gpu", "cpu"). "gpu" on a
 // machine without a usable GPU throws UserError with the reason.
 bool UseGpu(const std::string& device);
+// Why the GPU cannot be used at all ("" when it can).
+std::string GpuUnavailable();
 
 }  // namespace tessera::gpu

@@ -9,6 +9,7 @@
 #include "execution/physical_planner.hpp"
 #include "execution/pipeline.hpp"
 #include "gpu/gpu_executor.hpp"
+#include "main/explain.hpp"
 #include "main/plan_cache.hpp"
 #include "main/prepared_query.hpp"
 #include "model/machine_probe.hpp"
@@ -20,32 +21,6 @@
 namespace tessera {
 
 namespace {
-
-QueryResult TextResult(const std::string& column, const std::vector<std::string>& lines) {
-  QueryResult r;
-  r.has_rows = true;
-  r.names = {column};
-  r.types = {Type::Varchar()};
-  DataChunk c;
-  c.Init(r.types, std::max<uint32_t>(1, (uint32_t)lines.size()));
-  for (size_t i = 0; i < lines.size(); i++) c.cols[0].SetValue((uint32_t)i, Value::Varchar(lines[i]));
-  c.size = (uint32_t)lines.size();
-  r.row_count = c.size;
-  r.chunks.push_back(std::move(c));
-  return r;
-}
-
-std::vector<std::string> SplitLines(const std::string& s) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start < s.size()) {
-    size_t e = s.find('\n', start);
-    if (e == std::string::npos) e = s.size();
-    out.push_back(s.substr(start, e - start));
-    start = e + 1;
-  }
-  return out;
-}
 
 QueryResult Status(std::string msg) {
   QueryResult r;
@@ -109,6 +84,32 @@ std::vector<int> TargetColumns(const TableSchema& schema, const std::vector<std:
 
 }  // namespace
 
+QueryResult TextResult(const std::string& column, const std::vector<std::string>& lines) {
+  QueryResult r;
+  r.has_rows = true;
+  r.names = {column};
+  r.types = {Type::Varchar()};
+  DataChunk c;
+  c.Init(r.types, std::max<uint32_t>(1, (uint32_t)lines.size()));
+  for (size_t i = 0; i < lines.size(); i++) c.cols[0].SetValue((uint32_t)i, Value::Varchar(lines[i]));
+  c.size = (uint32_t)lines.size();
+  r.row_count = c.size;
+  r.chunks.push_back(std::move(c));
+  return r;
+}
+
+std::vector<std::string> SplitLines(const std::string& s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start < s.size()) {
+    size_t e = s.find('\n', start);
+    if (e == std::string::npos) e = s.size();
+    out.push_back(s.substr(start, e - start));
+    start = e + 1;
+  }
+  return out;
+}
+
 QueryResult RunSelect(Database& db, const ast::SelectStmt& select) {
   QueryResult r;
   std::chrono::steady_clock::time_point t0;
@@ -125,46 +126,8 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
   switch (stmt.kind) {
     case ast::StmtKind::Select:
       return RunSelect(db, *static_cast<const ast::SelectStatement&>(stmt).select);
-    case ast::StmtKind::Explain: {
-      auto& ex = static_cast<const ast::ExplainStatement&>(stmt);
-      if (ex.inner->kind != ast::StmtKind::Select)
-        throw UserError(ErrorKind::Unsupported, "EXPLAIN supports SELECT statements", stmt.pos);
-      const auto& select = *static_cast<const ast::SelectStatement&>(*ex.inner).select;
-      auto q = PrepareSelect(db, select);
-      bool kernels = false;
-      for (auto& o : ex.options) {
-        if (o == "kernels") kernels = true;
-        else throw UserError(ErrorKind::Unsupported, "unknown EXPLAIN option \"" + o + "\" (known: ANALYZE, KERNELS)", stmt.pos);
-      }
-      // With ANALYZE the plan is rendered after running it (it then shows run-time choices
-      // such as the hash table kind).
-      std::string note;
-      QueryResult run;
-      if (ex.analyze) {
-        // Its result rows are not shown; the operators keep their state for the plan text.
-        run = RunPrepared(db, select, q, /*free_state=*/false);
-        note = run.note;
-      }
-      std::string text = "physical plan:\n" + PhysicalPlanToString(*q.plan) + "pipelines:\n";
-      if (ex.analyze) {
-        text += q.pipelines->ToString();
-        // Per pipeline: rows, time, bytes moved and the bandwidth bound (model/).
-        std::optional<model::Ceilings> ceilings = model::SavedCeilings();
-        text += "pipeline model (rows counted by the executor, bytes from column widths and rows):\n";
-        text += model::RenderModel(run.pipelines, ceilings ? &*ceilings : nullptr, db.threads());
-      } else {
-        text += q.pipelines->ToString();
-      }
-      if (q.gpu) {
-        text += "device: " + q.gpu->DeviceLabel() + "\n" + q.gpu->Describe();
-        if (kernels) text += "generated kernels:\n" + q.gpu->Kernels();
-      } else {
-        text += std::string("device: cpu") + (db.settings().device == "cpu" ? " (SET device = 'cpu')\n" : " (no usable GPU)\n");
-        if (kernels) text += "generated kernels: none (the query runs on the CPU)\n";
-      }
-      if (!note.empty()) text += "note: " + note + "\n";
-      return TextResult("explain", SplitLines(text));
-    }
+    case ast::StmtKind::Explain:
+      return ExecuteExplain(db, static_cast<const ast::ExplainStatement&>(stmt));
     case ast::StmtKind::CreateTable: {
       auto& ct = static_cast<const ast::CreateTableStatement&>(stmt);
       TableSchema schema;

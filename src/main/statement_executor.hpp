@@ -7,7 +7,12 @@ namespace tessera {
 
 QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt);
 
-// Plans and runs a SELECT; `explain` receives the plan text when non-null.
+// Plans and runs a SELECT.
 QueryResult RunSelect(Database& db, const ast::SelectStmt& select);
+
+// A result of one VARCHAR column `column`, one row per line (EXPLAIN and the like).
+QueryResult TextResult(const std::string& column, const std::vector<std::string>& lines);
+// `s` split at newlines (no empty last line).
+std::vector<std::string> SplitLines(const std::string& s);
 
 }  // namespace tessera

@@ -187,6 +187,7 @@ struct CopyStatement : Statement {
 struct ExplainStatement : Statement {
   bool analyze = false;
   std::vector<std::string> options;  // e.g. "kernels"
+  std::vector<std::pair<std::string, std::string>> values;  // DEVICE gpu, FORMAT json (names lower-case)
   StatementPtr inner;
   ExplainStatement() : Statement(StmtKind::Explain) {}
 };

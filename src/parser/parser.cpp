@@ -445,6 +445,13 @@ class Parser {
         }
         if (name == "analyze" || name == "analyse") {
           st->analyze = on;
+        } else if ((name == "device" || name == "format") && (v.kind == TokenKind::Word || v.kind == TokenKind::String)) {
+          // DEVICE gpu|cpu, FORMAT text|json: an option with a value.
+          st->values.emplace_back(name, v.text);
+          Next();
+        } else if (name == "device" || name == "format") {
+          SyntaxError(v, "EXPLAIN option " + name + " needs a value (" +
+                             (name == "device" ? "gpu or cpu" : "text or json") + ")");
         } else if (on) {
           st->options.push_back(name);
         }
