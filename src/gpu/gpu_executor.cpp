@@ -5,10 +5,6 @@
 #include <cstring>
 #include <mutex>
 
-#include "execution/operators/hash_aggregate.hpp"
-#include "execution/operators/hash_join.hpp"
-#include "execution/operators/basic_operators.hpp"
-#include "execution/operators/order.hpp"
 #include "gpu/cuda_driver.hpp"
 #include "gpu/gpu_context.hpp"
 #include "gpu/kernel_cache.hpp"
@@ -66,25 +62,25 @@ void GiveEvent(Event e) {
 // reads the aggregate must be projections only (no HAVING: a filter could drop groups of
 // the top n) into a TOP_N sink whose first key is a column that maps to a group key of
 // an integer type or to COUNT, SUM over integers or doubles, MIN or MAX over integers.
-std::optional<TopNHint> FindTopN(const std::vector<std::unique_ptr<Pipeline>>& pl, const PipelineProgram& prog) {
-  const PhysicalHashAggregate* agg = prog.agg;
-  for (auto& q : pl) {
-    if (q->source != agg) continue;
-    if (q->sink->kind != PhysKind::Order) return std::nullopt;
-    auto& order = static_cast<const PhysicalOrder&>(*q->sink);
-    if (order.top_n < 0 || order.orders.empty() || order.orders[0].expr->kind != BExpr::Column) return std::nullopt;
+std::optional<TopNHint> FindTopN(const ir::Query& query, const PipelineProgram& prog) {
+  const ir::Sink* agg = prog.agg;
+  for (const ir::Pipeline& q : query.pipelines) {
+    if (q.source.kind != ir::Source::Kind::Intermediate || q.source.from != agg->node) continue;
+    if (q.sink.kind != ir::Sink::Kind::Order) return std::nullopt;
+    const ir::Sink& order = q.sink;
+    if (order.limit < 0 || order.orders.empty() || order.orders[0].expr->kind != BExpr::Column) return std::nullopt;
     int col = order.orders[0].expr->index;
     // Back through the projections to the aggregate's output column.
-    for (size_t i = q->operators.size(); i-- > 0;) {
-      const PhysicalOperator* op = q->operators[i];
-      if (op->kind != PhysKind::Projection) return std::nullopt;
-      const auto& e = *static_cast<const PhysicalProjection*>(op)->exprs[col];
+    for (size_t i = q.steps.size(); i-- > 0;) {
+      const ir::Step& st = q.steps[i];
+      if (st.kind != ir::Step::Kind::Project) return std::nullopt;
+      const auto& e = *st.exprs[col];
       if (e.kind != BExpr::Column) return std::nullopt;
       col = e.index;
     }
     TopNHint h;
     h.desc = order.orders[0].desc;
-    h.n = (uint64_t)order.top_n;
+    h.n = (uint64_t)order.limit;
     h.what = order.orders[0].expr->ToString() + (h.desc ? " DESC" : " ASC");
     const size_t nk = agg->groups.size();
     if ((size_t)col < nk) {
@@ -174,20 +170,19 @@ struct GpuQuery::Timing {
   Pipeline* pipeline = nullptr;
 };
 
-GpuQuery::GpuQuery(PipelineSet& ps) : pipelines_(ps) {
+GpuQuery::GpuQuery(PipelineSet& ps) : pipelines_(ps), ir_(ir::Lower(ps)) {
   const auto& pl = ps.pipelines();
+  const auto& irp = ir_.pipelines;
   programs_.resize(pl.size());
   why_cpu_.resize(pl.size());
   // The pipeline that probes each join (its build pipeline's consumer).
-  std::map<const PhysicalOperator*, size_t> consumer;
-  for (size_t i = 0; i < pl.size(); i++)
-    for (auto* op : pl[i]->operators)
-      if (op->kind == PhysKind::HashJoin) consumer[op] = i;
-  for (size_t i = 0; i < pl.size(); i++) {
-    Pipeline& p = *pl[i];
-    if (p.source->kind != PhysKind::TableScan) continue;  // post-aggregation work: small, on the CPU
+  std::map<ir::NodeId, size_t> consumer;
+  for (size_t i = 0; i < irp.size(); i++)
+    for (const ir::Step& st : irp[i].steps)
+      if (st.kind == ir::Step::Kind::Probe) consumer[st.join] = i;
+  for (size_t i = 0; i < irp.size(); i++) {
     try {
-      programs_[i] = GeneratePipeline(p, tables_);
+      programs_[i] = GeneratePipeline(irp[i], tables_);
     } catch (const NotOnGpu& e) {
       why_cpu_[i] = e.what();
     }
@@ -208,15 +203,15 @@ GpuQuery::GpuQuery(PipelineSet& ps) : pipelines_(ps) {
   // stores only the build columns its probe side reads (narrower slots, fewer sectors).
   for (auto& [join, table] : tables_) table->read_known = true;
   for (size_t i = 0; i < pl.size(); i++)
-    if (programs_[i] && programs_[i]->is_build) programs_[i] = GeneratePipeline(*pl[i], tables_);
+    if (programs_[i] && programs_[i]->is_build) programs_[i] = GeneratePipeline(irp[i], tables_);
   for (size_t i = 0; i < pl.size(); i++)
     if (programs_[i] && !programs_[i]->is_build && !programs_[i]->keys.empty())
-      programs_[i]->top_n = FindTopN(pl, *programs_[i]);
+      programs_[i]->top_n = FindTopN(ir_, *programs_[i]);
   for (size_t i = 0; i < pl.size(); i++) {
     if (programs_[i]) {
       pl[i]->device = "gpu";
       stats_.gpu_pipelines++;
-    } else if (pl[i]->source->kind == PhysKind::TableScan) {
+    } else if (irp[i].source.kind == ir::Source::Kind::TableScan) {
       stats_.cpu_scan_pipelines++;
     }
   }
@@ -392,7 +387,7 @@ void GpuQuery::LaunchPipeline(PipelineProgram& prog, size_t index) {
   auto timing = std::make_unique<Timing>();
   timing->start = TakeEvent(ctx);
   timing->end = TakeEvent(ctx);
-  timing->pipeline = prog.pipeline;
+  timing->pipeline = pipelines_.pipelines()[prog.ir->index].get();
   ctx.Record(timing->start);
   void* args[] = {params.data(), nullptr};
   ctx.Launch(kernel.pipeline, grid, kBlockThreads, shared, args);
@@ -421,7 +416,7 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
   if (prog.is_build) {
     auto& t = *prog.table;
     t.table = ctx.Allocate(std::max<uint64_t>(t.range, 1) * t.stride * 4);
-    prog.pipeline->gpu_table_bytes = (double)std::max<uint64_t>(t.range, 1) * t.stride * 4;
+    pipelines_.pipelines()[prog.ir->index]->gpu_table_bytes = (double)std::max<uint64_t>(t.range, 1) * t.stride * 4;
     if (t.dense) {
       t.table.MemsetAsync(0, nullptr);
     } else {
@@ -447,7 +442,7 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
       if (prog.fill.empty()) prog.fill = ctx.Allocate(8);
       prog.fill.MemsetAsync(0, nullptr);
     }
-    prog.pipeline->gpu_table_bytes = (double)prog.slots * W * 8;
+    pipelines_.pipelines()[prog.ir->index]->gpu_table_bytes = (double)prog.slots * W * 8;
     StatePattern pat{};
     for (int w = 0; w < W; w++)
       pat.w[w] = prog.words[w] == AggWord::Min ? (uint64_t)INT64_MAX : prog.words[w] == AggWord::Max ? (uint64_t)INT64_MIN : 0;
@@ -533,9 +528,10 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
     GiveEvent(std::move(t->end));
   }
   timings_.clear();
-  // Into the operator's group table: the CPU finalises (AVG, SUM types, overflow checks).
-  auto& agg = *prog.agg;
-  auto table = agg.NewTable();
+  // Into the aggregation's result, for the pipelines that read it (the CPU finalises: AVG,
+  // SUM types, overflow checks).
+  const ir::Sink& agg = *prog.agg;
+  std::unique_ptr<ir::GroupResultWriter> table = agg.new_result();
   const size_t nk = prog.keys.size();
   std::vector<uint32_t> gids;
   for (uint64_t from = 0; from < ngroups; from += kVectorSize) {
@@ -591,9 +587,8 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
       }
     }
   }
-  agg.SetResult(std::move(table));
   // The aggregation produced every group, also those the top-N selection left on the device.
-  if (all_groups) agg.rows_out = all_groups;
+  table->Finish(all_groups);
   prog.state = DeviceBuffer();
 }
 

@@ -13,6 +13,7 @@
 
 #include "execution/pipeline.hpp"
 #include "gpu/pipeline_codegen.hpp"
+#include "pipeline_ir/pipeline_ir.hpp"
 
 namespace tessera::gpu {
 
@@ -74,6 +75,7 @@ class GpuQuery {
   void LaunchPipeline(PipelineProgram& prog, size_t index);
   void ReleaseRunBuffers();
   PipelineSet& pipelines_;
+  ir::Query ir_;  // the pipelines as the generator reads them (same order)
   GpuTables tables_;
   std::vector<std::unique_ptr<PipelineProgram>> programs_;  // by pipeline index (null: CPU)
   std::vector<std::string> why_cpu_;

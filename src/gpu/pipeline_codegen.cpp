@@ -6,21 +6,12 @@
 #include <cstring>
 
 #include "execution/expression_executor.hpp"
-#include "execution/operators/basic_operators.hpp"
-#include "execution/operators/hash_aggregate.hpp"
-#include "execution/operators/hash_join.hpp"
-#include "execution/operators/table_scan.hpp"
+#include "gpu/gpu_support.hpp"
 #include "gpu/tile_library.hpp"
 
 namespace tessera::gpu {
 
 namespace {
-
-
-bool IntLike(const Type& t) {
-  return t.id == TypeId::Integer || t.id == TypeId::BigInt || t.id == TypeId::Date ||
-         (t.id == TypeId::Decimal && t.precision <= 18);
-}
 
 // One column of an operator's output, as the kernel sees it.
 struct Col {
@@ -46,7 +37,7 @@ class Generator {
     prog_.params.resize(kFixedParams);  // rows, err, state: set by the executor
   }
 
-  void Run(Pipeline& p);
+  void Run(const ir::Pipeline& p);
 
  private:
   int Param(std::function<uint64_t()> f) {
@@ -73,12 +64,12 @@ class Generator {
   std::string DictPredicate(const BoundExpr& e, int layer, int idx);
   std::string Checked(const char* fn, const BoundExpr& e, const std::string& a, const std::string& b);
   void Predicate(const BoundExpr& e, int layer);
-  void Source(PhysicalTableScan& scan);
-  int EmitProbe(PhysicalHashJoin& j, int layer);
+  void Source(const ir::ScanSource& scan);
+  int EmitProbe(const ir::Step& j, int layer);
   void AddProbeLayer(int probe);
-  size_t ScanPrefix(Pipeline& p, PhysicalTableScan& scan);
-  void BuildSink(PhysicalHashJoin& j);
-  void AggregateSink(PhysicalHashAggregate& a);
+  size_t ScanPrefix(const ir::Pipeline& p);
+  void BuildSink(const ir::Sink& j);
+  void AggregateSink(const ir::Sink& a);
 
   PipelineProgram& prog_;
   GpuTables& tables_;
@@ -92,7 +83,7 @@ std::string Generator::Need(int layer, int idx) {
   Col& c = layers_[layer][idx];
   if (!c.var.empty()) return c.var;
   std::string ct = DeviceCType(c.type);
-  if (ct.empty()) throw NotOnGpu("type " + c.type.ToString() + " is not supported on the GPU yet");
+  if (ct.empty()) throw NotOnGpu(UnsupportedType(c.type));
   std::string v = NewVar("v");
   switch (c.kind) {
     case Col::Scan: {
@@ -296,18 +287,16 @@ void Generator::Predicate(const BoundExpr& e, int layer) {
   ForItems("sel[i] = " + code + ";");
 }
 
-void Generator::Source(PhysicalTableScan& scan) {
+void Generator::Source(const ir::ScanSource& scan) {
   prog_.rows = scan.data->row_count;
   std::vector<Col> cols;
   for (size_t j = 0; j < scan.column_ids.size(); j++) {
-    int cid = scan.column_ids[j];
-    const auto& def = scan.table->schema.columns[cid];
     Col c;
-    c.type = def.type;
+    c.type = scan.column_types[j];
     c.kind = Col::Scan;
-    c.cached = ColumnCache::Instance().Get(scan.table->schema.name, scan.data, cid, def.name, def.type);
+    c.cached = ColumnCache::Instance().Get(scan.table, scan.data, scan.column_ids[j], scan.column_names[j], c.type);
     if (!c.cached->unsupported.empty())
-      throw NotOnGpu(scan.table->schema.name + "." + def.name + ": " + c.cached->unsupported);
+      throw NotOnGpu(scan.table + "." + scan.column_names[j] + ": " + c.cached->unsupported);
     c.domain = c.cached->domain;
     cols.push_back(std::move(c));
   }
@@ -315,13 +304,10 @@ void Generator::Source(PhysicalTableScan& scan) {
 }
 
 // Emits the probe of join `j` (its key over `layer`); returns the probe's number.
-int Generator::EmitProbe(PhysicalHashJoin& j, int layer) {
-  auto it = tables_.find(&j);
-  if (it == tables_.end()) throw NotOnGpu("the build side of " + j.Name() + " runs on the CPU");
-  if (j.join_type != LJoinType::Inner || j.left_keys.size() != 1 || j.residual)
-    throw NotOnGpu("only inner equi-joins on one key run on the GPU yet");
-  const BoundExpr& key = *j.left_keys[0];
-  if (!IntLike(key.type) || key.type.id == TypeId::Decimal) throw NotOnGpu("join key of type " + key.type.ToString());
+int Generator::EmitProbe(const ir::Step& j, int layer) {
+  auto it = tables_.find(j.join);
+  if (it == tables_.end()) throw NotOnGpu("the build side of the join runs on the CPU");
+  const BoundExpr& key = *j.keys[0];  // GpuSupport: an inner join on one integer key
   std::string k = Expr(key, layer);
   Probe pr;
   pr.table = it->second;
@@ -364,34 +350,29 @@ void Generator::AddProbeLayer(int probe) {
 // plus 1 when its table exceeds 4 MB (it then lives in L2 rather than near the SM). A
 // later test then loads its columns only in the sectors that still hold selected rows.
 // Joins whose key reads another join's columns keep the plan's order.
-size_t Generator::ScanPrefix(Pipeline& p, PhysicalTableScan& scan) {
+size_t Generator::ScanPrefix(const ir::Pipeline& p) {
+  const ir::ScanSource& scan = p.source.scan;
   struct Step {
     const BoundExpr* filter = nullptr;
-    PhysicalHashJoin* join = nullptr;
+    const ir::Step* join = nullptr;
     double rank = 0;
   };
   std::vector<Step> steps;
-  std::vector<const BoundExpr*> terms;
-  for (auto& f : scan.filters) {
-    if (f->kind == BExpr::And)
-      for (auto& c : f->children) terms.push_back(c.get());
-    else
-      terms.push_back(f.get());
-  }
+  const std::vector<const BoundExpr*>& terms = scan.filters;
   auto clamp = [](double x) { return x > 0 && x <= 1 ? x : 1.0; };
   double all = clamp(scan.data->row_count && scan.estimated_rows >= 0 ? scan.estimated_rows / (double)scan.data->row_count : 1);
   for (auto* t : terms) steps.push_back({t, nullptr, (1 - std::pow(all, 1.0 / (double)terms.size()))});
   size_t njoins = 0;
   const size_t nscan = layers_[0].size();
-  for (auto* op : p.operators) {
-    if (op->kind != PhysKind::HashJoin) break;
-    auto* j = static_cast<PhysicalHashJoin*>(op);
+  for (const ir::Step& st : p.steps) {
+    if (st.kind != ir::Step::Kind::Probe) break;
+    const ir::Step* j = &st;
     std::vector<int> idx;
-    for (auto& k : j->left_keys) CollectIndices(*k, idx);
+    for (auto* k : j->keys) CollectIndices(*k, idx);
     bool scan_only = std::all_of(idx.begin(), idx.end(), [&](int i) { return (size_t)i < nscan; });
-    auto it = tables_.find(j);
+    auto it = tables_.find(j->join);
     if (!scan_only || it == tables_.end()) break;
-    double in = j->children[0]->estimated_rows, out = j->estimated_rows;
+    double in = j->estimated_in, out = j->estimated_out;
     double sel = clamp(in > 0 && out >= 0 ? out / in : 1);
     const auto& t = *it->second;
     double cost = 1 + ((double)t.range * t.stride * 4 > 4.0 * (1 << 20) ? 1 : 0);
@@ -399,7 +380,7 @@ size_t Generator::ScanPrefix(Pipeline& p, PhysicalTableScan& scan) {
     njoins++;
   }
   std::stable_sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) { return a.rank > b.rank; });
-  std::map<PhysicalHashJoin*, int> probe_of;
+  std::map<const ir::Step*, int> probe_of;
   for (auto& st : steps) {
     if (st.filter) {
       Predicate(*st.filter, 0);  // scan columns keep their positions in every layer
@@ -407,17 +388,14 @@ size_t Generator::ScanPrefix(Pipeline& p, PhysicalTableScan& scan) {
       probe_of[st.join] = EmitProbe(*st.join, 0);
     }
   }
-  for (size_t i = 0; i < njoins; i++) AddProbeLayer(probe_of.at(static_cast<PhysicalHashJoin*>(p.operators[i])));
+  for (size_t i = 0; i < njoins; i++) AddProbeLayer(probe_of.at(&p.steps[i]));
   return njoins;
 }
 
-void Generator::BuildSink(PhysicalHashJoin& j) {
-  if (j.join_type != LJoinType::Inner || j.right_keys.size() != 1 || j.residual)
-    throw NotOnGpu("only inner equi-joins on one key run on the GPU yet");
+void Generator::BuildSink(const ir::Sink& j) {
   int L = (int)layers_.size() - 1;
-  const BoundExpr& key = *j.right_keys[0];
-  if (!IntLike(key.type) || key.type.id == TypeId::Decimal) throw NotOnGpu("join key of type " + key.type.ToString());
-  auto found = tables_.find(&j);
+  const BoundExpr& key = *j.keys[0];  // GpuSupport: an inner join on one integer key
+  auto found = tables_.find(j.node);
   auto t = found != tables_.end() ? found->second : std::make_shared<GpuHashTable>();
   const auto& cols = layers_[L];
   if (!t->read_known) t->read.assign(cols.size(), 0);
@@ -426,7 +404,7 @@ void Generator::BuildSink(PhysicalHashJoin& j) {
   t->domains.clear();
   t->word_of.clear();
   for (size_t c = 0; c < cols.size(); c++) {
-    if (DeviceCType(cols[c].type).empty()) throw NotOnGpu("type " + cols[c].type.ToString() + " is not supported on the GPU yet");
+    if (DeviceCType(cols[c].type).empty()) throw NotOnGpu(UnsupportedType(cols[c].type));
     t->types.push_back(cols[c].type);
     t->domains.push_back(cols[c].domain);
     bool store = !t->read_known || t->read[c];
@@ -473,11 +451,11 @@ void Generator::BuildSink(PhysicalHashJoin& j) {
   }
   ForItems(stmt + " }");
   prog_.is_build = true;
-  prog_.join = &j;
+  prog_.join = j.node;
   prog_.table = t;
 }
 
-void Generator::AggregateSink(PhysicalHashAggregate& a) {
+void Generator::AggregateSink(const ir::Sink& a) {
   int L = (int)layers_.size() - 1;
   prog_.agg = &a;
   // Group keys, packed into one index: sum over keys of (value - lo) * stride. A column
@@ -487,7 +465,7 @@ void Generator::AggregateSink(PhysicalHashAggregate& a) {
   // open-addressing hash table over the packed key (up to 63 bits).
   uint64_t packed = 1;  // the product of the key ranges (saturates at 2^63)
   std::vector<std::string> key_values;
-  for (auto& g : a.groups) {
+  for (const BoundExpr* g : a.groups) {
     GroupKeyPlan k;
     k.type = g->type;
     const Col* c = g->kind == BExpr::Column ? &layers_[L][g->index] : nullptr;
@@ -514,7 +492,7 @@ void Generator::AggregateSink(PhysicalHashAggregate& a) {
   if (prog_.hashed) {
     // Rows for twice the estimated groups (at least 4096, at most twice the scanned rows
     // or the packed range): the executor grows the table when the kernel finds it full.
-    double est = a.estimated_rows > 0 ? a.estimated_rows : 1e6;
+    double est = a.estimated_groups > 0 ? a.estimated_groups : 1e6;
     double cap = std::min({std::max(2 * est, 4096.0), 2.0 * std::max<double>((double)prog_.rows, 2048), (double)packed * 2});
     if (const char* e = std::getenv("TESSERA_GPU_GROUP_ROWS")) cap = std::max(std::atof(e), 2.0);  // tests: force growth
     uint64_t slots = 1;
@@ -527,9 +505,8 @@ void Generator::AggregateSink(PhysicalHashAggregate& a) {
   // State words: count, then each aggregate.
   prog_.words = {AggWord::Count};
   std::vector<std::string> values;
-  for (auto& ag : a.aggs) {
-    if (ag->distinct) throw NotOnGpu(ag->name + "(DISTINCT) is not supported on the GPU yet");
-    const std::string& n = ag->name;
+  for (const BoundExpr* ag : a.aggs) {
+    const std::string& n = ag->name;  // GpuSupport: COUNT, SUM, AVG, MIN, MAX without DISTINCT
     if (n == "count_star" || n == "count") {
       if (n == "count") Expr(*ag->children[0], L);  // no NULLs on the GPU: COUNT(x) = COUNT(*)
       prog_.agg_word.push_back(0);                  // the group's row count
@@ -540,24 +517,20 @@ void Generator::AggregateSink(PhysicalHashAggregate& a) {
     const Type& in = ag->children[0]->type;
     std::string v = Expr(*ag->children[0], L);
     if (n == "sum" || n == "avg") {
-      if (IntLike(in) && in.id != TypeId::Date) {
-        prog_.words.push_back(AggWord::SumLo);
-        prog_.words.push_back(AggWord::SumHi);
-      } else if (in.id == TypeId::Double) {
+      if (in.id == TypeId::Double) {
         prog_.words.push_back(AggWord::SumF64);
       } else {
-        throw NotOnGpu(n + " over " + in.ToString() + " on the GPU");
+        prog_.words.push_back(AggWord::SumLo);
+        prog_.words.push_back(AggWord::SumHi);
       }
-    } else if ((n == "min" || n == "max") && IntLike(in)) {
-      prog_.words.push_back(n == "min" ? AggWord::Min : AggWord::Max);
     } else {
-      throw NotOnGpu(n + "(" + in.ToString() + ") is not supported on the GPU yet");
+      prog_.words.push_back(n == "min" ? AggWord::Min : AggWord::Max);
     }
     values.push_back(v);
   }
   if (prog_.hashed) prog_.words.push_back(AggWord::Key);
   const int W = (int)prog_.words.size();
-  if (W > 32) throw NotOnGpu("more than 31 aggregate state words");
+  if (W > 32) throw InternalError("more than 32 aggregate state words (GpuSupport allows 31)");
   auto update = [&](const std::string& st) {
     std::string s = "atomicAdd(" + st + ", 1ull);";
     for (size_t k = 0; k < a.aggs.size(); k++) {
@@ -662,19 +635,19 @@ void Generator::AggregateSink(PhysicalHashAggregate& a) {
   }
 }
 
-void Generator::Run(Pipeline& p) {
-  if (p.source->kind != PhysKind::TableScan) throw NotOnGpu("its source is " + p.source->Name() + ", not a table scan");
-  auto& scan = static_cast<PhysicalTableScan&>(*p.source);
-  Source(scan);
-  size_t done = ScanPrefix(p, scan);
-  for (size_t oi = done; oi < p.operators.size(); oi++) {
-    PhysicalOperator* op = p.operators[oi];
+void Generator::Run(const ir::Pipeline& p) {
+  Support support = GpuSupport(p);
+  if (!support.ok) throw NotOnGpu(support.reason);
+  Source(p.source.scan);
+  size_t done = ScanPrefix(p);
+  for (size_t oi = done; oi < p.steps.size(); oi++) {
+    const ir::Step& op = p.steps[oi];
     int L = (int)layers_.size() - 1;
-    switch (op->kind) {
-      case PhysKind::Filter: Predicate(*static_cast<PhysicalFilter*>(op)->predicate, L); break;
-      case PhysKind::Projection: {
+    switch (op.kind) {
+      case ir::Step::Kind::Filter: Predicate(*op.predicate, L); break;
+      case ir::Step::Kind::Project: {
         std::vector<Col> cols;
-        for (auto& e : static_cast<PhysicalProjection*>(op)->exprs) {
+        for (const BoundExpr* e : op.exprs) {
           if (e->kind == BExpr::Column) {
             cols.push_back(layers_[L][e->index]);  // same column, same registers
             continue;
@@ -682,22 +655,19 @@ void Generator::Run(Pipeline& p) {
           Col c;
           c.type = e->type;
           c.kind = Col::Computed;
-          c.expr = e.get();
+          c.expr = e;
           c.below = L;
           cols.push_back(std::move(c));
         }
         layers_.push_back(std::move(cols));
         break;
       }
-      case PhysKind::HashJoin: AddProbeLayer(EmitProbe(*static_cast<PhysicalHashJoin*>(op), L)); break;
-      default: throw NotOnGpu(op->Name() + " is not supported on the GPU yet");
+      case ir::Step::Kind::Probe: AddProbeLayer(EmitProbe(op, L)); break;
+      default: throw InternalError("GpuSupport let through a step it cannot generate");
     }
   }
-  switch (p.sink->kind) {
-    case PhysKind::HashJoin: BuildSink(*static_cast<PhysicalHashJoin*>(p.sink)); break;
-    case PhysKind::HashAggregate: AggregateSink(*static_cast<PhysicalHashAggregate*>(p.sink)); break;
-    default: throw NotOnGpu("its sink " + p.sink->Name() + " is not on the GPU yet");
-  }
+  if (p.sink.kind == ir::Sink::Kind::JoinBuild) BuildSink(p.sink);
+  else AggregateSink(p.sink);
   std::string k;
   k += "#define BT " + std::to_string(kBlockThreads) + "\n#define IPT " + std::to_string(ItemsPerThread()) + "\n";
   k += "struct Params { unsigned long long v[" + std::to_string(prog_.params.size()) + "]; };\n";
@@ -725,9 +695,9 @@ int ItemsPerThread() {
   return ipt;
 }
 
-std::unique_ptr<PipelineProgram> GeneratePipeline(Pipeline& p, GpuTables& tables) {
+std::unique_ptr<PipelineProgram> GeneratePipeline(const ir::Pipeline& p, GpuTables& tables) {
   auto prog = std::make_unique<PipelineProgram>();
-  prog->pipeline = &p;
+  prog->ir = &p;
   Generator g(*prog, tables);
   g.Run(p);
   if (prog->is_build) tables[prog->join] = prog->table;

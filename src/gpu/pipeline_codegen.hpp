@@ -1,8 +1,10 @@
 // Code generation: one CUDA kernel per pipeline, in Crystal's tile model.
 //
-// A pipeline (execution/pipeline.hpp) of the shape
-//     TABLE_SCAN [pushed filters] -> (FILTER | PROJECTION | HASH_JOIN probe)* -> sink
-// with sink = HASH_JOIN build or HASH_GROUP_BY / UNGROUPED_AGGREGATE becomes one kernel:
+// A pipeline of the IR (pipeline_ir/pipeline_ir.hpp; the generator reads nothing else of
+// the plan) of the shape
+//     table scan [pushed filters] -> (filter | projection | probe)* -> sink
+// with sink = join build or aggregation becomes one kernel (GpuSupport decides the shapes
+// it takes):
 // each thread block takes tiles of BT x IPT rows; a thread keeps its IPT rows' selection
 // flags and column values in registers; a column is loaded only when an expression needs
 // it and only for rows still selected (Crystal's BlockLoadSel), so later columns cost only
@@ -28,14 +30,9 @@
 #include <string>
 #include <vector>
 
-#include "execution/pipeline.hpp"
 #include "gpu/column_cache.hpp"
 #include "gpu/device_memory.hpp"
-
-namespace tessera {
-class PhysicalHashJoin;
-class PhysicalHashAggregate;
-}
+#include "pipeline_ir/pipeline_ir.hpp"
 
 namespace tessera::gpu {
 
@@ -104,7 +101,7 @@ struct TopNHint {
 };
 
 struct PipelineProgram {
-  Pipeline* pipeline = nullptr;
+  const ir::Pipeline* ir = nullptr;
   std::string source;                     // generated CUDA C++ (with the tile library)
   std::string kernel_body;                // the generated kernel alone (EXPLAIN (KERNELS))
   std::vector<std::function<uint64_t()>> params;  // resolved at launch
@@ -116,11 +113,11 @@ struct PipelineProgram {
   std::vector<DeviceBuffer> bitmap_buffers;  // uploaded on the first run, kept for later runs
   std::shared_ptr<CompiledKernel> kernel;    // looked up on the first run
   bool is_build = false;
-  // Build sink
-  PhysicalHashJoin* join = nullptr;
+  // Build sink: the join's node
+  ir::NodeId join = -1;
   std::shared_ptr<GpuHashTable> table;
   // Aggregate sink
-  PhysicalHashAggregate* agg = nullptr;
+  const ir::Sink* agg = nullptr;
   std::vector<GroupKeyPlan> keys;
   // Direct-mapped (slot = packed key) or, with `hashed`, an open-addressing table of
   // `slots` rows (a power of two) that the executor grows when the kernel reports it full
@@ -136,12 +133,12 @@ struct PipelineProgram {
   DeviceBuffer state;
 };
 
-// Join build tables of the query, by join operator (filled as build pipelines are planned).
-using GpuTables = std::map<const PhysicalOperator*, std::shared_ptr<GpuHashTable>>;
+// Join build tables of the query, by the join's node (filled as build pipelines are planned).
+using GpuTables = std::map<ir::NodeId, std::shared_ptr<GpuHashTable>>;
 
 // Generates the kernel of `p`; throws NotOnGpu when the pipeline cannot run on the GPU.
 // A build pipeline whose join already has a table in `tables` lays that same table out
 // again (the probe kernels keep pointing at it), storing only the columns it marks read.
-std::unique_ptr<PipelineProgram> GeneratePipeline(Pipeline& p, GpuTables& tables);
+std::unique_ptr<PipelineProgram> GeneratePipeline(const ir::Pipeline& p, GpuTables& tables);
 
 }  // namespace tessera::gpu

@@ -1,0 +1,79 @@
+#include "gpu/gpu_support.hpp"
+
+#include "gpu/column_cache.hpp"
+
+namespace tessera::gpu {
+
+namespace {
+
+// The integer key types a join table is built on (direct-mapped or open addressing).
+bool JoinKeyType(const Type& t) {
+  return t.id == TypeId::Integer || t.id == TypeId::BigInt || t.id == TypeId::Date;
+}
+
+// Integer-valued types held in one 64-bit word (sums in 128 bits).
+bool IntLike(const Type& t) {
+  return t.id == TypeId::Integer || t.id == TypeId::BigInt || t.id == TypeId::Date ||
+         (t.id == TypeId::Decimal && t.precision <= 18);
+}
+
+Support No(std::string why) { return {false, std::move(why)}; }
+
+Support Join(LJoinType type, const std::vector<const BoundExpr*>& keys, const BoundExpr* residual) {
+  if (type != LJoinType::Inner || keys.size() != 1 || residual)
+    return No("only inner equi-joins on one key run on the GPU yet");
+  if (!JoinKeyType(keys[0]->type)) return No("join key of type " + keys[0]->type.ToString());
+  return {};
+}
+
+Support Aggregates(const ir::Sink& s) {
+  int words = 1;  // the group's row count
+  for (const BoundExpr* a : s.aggs) {
+    if (a->distinct) return No(a->name + "(DISTINCT) is not supported on the GPU yet");
+    const std::string& n = a->name;
+    if (n == "count_star" || n == "count") continue;
+    const Type& in = a->children[0]->type;
+    if (n == "sum" || n == "avg") {
+      if (in.id == TypeId::Double) words += 1;
+      else if (IntLike(in) && in.id != TypeId::Date) words += 2;
+      else return No(n + " over " + in.ToString() + " on the GPU");
+    } else if ((n == "min" || n == "max") && IntLike(in)) {
+      words += 1;
+    } else {
+      return No(n + "(" + in.ToString() + ") is not supported on the GPU yet");
+    }
+  }
+  if (words + 1 > 32) return No("more than 31 aggregate state words");
+  return {};
+}
+
+}  // namespace
+
+std::string UnsupportedType(const Type& t) { return "type " + t.ToString() + " is not supported on the GPU yet"; }
+
+Support GpuSupport(const ir::Pipeline& p) {
+  if (p.source.kind != ir::Source::Kind::TableScan)
+    return No("its source is an intermediate result (" + p.source.what +
+              "), not a table scan: the GPU does not read intermediate results yet");
+  for (size_t i = 0; i < p.source.scan.column_types.size(); i++)
+    if (DeviceCType(p.source.scan.column_types[i]).empty())
+      return No(p.source.scan.table + "." + p.source.scan.column_names[i] + ": " +
+                UnsupportedType(p.source.scan.column_types[i]));
+  for (const ir::Step& st : p.steps) {
+    switch (st.kind) {
+      case ir::Step::Kind::Filter:
+      case ir::Step::Kind::Project: break;
+      case ir::Step::Kind::Probe:
+        if (Support s = Join(st.join_type, st.keys, st.residual); !s.ok) return s;
+        break;
+      default: return No(st.what + " is not supported on the GPU yet");
+    }
+  }
+  switch (p.sink.kind) {
+    case ir::Sink::Kind::JoinBuild: return Join(p.sink.join_type, p.sink.keys, p.sink.residual);
+    case ir::Sink::Kind::Aggregate: return Aggregates(p.sink);
+    default: return No("its sink " + p.sink.what + " is not on the GPU yet");
+  }
+}
+
+}  // namespace tessera::gpu
