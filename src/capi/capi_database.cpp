@@ -6,6 +6,7 @@
 
 #include "capi/capi_handles.hpp"
 #include "cli/version.hpp"
+#include "gpu/gpu_executor.hpp"
 
 using namespace tessera;
 
@@ -58,6 +59,8 @@ tessera_state tessera_open_ext(const char* path, tessera_database* out_database,
     auto h = std::make_unique<tessera_database_s>();
     h->db = std::make_shared<Database>(path ? std::string(path) : std::string());
     if (config) h->db->settings() = config->settings;
+    // An explicit "gpu" fails here, with the reason, where no GPU can be used.
+    if (h->db->settings().device == "gpu") gpu::UseGpu("gpu");
     *out_database = h.release();
     return TESSERA_OK;
   } catch (const std::exception& e) {

@@ -117,7 +117,8 @@ TESSERA_API void tessera_config_destroy(tessera_config* config);
  * for an in-memory database. On failure *out_database is NULL. */
 TESSERA_API tessera_state tessera_open(const char* path, tessera_database* out_database);
 /* As tessera_open, with options (config may be NULL). On failure, when out_error is not
- * NULL, *out_error is a message to release with tessera_free. */
+ * NULL, *out_error is a message to release with tessera_free. With device "gpu" it fails
+ * where no GPU can be used (the message says why). */
 TESSERA_API tessera_state tessera_open_ext(const char* path, tessera_database* out_database, tessera_config config,
                                            char** out_error);
 /* Closes the handle and sets *database to NULL. Connections still open keep the database

@@ -84,6 +84,16 @@ static void test_misuse(void) {
   CHECK(tessera_config_set(cfg, "threads", "many") == TESSERA_ERROR);
   CHECK(tessera_config_set(cfg, "colour", "blue") == TESSERA_ERROR);
   CHECK(tessera_config_set(NULL, "device", "cpu") == TESSERA_MISUSE);
+  /* device "gpu": opens where a GPU can be used, else fails with the reason. */
+  CHECK(tessera_config_set(cfg, "device", "gpu") == TESSERA_OK);
+  char* gpu_err = NULL;
+  if (tessera_open_ext(NULL, &db, cfg, &gpu_err) == TESSERA_OK) {
+    CHECK(db != NULL && gpu_err == NULL);
+    tessera_close(&db);
+  } else {
+    CHECK(db == NULL && gpu_err != NULL && strstr(gpu_err, "GPU") != NULL);
+    tessera_free(gpu_err);
+  }
   tessera_config_destroy(&cfg);
   CHECK(cfg == NULL);
 
@@ -582,7 +592,9 @@ int main(void) {
   tessera_connection con = NULL;
   char* err = NULL;
   CHECK(tessera_config_create(&cfg) == TESSERA_OK);
-  CHECK(tessera_config_set(cfg, "device", "cpu") == TESSERA_OK);
+  /* TESSERA_CAPI_DEVICE=gpu|auto runs the checks on another device (default: cpu). */
+  const char* device = getenv("TESSERA_CAPI_DEVICE");
+  CHECK(tessera_config_set(cfg, "device", device ? device : "cpu") == TESSERA_OK);
   CHECK(tessera_config_set(cfg, "threads", "2") == TESSERA_OK);
   CHECK(tessera_open_ext(NULL, &db, cfg, &err) == TESSERA_OK && err == NULL);
   tessera_config_destroy(&cfg);
