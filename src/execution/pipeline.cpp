@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <functional>
 
+#include "common/interrupt.hpp"
 #include "common/parallel.hpp"
 
 namespace tessera {
@@ -75,6 +76,10 @@ void RunPipeline(Pipeline& p, unsigned threads) {
   threads = (unsigned)std::max<uint64_t>(1, std::min<uint64_t>(threads, p.source->SourceMorsels()));
   p.source_rows = 0;
   p.operator_rows.assign(p.operators.size(), 0);
+  // The running statement's interrupt flag (common/interrupt.hpp), read here on the calling
+  // thread: the workers check it before each chunk.
+  const std::atomic<bool>* interrupt = CurrentInterruptFlag();
+  CheckInterrupt(interrupt);
   ParallelFor(threads, threads, [&](uint64_t, unsigned) {
     std::vector<uint64_t> rows(p.operators.size() + 1, 0);  // this worker's counts
     auto lsrc = p.source->InitLocalSource();
@@ -83,6 +88,7 @@ void RunPipeline(Pipeline& p, unsigned threads) {
     auto lsink = p.sink->InitLocalSink();
     DataChunk chunk, next;
     while (p.source->GetChunk(*gsrc, *lsrc, chunk)) {
+      CheckInterrupt(interrupt);
       bool empty = chunk.size == 0;
       rows[0] += chunk.size;
       for (size_t i = 0; i < p.operators.size() && !empty; i++) {
@@ -99,6 +105,7 @@ void RunPipeline(Pipeline& p, unsigned threads) {
     for (size_t i = 0; i < p.operators.size(); i++) p.operator_rows[i] += rows[i + 1];
     p.sink->Combine(*lsink);
   });
+  CheckInterrupt(interrupt);
   p.sink->Finalize();
   p.counted = true;
   p.elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

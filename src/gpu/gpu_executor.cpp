@@ -5,6 +5,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "common/interrupt.hpp"
 #include "gpu/cuda_driver.hpp"
 #include "gpu/gpu_context.hpp"
 #include "gpu/kernel_cache.hpp"
@@ -337,7 +338,9 @@ void GpuQuery::Run(unsigned threads) {
   err_ = ctx.Allocate(programs_.size() * sizeof(int));
   err_.MemsetAsync(0, nullptr);  // all work goes to the legacy default stream, in order
   const auto& pl = pipelines_.pipelines();
+  const std::atomic<bool>* interrupt = CurrentInterruptFlag();  // common/interrupt.hpp
   for (size_t i = 0; i < pl.size(); i++) {
+    CheckInterrupt(interrupt);
     if (programs_[i]) RunProgram(*programs_[i], i);
     else RunPipeline(*pl[i], threads);
   }

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "common/interrupt.hpp"
 #include "common/parallel.hpp"
 #include "main/plan_cache.hpp"
 #include "main/prepared_query.hpp"
@@ -48,6 +49,8 @@ double MsSince(Clock::time_point t0) { return std::chrono::duration<double, std:
 
 std::vector<QueryResult> Connection::ExecuteAll(std::string_view sql) {
   auto t0 = Clock::now();
+  interrupted_.store(false);
+  InterruptScope interrupt_scope(&interrupted_);
   // A single SELECT is looked up in the plan cache by its text and the device setting;
   // the catalog's version tells whether the plan still holds.
   std::string key;
@@ -82,6 +85,7 @@ std::vector<QueryResult> Connection::ExecuteAll(std::string_view sql) {
     return results;
   }
   for (auto& s : stmts) {
+    CheckInterrupt(&interrupted_);
     auto t1 = Clock::now();
     QueryResult r = ExecuteStatement(db_, *s);
     r.elapsed_ms = MsSince(t1);

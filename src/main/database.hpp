@@ -1,6 +1,7 @@
 // Public API: a Database (in memory, or a directory on disk) and Connections that run SQL.
 // The CLI is a thin client of this API.
 #pragma once
+#include <atomic>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -83,9 +84,16 @@ class Connection {
   // Runs a single statement (or the last of several) and returns its result.
   QueryResult Query(std::string_view sql);
   Database& database() { return db_; }
+  // Asks the statement running on this connection (from another thread) to stop: its CPU
+  // pipelines stop before their next chunk, the GPU executor before its next pipeline,
+  // and ExecuteAll throws QueryInterrupted (common/interrupt.hpp); later statements of the
+  // text do not run. Pipelines run before any write (INSERT ... SELECT stops before it
+  // appends); COPY's loading and DDL are not interrupted. The next ExecuteAll clears it.
+  void Interrupt() { interrupted_.store(true); }
 
  private:
   Database& db_;
+  std::atomic<bool> interrupted_{false};
 };
 
 }  // namespace tessera

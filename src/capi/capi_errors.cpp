@@ -1,0 +1,99 @@
+// C API: turning engine exceptions into a statement's error (message, kind, byte offset).
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "capi/capi_handles.hpp"
+#include "common/interrupt.hpp"
+
+namespace tessera::capi {
+
+namespace {
+tessera_error_type TypeOf(ErrorKind k) {
+  switch (k) {
+    case ErrorKind::Syntax: return TESSERA_ERROR_SYNTAX;
+    case ErrorKind::Binder: return TESSERA_ERROR_BINDER;
+    case ErrorKind::Type: return TESSERA_ERROR_TYPE;
+    case ErrorKind::Catalog: return TESSERA_ERROR_CATALOG;
+    case ErrorKind::Input: return TESSERA_ERROR_INPUT;
+    case ErrorKind::Constraint: return TESSERA_ERROR_CONSTRAINT;
+    case ErrorKind::Conversion: return TESSERA_ERROR_CONVERSION;
+    case ErrorKind::Unsupported: return TESSERA_ERROR_UNSUPPORTED;
+    case ErrorKind::IO: return TESSERA_ERROR_IO;
+  }
+  return TESSERA_ERROR_INTERNAL;
+}
+
+// Moves one byte forward the way the lexer counts lines and columns.
+void Step(unsigned char c, int& line, int& col) {
+  if (c == '\n') {
+    line++;
+    col = 1;
+  } else if ((c & 0xC0) != 0x80) {
+    col++;
+  }
+}
+}  // namespace
+
+int64_t ByteOffset(std::string_view sql, int line, int col) {
+  if (line <= 0) return -1;
+  int l = 1, c = 1;
+  for (size_t i = 0; i < sql.size(); i++) {
+    if (l == line && c == col && ((unsigned char)sql[i] & 0xC0) != 0x80) return (int64_t)i;
+    Step((unsigned char)sql[i], l, c);
+  }
+  return (l == line && c == col) ? (int64_t)sql.size() : -1;
+}
+
+namespace {
+SourcePos PosOf(std::string_view sql, int64_t offset) {
+  int l = 1, c = 1;
+  for (size_t i = 0; i < sql.size() && (int64_t)i < offset; i++) Step((unsigned char)sql[i], l, c);
+  return {l, c};
+}
+}  // namespace
+
+void CaptureError(CapiError& error, std::string_view sql, const Substitution* sub, std::string_view original) {
+  error = CapiError();
+  error.failed = true;
+  try {
+    throw;
+  } catch (const QueryInterrupted& e) {
+    error.type = TESSERA_ERROR_INTERRUPTED;
+    error.message = e.what();
+  } catch (const UserError& e) {
+    error.type = TypeOf(e.kind());
+    error.message = e.raw();
+    int64_t off = ByteOffset(sql, e.pos().line, e.pos().col);
+    if (off >= 0 && sub) off = sub->OriginalOffset(off);
+    error.offset = off;
+    if (off >= 0) error.message = UserError::Format(e.raw(), PosOf(sub ? original : sql, off));
+  } catch (const InternalError& e) {
+    error.type = TESSERA_ERROR_INTERNAL;
+    error.message = e.what();
+  } catch (const std::bad_alloc&) {
+    error.type = TESSERA_ERROR_INTERNAL;
+    error.message = "out of memory";
+  } catch (const std::exception& e) {
+    error.type = TESSERA_ERROR_INTERNAL;
+    error.message = e.what();
+  } catch (...) {
+    error.type = TESSERA_ERROR_INTERNAL;
+    error.message = "unknown error";
+  }
+}
+
+tessera_state StateOf(const CapiError& error) {
+  if (!error.failed) return TESSERA_OK;
+  return error.type == TESSERA_ERROR_INTERRUPTED ? TESSERA_INTERRUPTED : TESSERA_ERROR;
+}
+
+char* CopyString(const std::string& s) {
+  char* p = static_cast<char*>(std::malloc(s.size() + 1));
+  if (!p) return nullptr;
+  std::memcpy(p, s.data(), s.size());
+  p[s.size()] = 0;
+  return p;
+}
+
+}  // namespace tessera::capi
