@@ -4,6 +4,7 @@
 
 #include "common/date.hpp"
 #include "common/decimal.hpp"
+#include "common/string_cast.hpp"
 #include "parser/parser.hpp"
 
 namespace tessera {
@@ -16,6 +17,20 @@ static UserError BindError(const std::string& msg, SourcePos pos) {
 }
 static UserError TypeError(const std::string& msg, SourcePos pos) {
   return UserError(ErrorKind::Type, msg, pos);
+}
+
+// A GROUP BY / ORDER BY position as written (digits only): -1 when it is beyond int64.
+static int64_t SelectListPosition(const std::string& digits) {
+  auto v = ParseDecimal(digits, 38, 0);
+  return v && *v <= INT64_MAX ? (int64_t)*v : -1;
+}
+
+// A numeric literal too long for DECIMAL or written with an exponent: out-of-range
+// magnitudes are +-inf or 0, as in DuckDB (SELECT 1e999 is inf).
+static double DoubleLiteral(const ast::Expr& e) {
+  auto d = ParseDouble(e.text);
+  if (!d) throw UserError(ErrorKind::Conversion, "invalid numeric literal " + e.text, e.pos);
+  return *d;
 }
 
 bool IsAggregateName(const std::string& n) {
@@ -329,12 +344,12 @@ BoundExprPtr Binder::BindLiteral(const ast::Expr& e) {
       int id, fd;
       DecimalLiteralShape(e.text, id, fd);
       int p = std::max(id + fd, 1);
-      if (p > 38) return MakeConstant(Value::Double(std::stod(e.text)));
+      if (p > 38) return MakeConstant(Value::Double(DoubleLiteral(e)));
       auto v = ParseDecimal(e.text, p, fd);
       if (!v) throw UserError(ErrorKind::Conversion, "invalid numeric literal " + e.text, e.pos);
       return MakeConstant(Value::Decimal(*v, p, fd));
     }
-    case LiteralKind::Float: return MakeConstant(Value::Double(std::stod(e.text)));
+    case LiteralKind::Float: return MakeConstant(Value::Double(DoubleLiteral(e)));
     case LiteralKind::Date: {
       auto d = ParseDate(e.text);
       if (!d) throw UserError(ErrorKind::Conversion, "invalid date literal '" + e.text + "'", e.pos);
@@ -814,8 +829,8 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     for (auto& g : stmt.group_by) {
       BoundExprPtr bg;
       if (g->kind == ExprKind::Literal && g->lit == ast::LiteralKind::Integer) {
-        long k = std::stol(g->text);
-        if (k < 1 || k > (long)items.size())
+        int64_t k = SelectListPosition(g->text);
+        if (k < 1 || k > (int64_t)items.size())
           throw BindError("GROUP BY position " + g->text + " is not in the select list", g->pos);
         auto& it = items[k - 1];
         bg = it.expr ? Bind(*it.expr, gctx) : it.star_col->Copy();
@@ -878,8 +893,8 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
   for (auto& o : stmt.order_by) {
     int idx = -1;
     if (o.expr->kind == ExprKind::Literal && o.expr->lit == ast::LiteralKind::Integer) {
-      long k = std::stol(o.expr->text);
-      if (k < 1 || k > (long)visible)
+      int64_t k = SelectListPosition(o.expr->text);
+      if (k < 1 || k > (int64_t)visible)
         throw BindError("ORDER BY position " + o.expr->text + " is not in the select list", o.expr->pos);
       idx = (int)k - 1;
     } else if (o.expr->kind == ExprKind::Column && o.expr->table.empty()) {
