@@ -919,7 +919,7 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     }
     OrderSpec spec;
     spec.desc = o.desc;
-    spec.nulls_first = o.nulls_first.value_or(o.desc);
+    spec.nulls_first = o.nulls_first.value_or(false);  // DuckDB: NULLS LAST for ASC and DESC
     spec.expr = MakeColumn({proj->table_index, (uint32_t)idx}, proj->exprs[idx]->type,
                            idx < (int)names.size() ? names[idx] : proj->exprs[idx]->ToString());
     orders.push_back(std::move(spec));
