@@ -7,6 +7,7 @@
 #include "common/date.hpp"
 #include "common/decimal.hpp"
 #include "function/scalar_ops.hpp"
+#include "function/string_ops.hpp"
 
 namespace tessera {
 
@@ -211,15 +212,9 @@ void EvalFunc(const BoundExpr& e, std::vector<Vector>& args, Vector& out, uint32
   if (f == "substring") {
     for (uint32_t i = 0; i < n; i++) {
       if (!ok(i)) continue;
-      StrRef s = args[0].data<StrRef>()[i];
-      int64_t start = args[1].data<int64_t>()[i];
-      int64_t len = args.size() > 2 ? args[2].data<int64_t>()[i] : (int64_t)s.size() + 1;
-      // SQL: 1-based; characters before position 1 count against the length.
-      int64_t from = start - 1, to = from + len;
-      if (len < 0) throw UserError(ErrorKind::Conversion, "SUBSTRING length must not be negative");
-      from = std::clamp<int64_t>(from, 0, (int64_t)s.size());
-      to = std::clamp<int64_t>(to, 0, (int64_t)s.size());
-      out.data<StrRef>()[i] = to > from ? s.substr(from, to - from) : StrRef();
+      bool has_len = args.size() > 2;
+      out.data<StrRef>()[i] = ops::Substring(args[0].data<StrRef>()[i], args[1].data<int64_t>()[i],
+                                             has_len ? args[2].data<int64_t>()[i] : 0, has_len);
     }
     out.ShareStrings(args[0]);
     return;
@@ -228,20 +223,15 @@ void EvalFunc(const BoundExpr& e, std::vector<Vector>& args, Vector& out, uint32
     std::string tmp;
     for (uint32_t i = 0; i < n; i++) {
       if (!ok(i)) continue;
-      tmp.assign(args[0].data<StrRef>()[i]);
-      for (auto& c : tmp) c = f == "upper" ? (char)std::toupper((unsigned char)c) : (char)std::tolower((unsigned char)c);
+      tmp.clear();
+      ops::AppendCaseMapped(args[0].data<StrRef>()[i], f == "upper", tmp);
       out.data<StrRef>()[i] = out.heap().Add(tmp);
     }
     return;
   }
   if (f == "length") {
     for (uint32_t i = 0; i < n; i++)
-      if (ok(i)) {
-        StrRef s = args[0].data<StrRef>()[i];
-        int64_t c = 0;
-        for (unsigned char ch : s) c += (ch & 0xC0) != 0x80;  // UTF-8 code points
-        out.data<int64_t>()[i] = c;
-      }
+      if (ok(i)) out.data<int64_t>()[i] = ops::CharLength(args[0].data<StrRef>()[i]);
     return;
   }
   if (f == "concat") {
@@ -269,26 +259,6 @@ void EvalFunc(const BoundExpr& e, std::vector<Vector>& args, Vector& out, uint32
 }
 
 }  // namespace
-
-bool LikeMatch(std::string_view s, std::string_view p) {
-  size_t si = 0, pi = 0, star_p = std::string_view::npos, star_s = 0;
-  while (si < s.size()) {
-    if (pi < p.size() && (p[pi] == '_' || (p[pi] != '%' && p[pi] == s[si]))) {
-      si++;
-      pi++;
-    } else if (pi < p.size() && p[pi] == '%') {
-      star_p = pi++;
-      star_s = si;
-    } else if (star_p != std::string_view::npos) {
-      pi = star_p + 1;
-      si = ++star_s;
-    } else {
-      return false;
-    }
-  }
-  while (pi < p.size() && p[pi] == '%') pi++;
-  return pi == p.size();
-}
 
 void CopyRows(const Vector& src, const uint32_t* sel, uint32_t n, Vector& dst, uint32_t dst_off) {
   size_t w = (size_t)src.type().width();
@@ -419,7 +389,7 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
       Evaluate(*e.children[1], in, p);
       MergeNulls(out, n, {&a, &p});
       for (uint32_t i = 0; i < n; i++)
-        out.data<uint8_t>()[i] = LikeMatch(a.data<StrRef>()[i], p.data<StrRef>()[i]) != e.negated;
+        out.data<uint8_t>()[i] = ops::LikeMatch(a.data<StrRef>()[i], p.data<StrRef>()[i]) != e.negated;
       return;
     }
     case BExpr::InList: {
