@@ -657,9 +657,11 @@ BoundExprPtr Binder::BindInner(const ast::Expr& e, Ctx& ctx) {
       auto x = Bind(*e.children[0], ctx);
       Type t = x->type;
       std::vector<BoundExprPtr> items;
+      // One type for the probe and every item, wide enough for all of them (a DECIMAL(15,2)
+      // column IN (1.504, 7) compares at scale 3: no item is rounded to the column's scale).
       for (size_t i = 1; i < e.children.size(); i++) {
         auto it = Bind(*e.children[i], ctx);
-        BoundExprPtr probe = x->Copy();
+        BoundExprPtr probe = Coerce(x->Copy(), t, e.pos);
         UnifyForCompare(probe, it, e.children[i]->pos);
         t = probe->type;
         items.push_back(std::move(it));
