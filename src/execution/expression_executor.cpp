@@ -133,12 +133,15 @@ void ArithLoop(ast::Op op, const Vector& a, const Vector& b, Vector& out, uint32
         if (!ops::MulChecked(x[i], y[i], r[i]) && valid(i)) Overflow("multiplication", out.type());
       break;
     case ast::Op::Mod:
-      for (uint32_t i = 0; i < n; i++)
-        if (!ops::Mod(x[i], y[i], r[i])) out.SetNull(i);
-      break;
     case ast::Op::IntDiv:
-      for (uint32_t i = 0; i < n; i++)
-        if (!ops::IntDiv(x[i], y[i], r[i])) out.SetNull(i);
+      for (uint32_t i = 0; i < n; i++) {
+        bool overflow = false;
+        bool ok = op == ast::Op::Mod ? ops::Mod(x[i], y[i], r[i], overflow) : ops::IntDiv(x[i], y[i], r[i], overflow);
+        if (!ok) out.SetNull(i);
+        else if (overflow && valid(i))
+          throw UserError(ErrorKind::Conversion, "Overflow in division of " + a.GetValue(i).ToString() + " / " +
+                                                     b.GetValue(i).ToString());
+      }
       break;
     case ast::Op::Div:
       if constexpr (std::is_same_v<T, double>) {
@@ -247,10 +250,9 @@ void EvalFunc(const BoundExpr& e, std::vector<Vector>& args, Vector& out, uint32
   if (f == "abs") {
     DispatchPhys(out.type().physical(), [&]<class T>() {
       if constexpr (std::is_arithmetic_v<T> || std::is_same_v<T, int128_t>) {
-        for (uint32_t i = 0; i < n; i++) {
-          T v = args[0].data<T>()[i];
-          out.data<T>()[i] = v < 0 ? -v : v;
-        }
+        for (uint32_t i = 0; i < n; i++)
+          if (!ops::AbsChecked(args[0].data<T>()[i], out.data<T>()[i]) && ok(i))
+            throw UserError(ErrorKind::Conversion, "Overflow on abs(" + args[0].GetValue(i).ToString() + ")");
       }
     });
     return;
@@ -364,14 +366,9 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
       Evaluate(*e.children[0], in, c);
       MergeNulls(out, n, {&c});
       DispatchPhys(e.type.physical(), [&]<class T>() {
-        if constexpr (!std::is_same_v<T, StrRef>) {
-          for (uint32_t i = 0; i < n; i++) {
-            T v = c.data<T>()[i];
-            if constexpr (std::is_integral_v<T> && !std::is_same_v<T, uint8_t>) {
-              if (v == std::numeric_limits<T>::min() && c.IsValid(i)) Overflow("negation", e.type);
-            }
-            out.data<T>()[i] = -v;
-          }
+        if constexpr (!std::is_same_v<T, StrRef> && !std::is_same_v<T, uint8_t>) {
+          for (uint32_t i = 0; i < n; i++)
+            if (!ops::NegChecked(c.data<T>()[i], out.data<T>()[i]) && c.IsValid(i)) Overflow("negation", e.type);
         }
       });
       return;

@@ -21,31 +21,53 @@ TESSERA_HD inline bool SubChecked(double a, double b, double& r) { r = a - b; re
 TESSERA_HD inline bool MulChecked(double a, double b, double& r) { r = a * b; return true; }
 
 // Modulo with SQL semantics: sign follows the dividend; x % 0 is NULL (returns false).
+// The minimum value % -1 sets `overflow` (as DuckDB, whose quotient overflows there).
 template <class T>
-TESSERA_HD inline bool Mod(T a, T b, T& r) {
+TESSERA_HD inline bool Mod(T a, T b, T& r, bool& overflow) {
   if (b == 0) return false;
-  if (b == -1) { r = 0; return true; }
+  if (b == -1) {
+    overflow |= !SubChecked((T)0, a, r);
+    r = 0;
+    return true;
+  }
   r = a % b;
   return true;
 }
-TESSERA_HD inline bool Mod(double a, double b, double& r) {
+TESSERA_HD inline bool Mod(double a, double b, double& r, bool&) {
   if (b == 0) return false;
   r = std::fmod(a, b);
   return true;
 }
-// Integer division truncating toward zero; x // 0 is NULL.
+// Integer division truncating toward zero; x // 0 is NULL (returns false); the minimum
+// value // -1 does not fit and sets `overflow`.
 template <class T>
-TESSERA_HD inline bool IntDiv(T a, T b, T& r) {
+TESSERA_HD inline bool IntDiv(T a, T b, T& r, bool& overflow) {
   if (b == 0) return false;
-  if (b == -1) { r = (T)0 - a; return true; }
+  if (b == -1) {
+    overflow |= !SubChecked((T)0, a, r);
+    return true;
+  }
   r = a / b;
   return true;
 }
-TESSERA_HD inline bool IntDiv(double a, double b, double& r) {
+// `//` with a DOUBLE operand is the plain quotient (DuckDB: 7.5 // 2 = 3.75), but NULL
+// when dividing by zero (1.5 // 0 is NULL, unlike 1.5 / 0 = inf).
+TESSERA_HD inline bool IntDiv(double a, double b, double& r, bool&) {
   if (b == 0) return false;
   r = a / b;
   return true;
 }
+// Negation and absolute value; false when the result does not fit (the minimum value).
+template <class T>
+TESSERA_HD inline bool NegChecked(T a, T& r) { return SubChecked((T)0, a, r); }
+TESSERA_HD inline bool NegChecked(double a, double& r) { r = -a; return true; }
+template <class T>
+TESSERA_HD inline bool AbsChecked(T a, T& r) {
+  if (a < 0) return NegChecked(a, r);
+  r = a;
+  return true;
+}
+TESSERA_HD inline bool AbsChecked(double a, double& r) { r = std::fabs(a); return true; }
 // Division is always in DOUBLE (the binder casts) and follows IEEE 754 as DuckDB does:
 // 1 / 0 is inf, 0 / 0 is nan.
 TESSERA_HD inline bool Div(double a, double b, double& r) {

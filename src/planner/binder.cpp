@@ -411,8 +411,8 @@ BoundExprPtr Binder::BindArith(Op op, BoundExprPtr l, BoundExprPtr r, SourcePos 
   };
   numeric_or_const(l, r);
   numeric_or_const(r, l);
-  if (op == Op::IntDiv && !(l->type.IsIntegral() && r->type.IsIntegral())) op = Op::Div;
-  if (op == Op::Div) {
+  // / is DOUBLE division; so is // with a non-integer operand (NULL for a zero divisor).
+  if (op == Op::Div || (op == Op::IntDiv && !(l->type.IsIntegral() && r->type.IsIntegral()))) {
     l = MakeCast(std::move(l), Type::Double());
     r = MakeCast(std::move(r), Type::Double());
     return mk(Type::Double());
