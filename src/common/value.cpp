@@ -6,6 +6,7 @@
 #include "common/date.hpp"
 #include "common/decimal.hpp"
 #include "common/string_cast.hpp"
+#include "function/scalar_ops.hpp"  // the order of DOUBLEs (NaN above all)
 
 namespace tessera {
 
@@ -37,7 +38,7 @@ int Value::Compare(const Value& o) const {
   if (type_.id == TypeId::Varchar) return s_ < o.s_ ? -1 : (s_ == o.s_ ? 0 : 1);
   if (type_.id == TypeId::Double || o.type_.id == TypeId::Double) {
     double a = AsDouble(), b = o.AsDouble();
-    return a < b ? -1 : (a > b ? 1 : 0);
+    return ops::LessThan(a, b) ? -1 : (ops::LessThan(b, a) ? 1 : 0);  // NaN above all
   }
   int128_t a = i_, b = o.i_;
   if (type_.id == TypeId::Decimal || o.type_.id == TypeId::Decimal) {

@@ -403,7 +403,7 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
           const T* b = y.data<T>();
           for (uint32_t i = 0; i < n; i++) {
             if (!y.IsValid(i)) saw_null[i] = 1;
-            else if (a[i] == b[i]) r[i] = 1;
+            else if (ops::Equals(a[i], b[i])) r[i] = 1;
           }
         });
       }
@@ -481,12 +481,12 @@ uint32_t SelectLoop(const Vector& v, const uint32_t* in_sel, uint32_t n, uint32_
 template <class T>
 uint32_t SelectCompare(ast::Op op, const Vector& v, T c, const uint32_t* in_sel, uint32_t n, uint32_t* out) {
   switch (op) {
-    case ast::Op::Eq: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return x == c; });
-    case ast::Op::Ne: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return x != c; });
-    case ast::Op::Lt: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return x < c; });
-    case ast::Op::Le: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return x <= c; });
-    case ast::Op::Gt: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return c < x; });
-    default: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return c <= x; });
+    case ast::Op::Eq: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return ops::Equals(x, c); });
+    case ast::Op::Ne: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return !ops::Equals(x, c); });
+    case ast::Op::Lt: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return ops::LessThan(x, c); });
+    case ast::Op::Le: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return !ops::LessThan(c, x); });
+    case ast::Op::Gt: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return ops::LessThan(c, x); });
+    default: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return !ops::LessThan(x, c); });
   }
 }
 }  // namespace

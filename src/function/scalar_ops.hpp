@@ -75,15 +75,31 @@ TESSERA_HD inline bool Div(double a, double b, double& r) {
   return true;
 }
 
+// The order of values of one type, as DuckDB and PostgreSQL order DOUBLEs: NaN equals
+// NaN and is greater than every other value (inf included); -0.0 equals 0.0. Comparisons,
+// IN, ORDER BY, MIN/MAX, grouping, joins and zone maps all use these.
 template <class T>
-TESSERA_HD inline bool Compare(int op, T a, T b) {
+TESSERA_HD inline bool Equals(const T& a, const T& b) { return a == b; }
+TESSERA_HD inline bool Equals(double a, double b) { return a == b || (a != a && b != b); }
+template <class T>
+TESSERA_HD inline bool LessThan(const T& a, const T& b) { return a < b; }
+TESSERA_HD inline bool LessThan(double a, double b) { return a < b || (b != b && a == a); }
+// The canonical NaN (one bit pattern for hashing equal NaNs alike), 0.0 for -0.0.
+TESSERA_HD inline double CanonicalDouble(double d) {
+  if (d != d) return __builtin_nan("");
+  return d == 0 ? 0.0 : d;
+}
+
+// op: 0 =, 1 <>, 2 <, 3 <=, 4 >, 5 >=.
+template <class T>
+TESSERA_HD inline bool Compare(int op, const T& a, const T& b) {
   switch (op) {
-    case 0: return a == b;
-    case 1: return a != b;
-    case 2: return a < b;
-    case 3: return a <= b;
-    case 4: return a > b;
-    default: return a >= b;
+    case 0: return Equals(a, b);
+    case 1: return !Equals(a, b);
+    case 2: return LessThan(a, b);
+    case 3: return !LessThan(b, a);
+    case 4: return LessThan(b, a);
+    default: return !LessThan(a, b);
   }
 }
 

@@ -182,7 +182,7 @@ void GroupTable::Update(size_t ai, const Vector* in, const std::vector<uint32_t>
     for (uint32_t i = 0; i < n; i++) {
       if (!in->IsValid(i)) continue;
       uint32_t g = gids[i];
-      if (!a.has[g] || (is_min ? d[i] < cur[g] : cur[g] < d[i])) {
+      if (!a.has[g] || (is_min ? ops::LessThan(d[i], cur[g]) : ops::LessThan(cur[g], d[i]))) {
         cur[g] = d[i];
         a.has[g] = 1;
       }
@@ -206,7 +206,7 @@ void GroupTable::CombineState(size_t ai, uint32_t g, const GroupTable& src, uint
     DispatchPhys(a.in_type.physical(), [&]<class T>() {
       T x = b.ext.data<T>()[sg];
       T& cur = a.ext.data<T>()[g];
-      if (!a.has[g] || (is_min ? x < cur : cur < x)) cur = x;
+      if (!a.has[g] || (is_min ? ops::LessThan(x, cur) : ops::LessThan(cur, x))) cur = x;
     });
     a.has[g] = 1;
     if (a.in_type.physical() == PhysType::Str) a.ext.ShareStrings(b.ext);
