@@ -276,7 +276,8 @@ Shell::Outcome Shell::RunDotCommand(const std::string& line) {
   if (cmd == ".maxrows") {
     if (nargs != 1 || w[1].empty() || w[1].find_first_not_of("0123456789") != std::string::npos)
       return usage(".maxrows N");
-    style_.max_rows = std::stoul(w[1]);
+    if (w[1].size() > 18) return usage(".maxrows N (at most 18 digits)");
+    style_.max_rows = (size_t)std::strtoull(w[1].c_str(), nullptr, 10);
     return Outcome::Ok;
   }
   if (cmd == ".read") {

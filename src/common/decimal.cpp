@@ -43,33 +43,65 @@ void DecimalLiteralShape(std::string_view s, int& int_digits, int& frac_digits) 
 }
 
 std::optional<int128_t> ParseDecimal(std::string_view s, int precision, int scale) {
-  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  // As DuckDB casts text: surrounding whitespace, a sign, digits with at most one point,
+  // an optional exponent (1e3, 1.5E-1); extra fractional digits round half away from zero.
+  auto space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
+  while (!s.empty() && space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && space(s.back())) s.remove_suffix(1);
   bool neg = false;
   if (!s.empty() && (s[0] == '-' || s[0] == '+')) { neg = s[0] == '-'; s.remove_prefix(1); }
-  if (s.empty()) return std::nullopt;
-  int128_t v = 0;
-  int frac = 0, digits = 0;
-  bool seen_point = false, any = false, round_up = false, truncated = false;
-  for (char c : s) {
+  std::string digits;  // significant digits, no leading zeros
+  int64_t exp10 = 0;   // value = digits * 10^exp10
+  bool seen_point = false, any = false;
+  size_t i = 0;
+  for (; i < s.size(); i++) {
+    char c = s[i];
     if (c == '.') {
       if (seen_point) return std::nullopt;
       seen_point = true;
       continue;
     }
-    if (c < '0' || c > '9') return std::nullopt;
+    if (c < '0' || c > '9') break;
     any = true;
-    if (seen_point && frac >= scale) {
-      if (!truncated) { round_up = c >= '5'; truncated = true; }
+    if (seen_point) exp10--;
+    if (digits.empty() && c == '0') continue;
+    if (digits.size() > 80) {  // beyond any precision: only the magnitude matters
+      if (!seen_point) exp10++;
       continue;
     }
-    v = v * 10 + (c - '0');
-    if (v != 0) digits++;
-    if (seen_point) frac++;
-    if (digits > 38) return std::nullopt;
+    digits += c;
   }
   if (!any) return std::nullopt;
-  while (frac < scale) { v *= 10; frac++; }
+  if (i < s.size()) {
+    if (s[i] != 'e' && s[i] != 'E') return std::nullopt;
+    i++;
+    bool eneg = false;
+    if (i < s.size() && (s[i] == '-' || s[i] == '+')) eneg = s[i++] == '-';
+    if (i == s.size()) return std::nullopt;
+    int64_t e = 0;
+    for (; i < s.size(); i++) {
+      if (s[i] < '0' || s[i] > '9') return std::nullopt;
+      if (e < 100000) e = e * 10 + (s[i] - '0');
+    }
+    exp10 += eneg ? -e : e;
+  }
+  int64_t shift = exp10 + scale;  // digits * 10^shift is the scaled value
+  bool round_up = false;
+  if (shift < 0) {
+    int64_t keep = (int64_t)digits.size() + shift;
+    if (keep < 0) {
+      digits.clear();
+    } else {
+      round_up = keep < (int64_t)digits.size() && digits[(size_t)keep] >= '5';
+      digits.resize((size_t)keep);
+    }
+  } else if (!digits.empty()) {
+    if ((int64_t)digits.size() + shift > 38) return std::nullopt;
+    digits.append((size_t)shift, '0');
+  }
+  if (digits.size() > 38) return std::nullopt;
+  int128_t v = 0;
+  for (char c : digits) v = v * 10 + (c - '0');
   if (round_up) v += 1;
   if (v >= Pow10(precision)) return std::nullopt;
   return neg ? -v : v;

@@ -1,6 +1,7 @@
 #include "common/json.hpp"
 
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -54,7 +55,13 @@ FlatObject ParseFlat(const std::string& t, const std::string& what) {
         if (e == 'n') s += '\n';
         else if (e == 't') s += '\t';
         else if (e == 'r') s += '\r';
-        else if (e == 'u' && i + 4 < t.size()) { s += (char)std::stoi(t.substr(i + 1, 4), nullptr, 16); i += 4; }
+        else if (e == 'u' && i + 4 < t.size()) {
+          unsigned cp = 0;
+          auto r = std::from_chars(t.data() + i + 1, t.data() + i + 5, cp, 16);
+          if (r.ec != std::errc() || r.ptr != t.data() + i + 5) fail("bad \\u escape");
+          s += (char)cp;
+          i += 4;
+        }
         else s += e;
       } else {
         s += t[i];

@@ -5,6 +5,8 @@
 
 #include "common/date.hpp"
 #include "common/decimal.hpp"
+#include "common/string_cast.hpp"
+#include "function/scalar_ops.hpp"  // the order of DOUBLEs (NaN above all)
 
 namespace tessera {
 
@@ -36,7 +38,7 @@ int Value::Compare(const Value& o) const {
   if (type_.id == TypeId::Varchar) return s_ < o.s_ ? -1 : (s_ == o.s_ ? 0 : 1);
   if (type_.id == TypeId::Double || o.type_.id == TypeId::Double) {
     double a = AsDouble(), b = o.AsDouble();
-    return a < b ? -1 : (a > b ? 1 : 0);
+    return ops::LessThan(a, b) ? -1 : (ops::LessThan(b, a) ? 1 : 0);  // NaN above all
   }
   int128_t a = i_, b = o.i_;
   if (type_.id == TypeId::Decimal || o.type_.id == TypeId::Decimal) {
@@ -69,11 +71,10 @@ Value Value::CastTo(const Type& t) const {
     case TypeId::Null: return Null();
     case TypeId::Boolean:
       if (type_.id == TypeId::Varchar) {
-        std::string l;
-        for (char c : s_) l += (char)std::tolower((unsigned char)c);
-        if (l == "true" || l == "t" || l == "1") { r.i_ = 1; return r; }
-        if (l == "false" || l == "f" || l == "0") { r.i_ = 0; return r; }
-        throw ConversionError(*this, t);
+        auto b = ParseBoolean(s_);
+        if (!b) throw ConversionError(*this, t);
+        r.i_ = *b;
+        return r;
       }
       if (type_.id == TypeId::Double) { r.i_ = d_ != 0; return r; }
       r.i_ = i_ != 0;
@@ -82,9 +83,8 @@ Value Value::CastTo(const Type& t) const {
     case TypeId::BigInt: {
       int128_t v;
       if (type_.id == TypeId::Varchar) {
-        auto p = ParseDecimal(s_, 38, 0);
-        bool integral = s_.find('.') == std::string::npos;
-        if (!p || !integral) throw ConversionError(*this, t);
+        auto p = ParseDecimal(s_, 38, 0);  // '4.7' rounds to 5, as DuckDB
+        if (!p) throw ConversionError(*this, t);
         v = *p;
       } else if (type_.id == TypeId::Double) {
         if (!std::isfinite(d_)) throw ConversionError(*this, t);
@@ -127,10 +127,9 @@ Value Value::CastTo(const Type& t) const {
     }
     case TypeId::Double:
       if (type_.id == TypeId::Varchar) {
-        char* end = nullptr;
-        std::string tmp = s_;
-        r.d_ = std::strtod(tmp.c_str(), &end);
-        if (tmp.empty() || *end != 0) throw ConversionError(*this, t);
+        auto d = ParseDouble(s_);
+        if (!d) throw ConversionError(*this, t);
+        r.d_ = *d;
         return r;
       }
       if (type_.id == TypeId::Date) throw ConversionError(*this, t);

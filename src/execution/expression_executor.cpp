@@ -7,6 +7,7 @@
 #include "common/date.hpp"
 #include "common/decimal.hpp"
 #include "function/scalar_ops.hpp"
+#include "function/string_ops.hpp"
 
 namespace tessera {
 
@@ -132,12 +133,15 @@ void ArithLoop(ast::Op op, const Vector& a, const Vector& b, Vector& out, uint32
         if (!ops::MulChecked(x[i], y[i], r[i]) && valid(i)) Overflow("multiplication", out.type());
       break;
     case ast::Op::Mod:
-      for (uint32_t i = 0; i < n; i++)
-        if (!ops::Mod(x[i], y[i], r[i])) out.SetNull(i);
-      break;
     case ast::Op::IntDiv:
-      for (uint32_t i = 0; i < n; i++)
-        if (!ops::IntDiv(x[i], y[i], r[i])) out.SetNull(i);
+      for (uint32_t i = 0; i < n; i++) {
+        bool overflow = false;
+        bool ok = op == ast::Op::Mod ? ops::Mod(x[i], y[i], r[i], overflow) : ops::IntDiv(x[i], y[i], r[i], overflow);
+        if (!ok) out.SetNull(i);
+        else if (overflow && valid(i))
+          throw UserError(ErrorKind::Conversion, "Overflow in division of " + a.GetValue(i).ToString() + " / " +
+                                                     b.GetValue(i).ToString());
+      }
       break;
     case ast::Op::Div:
       if constexpr (std::is_same_v<T, double>) {
@@ -211,15 +215,9 @@ void EvalFunc(const BoundExpr& e, std::vector<Vector>& args, Vector& out, uint32
   if (f == "substring") {
     for (uint32_t i = 0; i < n; i++) {
       if (!ok(i)) continue;
-      StrRef s = args[0].data<StrRef>()[i];
-      int64_t start = args[1].data<int64_t>()[i];
-      int64_t len = args.size() > 2 ? args[2].data<int64_t>()[i] : (int64_t)s.size() + 1;
-      // SQL: 1-based; characters before position 1 count against the length.
-      int64_t from = start - 1, to = from + len;
-      if (len < 0) throw UserError(ErrorKind::Conversion, "SUBSTRING length must not be negative");
-      from = std::clamp<int64_t>(from, 0, (int64_t)s.size());
-      to = std::clamp<int64_t>(to, 0, (int64_t)s.size());
-      out.data<StrRef>()[i] = to > from ? s.substr(from, to - from) : StrRef();
+      bool has_len = args.size() > 2;
+      out.data<StrRef>()[i] = ops::Substring(args[0].data<StrRef>()[i], args[1].data<int64_t>()[i],
+                                             has_len ? args[2].data<int64_t>()[i] : 0, has_len);
     }
     out.ShareStrings(args[0]);
     return;
@@ -228,20 +226,15 @@ void EvalFunc(const BoundExpr& e, std::vector<Vector>& args, Vector& out, uint32
     std::string tmp;
     for (uint32_t i = 0; i < n; i++) {
       if (!ok(i)) continue;
-      tmp.assign(args[0].data<StrRef>()[i]);
-      for (auto& c : tmp) c = f == "upper" ? (char)std::toupper((unsigned char)c) : (char)std::tolower((unsigned char)c);
+      tmp.clear();
+      ops::AppendCaseMapped(args[0].data<StrRef>()[i], f == "upper", tmp);
       out.data<StrRef>()[i] = out.heap().Add(tmp);
     }
     return;
   }
   if (f == "length") {
     for (uint32_t i = 0; i < n; i++)
-      if (ok(i)) {
-        StrRef s = args[0].data<StrRef>()[i];
-        int64_t c = 0;
-        for (unsigned char ch : s) c += (ch & 0xC0) != 0x80;  // UTF-8 code points
-        out.data<int64_t>()[i] = c;
-      }
+      if (ok(i)) out.data<int64_t>()[i] = ops::CharLength(args[0].data<StrRef>()[i]);
     return;
   }
   if (f == "concat") {
@@ -257,10 +250,9 @@ void EvalFunc(const BoundExpr& e, std::vector<Vector>& args, Vector& out, uint32
   if (f == "abs") {
     DispatchPhys(out.type().physical(), [&]<class T>() {
       if constexpr (std::is_arithmetic_v<T> || std::is_same_v<T, int128_t>) {
-        for (uint32_t i = 0; i < n; i++) {
-          T v = args[0].data<T>()[i];
-          out.data<T>()[i] = v < 0 ? -v : v;
-        }
+        for (uint32_t i = 0; i < n; i++)
+          if (!ops::AbsChecked(args[0].data<T>()[i], out.data<T>()[i]) && ok(i))
+            throw UserError(ErrorKind::Conversion, "Overflow on abs(" + args[0].GetValue(i).ToString() + ")");
       }
     });
     return;
@@ -269,26 +261,6 @@ void EvalFunc(const BoundExpr& e, std::vector<Vector>& args, Vector& out, uint32
 }
 
 }  // namespace
-
-bool LikeMatch(std::string_view s, std::string_view p) {
-  size_t si = 0, pi = 0, star_p = std::string_view::npos, star_s = 0;
-  while (si < s.size()) {
-    if (pi < p.size() && (p[pi] == '_' || (p[pi] != '%' && p[pi] == s[si]))) {
-      si++;
-      pi++;
-    } else if (pi < p.size() && p[pi] == '%') {
-      star_p = pi++;
-      star_s = si;
-    } else if (star_p != std::string_view::npos) {
-      pi = star_p + 1;
-      si = ++star_s;
-    } else {
-      return false;
-    }
-  }
-  while (pi < p.size() && p[pi] == '%') pi++;
-  return pi == p.size();
-}
 
 void CopyRows(const Vector& src, const uint32_t* sel, uint32_t n, Vector& dst, uint32_t dst_off) {
   size_t w = (size_t)src.type().width();
@@ -394,14 +366,9 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
       Evaluate(*e.children[0], in, c);
       MergeNulls(out, n, {&c});
       DispatchPhys(e.type.physical(), [&]<class T>() {
-        if constexpr (!std::is_same_v<T, StrRef>) {
-          for (uint32_t i = 0; i < n; i++) {
-            T v = c.data<T>()[i];
-            if constexpr (std::is_integral_v<T> && !std::is_same_v<T, uint8_t>) {
-              if (v == std::numeric_limits<T>::min() && c.IsValid(i)) Overflow("negation", e.type);
-            }
-            out.data<T>()[i] = -v;
-          }
+        if constexpr (!std::is_same_v<T, StrRef> && !std::is_same_v<T, uint8_t>) {
+          for (uint32_t i = 0; i < n; i++)
+            if (!ops::NegChecked(c.data<T>()[i], out.data<T>()[i]) && c.IsValid(i)) Overflow("negation", e.type);
         }
       });
       return;
@@ -419,7 +386,7 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
       Evaluate(*e.children[1], in, p);
       MergeNulls(out, n, {&a, &p});
       for (uint32_t i = 0; i < n; i++)
-        out.data<uint8_t>()[i] = LikeMatch(a.data<StrRef>()[i], p.data<StrRef>()[i]) != e.negated;
+        out.data<uint8_t>()[i] = ops::LikeMatch(a.data<StrRef>()[i], p.data<StrRef>()[i]) != e.negated;
       return;
     }
     case BExpr::InList: {
@@ -436,7 +403,7 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
           const T* b = y.data<T>();
           for (uint32_t i = 0; i < n; i++) {
             if (!y.IsValid(i)) saw_null[i] = 1;
-            else if (a[i] == b[i]) r[i] = 1;
+            else if (ops::Equals(a[i], b[i])) r[i] = 1;
           }
         });
       }
@@ -514,12 +481,12 @@ uint32_t SelectLoop(const Vector& v, const uint32_t* in_sel, uint32_t n, uint32_
 template <class T>
 uint32_t SelectCompare(ast::Op op, const Vector& v, T c, const uint32_t* in_sel, uint32_t n, uint32_t* out) {
   switch (op) {
-    case ast::Op::Eq: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return x == c; });
-    case ast::Op::Ne: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return x != c; });
-    case ast::Op::Lt: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return x < c; });
-    case ast::Op::Le: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return x <= c; });
-    case ast::Op::Gt: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return c < x; });
-    default: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return c <= x; });
+    case ast::Op::Eq: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return ops::Equals(x, c); });
+    case ast::Op::Ne: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return !ops::Equals(x, c); });
+    case ast::Op::Lt: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return ops::LessThan(x, c); });
+    case ast::Op::Le: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return !ops::LessThan(c, x); });
+    case ast::Op::Gt: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return ops::LessThan(c, x); });
+    default: return SelectLoop<T>(v, in_sel, n, out, [c](const T& x) { return !ops::LessThan(x, c); });
   }
 }
 }  // namespace

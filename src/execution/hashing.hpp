@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "common/vector.hpp"
+#include "function/scalar_ops.hpp"
 
 namespace tessera {
 
@@ -33,8 +34,7 @@ inline uint64_t HashValue(const Vector& v, uint32_t i) {
       return HashCombine(HashMix((uint64_t)x), (uint64_t)(x >> 64));
     }
     case PhysType::F64: {
-      double d = v.data<double>()[i];
-      if (d == 0) d = 0;  // -0.0 == 0.0
+      double d = ops::CanonicalDouble(v.data<double>()[i]);  // -0.0 == 0.0, NaN == NaN
       uint64_t b;
       std::memcpy(&b, &d, 8);
       return HashMix(b);
@@ -56,7 +56,7 @@ inline bool ValuesEqual(const Vector& a, uint32_t i, const Vector& b, uint32_t j
     case PhysType::I32: return a.data<int32_t>()[i] == b.data<int32_t>()[j];
     case PhysType::I64: return a.data<int64_t>()[i] == b.data<int64_t>()[j];
     case PhysType::I128: return a.data<int128_t>()[i] == b.data<int128_t>()[j];
-    case PhysType::F64: return a.data<double>()[i] == b.data<double>()[j];
+    case PhysType::F64: return ops::Equals(a.data<double>()[i], b.data<double>()[j]);
     case PhysType::Str: return a.data<StrRef>()[i] == b.data<StrRef>()[j];
   }
   return false;

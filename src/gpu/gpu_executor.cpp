@@ -63,6 +63,8 @@ void GiveEvent(Event e) {
 // reads the aggregate must be projections only (no HAVING: a filter could drop groups of
 // the top n) into a TOP_N sink whose first key is a column that maps to a group key of
 // an integer type or to COUNT, SUM over integers or doubles, MIN or MAX over integers.
+// NULL placement (NULLS LAST by default, NULLS FIRST) plays no part: columns on the GPU
+// have no NULLs, so neither group keys nor these aggregates are ever NULL here.
 std::optional<TopNHint> FindTopN(const ir::Query& query, const PipelineProgram& prog) {
   const ir::Sink* agg = prog.agg;
   for (const ir::Pipeline& q : query.pipelines) {

@@ -220,6 +220,8 @@ std::string Generator::Expr(const BoundExpr& e, int layer) {
       if (oi < 0 || oi > 5) throw NotOnGpu("comparison operator");
       if (DeviceCType(e.children[0]->type) != DeviceCType(e.children[1]->type))
         throw NotOnGpu("comparison of " + e.children[0]->type.ToString() + " with " + e.children[1]->type.ToString());
+      if (DeviceCType(e.children[0]->type) == "double")  // NaN's order: ops::Compare, CPU only yet
+        throw NotOnGpu("comparison of DOUBLE values (NaN ordering) is not supported on the GPU yet");
       return "(" + Expr(*e.children[0], layer) + " " + ops[oi] + " " + Expr(*e.children[1], layer) + ")";
     }
     case BExpr::And:
@@ -256,6 +258,8 @@ std::string Generator::Expr(const BoundExpr& e, int layer) {
       Expr(*e.children[0], layer);
       return e.negated ? "true" : "false";
     case BExpr::InList: {
+      if (DeviceCType(e.children[0]->type) == "double")  // NaN equals NaN: ops::Equals, CPU only yet
+        throw NotOnGpu("IN over DOUBLE values (NaN equality) is not supported on the GPU yet");
       std::string x = Expr(*e.children[0], layer);
       std::string s = "(";
       for (size_t i = 1; i < e.children.size(); i++) {

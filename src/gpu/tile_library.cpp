@@ -233,8 +233,9 @@ extern "C" __global__ void tsr_order_keys(const u64* rows, u64 n, int W1, int ki
       i64 v = hi > 0 || (hi == 0 && (i64)lo < 0) ? (i64)0x7fffffffffffffffLL
             : hi < -1 || (hi == -1 && (i64)lo >= 0) ? (i64)(-0x7fffffffffffffffLL - 1) : (i64)lo;
       x = (u64)v ^ sign;
-    } else {  // a double
+    } else {  // a double; every NaN above +inf, as ops::LessThan orders them on the CPU
       u64 b = row[1 + word];
+      if ((b & ~sign) > 0x7ff0000000000000ull) b = 0x7ff8000000000000ull;
       x = (b & sign) ? ~b : (b ^ sign);
     }
     u[r] = desc ? x : ~x;

@@ -100,7 +100,7 @@ struct SelectItem {
 struct OrderItem {
   ExprPtr expr;
   bool desc = false;
-  std::optional<bool> nulls_first;  // default: NULLS LAST for ASC, NULLS FIRST for DESC
+  std::optional<bool> nulls_first;  // default: NULLS LAST, for ASC and DESC (as DuckDB)
 };
 
 struct CommonTableExpr {

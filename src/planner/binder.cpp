@@ -4,6 +4,7 @@
 
 #include "common/date.hpp"
 #include "common/decimal.hpp"
+#include "common/string_cast.hpp"
 #include "parser/parser.hpp"
 
 namespace tessera {
@@ -16,6 +17,20 @@ static UserError BindError(const std::string& msg, SourcePos pos) {
 }
 static UserError TypeError(const std::string& msg, SourcePos pos) {
   return UserError(ErrorKind::Type, msg, pos);
+}
+
+// A GROUP BY / ORDER BY position as written (digits only): -1 when it is beyond int64.
+static int64_t SelectListPosition(const std::string& digits) {
+  auto v = ParseDecimal(digits, 38, 0);
+  return v && *v <= INT64_MAX ? (int64_t)*v : -1;
+}
+
+// A numeric literal too long for DECIMAL or written with an exponent: out-of-range
+// magnitudes are +-inf or 0, as in DuckDB (SELECT 1e999 is inf).
+static double DoubleLiteral(const ast::Expr& e) {
+  auto d = ParseDouble(e.text);
+  if (!d) throw UserError(ErrorKind::Conversion, "invalid numeric literal " + e.text, e.pos);
+  return *d;
 }
 
 bool IsAggregateName(const std::string& n) {
@@ -329,12 +344,12 @@ BoundExprPtr Binder::BindLiteral(const ast::Expr& e) {
       int id, fd;
       DecimalLiteralShape(e.text, id, fd);
       int p = std::max(id + fd, 1);
-      if (p > 38) return MakeConstant(Value::Double(std::stod(e.text)));
+      if (p > 38) return MakeConstant(Value::Double(DoubleLiteral(e)));
       auto v = ParseDecimal(e.text, p, fd);
       if (!v) throw UserError(ErrorKind::Conversion, "invalid numeric literal " + e.text, e.pos);
       return MakeConstant(Value::Decimal(*v, p, fd));
     }
-    case LiteralKind::Float: return MakeConstant(Value::Double(std::stod(e.text)));
+    case LiteralKind::Float: return MakeConstant(Value::Double(DoubleLiteral(e)));
     case LiteralKind::Date: {
       auto d = ParseDate(e.text);
       if (!d) throw UserError(ErrorKind::Conversion, "invalid date literal '" + e.text + "'", e.pos);
@@ -396,8 +411,8 @@ BoundExprPtr Binder::BindArith(Op op, BoundExprPtr l, BoundExprPtr r, SourcePos 
   };
   numeric_or_const(l, r);
   numeric_or_const(r, l);
-  if (op == Op::IntDiv && !(l->type.IsIntegral() && r->type.IsIntegral())) op = Op::Div;
-  if (op == Op::Div) {
+  // / is DOUBLE division; so is // with a non-integer operand (NULL for a zero divisor).
+  if (op == Op::Div || (op == Op::IntDiv && !(l->type.IsIntegral() && r->type.IsIntegral()))) {
     l = MakeCast(std::move(l), Type::Double());
     r = MakeCast(std::move(r), Type::Double());
     return mk(Type::Double());
@@ -642,9 +657,11 @@ BoundExprPtr Binder::BindInner(const ast::Expr& e, Ctx& ctx) {
       auto x = Bind(*e.children[0], ctx);
       Type t = x->type;
       std::vector<BoundExprPtr> items;
+      // One type for the probe and every item, wide enough for all of them (a DECIMAL(15,2)
+      // column IN (1.504, 7) compares at scale 3: no item is rounded to the column's scale).
       for (size_t i = 1; i < e.children.size(); i++) {
         auto it = Bind(*e.children[i], ctx);
-        BoundExprPtr probe = x->Copy();
+        BoundExprPtr probe = Coerce(x->Copy(), t, e.pos);
         UnifyForCompare(probe, it, e.children[i]->pos);
         t = probe->type;
         items.push_back(std::move(it));
@@ -814,8 +831,8 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     for (auto& g : stmt.group_by) {
       BoundExprPtr bg;
       if (g->kind == ExprKind::Literal && g->lit == ast::LiteralKind::Integer) {
-        long k = std::stol(g->text);
-        if (k < 1 || k > (long)items.size())
+        int64_t k = SelectListPosition(g->text);
+        if (k < 1 || k > (int64_t)items.size())
           throw BindError("GROUP BY position " + g->text + " is not in the select list", g->pos);
         auto& it = items[k - 1];
         bg = it.expr ? Bind(*it.expr, gctx) : it.star_col->Copy();
@@ -878,8 +895,8 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
   for (auto& o : stmt.order_by) {
     int idx = -1;
     if (o.expr->kind == ExprKind::Literal && o.expr->lit == ast::LiteralKind::Integer) {
-      long k = std::stol(o.expr->text);
-      if (k < 1 || k > (long)visible)
+      int64_t k = SelectListPosition(o.expr->text);
+      if (k < 1 || k > (int64_t)visible)
         throw BindError("ORDER BY position " + o.expr->text + " is not in the select list", o.expr->pos);
       idx = (int)k - 1;
     } else if (o.expr->kind == ExprKind::Column && o.expr->table.empty()) {
@@ -904,7 +921,7 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     }
     OrderSpec spec;
     spec.desc = o.desc;
-    spec.nulls_first = o.nulls_first.value_or(o.desc);
+    spec.nulls_first = o.nulls_first.value_or(false);  // DuckDB: NULLS LAST for ASC and DESC
     spec.expr = MakeColumn({proj->table_index, (uint32_t)idx}, proj->exprs[idx]->type,
                            idx < (int)names.size() ? names[idx] : proj->exprs[idx]->ToString());
     orders.push_back(std::move(spec));

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "function/scalar_ops.hpp"
+
 namespace tessera {
 
 void ColumnChunk::Read(uint32_t start, uint32_t n, Vector& out) const {
@@ -127,8 +129,8 @@ void FixedStats(const ColumnChunk& c, ColumnStats& st) {
   for (uint32_t i = 0; i < c.count; i++) {
     if (!c.IsValid(i)) continue;
     if (first) { mn = mx = d[i]; first = false; continue; }
-    if (d[i] < mn) mn = d[i];
-    if (d[i] > mx) mx = d[i];
+    if (ops::LessThan(d[i], mn)) mn = d[i];
+    if (ops::LessThan(mx, d[i])) mx = d[i];
   }
   if (first) return;
   st.has_stats = true;

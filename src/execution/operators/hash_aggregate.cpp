@@ -5,8 +5,15 @@
 #include "common/decimal.hpp"
 #include "execution/expression_executor.hpp"
 #include "execution/hashing.hpp"
+#include "function/scalar_ops.hpp"
 
 namespace tessera {
+
+// An exact (128-bit) SUM or AVG accumulator overflowed: an error, as in DuckDB.
+[[noreturn]] static void SumOverflow(const AggColumn& a) {
+  throw UserError(ErrorKind::Conversion, "Overflow in " + std::string(a.name == "avg" ? "AVG" : "SUM") + " of " +
+                                             a.in_type.ToString() + ": the sum is out of range");
+}
 
 GroupTable::GroupTable(const std::vector<Type>& key_types, const std::vector<const BoundExpr*>& aggs)
     : key_types_(key_types) {
@@ -141,7 +148,12 @@ void GroupTable::Update(size_t ai, const Vector* in, const std::vector<uint32_t>
       const T* d = in->data<T>();
       for (uint32_t i = 0; i < n; i++) {
         if (nulls && !in->IsValid(i)) continue;
-        a.isum[gids[i]] += d[i];
+        int128_t& acc = a.isum[gids[i]];
+        if constexpr (std::is_same_v<T, int128_t>) {  // 32/64-bit inputs cannot overflow 128 bits
+          if (!ops::AddChecked(acc, d[i], acc)) SumOverflow(a);
+        } else {
+          acc += d[i];
+        }
         a.count[gids[i]]++;
       }
     };
@@ -170,7 +182,7 @@ void GroupTable::Update(size_t ai, const Vector* in, const std::vector<uint32_t>
     for (uint32_t i = 0; i < n; i++) {
       if (!in->IsValid(i)) continue;
       uint32_t g = gids[i];
-      if (!a.has[g] || (is_min ? d[i] < cur[g] : cur[g] < d[i])) {
+      if (!a.has[g] || (is_min ? ops::LessThan(d[i], cur[g]) : ops::LessThan(cur[g], d[i]))) {
         cur[g] = d[i];
         a.has[g] = 1;
       }
@@ -187,14 +199,14 @@ void GroupTable::CombineState(size_t ai, uint32_t g, const GroupTable& src, uint
     return;
   }
   a.count[g] += b.count[sg];
-  a.isum[g] += b.isum[sg];
+  if (!ops::AddChecked(a.isum[g], b.isum[sg], a.isum[g])) SumOverflow(a);
   a.dsum[g] += b.dsum[sg];
   if ((a.name == "min" || a.name == "max") && b.has[sg]) {
     bool is_min = a.name == "min";
     DispatchPhys(a.in_type.physical(), [&]<class T>() {
       T x = b.ext.data<T>()[sg];
       T& cur = a.ext.data<T>()[g];
-      if (!a.has[g] || (is_min ? x < cur : cur < x)) cur = x;
+      if (!a.has[g] || (is_min ? ops::LessThan(x, cur) : ops::LessThan(cur, x))) cur = x;
     });
     a.has[g] = 1;
     if (a.in_type.physical() == PhysType::Str) a.ext.ShareStrings(b.ext);

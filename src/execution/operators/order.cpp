@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "execution/expression_executor.hpp"
+#include "function/scalar_ops.hpp"
 
 namespace tessera {
 
@@ -24,7 +25,7 @@ void PhysicalOrder::Combine(LocalState& ls) {
 }
 
 template <class T>
-static int Cmp(const T& a, const T& b) { return a < b ? -1 : (b < a ? 1 : 0); }
+static int Cmp(const T& a, const T& b) { return ops::LessThan(a, b) ? -1 : (ops::LessThan(b, a) ? 1 : 0); }
 
 void PhysicalOrder::Finalize() {
   uint64_t n64 = input_.rows;

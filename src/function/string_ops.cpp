@@ -1,0 +1,198 @@
+#include "function/string_ops.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "common/error.hpp"
+
+namespace tessera::ops {
+
+int64_t CharLength(std::string_view s) {
+  int64_t n = 0;
+  for (size_t i = 0; i < s.size(); i += Utf8SequenceLength((unsigned char)s[i])) n++;
+  return n;
+}
+
+namespace {
+// Byte offset of code point `k` (0-based; clamped to the end).
+size_t ByteOffset(std::string_view s, int64_t k) {
+  size_t i = 0;
+  for (; k > 0 && i < s.size(); k--) i += Utf8SequenceLength((unsigned char)s[i]);
+  return std::min(i, s.size());
+}
+}  // namespace
+
+std::string_view Substring(std::string_view s, int64_t start, int64_t length, bool has_length) {
+  constexpr int64_t kMax = 4294967295LL;  // DuckDB's supported range
+  if (start > kMax) throw UserError(ErrorKind::Conversion, "Substring offset outside of supported range (> 4294967295)");
+  if (has_length && length > kMax)
+    throw UserError(ErrorKind::Conversion, "Substring length outside of supported range (> 4294967295)");
+  start = std::max<int64_t>(start, -2 * kMax);  // beyond this only more of nothing
+  if (!has_length) length = 2 * kMax;
+  length = std::max<int64_t>(length, -4 * kMax);
+  const int64_t size = start < 0 ? CharLength(s) : 0;  // only needed from the end
+  int64_t from;
+  if (start > 0) {
+    from = start - 1;
+  } else if (start < 0) {
+    from = size + start;
+  } else {  // position 0 stands one before the first character
+    from = 0;
+    if (--length <= 0) return {};
+  }
+  int64_t to;
+  if (length >= 0) {
+    to = from + length;
+  } else {
+    to = from;
+    from += length;
+  }
+  from = std::max<int64_t>(from, 0);
+  if (to <= from) return {};
+  size_t b = ByteOffset(s, from);
+  size_t e = b + ByteOffset(s.substr(b), to - from);
+  return s.substr(b, e - b);
+}
+
+bool LikeMatch(std::string_view s, std::string_view p) {
+  auto step = [&](size_t i) { return i + Utf8SequenceLength((unsigned char)s[i]); };
+  size_t si = 0, pi = 0, star_p = std::string_view::npos, star_s = 0;
+  while (si < s.size()) {
+    if (pi < p.size() && p[pi] == '_') {
+      si = step(si);
+      pi++;
+    } else if (pi < p.size() && p[pi] != '%' && p[pi] == s[si]) {
+      si++;
+      pi++;
+    } else if (pi < p.size() && p[pi] == '%') {
+      star_p = pi++;
+      star_s = si;
+    } else if (star_p != std::string_view::npos) {
+      pi = star_p + 1;
+      si = star_s = step(star_s);  // retry one whole character further
+    } else {
+      return false;
+    }
+  }
+  while (pi < p.size() && p[pi] == '%') pi++;
+  return pi == p.size() && si == s.size();
+}
+
+namespace {
+constexpr uint32_t kTableEnd = 0x530;  // through Cyrillic Supplement
+
+// Upper -> lower by ranges: [first, last] all shifted by delta, or (pairs) the even (or
+// odd, as `first` is) code points of the range lower-case to the next one.
+struct CaseRange {
+  uint32_t first, last;
+  int delta;
+  bool pairs;
+};
+constexpr CaseRange kLowerRanges[] = {
+    {0x41, 0x5A, 32, false},    {0xC0, 0xD6, 32, false},    {0xD8, 0xDE, 32, false},
+    {0x100, 0x12F, 1, true},    {0x132, 0x137, 1, true},    {0x139, 0x148, 1, true},
+    {0x14A, 0x177, 1, true},    {0x179, 0x17E, 1, true},    {0x370, 0x373, 1, true},
+    {0x376, 0x376, 1, false},   {0x37F, 0x37F, 116, false}, {0x386, 0x386, 38, false},
+    {0x388, 0x38A, 37, false},  {0x38C, 0x38C, 64, false},  {0x38E, 0x38F, 63, false},
+    {0x391, 0x3A1, 32, false},  {0x3A3, 0x3AB, 32, false},  {0x3CF, 0x3CF, 8, false},
+    {0x3D8, 0x3EF, 1, true},    {0x3F7, 0x3F7, 1, false},   {0x3F9, 0x3F9, -7, false},
+    {0x3FA, 0x3FA, 1, false},   {0x3FD, 0x3FF, -130, false}, {0x400, 0x40F, 80, false},
+    {0x410, 0x42F, 32, false},  {0x460, 0x481, 1, true},    {0x48A, 0x4BF, 1, true},
+    {0x4C0, 0x4C0, 15, false},  {0x4C1, 0x4CE, 1, true},    {0x4D0, 0x52F, 1, true},
+};
+
+struct CaseTables {
+  std::array<uint32_t, kTableEnd> lower{}, upper{};
+  CaseTables() {
+    for (uint32_t c = 0; c < kTableEnd; c++) lower[c] = upper[c] = c;
+    for (const CaseRange& r : kLowerRanges)
+      for (uint32_t c = r.first; c <= r.last; c++)
+        if (!r.pairs || (c - r.first) % 2 == 0) {
+          lower[c] = c + r.delta;
+          upper[c + r.delta] = c;
+        }
+    // One-way mappings.
+    lower[0x130] = 'i';       // İ
+    lower[0x178] = 0xFF;      // Ÿ -> ÿ
+    upper[0xFF] = 0x178;
+    lower[0x3F4] = 0x3B8;     // ϴ -> θ
+    upper[0xB5] = 0x39C;      // µ -> Μ
+    upper[0x131] = 'I';       // ı
+    upper[0x17F] = 'S';       // ſ
+    upper[0x3C2] = 0x3A3;     // ς -> Σ
+    upper[0x3D0] = 0x392;     // ϐ -> Β
+    upper[0x3D1] = 0x398;     // ϑ -> Θ
+    upper[0x3D5] = 0x3A6;     // ϕ -> Φ
+    upper[0x3D6] = 0x3A0;     // ϖ -> Π
+    upper[0x3F0] = 0x39A;     // ϰ -> Κ
+    upper[0x3F1] = 0x3A1;     // ϱ -> Ρ
+    upper[0x3F5] = 0x395;     // ϵ -> Ε
+    upper[0xDF] = 0x1E9E;     // ß -> ẞ
+    upper[0x345] = 0x399;     // combining ypogegrammeni -> Ι
+  }
+};
+const CaseTables& Tables() {
+  static const CaseTables t;
+  return t;
+}
+
+// Decodes the code point at s[i] (advancing i); invalid bytes decode as themselves with
+// `valid` false.
+uint32_t Decode(std::string_view s, size_t& i, bool& valid) {
+  unsigned char b = (unsigned char)s[i];
+  int n = Utf8SequenceLength(b);
+  valid = n > 1 && i + n <= s.size();
+  if (!valid) {
+    i++;
+    return b;
+  }
+  uint32_t c = b & (0x7F >> n);
+  for (int k = 1; k < n; k++) c = (c << 6) | ((unsigned char)s[i + k] & 0x3F);
+  i += n;
+  return c;
+}
+void Encode(uint32_t c, std::string& out) {
+  if (c < 0x80) {
+    out += (char)c;
+  } else if (c < 0x800) {
+    out += (char)(0xC0 | (c >> 6));
+    out += (char)(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    out += (char)(0xE0 | (c >> 12));
+    out += (char)(0x80 | ((c >> 6) & 0x3F));
+    out += (char)(0x80 | (c & 0x3F));
+  } else {
+    out += (char)(0xF0 | (c >> 18));
+    out += (char)(0x80 | ((c >> 12) & 0x3F));
+    out += (char)(0x80 | ((c >> 6) & 0x3F));
+    out += (char)(0x80 | (c & 0x3F));
+  }
+}
+}  // namespace
+
+uint32_t UpperCodePoint(uint32_t c) { return c < kTableEnd ? Tables().upper[c] : c; }
+uint32_t LowerCodePoint(uint32_t c) {
+  if (c == 0x1E9E) return 0xDF;  // ẞ -> ß
+  return c < kTableEnd ? Tables().lower[c] : c;
+}
+
+void AppendCaseMapped(std::string_view s, bool upper, std::string& out) {
+  for (size_t i = 0; i < s.size();) {
+    unsigned char b = (unsigned char)s[i];
+    if (b < 0x80) {  // ASCII fast path
+      out += (char)(upper ? (b >= 'a' && b <= 'z' ? b - 32 : b) : (b >= 'A' && b <= 'Z' ? b + 32 : b));
+      i++;
+      continue;
+    }
+    size_t at = i;
+    bool valid;
+    uint32_t c = Decode(s, i, valid);
+    if (!valid) {
+      out.append(s.substr(at, i - at));
+      continue;
+    }
+    Encode(upper ? UpperCodePoint(c) : LowerCodePoint(c), out);
+  }
+}
+
+}  // namespace tessera::ops

@@ -1,0 +1,34 @@
+// String function semantics (CPU only: strings never reach generated GPU code except as
+// dictionary bitmaps, which the CPU evaluates with these same functions). Strings are
+// UTF-8 and positions and lengths count code points, as in DuckDB; invalid bytes count
+// as one character each.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace tessera::ops {
+
+// Byte length of the UTF-8 sequence starting with byte `lead` (1 for invalid bytes).
+inline int Utf8SequenceLength(unsigned char lead) {
+  return lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : lead < 0xF8 ? 4 : 1;
+}
+// Number of code points.
+int64_t CharLength(std::string_view s);
+// DuckDB's substring(s, start, length) over code points: start is 1-based, counts from
+// the end when negative, and 0 stands one before the first character; a negative length
+// takes the characters before start. `has_length` false: to the end. Throws a UserError
+// for |start| or length beyond 2^32 - 1 as DuckDB does. Returns a view into s.
+std::string_view Substring(std::string_view s, int64_t start, int64_t length, bool has_length);
+// SQL LIKE without ESCAPE: % any sequence, _ exactly one character.
+bool LikeMatch(std::string_view s, std::string_view pattern);
+// Simple (one code point to one code point) case mapping for ASCII, Latin-1 Supplement,
+// Latin Extended-A, Greek and Coptic (U+0370-U+03FF) and Cyrillic (U+0400-U+052F), as
+// DuckDB maps them (so ß upper-cases to ẞ, ÿ to Ÿ, µ to Greek Μ, ς to Σ). Other code
+// points are left as they are.
+uint32_t UpperCodePoint(uint32_t c);
+uint32_t LowerCodePoint(uint32_t c);
+// Appends s to out with every code point upper- (or lower-) cased.
+void AppendCaseMapped(std::string_view s, bool upper, std::string& out);
+
+}  // namespace tessera::ops
