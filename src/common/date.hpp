@@ -6,13 +6,10 @@
 #include <string>
 #include <string_view>
 
+#include "common/host_device.hpp"
+
 namespace tessera {
 
-#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
-#define TESSERA_HD __host__ __device__
-#else
-#define TESSERA_HD
-#endif
 
 // Days from civil (Howard Hinnant's algorithm, public domain description).
 TESSERA_HD inline int32_t DaysFromCivil(int y, unsigned m, unsigned d) {

@@ -1,5 +1,7 @@
 #include "execution/expression_executor.hpp"
 
+#include "function/arith_errors.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -110,7 +112,7 @@ void CompareLoop(int opc, const Vector& a, const Vector& b, uint8_t* r, uint32_t
 }
 
 [[noreturn]] void Overflow(const char* what, const Type& t) {
-  throw UserError(ErrorKind::Conversion, std::string("overflow in ") + what + " of " + t.ToString());
+  throw UserError(ErrorKind::Conversion, ops::OverflowMessage(what, t));
 }
 
 template <class T>

@@ -247,6 +247,7 @@ CompileResult NvrtcCompiler::Compile(const std::string& source, const std::strin
     res.options.push_back("--gpu-architecture=" + res.arch);
   }
   res.options.push_back("-std=c++17");
+  res.options.push_back("--device-int128");  // the scalar core's 64-bit multiply checks and DECIMAL(38)
   res.options.push_back("-default-device");
   if (!include_dir_.empty()) res.options.push_back("-I" + include_dir_);
   for (const std::string& o : extra_options) res.options.push_back(o);

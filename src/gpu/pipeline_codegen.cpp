@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "execution/expression_executor.hpp"
+#include "function/arith_errors.hpp"
 #include "gpu/gpu_support.hpp"
 #include "gpu/tile_library.hpp"
 
@@ -156,16 +157,14 @@ std::string Generator::DictPredicate(const BoundExpr& e, int layer, int idx) {
   return "tsr_bit((const unsigned*)" + PV(k) + ", " + v + "[i])";
 }
 
+// a (+|-|*) b, or -a when b is empty: the scalar core's checked operation (tessera::ops,
+// the CPU's too), an overflow reported with the CPU's message.
 std::string Generator::Checked(const char* what, const BoundExpr& e, const std::string& a, const std::string& b) {
   std::string ct = DeviceCType(e.type);
-  if (ct == "double") {
-    static const std::map<std::string, std::string> sym = {{"addition", "+"}, {"subtraction", "-"}, {"multiplication", "*"}};
-    return "(" + a + " " + sym.at(what) + " " + b + ")";
-  }
-  int id = Error(std::string("overflow in ") + what + " of " + e.type.ToString(), false);
-  std::string fn = std::string(what) == "addition" ? "add" : std::string(what) == "subtraction" ? "sub" : "mul";
-  std::string suffix = ct == "int" ? "_i32" : "_i64";
-  return "tsr_" + fn + suffix + "(" + a + ", " + b + ", err, " + std::to_string(id) + ")";
+  int id = Error(ops::OverflowMessage(what, e.type), false);
+  std::string w = what;
+  std::string fn = w == "addition" ? "add" : w == "subtraction" ? "sub" : w == "multiplication" ? "mul" : "neg";
+  return "tsr_" + fn + "<" + ct + ">(" + a + (b.empty() ? "" : ", " + b) + ", err, " + std::to_string(id) + ")";
 }
 
 std::string Generator::Expr(const BoundExpr& e, int layer) {
@@ -215,14 +214,13 @@ std::string Generator::Expr(const BoundExpr& e, int layer) {
       throw NotOnGpu("cast from " + from.ToString() + " to " + to.ToString() + " is not supported on the GPU yet");
     }
     case BExpr::Compare: {
-      static const char* ops[] = {"==", "!=", "<", "<=", ">", ">="};
       int oi = (int)e.op - (int)ast::Op::Eq;
       if (oi < 0 || oi > 5) throw NotOnGpu("comparison operator");
       if (DeviceCType(e.children[0]->type) != DeviceCType(e.children[1]->type))
         throw NotOnGpu("comparison of " + e.children[0]->type.ToString() + " with " + e.children[1]->type.ToString());
-      if (DeviceCType(e.children[0]->type) == "double")  // NaN's order: ops::Compare, CPU only yet
-        throw NotOnGpu("comparison of DOUBLE values (NaN ordering) is not supported on the GPU yet");
-      return "(" + Expr(*e.children[0], layer) + " " + ops[oi] + " " + Expr(*e.children[1], layer) + ")";
+      // The scalar core's order (NaN equal to NaN and above every number), as on the CPU.
+      return "tessera::ops::Compare<" + DeviceCType(e.children[0]->type) + ">(" + std::to_string(oi) + ", " +
+             Expr(*e.children[0], layer) + ", " + Expr(*e.children[1], layer) + ")";
     }
     case BExpr::And:
     case BExpr::Or: {
@@ -248,23 +246,18 @@ std::string Generator::Expr(const BoundExpr& e, int layer) {
       }
       throw NotOnGpu("operator " + e.ToString() + " is not supported on the GPU yet");
     }
-    case BExpr::Neg: {
-      std::string a = Expr(*e.children[0], layer);
-      if (ct == "double") return "(-" + a + ")";
-      return Checked("subtraction", e, "(" + ct + ")0", a);
-    }
+    case BExpr::Neg: return Checked("negation", e, Expr(*e.children[0], layer), "");
     case BExpr::IsNull:
       // Columns on the GPU have no NULLs and the expressions generated here never yield one.
       Expr(*e.children[0], layer);
       return e.negated ? "true" : "false";
     case BExpr::InList: {
-      if (DeviceCType(e.children[0]->type) == "double")  // NaN equals NaN: ops::Equals, CPU only yet
-        throw NotOnGpu("IN over DOUBLE values (NaN equality) is not supported on the GPU yet");
       std::string x = Expr(*e.children[0], layer);
+      const std::string eq = "tessera::ops::Equals<" + DeviceCType(e.children[0]->type) + ">(";
       std::string s = "(";
       for (size_t i = 1; i < e.children.size(); i++) {
         if (DeviceCType(e.children[i]->type) != DeviceCType(e.children[0]->type)) throw NotOnGpu("IN list of mixed types");
-        s += (i > 1 ? " || " : "") + std::string("(") + x + " == " + Expr(*e.children[i], layer) + ")";
+        s += (i > 1 ? " || " : "") + eq + x + ", " + Expr(*e.children[i], layer) + ")";
       }
       s += ")";
       return e.negated ? "(!" + s + ")" : s;

@@ -11,30 +11,33 @@
 // the code generator; the first one wins.
 #include "gpu/tile_library.hpp"
 
+#include <string>
+
 namespace tessera::gpu {
 
-const char* TileLibrarySource() {
-  return R"tessera_cuda(
+namespace {
+// The scalar core (src/function/scalar_core.hpp), embedded at build time.
+const char* kScalarCore =
+#include "function/scalar_core.inc"
+    ;
+
+const char* kTileLibrary = R"tessera_cuda(
 typedef unsigned long long u64;
 typedef long long i64;
 
 // ---- errors ---------------------------------------------------------------------------
 __device__ __forceinline__ void tsr_fail(int* err, int id) { atomicCAS(err, 0, id); }
 
-// ---- overflow-checked arithmetic (the CPU raises the same error, expression_executor) --
-__device__ __forceinline__ int tsr_add_i32(int a, int b, int* err, int id) {
-  i64 r = (i64)a + b; if (r != (int)r) tsr_fail(err, id); return (int)r; }
-__device__ __forceinline__ int tsr_sub_i32(int a, int b, int* err, int id) {
-  i64 r = (i64)a - b; if (r != (int)r) tsr_fail(err, id); return (int)r; }
-__device__ __forceinline__ int tsr_mul_i32(int a, int b, int* err, int id) {
-  i64 r = (i64)a * b; if (r != (int)r) tsr_fail(err, id); return (int)r; }
-__device__ __forceinline__ i64 tsr_add_i64(i64 a, i64 b, int* err, int id) {
-  i64 r = (i64)((u64)a + (u64)b); if (((a ^ r) & (b ^ r)) < 0) tsr_fail(err, id); return r; }
-__device__ __forceinline__ i64 tsr_sub_i64(i64 a, i64 b, int* err, int id) {
-  i64 r = (i64)((u64)a - (u64)b); if (((a ^ b) & (a ^ r)) < 0) tsr_fail(err, id); return r; }
-__device__ __forceinline__ i64 tsr_mul_i64(i64 a, i64 b, int* err, int id) {
-  i64 lo = (i64)((u64)a * (u64)b); i64 hi = __mul64hi(a, b);
-  if (hi != (lo >> 63)) tsr_fail(err, id); return lo; }
+// ---- overflow-checked arithmetic: the scalar core's definitions (tessera::ops, compiled
+// in front of this library), the overflow turned into the kernel's error word -----------
+template <class T> __device__ __forceinline__ T tsr_add(T a, T b, int* err, int id) {
+  T r; if (!tessera::ops::AddChecked(a, b, r)) tsr_fail(err, id); return r; }
+template <class T> __device__ __forceinline__ T tsr_sub(T a, T b, int* err, int id) {
+  T r; if (!tessera::ops::SubChecked(a, b, r)) tsr_fail(err, id); return r; }
+template <class T> __device__ __forceinline__ T tsr_mul(T a, T b, int* err, int id) {
+  T r; if (!tessera::ops::MulChecked(a, b, r)) tsr_fail(err, id); return r; }
+template <class T> __device__ __forceinline__ T tsr_neg(T a, int* err, int id) {
+  T r; if (!tessera::ops::NegChecked(a, r)) tsr_fail(err, id); return r; }
 
 // ---- 128-bit integer sums (SUM over integers and decimals is exact) --------------------
 struct I128 { u64 lo; i64 hi; };
@@ -266,6 +269,11 @@ extern "C" __global__ void __launch_bounds__(256) tsr_select_rows(const u64* row
   }
 }
 )tessera_cuda";
+}  // namespace
+
+const char* TileLibrarySource() {
+  static const std::string source = std::string(kScalarCore) + kTileLibrary;
+  return source.c_str();
 }
 
 }  // namespace tessera::gpu

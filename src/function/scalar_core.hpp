@@ -1,0 +1,153 @@
+// The core of the scalar semantics, defined once for both backends: integer arithmetic
+// with overflow checks, integer division and modulo, negation and absolute value, and the
+// order of values (NaN equal to NaN and above every number). The CPU's vector loops call
+// these (through scalar_ops.hpp); the GPU's generated kernels call the very same
+// functions: this header is embedded in the binary at build time and compiled by NVRTC in
+// front of every kernel (src/function/embed_core.cmake, gpu/tile_library.cpp). So it
+// includes nothing but common/host_device.hpp (inlined when embedded), uses no std::, and
+// holds templates over the integer types of both sides (int, long, long long, __int128).
+//
+// Conventions: a function returns false when the result does not exist: an overflow
+// (Add/Sub/Mul/Neg/Abs; Mod/IntDiv set `overflow`) or a NULL (division by zero). The
+// caller turns that into its own error: the CPU raises a UserError, the GPU sets the
+// kernel's error word; the message text is the caller's (ArithmeticError names them).
+#pragma once
+#include "common/host_device.hpp"
+
+namespace tessera {
+namespace ops {
+
+// The unsigned type of the same width (two's complement wrap-around arithmetic).
+template <class T> struct UnsignedOf;
+// Unsigned types map to themselves (only BOOLEAN, stored as unsigned char, reaches these
+// templates unsigned, and no arithmetic is bound on it).
+template <> struct UnsignedOf<signed char> { using type = unsigned char; };
+template <> struct UnsignedOf<short> { using type = unsigned short; };
+template <> struct UnsignedOf<unsigned char> { using type = unsigned char; };
+template <> struct UnsignedOf<unsigned short> { using type = unsigned short; };
+template <> struct UnsignedOf<unsigned int> { using type = unsigned int; };
+template <> struct UnsignedOf<unsigned long> { using type = unsigned long; };
+template <> struct UnsignedOf<unsigned long long> { using type = unsigned long long; };
+template <> struct UnsignedOf<int> { using type = unsigned int; };
+template <> struct UnsignedOf<long> { using type = unsigned long; };
+template <> struct UnsignedOf<long long> { using type = unsigned long long; };
+template <> struct UnsignedOf<__int128> { using type = unsigned __int128; };
+
+template <class T>
+TESSERA_HD inline bool AddChecked(T a, T b, T& r) {
+  using U = typename UnsignedOf<T>::type;
+  r = (T)((U)a + (U)b);
+  return ((a ^ r) & (b ^ r)) >= 0;  // overflow: both operands' signs differ from the sum's
+}
+template <class T>
+TESSERA_HD inline bool SubChecked(T a, T b, T& r) {
+  using U = typename UnsignedOf<T>::type;
+  r = (T)((U)a - (U)b);
+  return ((a ^ b) & (a ^ r)) >= 0;  // overflow: operands differ in sign, result took b's
+}
+template <class T>
+TESSERA_HD inline bool MulChecked(T a, T b, T& r) {
+  if constexpr (sizeof(T) <= 4) {
+    long long w = (long long)a * (long long)b;
+    r = (T)w;
+    return w == (long long)r;
+  } else if constexpr (sizeof(T) == 8) {
+    __int128 w = (__int128)a * (__int128)b;
+    r = (T)w;
+    return w == (__int128)r;
+  } else {
+    using U = typename UnsignedOf<T>::type;
+    const long long lo = -0x7fffffffffffffffLL - 1, hi = 0x7fffffffffffffffLL;
+    if (a >= lo && a <= hi && b >= lo && b <= hi) {  // both fit in 64 bits: exact
+      r = a * b;
+      return true;
+    }
+    const bool neg = (a < 0) != (b < 0);
+    const U ua = a < 0 ? (U)0 - (U)a : (U)a, ub = b < 0 ? (U)0 - (U)b : (U)b;
+    const U p = ua * ub;
+    const U max = ((U)1 << 127) - 1;
+    if ((ua != 0 && p / ua != ub) || p > max + (neg ? 1 : 0)) return false;
+    r = neg ? (T)((U)0 - p) : (T)p;
+    return true;
+  }
+}
+TESSERA_HD inline bool AddChecked(double a, double b, double& r) { r = a + b; return true; }
+TESSERA_HD inline bool SubChecked(double a, double b, double& r) { r = a - b; return true; }
+TESSERA_HD inline bool MulChecked(double a, double b, double& r) { r = a * b; return true; }
+
+// Modulo with SQL semantics: sign follows the dividend; x % 0 is NULL (returns false).
+// The minimum value % -1 sets `overflow` (as DuckDB, whose quotient overflows there).
+template <class T>
+TESSERA_HD inline bool Mod(T a, T b, T& r, bool& overflow) {
+  if (b == 0) return false;
+  if (b == -1) {
+    overflow |= !SubChecked((T)0, a, r);
+    r = 0;
+    return true;
+  }
+  r = a % b;
+  return true;
+}
+// Integer division truncating toward zero; x // 0 is NULL (returns false); the minimum
+// value // -1 does not fit and sets `overflow`.
+template <class T>
+TESSERA_HD inline bool IntDiv(T a, T b, T& r, bool& overflow) {
+  if (b == 0) return false;
+  if (b == -1) {
+    overflow |= !SubChecked((T)0, a, r);
+    return true;
+  }
+  r = a / b;
+  return true;
+}
+// `//` with a DOUBLE operand is the plain quotient (DuckDB: 7.5 // 2 = 3.75), but NULL
+// when dividing by zero (1.5 // 0 is NULL, unlike 1.5 / 0 = inf).
+TESSERA_HD inline bool IntDiv(double a, double b, double& r, bool&) {
+  if (b == 0) return false;
+  r = a / b;
+  return true;
+}
+// Division is always in DOUBLE (the binder casts) and follows IEEE 754 as DuckDB does:
+// 1 / 0 is inf, 0 / 0 is nan.
+TESSERA_HD inline bool Div(double a, double b, double& r) {
+  r = a / b;
+  return true;
+}
+// Negation and absolute value; false when the result does not fit (the minimum value).
+template <class T>
+TESSERA_HD inline bool NegChecked(T a, T& r) { return SubChecked((T)0, a, r); }
+TESSERA_HD inline bool NegChecked(double a, double& r) { r = -a; return true; }
+template <class T>
+TESSERA_HD inline bool AbsChecked(T a, T& r) {
+  if (a < 0) return NegChecked(a, r);
+  r = a;
+  return true;
+}
+TESSERA_HD inline bool AbsChecked(double a, double& r) { r = a < 0 || (a == 0 && 1 / a < 0) ? -a : a; return true; }
+
+// The order of values of one type, as DuckDB and PostgreSQL order DOUBLEs: NaN equals
+// NaN and is greater than every other value (inf included); -0.0 equals 0.0. Comparisons,
+// IN, ORDER BY, MIN/MAX, grouping, joins and zone maps all use these, on both backends.
+template <class T>
+TESSERA_HD inline bool Equals(const T& a, const T& b) { return a == b; }
+TESSERA_HD inline bool Equals(double a, double b) { return a == b || (a != a && b != b); }
+template <class T>
+TESSERA_HD inline bool LessThan(const T& a, const T& b) { return a < b; }
+TESSERA_HD inline bool LessThan(double a, double b) { return a < b || (b != b && a == a); }
+
+// Comparison operators by number: 0 =, 1 <>, 2 <, 3 <=, 4 >, 5 >=.
+enum CompareOp { kEq = 0, kNe = 1, kLt = 2, kLe = 3, kGt = 4, kGe = 5 };
+template <class T>
+TESSERA_HD inline bool Compare(int op, const T& a, const T& b) {
+  switch (op) {
+    case kEq: return Equals(a, b);
+    case kNe: return !Equals(a, b);
+    case kLt: return LessThan(a, b);
+    case kLe: return !LessThan(b, a);
+    case kGt: return LessThan(b, a);
+    default: return !LessThan(a, b);
+  }
+}
+
+}  // namespace ops
+}  // namespace tessera
