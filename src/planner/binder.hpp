@@ -53,7 +53,7 @@ class Binder {
     std::vector<LogicalOpPtr>* joins = nullptr;
   };
   // A subquery bound for use in an expression, its correlated predicates pulled out
-  // (binder_subquery.cpp).
+  // (bind_subquery.cpp).
   struct SubqueryPlan {
     LogicalOpPtr plan;
     std::vector<Type> types;               // the subquery's visible columns
@@ -75,7 +75,7 @@ class Binder {
   BoundExprPtr BindFunction(const ast::Expr& e, Ctx& ctx);
   BoundExprPtr BindAggregate(const ast::Expr& e, Ctx& ctx);
   BoundExprPtr Coerce(BoundExprPtr e, const Type& t, SourcePos pos);
-  // Subqueries in expressions (binder_subquery.cpp).
+  // Subqueries in expressions (bind_subquery.cpp).
   SubqueryPlan BindSubqueryPlan(const ast::Expr& e, const Ctx& ctx);
   BoundExprPtr BindSubqueryExpr(const ast::Expr& e, Ctx& ctx);
   bool BindSubqueryConjunct(const ast::Expr& e, Ctx& ctx, std::vector<BoundExprPtr>& late);

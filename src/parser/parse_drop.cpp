@@ -1,0 +1,25 @@
+// DROP TABLE | VIEW [IF EXISTS] name.
+#include "parser/parser_internal.hpp"
+
+namespace tessera::parser_internal {
+
+StatementPtr Parser::ParseDrop() {
+  Next();  // DROP
+  StmtKind kind;
+  if (AcceptKw("table")) {
+    kind = StmtKind::DropTable;
+  } else if (AcceptKw("view")) {
+    kind = StmtKind::DropView;
+  } else {
+    SyntaxError(Cur(), "expected TABLE or VIEW");
+  }
+  auto st = std::make_unique<DropStatement>(kind);
+  if (AcceptKw("if")) {
+    ExpectKw("exists");
+    st->if_exists = true;
+  }
+  st->name = ParseIdent();
+  return st;
+}
+
+}  // namespace tessera::parser_internal

@@ -1,0 +1,322 @@
+// Queries: WITH, set operations (UNION/INTERSECT/EXCEPT), ORDER BY/LIMIT/OFFSET, the
+// SELECT core (select list, FROM with joins, WHERE, GROUP BY, HAVING).
+#include "parser/parser_internal.hpp"
+
+namespace tessera::parser_internal {
+
+// ---------------------------------------------------------------- queries
+std::unique_ptr<SelectStmt> Parser::ParseQuery() {
+  DepthGuard guard(*this, Cur().pos);
+  SourcePos pos = Cur().pos;
+  int saved = sel_max_;
+  sel_max_ = 0;
+  std::vector<CommonTableExpr> ctes;
+  if (AcceptKw("with")) {
+    if (AtKw("recursive")) Unsupported(Cur().pos, "WITH RECURSIVE");
+    do {
+      CommonTableExpr cte;
+      cte.pos = Cur().pos;
+      cte.name = ParseIdent();
+      if (AtOp("(")) cte.column_aliases = ParseIdentList();
+      ExpectKw("as");
+      ExpectOp("(");
+      cte.query = ParseQuery();
+      ExpectOp(")");
+      ctes.push_back(std::move(cte));
+    } while (AcceptOp(","));
+  }
+  auto head = ParseSetOperand();
+  auto q = ParseQueryRest(std::move(head), std::move(ctes), pos);
+  sel_max_ = std::max(saved, last_query_height_);
+  return q;
+}
+
+// One operand of a set operation: SELECT ... or ( query ).
+std::unique_ptr<SelectStmt> Parser::ParseSetOperand() {
+  if (AtOp("(")) {
+    Next();
+    auto q = ParseQuery();
+    ExpectOp(")");
+    return q;
+  }
+  if (AtKw("select")) return ParseSelectCore();
+  if (AtKw("values")) Unsupported(Cur().pos, "VALUES as a query");
+  SyntaxError(Cur());
+}
+
+bool Parser::HasTail(const SelectStmt& s) {
+  return !s.order_by.empty() || s.limit.has_value() || s.offset.has_value();
+}
+
+// SELECT * FROM (q): used where q cannot be merged into the enclosing query node.
+std::unique_ptr<SelectStmt> Parser::Wrap(std::unique_ptr<SelectStmt> q) {
+  SourcePos pos = q->pos;
+  auto w = std::make_unique<SelectStmt>();
+  w->pos = pos;
+  SelectItem item;
+  item.expr = std::make_unique<Expr>(ExprKind::Star, pos);
+  w->select_list.push_back(std::move(item));
+  auto ref = std::make_unique<TableRef>(TableRefKind::Subquery, pos);
+  ref->subquery = std::move(q);
+  w->from.push_back(std::move(ref));
+  Note(sel_max_ + 2, pos);
+  return w;
+}
+
+// Given the first operand, parses [set-op operand]... [ORDER BY] [LIMIT] [OFFSET] and
+// attaches `ctes`. Sets last_query_height_.
+std::unique_ptr<SelectStmt> Parser::ParseQueryRest(std::unique_ptr<SelectStmt> head,
+                                                   std::vector<CommonTableExpr> ctes,
+                                                   SourcePos pos) {
+  bool chain = AtKw("union") || AtKw("intersect") || AtKw("except");
+  if (chain && (HasTail(*head) || !head->ctes.empty())) head = Wrap(std::move(head));
+  SelectStmt* tail = head.get();
+  while (tail->set_rhs) tail = tail->set_rhs.get();
+  int links = 0;
+  for (;;) {
+    SetOpKind kind;
+    SourcePos op_pos = Cur().pos;
+    if (AcceptKw("union")) {
+      kind = AcceptKw("all") ? SetOpKind::UnionAll : SetOpKind::Union;
+      if (kind == SetOpKind::Union) AcceptKw("distinct");
+    } else if (AcceptKw("intersect")) {
+      if (AtKw("all")) Unsupported(op_pos, "INTERSECT ALL");
+      AcceptKw("distinct");
+      kind = SetOpKind::Intersect;
+    } else if (AcceptKw("except")) {
+      if (AtKw("all")) Unsupported(op_pos, "EXCEPT ALL");
+      AcceptKw("distinct");
+      kind = SetOpKind::Except;
+    } else {
+      break;
+    }
+    auto rhs = ParseSetOperand();
+    if (rhs->set_op != SetOpKind::None || HasTail(*rhs) || !rhs->ctes.empty())
+      rhs = Wrap(std::move(rhs));
+    tail->set_op = kind;
+    tail->set_rhs = std::move(rhs);
+    tail = tail->set_rhs.get();
+    links++;
+    Note(sel_max_ + links, op_pos);
+  }
+
+  std::vector<OrderItem> order;
+  std::optional<int64_t> limit, offset;
+  bool limit_seen = false, offset_seen = false;
+  if (AcceptKw("order")) {
+    ExpectKw("by");
+    do {
+      OrderItem item;
+      item.expr = ParseExpr();
+      if (AcceptKw("desc")) {
+        item.desc = true;
+      } else {
+        AcceptKw("asc");
+      }
+      if (AcceptKw("nulls")) {
+        if (AcceptKw("first")) {
+          item.nulls_first = true;
+        } else if (AcceptKw("last")) {
+          item.nulls_first = false;
+        } else {
+          SyntaxError(Cur(), "expected FIRST or LAST");
+        }
+      }
+      order.push_back(std::move(item));
+    } while (AcceptOp(","));
+  }
+  for (;;) {
+    if (!limit_seen && AtKw("limit")) {
+      Next();
+      limit_seen = true;
+      if (!AcceptKw("all")) limit = ParseCount("LIMIT");
+    } else if (!offset_seen && AtKw("offset")) {
+      Next();
+      offset_seen = true;
+      offset = ParseCount("OFFSET");
+      if (!AcceptKw("rows")) AcceptKw("row");
+    } else {
+      break;
+    }
+  }
+  bool has_tail = !order.empty() || limit || offset;
+  if (!chain) {
+    // A single parenthesised operand: merge what can be merged without changing meaning.
+    bool head_limited = head->limit.has_value() || head->offset.has_value();
+    if ((has_tail && head_limited) || (!ctes.empty() && !head->ctes.empty()))
+      head = Wrap(std::move(head));
+  }
+  if (!order.empty()) head->order_by = std::move(order);
+  if (limit) head->limit = limit;
+  if (offset) head->offset = offset;
+  if (!ctes.empty()) head->ctes = std::move(ctes);
+  head->pos = pos;
+  last_query_height_ = sel_max_ + 1;
+  Note(last_query_height_, pos);
+  return head;
+}
+
+int64_t Parser::ParseCount(const char* what) {
+  const Token& t = Cur();
+  std::string msg = std::string(what) + " must be a non-negative integer";
+  if (t.kind != TokenKind::Integer) throw UserError(ErrorKind::Syntax, msg, t.pos);
+  int64_t v = 0;
+  for (char c : t.text) {
+    int d = c - '0';
+    if (v > (INT64_MAX - d) / 10) throw UserError(ErrorKind::Syntax, msg, t.pos);
+    v = v * 10 + d;
+  }
+  Next();
+  return v;
+}
+
+std::unique_ptr<SelectStmt> Parser::ParseSelectCore() {
+  auto s = std::make_unique<SelectStmt>();
+  s->pos = Cur().pos;
+  ExpectKw("select");
+  if (AcceptKw("distinct")) {
+    if (AtKw("on")) Unsupported(Cur().pos, "DISTINCT ON");
+    s->distinct = true;
+  } else {
+    AcceptKw("all");
+  }
+  do {
+    s->select_list.push_back(ParseSelectItem());
+  } while (AcceptOp(","));
+  if (AcceptKw("from")) {
+    do {
+      int h = 0;
+      s->from.push_back(ParseFromItem(&h));
+    } while (AcceptOp(","));
+  }
+  if (AcceptKw("where")) s->where = ParseExpr();
+  if (AcceptKw("group")) {
+    ExpectKw("by");
+    do {
+      s->group_by.push_back(ParseExpr());
+    } while (AcceptOp(","));
+  }
+  if (AcceptKw("having")) s->having = ParseExpr();
+  if (AtKw("window")) Unsupported(Cur().pos, "WINDOW");
+  return s;
+}
+
+SelectItem Parser::ParseSelectItem() {
+  SelectItem item;
+  if (AtOp("*")) {
+    item.expr = Done(std::make_unique<Expr>(ExprKind::Star, Cur().pos));
+    Next();
+    return item;
+  }
+  item.expr = ParseExpr();
+  if (item.expr->kind == ExprKind::Star) return item;
+  if (AcceptKw("as")) {
+    item.alias = ParseAnyName();
+  } else if (IsIdentToken(Cur())) {
+    item.alias = Cur().text;
+    Next();
+  }
+  return item;
+}
+
+// table_primary { [join_type] JOIN table_primary ON expr | CROSS JOIN table_primary }
+TableRefPtr Parser::ParseFromItem(int* height) {
+  int lh = 0;
+  TableRefPtr left = ParseTablePrimary(&lh);
+  for (;;) {
+    JoinType jt;
+    if (AcceptKw("cross")) {
+      ExpectKw("join");
+      jt = JoinType::Cross;
+    } else if (AcceptKw("join")) {
+      jt = JoinType::Inner;
+    } else if (AcceptKw("inner")) {
+      ExpectKw("join");
+      jt = JoinType::Inner;
+    } else if (AtKw("left") || AtKw("right") || AtKw("full")) {
+      jt = AtKw("left") ? JoinType::Left : AtKw("right") ? JoinType::Right : JoinType::Full;
+      Next();
+      AcceptKw("outer");
+      ExpectKw("join");
+    } else if (AtKw("natural")) {
+      Unsupported(Cur().pos, "NATURAL JOIN");
+    } else {
+      break;
+    }
+    int rh = 0;
+    TableRefPtr right = ParseTablePrimary(&rh);
+    auto j = std::make_unique<TableRef>(TableRefKind::Join, left->pos);
+    j->join_type = jt;
+    j->left = std::move(left);
+    j->right = std::move(right);
+    int h = std::max(lh, rh);
+    if (jt != JoinType::Cross) {
+      if (AtKw("using")) Unsupported(Cur().pos, "JOIN ... USING (use ON)");
+      ExpectKw("on");
+      j->on = ParseExpr();
+      h = std::max(h, j->on->height);
+    }
+    lh = h + 1;
+    Note(lh, j->pos);
+    left = std::move(j);
+  }
+  *height = lh;
+  return left;
+}
+
+TableRefPtr Parser::ParseTablePrimary(int* height) {
+  DepthGuard guard(*this, Cur().pos);
+  SourcePos pos = Cur().pos;
+  if (AtOp("(")) {
+    if (StartsQuery(Peek())) {
+      Next();
+      auto q = ParseQuery();
+      ExpectOp(")");
+      return SubqueryRef(std::move(q), pos, height);
+    }
+    Next();  // (
+    int ih = 0;
+    TableRefPtr inner = ParseFromItem(&ih);
+    if (inner->kind == TableRefKind::Subquery && inner->alias.empty() && AtQueryTail()) {
+      // ((SELECT ...) UNION (SELECT ...)) alias
+      auto q = ParseQueryRest(std::move(inner->subquery), {}, inner->pos);
+      ExpectOp(")");
+      return SubqueryRef(std::move(q), pos, height);
+    }
+    ExpectOp(")");
+    *height = ih;
+    return inner;
+  }
+  if (Cur().kind == TokenKind::Word && (Cur().text == "lateral" || Cur().text == "values"))
+    Unsupported(pos, Upper(Cur().text) + " in FROM");
+  auto t = std::make_unique<TableRef>(TableRefKind::Base, pos);
+  t->name = ParseIdent();
+  if (AtOp(".")) Unsupported(Cur().pos, "qualified table names");
+  if (AtOp("(")) Unsupported(Cur().pos, "table functions");
+  ParseTableAlias(*t);
+  *height = 1;
+  return t;
+}
+
+TableRefPtr Parser::SubqueryRef(std::unique_ptr<SelectStmt> q, SourcePos pos, int* height) {
+  auto t = std::make_unique<TableRef>(TableRefKind::Subquery, pos);
+  t->subquery = std::move(q);
+  *height = last_query_height_ + 1;
+  Note(*height, pos);
+  ParseTableAlias(*t);
+  return t;
+}
+
+void Parser::ParseTableAlias(TableRef& t) {
+  if (AcceptKw("as")) {
+    t.alias = ParseIdent();
+  } else if (IsIdentToken(Cur())) {
+    t.alias = Cur().text;
+    Next();
+  } else {
+    return;
+  }
+  if (AtOp("(")) t.column_aliases = ParseIdentList();
+}
+
+}  // namespace tessera::parser_internal

@@ -1,0 +1,540 @@
+// Expressions: types and coercions (CommonType, Coerce, comparison operands), literals,
+// operators, functions and aggregates, CASE, CAST, EXTRACT.
+#include <algorithm>
+
+#include "common/date.hpp"
+#include "common/decimal.hpp"
+#include "common/string_cast.hpp"
+#include "planner/binder.hpp"
+#include "planner/binder_internal.hpp"
+
+namespace tessera {
+
+using ast::ExprKind;
+using ast::Op;
+
+static UserError TypeError(const std::string& msg, SourcePos pos) {
+  return UserError(ErrorKind::Type, msg, pos);
+}
+
+// A numeric literal too long for DECIMAL or written with an exponent: out-of-range
+// magnitudes are +-inf or 0, as in DuckDB (SELECT 1e999 is inf).
+static double DoubleLiteral(const ast::Expr& e) {
+  auto d = ParseDouble(e.text);
+  if (!d) throw UserError(ErrorKind::Conversion, "invalid numeric literal " + e.text, e.pos);
+  return *d;
+}
+
+// ---------------------------------------------------------------------------------------
+// Types and coercions
+
+static Type DecimalOf(const Type& t) {
+  if (t.id == TypeId::Integer) return Type::Decimal(10, 0);
+  if (t.id == TypeId::BigInt) return Type::Decimal(19, 0);
+  return t;
+}
+
+Type Binder::CommonType(const Type& a, const Type& b, SourcePos pos) {
+  if (a == b) return a;
+  if (a.id == TypeId::Null) return b;
+  if (b.id == TypeId::Null) return a;
+  if (a.IsNumeric() && b.IsNumeric()) {
+    if (a.id == TypeId::Double || b.id == TypeId::Double) return Type::Double();
+    if (a.id == TypeId::Decimal || b.id == TypeId::Decimal) {
+      Type x = DecimalOf(a), y = DecimalOf(b);
+      int s = std::max(x.scale, y.scale);
+      int p = std::min(38, std::max(x.precision - x.scale, y.precision - y.scale) + s);
+      return Type::Decimal(p, s);
+    }
+    return (a.id == TypeId::BigInt || b.id == TypeId::BigInt) ? Type::BigInt() : Type::Integer();
+  }
+  throw TypeError("cannot combine " + a.ToString() + " and " + b.ToString(), pos);
+}
+
+BoundExprPtr Binder::Coerce(BoundExprPtr e, const Type& t, SourcePos pos) {
+  if (e->type == t) return e;
+  if (e->kind == BExpr::Constant) {
+    try {
+      return MakeConstant(e->value.CastTo(t));
+    } catch (const UserError& err) {
+      throw UserError(ErrorKind::Conversion, err.raw(), pos);
+    }
+  }
+  return MakeCast(std::move(e), t);
+}
+
+BoundExprPtr Binder::ToBoolean(BoundExprPtr e, SourcePos pos, const char* what) {
+  if (e->type.id == TypeId::Boolean) return e;
+  if (e->type.id == TypeId::Null) return MakeConstant(Value::Null(Type::Boolean()));
+  throw TypeError(std::string(what) + " must be BOOLEAN, not " + e->type.ToString(), pos);
+}
+
+// Unifies the types of two operands for comparison: a VARCHAR constant takes the other
+// side's type (so d_date = '1997-01-01' compares dates); otherwise CommonType.
+static void UnifyForCompare(BoundExprPtr& l, BoundExprPtr& r, SourcePos pos) {
+  const Type lt = l->type, rt = r->type;
+  if (lt == rt) return;
+  auto cast_const = [&](BoundExprPtr& c, const Type& t) {
+    try {
+      c = MakeConstant(c->value.CastTo(t));
+    } catch (const UserError& err) {
+      throw UserError(ErrorKind::Conversion, err.raw(), pos);
+    }
+  };
+  if (lt.id == TypeId::Varchar && l->kind == BExpr::Constant && rt.id != TypeId::Null) {
+    cast_const(l, rt);
+    return;
+  }
+  if (rt.id == TypeId::Varchar && r->kind == BExpr::Constant && lt.id != TypeId::Null) {
+    cast_const(r, lt);
+    return;
+  }
+  Type t;
+  if (lt.id == TypeId::Null) t = rt;
+  else if (rt.id == TypeId::Null) t = lt;
+  else if (lt.IsNumeric() && rt.IsNumeric()) t = Binder::CommonType(lt, rt, pos);
+  else
+    throw UserError(ErrorKind::Type,
+                    "cannot compare values of type " + lt.ToString() + " and " + rt.ToString(),
+                    pos);
+  l = MakeCast(std::move(l), t);
+  r = MakeCast(std::move(r), t);
+}
+
+// ---------------------------------------------------------------------------------------
+// Expressions
+
+BoundExprPtr Binder::BindLiteral(const ast::Expr& e) {
+  using ast::LiteralKind;
+  switch (e.lit) {
+    case LiteralKind::Null: return MakeConstant(Value::Null());
+    case LiteralKind::Boolean: return MakeConstant(Value::Boolean(e.text == "true"));
+    case LiteralKind::String: return MakeConstant(Value::Varchar(e.text));
+    case LiteralKind::Integer: {
+      auto v = ParseDecimal(e.text, 38, 0);
+      if (!v) throw UserError(ErrorKind::Conversion, "integer literal out of range: " + e.text, e.pos);
+      if (*v >= INT32_MIN && *v <= INT32_MAX) return MakeConstant(Value::Integer((int32_t)*v));
+      if (*v >= INT64_MIN && *v <= INT64_MAX) return MakeConstant(Value::BigInt((int64_t)*v));
+      return MakeConstant(Value::Decimal(*v, 38, 0));
+    }
+    case LiteralKind::Decimal: {
+      int id, fd;
+      DecimalLiteralShape(e.text, id, fd);
+      int p = std::max(id + fd, 1);
+      if (p > 38) return MakeConstant(Value::Double(DoubleLiteral(e)));
+      auto v = ParseDecimal(e.text, p, fd);
+      if (!v) throw UserError(ErrorKind::Conversion, "invalid numeric literal " + e.text, e.pos);
+      return MakeConstant(Value::Decimal(*v, p, fd));
+    }
+    case LiteralKind::Float: return MakeConstant(Value::Double(DoubleLiteral(e)));
+    case LiteralKind::Date: {
+      auto d = ParseDate(e.text);
+      if (!d) throw UserError(ErrorKind::Conversion, "invalid date literal '" + e.text + "'", e.pos);
+      return MakeConstant(Value::Date(*d));
+    }
+  }
+  throw InternalError("unknown literal");
+}
+
+BoundExprPtr Binder::BindArith(Op op, BoundExprPtr l, BoundExprPtr r, SourcePos pos) {
+  const char* name = op == Op::Add ? "+" : op == Op::Sub ? "-" : op == Op::Mul ? "*"
+                   : op == Op::Div ? "/" : op == Op::IntDiv ? "//" : "%";
+  auto mk = [&op, &l, &r](Type t) {
+    auto e = std::make_unique<BoundExpr>(BExpr::Arith, t);
+    e->op = op;
+    e->children.push_back(std::move(l));
+    e->children.push_back(std::move(r));
+    return e;
+  };
+  if (l->type.id == TypeId::Null || r->type.id == TypeId::Null) {
+    Type t = l->type.id == TypeId::Null ? r->type : l->type;
+    if (t.id == TypeId::Null) t = Type::Integer();
+    if (op == Op::Div) t = Type::Double();
+    return MakeConstant(Value::Null(t));
+  }
+  // DATE +/- integer days, DATE - DATE
+  if (l->type.id == TypeId::Date || r->type.id == TypeId::Date) {
+    if ((op == Op::Add || op == Op::Sub) && l->type.id == TypeId::Date && r->type.IsIntegral()) {
+      r = Coerce(std::move(r), Type::Integer(), pos);
+      return mk(Type::Date());
+    }
+    if (op == Op::Add && r->type.id == TypeId::Date && l->type.IsIntegral()) {
+      std::swap(l, r);
+      r = Coerce(std::move(r), Type::Integer(), pos);
+      return mk(Type::Date());
+    }
+    if (op == Op::Sub && l->type.id == TypeId::Date && r->type.id == TypeId::Date)
+      return mk(Type::BigInt());
+    throw TypeError(std::string("operator ") + name + " is not defined for " + l->type.ToString() +
+                        " and " + r->type.ToString(), pos);
+  }
+  // A VARCHAR constant next to a number is read as a numeric literal of its own shape.
+  auto numeric_or_const = [&](BoundExprPtr& x, const BoundExprPtr& other) {
+    if (x->type.IsNumeric()) return;
+    if (x->type.id == TypeId::Varchar && x->kind == BExpr::Constant && other->type.IsNumeric()) {
+      const std::string& text = x->value.str_value();
+      int id, fd;
+      DecimalLiteralShape(text, id, fd);
+      int p = std::max(id + fd, 1);
+      auto v = p <= 38 ? ParseDecimal(text, p, fd) : std::nullopt;
+      if (!v)
+        throw UserError(ErrorKind::Conversion, "could not convert string '" + text + "' to a number", pos);
+      x = MakeConstant(fd == 0 && *v >= INT32_MIN && *v <= INT32_MAX ? Value::Integer((int32_t)*v)
+                                                                      : Value::Decimal(*v, p, fd));
+      return;
+    }
+    throw TypeError(std::string("operator ") + name + " is not defined for " + l->type.ToString() +
+                        " and " + r->type.ToString(), pos);
+  };
+  numeric_or_const(l, r);
+  numeric_or_const(r, l);
+  // / is DOUBLE division; so is // with a non-integer operand (NULL for a zero divisor).
+  if (op == Op::Div || (op == Op::IntDiv && !(l->type.IsIntegral() && r->type.IsIntegral()))) {
+    l = MakeCast(std::move(l), Type::Double());
+    r = MakeCast(std::move(r), Type::Double());
+    return mk(Type::Double());
+  }
+  Type lt = l->type, rt = r->type;
+  if (lt.id == TypeId::Double || rt.id == TypeId::Double) {
+    l = MakeCast(std::move(l), Type::Double());
+    r = MakeCast(std::move(r), Type::Double());
+    return mk(Type::Double());
+  }
+  if (lt.id == TypeId::Decimal || rt.id == TypeId::Decimal) {
+    Type x = DecimalOf(lt), y = DecimalOf(rt);
+    if (op == Op::Mul) {
+      int p = std::min(38, x.precision + y.precision);
+      int s = x.scale + y.scale;
+      if (s > 38) throw TypeError("DECIMAL multiplication result scale exceeds 38", pos);
+      if (p < s) p = s;
+      l = MakeCast(std::move(l), Type::Decimal(p, x.scale));
+      r = MakeCast(std::move(r), Type::Decimal(p, y.scale));
+      return mk(Type::Decimal(p, s));
+    }
+    int s = std::max(x.scale, y.scale);
+    int p = std::max(x.precision - x.scale, y.precision - y.scale) + s + (op == Op::Mod ? 0 : 1);
+    p = std::min(p, 38);
+    Type t = Type::Decimal(p, s);
+    l = MakeCast(std::move(l), t);
+    r = MakeCast(std::move(r), t);
+    return mk(t);
+  }
+  Type t = CommonType(lt, rt, pos);
+  l = MakeCast(std::move(l), t);
+  r = MakeCast(std::move(r), t);
+  return mk(t);
+}
+
+BoundExprPtr Binder::BindBinary(const ast::Expr& e, Ctx& ctx) {
+  Op op = e.op;
+  // DATE +/- INTERVAL
+  if ((op == Op::Add || op == Op::Sub) && e.children[1]->kind == ExprKind::Interval) {
+    auto l = Bind(*e.children[0], ctx);
+    const ast::Expr& iv = *e.children[1];
+    auto n = ParseDecimal(iv.text, 18, 0);
+    if (!n) throw UserError(ErrorKind::Conversion, "invalid interval '" + iv.text + "'", iv.pos);
+    int64_t amount = (int64_t)*n * (op == Op::Sub ? -1 : 1);
+    if (l->type.id == TypeId::Varchar && l->kind == BExpr::Constant) l = Coerce(std::move(l), Type::Date(), e.pos);
+    if (l->type.id != TypeId::Date)
+      throw TypeError("INTERVAL arithmetic needs a DATE, not " + l->type.ToString(), e.pos);
+    std::string fn;
+    if (iv.name == "day") fn = "date_add_days";
+    else if (iv.name == "week") { fn = "date_add_days"; amount *= 7; }
+    else if (iv.name == "month") fn = "date_add_months";
+    else if (iv.name == "year") { fn = "date_add_months"; amount *= 12; }
+    else throw UserError(ErrorKind::Unsupported, "unsupported interval unit \"" + iv.name + "\"", iv.pos);
+    auto f = std::make_unique<BoundExpr>(BExpr::Func, Type::Date());
+    f->name = fn;
+    f->children.push_back(std::move(l));
+    f->children.push_back(MakeConstant(Value::Integer((int32_t)amount)));
+    return f;
+  }
+  auto l = Bind(*e.children[0], ctx);
+  auto r = Bind(*e.children[1], ctx);
+  switch (op) {
+    case Op::And:
+    case Op::Or: {
+      auto res = std::make_unique<BoundExpr>(op == Op::And ? BExpr::And : BExpr::Or, Type::Boolean());
+      res->children.push_back(ToBoolean(std::move(l), e.children[0]->pos, "argument of AND/OR"));
+      res->children.push_back(ToBoolean(std::move(r), e.children[1]->pos, "argument of AND/OR"));
+      return res;
+    }
+    case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge:
+      UnifyForCompare(l, r, e.pos);
+      return MakeCompare(op, std::move(l), std::move(r));
+    case Op::Concat: {
+      auto f = std::make_unique<BoundExpr>(BExpr::Func, Type::Varchar());
+      f->name = "concat";
+      f->children.push_back(Coerce(std::move(l), Type::Varchar(), e.pos));
+      f->children.push_back(Coerce(std::move(r), Type::Varchar(), e.pos));
+      return f;
+    }
+    default: return BindArith(op, std::move(l), std::move(r), e.pos);
+  }
+}
+
+BoundExprPtr Binder::BindAggregate(const ast::Expr& e, Ctx& ctx) {
+  if (!ctx.agg)
+    throw BindError("aggregate functions are not allowed in " + std::string(ctx.clause), e.pos);
+  Ctx inner;
+  inner.scope = ctx.scope;
+  inner.clause = "aggregate function arguments";
+  std::string name = e.name;
+  BoundExprPtr agg;
+  if (e.star_arg) {
+    if (name != "count") throw BindError(name + "(*) is not a valid aggregate", e.pos);
+    agg = std::make_unique<BoundExpr>(BExpr::Agg, Type::BigInt());
+    agg->name = "count_star";
+  } else {
+    if (e.children.size() != 1)
+      throw BindError("aggregate " + name + " takes exactly one argument", e.pos);
+    for (auto& c : e.children)
+      if (AstContainsAggregate(*c))
+        throw BindError("aggregate function calls cannot be nested", c->pos);
+    auto arg = Bind(*e.children[0], inner);
+    Type t = arg->type;
+    Type rt;
+    if (name == "count") rt = Type::BigInt();
+    else if (name == "min" || name == "max") rt = t.id == TypeId::Null ? Type::Integer() : t;
+    else {
+      if (t.id == TypeId::Null) { arg = MakeCast(std::move(arg), Type::Integer()); t = Type::Integer(); }
+      if (!t.IsNumeric())
+        throw TypeError(name + "(" + t.ToString() + ") is not defined: argument must be numeric",
+                        e.children[0]->pos);
+      if (name == "avg") rt = Type::Double();
+      else if (t.id == TypeId::Integer) rt = Type::BigInt();
+      else if (t.id == TypeId::BigInt) rt = Type::Decimal(38, 0);
+      else if (t.id == TypeId::Decimal) rt = Type::Decimal(38, t.scale);
+      else rt = Type::Double();
+    }
+    agg = std::make_unique<BoundExpr>(BExpr::Agg, rt);
+    agg->name = name;
+    agg->distinct = e.distinct;
+    agg->children.push_back(std::move(arg));
+  }
+  for (uint32_t i = 0; i < ctx.agg->aggs.size(); i++)
+    if (ctx.agg->aggs[i]->Equals(*agg))
+      return MakeColumn({ctx.agg->agg_index, i}, agg->type, agg->ToString());
+  Type t = agg->type;
+  std::string label = agg->ToString();
+  ctx.agg->aggs.push_back(std::move(agg));
+  return MakeColumn({ctx.agg->agg_index, (uint32_t)ctx.agg->aggs.size() - 1}, t, label);
+}
+
+BoundExprPtr Binder::BindFunction(const ast::Expr& e, Ctx& ctx) {
+  if (IsAggregateName(e.name)) return BindAggregate(e, ctx);
+  std::vector<BoundExprPtr> args;
+  for (auto& c : e.children) args.push_back(Bind(*c, ctx));
+  auto expect_args = [&](size_t lo, size_t hi) {
+    if (args.size() < lo || args.size() > hi)
+      throw BindError("wrong number of arguments to function " + e.name, e.pos);
+  };
+  auto make = [&](Type t) {
+    auto f = std::make_unique<BoundExpr>(BExpr::Func, t);
+    f->name = e.name;
+    f->children = std::move(args);
+    return f;
+  };
+  const std::string& n = e.name;
+  if (n == "substring" || n == "substr") {
+    expect_args(2, 3);
+    args[0] = Coerce(std::move(args[0]), Type::Varchar(), e.pos);
+    for (size_t i = 1; i < args.size(); i++) args[i] = Coerce(std::move(args[i]), Type::BigInt(), e.pos);
+    auto f = make(Type::Varchar());
+    f->name = "substring";
+    return f;
+  }
+  if (n == "upper" || n == "lower" || n == "length") {
+    expect_args(1, 1);
+    args[0] = Coerce(std::move(args[0]), Type::Varchar(), e.pos);
+    return make(n == "length" ? Type::BigInt() : Type::Varchar());
+  }
+  if (n == "abs") {
+    expect_args(1, 1);
+    if (!args[0]->type.IsNumeric()) throw TypeError("abs() needs a numeric argument", e.pos);
+    Type t = args[0]->type;
+    return make(t);
+  }
+  if (n == "year") {
+    expect_args(1, 1);
+    args[0] = Coerce(std::move(args[0]), Type::Date(), e.pos);
+    auto f = make(Type::BigInt());
+    f->name = "extract_year";
+    return f;
+  }
+  if (n == "coalesce") {
+    if (args.empty()) throw BindError("coalesce needs at least one argument", e.pos);
+    Type t = args[0]->type;
+    for (auto& a : args) t = CommonType(t, a->type, e.pos);
+    for (auto& a : args) a = Coerce(std::move(a), t, e.pos);
+    return make(t);
+  }
+  throw BindError("function \"" + n + "\" does not exist", e.pos);
+}
+
+BoundExprPtr Binder::Bind(const ast::Expr& e, Ctx& ctx) {
+  // In an aggregating query, an expression that equals a GROUP BY expression refers to it.
+  if (ctx.agg && !AstContainsAggregate(e) && e.kind != ExprKind::Literal && !AstContainsSubquery(e)) {
+    Ctx plain;
+    plain.scope = ctx.scope;
+    plain.clause = ctx.clause;
+    auto bound = BindInner(e, plain);
+    for (uint32_t i = 0; i < ctx.agg->groups.size(); i++)
+      if (ctx.agg->groups[i]->Equals(*bound))
+        return MakeColumn({ctx.agg->group_index, i}, bound->type, bound->ToString());
+    if (bound->IsConstant()) return bound;
+    if (e.kind == ExprKind::Column)
+      throw BindError("column \"" + e.name +
+                          "\" must appear in the GROUP BY clause or be used in an aggregate function",
+                      e.pos);
+  }
+  return BindInner(e, ctx);
+}
+
+BoundExprPtr Binder::BindInner(const ast::Expr& e, Ctx& ctx) {
+  switch (e.kind) {
+    case ExprKind::Column: return BindColumn(e, ctx);
+    case ExprKind::Literal: return BindLiteral(e);
+    case ExprKind::Star: throw BindError("* is not allowed here", e.pos);
+    case ExprKind::Unary: {
+      auto c = Bind(*e.children[0], ctx);
+      if (e.op == Op::Not) {
+        auto r = std::make_unique<BoundExpr>(BExpr::Not, Type::Boolean());
+        r->children.push_back(ToBoolean(std::move(c), e.pos, "argument of NOT"));
+        return r;
+      }
+      if (c->type.id == TypeId::Null) return c;
+      if (!c->type.IsNumeric()) throw TypeError("unary minus needs a numeric argument", e.pos);
+      if (e.op == Op::Plus) return c;
+      Type t = c->type;
+      auto r = std::make_unique<BoundExpr>(BExpr::Neg, t);
+      r->children.push_back(std::move(c));
+      return r;
+    }
+    case ExprKind::Binary: return BindBinary(e, ctx);
+    case ExprKind::Between: {
+      auto x = Bind(*e.children[0], ctx);
+      auto lo = Bind(*e.children[1], ctx);
+      auto hi = Bind(*e.children[2], ctx);
+      auto x2 = x->Copy();
+      UnifyForCompare(x, lo, e.pos);
+      UnifyForCompare(x2, hi, e.pos);
+      std::vector<BoundExprPtr> t;
+      t.push_back(MakeCompare(Op::Ge, std::move(x), std::move(lo)));
+      t.push_back(MakeCompare(Op::Le, std::move(x2), std::move(hi)));
+      auto r = MakeAnd(std::move(t));
+      if (!e.negated) return r;
+      auto n = std::make_unique<BoundExpr>(BExpr::Not, Type::Boolean());
+      n->children.push_back(std::move(r));
+      return n;
+    }
+    case ExprKind::InList: {
+      auto r = std::make_unique<BoundExpr>(BExpr::InList, Type::Boolean());
+      r->negated = e.negated;
+      auto x = Bind(*e.children[0], ctx);
+      Type t = x->type;
+      std::vector<BoundExprPtr> items;
+      // One type for the probe and every item, wide enough for all of them (a DECIMAL(15,2)
+      // column IN (1.504, 7) compares at scale 3: no item is rounded to the column's scale).
+      for (size_t i = 1; i < e.children.size(); i++) {
+        auto it = Bind(*e.children[i], ctx);
+        BoundExprPtr probe = Coerce(x->Copy(), t, e.pos);
+        UnifyForCompare(probe, it, e.children[i]->pos);
+        t = probe->type;
+        items.push_back(std::move(it));
+      }
+      r->children.push_back(Coerce(std::move(x), t, e.pos));
+      for (auto& it : items) r->children.push_back(Coerce(std::move(it), t, e.pos));
+      return r;
+    }
+    case ExprKind::Like: {
+      auto r = std::make_unique<BoundExpr>(BExpr::Like, Type::Boolean());
+      r->negated = e.negated;
+      auto x = Bind(*e.children[0], ctx);
+      auto p = Bind(*e.children[1], ctx);
+      if (x->type.id != TypeId::Varchar && x->type.id != TypeId::Null)
+        throw TypeError("LIKE needs a VARCHAR argument, not " + x->type.ToString(), e.pos);
+      r->children.push_back(Coerce(std::move(x), Type::Varchar(), e.pos));
+      r->children.push_back(Coerce(std::move(p), Type::Varchar(), e.pos));
+      return r;
+    }
+    case ExprKind::IsNull: {
+      auto r = std::make_unique<BoundExpr>(BExpr::IsNull, Type::Boolean());
+      r->negated = e.negated;
+      r->children.push_back(Bind(*e.children[0], ctx));
+      return r;
+    }
+    case ExprKind::Case: {
+      size_t i = 0;
+      BoundExprPtr operand;
+      if (e.has_operand) operand = Bind(*e.children[i++], ctx);
+      size_t end = e.children.size() - (e.has_else ? 1 : 0);
+      std::vector<BoundExprPtr> conds, results;
+      for (; i + 1 < end; i += 2) {
+        auto w = Bind(*e.children[i], ctx);
+        if (operand) {
+          auto o = operand->Copy();
+          UnifyForCompare(o, w, e.children[i]->pos);
+          w = MakeCompare(Op::Eq, std::move(o), std::move(w));
+        }
+        conds.push_back(ToBoolean(std::move(w), e.children[i]->pos, "CASE WHEN condition"));
+        results.push_back(Bind(*e.children[i + 1], ctx));
+      }
+      BoundExprPtr els = e.has_else ? Bind(*e.children.back(), ctx) : MakeConstant(Value::Null());
+      Type t = els->type;
+      for (auto& r : results) {
+        if (r->type.id == TypeId::Varchar || t.id == TypeId::Varchar) {
+          if (r->type.id != TypeId::Null && t.id != TypeId::Null && r->type != t)
+            throw TypeError("CASE results have incompatible types " + t.ToString() + " and " +
+                                r->type.ToString(), e.pos);
+          if (t.id == TypeId::Null) t = r->type;
+          continue;
+        }
+        t = CommonType(t, r->type, e.pos);
+      }
+      if (t.id == TypeId::Null) t = Type::Integer();
+      auto c = std::make_unique<BoundExpr>(BExpr::Case, t);
+      for (size_t k = 0; k < conds.size(); k++) {
+        c->children.push_back(std::move(conds[k]));
+        c->children.push_back(Coerce(std::move(results[k]), t, e.pos));
+      }
+      c->children.push_back(Coerce(std::move(els), t, e.pos));
+      return c;
+    }
+    case ExprKind::Cast: {
+      auto c = Bind(*e.children[0], ctx);
+      const Type& t = e.cast_type;
+      bool ok = c->type.id == TypeId::Null || c->type == t || t.id == TypeId::Varchar ||
+                c->type.id == TypeId::Varchar ||
+                (c->type.IsNumeric() && (t.IsNumeric() || t.id == TypeId::Boolean)) ||
+                (c->type.id == TypeId::Boolean && t.IsNumeric());
+      if (!ok)
+        throw TypeError("cannot cast " + c->type.ToString() + " to " + t.ToString(), e.pos);
+      return Coerce(std::move(c), t, e.pos);
+    }
+    case ExprKind::Function: return BindFunction(e, ctx);
+    case ExprKind::Extract: {
+      auto c = Coerce(Bind(*e.children[0], ctx), Type::Date(), e.pos);
+      if (e.name != "year" && e.name != "month" && e.name != "day")
+        throw UserError(ErrorKind::Unsupported, "EXTRACT(" + e.name + ") is not supported", e.pos);
+      auto f = std::make_unique<BoundExpr>(BExpr::Func, Type::BigInt());
+      f->name = "extract_" + e.name;
+      f->children.push_back(std::move(c));
+      return f;
+    }
+    case ExprKind::Interval:
+      throw TypeError("an INTERVAL can only be added to or subtracted from a DATE", e.pos);
+    case ExprKind::InSubquery:
+    case ExprKind::Exists:
+    case ExprKind::Subquery: return BindSubqueryExpr(e, ctx);
+  }
+  throw InternalError("unknown expression kind");
+}
+
+BoundExprPtr Binder::BindStandalone(const ast::Expr& e) {
+  Ctx ctx;
+  ctx.clause = "VALUES";
+  return Bind(e, ctx);
+}
+
+}  // namespace tessera

@@ -1,0 +1,246 @@
+// The SELECT node: FROM items, WHERE, the select list, GROUP BY, HAVING, ORDER BY,
+// DISTINCT, LIMIT/OFFSET.
+#include "common/decimal.hpp"
+#include "planner/binder.hpp"
+#include "planner/binder_internal.hpp"
+
+namespace tessera {
+
+using ast::ExprKind;
+
+// A GROUP BY / ORDER BY position as written (digits only): -1 when it is beyond int64.
+static int64_t SelectListPosition(const std::string& digits) {
+  auto v = ParseDecimal(digits, 38, 0);
+  return v && *v <= INT64_MAX ? (int64_t)*v : -1;
+}
+
+// ---------------------------------------------------------------------------------------
+// SELECT
+
+static std::string DisplayName(const ast::Expr& e, const BoundExpr& b) {
+  if (e.kind == ExprKind::Column) return e.name;
+  return b.ToString();
+}
+
+BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
+  if (stmt.set_op != ast::SetOpKind::None)
+    throw UserError(ErrorKind::Unsupported, "UNION/INTERSECT/EXCEPT are not supported yet", stmt.pos);
+  ctes_.emplace_back();
+  struct CtePop { std::vector<std::map<std::string, const ast::CommonTableExpr*>>& v; ~CtePop() { v.pop_back(); } } pop{ctes_};
+  for (auto& cte : stmt.ctes) ctes_.back()[cte.name] = &cte;
+
+  Scope scope;
+  LogicalOpPtr plan;
+  for (auto& ref : stmt.from) {
+    auto p = BindFrom(*ref, scope);
+    plan = plan ? CrossJoin(std::move(plan), std::move(p)) : std::move(p);
+  }
+  if (!plan) plan = std::make_unique<LogicalOp>(LogicalKind::Dummy);
+
+  if (stmt.where) plan = BindWhere(*stmt.where, std::move(plan), scope);
+
+  // Expand the select list (* and t.*).
+  struct Item { const ast::Expr* expr; std::string alias; BoundExprPtr star_col; };
+  std::vector<Item> items;
+  for (auto& si : stmt.select_list) {
+    if (si.expr->kind == ExprKind::Star) {
+      bool any = false;
+      for (auto& s : scope.entries) {
+        if (!si.expr->table.empty() && s.alias != si.expr->table) continue;
+        any = true;
+        for (size_t i = 0; i < s.names.size(); i++)
+          items.push_back({nullptr, s.names[i], MakeColumn(s.bindings[i], s.types[i], s.names[i])});
+      }
+      if (!any)
+        throw BindError(si.expr->table.empty() ? "SELECT * with no tables specified"
+                                               : "missing FROM-clause entry for table \"" + si.expr->table + "\"",
+                        si.expr->pos);
+      continue;
+    }
+    items.push_back({si.expr.get(), si.alias, nullptr});
+  }
+
+  bool aggregating = !stmt.group_by.empty() || (stmt.having != nullptr);
+  for (auto& it : items)
+    if (it.expr && AstContainsAggregate(*it.expr)) aggregating = true;
+  for (auto& o : stmt.order_by)
+    if (AstContainsAggregate(*o.expr)) aggregating = true;
+
+  AggState agg;
+  agg.group_index = next_index_++;
+  agg.agg_index = next_index_++;
+  // Joins evaluating subqueries of the select list, HAVING and ORDER BY: under the
+  // projection (after the aggregate when aggregating).
+  std::vector<LogicalOpPtr> select_joins;
+  Ctx sel;
+  sel.scope = &scope;
+  sel.clause = "WHERE";
+  sel.joins = &select_joins;
+  if (aggregating) {
+    sel.agg = &agg;
+    sel.clause = "GROUP BY";
+    Ctx gctx;
+    gctx.scope = &scope;
+    gctx.clause = "GROUP BY";
+    for (auto& g : stmt.group_by) {
+      BoundExprPtr bg;
+      if (g->kind == ExprKind::Literal && g->lit == ast::LiteralKind::Integer) {
+        int64_t k = SelectListPosition(g->text);
+        if (k < 1 || k > (int64_t)items.size())
+          throw BindError("GROUP BY position " + g->text + " is not in the select list", g->pos);
+        auto& it = items[k - 1];
+        bg = it.expr ? Bind(*it.expr, gctx) : it.star_col->Copy();
+      } else if (g->kind == ExprKind::Column && g->table.empty()) {
+        try {
+          bg = Bind(*g, gctx);
+        } catch (const UserError&) {
+          // GROUP BY an output alias
+          const Item* match = nullptr;
+          for (auto& it : items)
+            if (it.alias == g->name && it.expr) match = &it;
+          if (!match) throw;
+          bg = Bind(*match->expr, gctx);
+        }
+      } else {
+        bg = Bind(*g, gctx);
+      }
+      if (bg->ContainsAggregate()) throw BindError("aggregate functions are not allowed in GROUP BY", g->pos);
+      bool dup = false;
+      for (auto& x : agg.groups) dup |= x->Equals(*bg);
+      if (!dup) agg.groups.push_back(std::move(bg));
+    }
+    sel.clause = "WHERE";
+  }
+
+  // Bind select items.
+  auto proj = std::make_unique<LogicalOp>(LogicalKind::Projection);
+  proj->table_index = next_index_++;
+  std::vector<std::string> names;
+  for (auto& it : items) {
+    BoundExprPtr b;
+    if (it.expr) {
+      b = Bind(*it.expr, sel);
+      names.push_back(it.alias.empty() ? DisplayName(*it.expr, *b) : it.alias);
+    } else {
+      b = std::move(it.star_col);
+      if (aggregating) {
+        bool found = false;
+        for (uint32_t i = 0; i < agg.groups.size() && !found; i++)
+          if (agg.groups[i]->Equals(*b)) { b = MakeColumn({agg.group_index, i}, b->type, b->name); found = true; }
+        if (!found)
+          throw BindError("column \"" + b->name + "\" must appear in the GROUP BY clause or be used in an aggregate function", stmt.pos);
+      }
+      names.push_back(it.alias);
+    }
+    proj->exprs.push_back(std::move(b));
+  }
+  size_t visible = proj->exprs.size();
+
+  BoundExprPtr having;
+  if (stmt.having) {
+    Ctx h = sel;
+    h.clause = "HAVING";
+    having = ToBoolean(Bind(*stmt.having, h), stmt.having->pos, "argument of HAVING");
+  }
+
+  // ORDER BY keys refer to output columns (by position, alias or equal expression) or are
+  // added as hidden projection columns.
+  std::vector<OrderSpec> orders;
+  for (auto& o : stmt.order_by) {
+    int idx = -1;
+    if (o.expr->kind == ExprKind::Literal && o.expr->lit == ast::LiteralKind::Integer) {
+      int64_t k = SelectListPosition(o.expr->text);
+      if (k < 1 || k > (int64_t)visible)
+        throw BindError("ORDER BY position " + o.expr->text + " is not in the select list", o.expr->pos);
+      idx = (int)k - 1;
+    } else if (o.expr->kind == ExprKind::Column && o.expr->table.empty()) {
+      for (size_t i = 0; i < visible; i++)
+        if (names[i] == o.expr->name) {
+          idx = (int)i;
+          break;
+        }
+    }
+    if (idx < 0) {
+      Ctx oc = sel;
+      oc.clause = "ORDER BY";
+      auto b = Bind(*o.expr, oc);
+      for (size_t i = 0; i < proj->exprs.size() && idx < 0; i++)
+        if (proj->exprs[i]->Equals(*b)) idx = (int)i;
+      if (idx < 0) {
+        if (stmt.distinct)
+          throw BindError("for SELECT DISTINCT, ORDER BY expressions must appear in the select list", o.expr->pos);
+        proj->exprs.push_back(std::move(b));
+        idx = (int)proj->exprs.size() - 1;
+      }
+    }
+    OrderSpec spec;
+    spec.desc = o.desc;
+    spec.nulls_first = o.nulls_first.value_or(false);  // DuckDB: NULLS LAST for ASC and DESC
+    spec.expr = MakeColumn({proj->table_index, (uint32_t)idx}, proj->exprs[idx]->type,
+                           idx < (int)names.size() ? names[idx] : proj->exprs[idx]->ToString());
+    orders.push_back(std::move(spec));
+  }
+
+  if (aggregating) {
+    auto a = std::make_unique<LogicalOp>(LogicalKind::Aggregate);
+    a->group_index = agg.group_index;
+    a->agg_index = agg.agg_index;
+    a->groups = std::move(agg.groups);
+    a->aggs = std::move(agg.aggs);
+    a->children.push_back(std::move(plan));
+    plan = std::move(a);
+    plan = ApplyJoins(std::move(plan), select_joins);
+    if (having) {
+      auto f = std::make_unique<LogicalOp>(LogicalKind::Filter);
+      SplitConjunction(std::move(having), f->filters);
+      f->children.push_back(std::move(plan));
+      plan = std::move(f);
+    }
+  }
+  plan = ApplyJoins(std::move(plan), select_joins);  // not aggregating: none applied yet
+  std::vector<Type> proj_types;
+  for (auto& e : proj->exprs) proj_types.push_back(e->type);
+  proj->children.push_back(std::move(plan));
+  plan = std::move(proj);
+  uint32_t out_index = plan->table_index;
+
+  if (stmt.distinct) {
+    auto d = std::make_unique<LogicalOp>(LogicalKind::Aggregate);
+    d->group_index = next_index_++;
+    d->agg_index = next_index_++;
+    for (uint32_t i = 0; i < visible; i++)
+      d->groups.push_back(MakeColumn({out_index, i}, proj_types[i], names[i]));
+    for (auto& o : orders) o.expr->binding.table = d->group_index;
+    out_index = d->group_index;
+    d->children.push_back(std::move(plan));
+    plan = std::move(d);
+  }
+  if (!orders.empty()) {
+    auto ord = std::make_unique<LogicalOp>(LogicalKind::Order);
+    ord->orders = std::move(orders);
+    ord->children.push_back(std::move(plan));
+    plan = std::move(ord);
+  }
+  if (stmt.limit || stmt.offset) {
+    auto lim = std::make_unique<LogicalOp>(LogicalKind::Limit);
+    lim->limit = stmt.limit ? *stmt.limit : -1;
+    lim->offset = stmt.offset ? *stmt.offset : 0;
+    lim->children.push_back(std::move(plan));
+    plan = std::move(lim);
+  }
+  if (proj_types.size() > visible) {
+    auto fin = std::make_unique<LogicalOp>(LogicalKind::Projection);
+    fin->table_index = next_index_++;
+    for (uint32_t i = 0; i < visible; i++)
+      fin->exprs.push_back(MakeColumn({out_index, i}, proj_types[i], names[i]));
+    fin->children.push_back(std::move(plan));
+    plan = std::move(fin);
+  }
+  BoundQuery q;
+  q.plan = std::move(plan);
+  q.names = std::move(names);
+  q.types.assign(proj_types.begin(), proj_types.begin() + visible);
+  return q;
+}
+
+}  // namespace tessera

@@ -1,0 +1,174 @@
+// FROM: base tables, CTE references and views, subqueries, joins.
+#include <algorithm>
+
+#include "parser/parser.hpp"
+#include "planner/binder.hpp"
+#include "planner/binder_internal.hpp"
+
+namespace tessera {
+
+using ast::Op;
+
+// ---------------------------------------------------------------------------------------
+// FROM
+
+LogicalOpPtr Binder::BindBaseTable(const ast::TableRef& ref, Scope& scope) {
+  // A CTE of an enclosing WITH shadows catalog tables.
+  for (auto it = ctes_.rbegin(); it != ctes_.rend(); ++it) {
+    auto f = it->find(ref.name);
+    if (f != it->end()) {
+      const ast::CommonTableExpr* cte = f->second;
+      auto aliases = ref.column_aliases.empty() ? cte->column_aliases : ref.column_aliases;
+      return BindSubqueryRef(*cte->query, ref.alias.empty() ? ref.name : ref.alias, aliases,
+                             ref.pos, scope);
+    }
+  }
+  auto entry = catalog_.GetEntry(ref.name);
+  if (!entry) throw UserError(ErrorKind::Catalog, "table \"" + ref.name + "\" does not exist", ref.pos);
+  if (entry->is_view()) {
+    // A view is its query, parsed and bound here like a subquery in FROM.
+    if (view_depth_ >= kMaxViewDepth)
+      throw UserError(ErrorKind::Binder, "views nest more than " + std::to_string(kMaxViewDepth) +
+                                             " deep (does view \"" + ref.name + "\" refer to itself?)", ref.pos);
+    auto stmts = ParseSQL(entry->view_sql);
+    if (stmts.size() != 1 || stmts[0]->kind != ast::StmtKind::Select)
+      throw UserError(ErrorKind::Catalog, "view \"" + ref.name + "\" has an invalid definition", ref.pos);
+    auto& q = *static_cast<ast::SelectStatement&>(*stmts[0]).select;
+    auto aliases = ref.column_aliases.empty() ? entry->view_columns : ref.column_aliases;
+    view_depth_++;
+    struct Dec { int& d; ~Dec() { d--; } } dec{view_depth_};
+    try {
+      return BindSubqueryRef(q, ref.alias.empty() ? ref.name : ref.alias, aliases, ref.pos, scope);
+    } catch (const UserError& e) {
+      // Positions inside the view's text would mislead: point at the outermost reference.
+      if (view_depth_ > 1) throw;
+      throw UserError(e.kind(), "in view \"" + ref.name + "\": " + e.raw(), ref.pos);
+    }
+  }
+  auto get = std::make_unique<LogicalOp>(LogicalKind::Get);
+  get->table = entry;
+  get->table_index = next_index_++;
+  get->alias = ref.alias.empty() ? ref.name : ref.alias;
+  ScopeEntry se;
+  se.alias = get->alias;
+  for (size_t i = 0; i < entry->schema.columns.size(); i++) {
+    get->column_ids.push_back((int)i);
+    std::string name = i < ref.column_aliases.size() ? ref.column_aliases[i]
+                                                     : entry->schema.columns[i].name;
+    se.names.push_back(name);
+    se.types.push_back(entry->schema.columns[i].type);
+    se.bindings.push_back({get->table_index, (uint32_t)i});
+  }
+  for (auto& e : scope.entries)
+    if (e.alias == se.alias)
+      throw BindError("table name \"" + se.alias + "\" specified more than once", ref.pos);
+  scope.entries.push_back(std::move(se));
+  get->estimated_rows = (double)entry->data->row_count;
+  return get;
+}
+
+LogicalOpPtr Binder::BindSubqueryRef(const ast::SelectStmt& q, const std::string& alias,
+                                     const std::vector<std::string>& col_aliases, SourcePos pos,
+                                     Scope& scope) {
+  // A derived table does not see the queries around it (no LATERAL).
+  auto saved = std::move(outer_scopes_);
+  outer_scopes_.clear();
+  BoundQuery bq;
+  try {
+    bq = BindSelect(q);
+  } catch (...) {
+    outer_scopes_ = std::move(saved);
+    throw;
+  }
+  outer_scopes_ = std::move(saved);
+  // Wrap in a projection so that the subquery's columns get bindings of their own.
+  auto proj = std::make_unique<LogicalOp>(LogicalKind::Projection);
+  proj->table_index = next_index_++;
+  auto child_b = bq.plan->Bindings();
+  auto child_t = bq.plan->Types();
+  ScopeEntry se;
+  se.alias = alias;
+  for (size_t i = 0; i < child_b.size(); i++) {
+    proj->exprs.push_back(MakeColumn(child_b[i], child_t[i], bq.names[i]));
+    se.names.push_back(i < col_aliases.size() ? col_aliases[i] : bq.names[i]);
+    se.types.push_back(child_t[i]);
+    se.bindings.push_back({proj->table_index, (uint32_t)i});
+  }
+  for (auto& e : scope.entries)
+    if (!alias.empty() && e.alias == alias)
+      throw BindError("table name \"" + alias + "\" specified more than once", pos);
+  scope.entries.push_back(std::move(se));
+  proj->children.push_back(std::move(bq.plan));
+  return proj;
+}
+
+LogicalOpPtr CrossJoin(LogicalOpPtr l, LogicalOpPtr r) {
+  auto j = std::make_unique<LogicalOp>(LogicalKind::Join);
+  j->join_type = LJoinType::Cross;
+  j->children.push_back(std::move(l));
+  j->children.push_back(std::move(r));
+  return j;
+}
+
+static bool AllIn(const BoundExpr& e, const std::vector<ColumnBinding>& set) {
+  std::vector<ColumnBinding> used;
+  e.CollectBindings(used);
+  for (auto& b : used)
+    if (std::find(set.begin(), set.end(), b) == set.end()) return false;
+  return true;
+}
+
+LogicalOpPtr Binder::BindFrom(const ast::TableRef& ref, Scope& scope) {
+  switch (ref.kind) {
+    case ast::TableRefKind::Base: return BindBaseTable(ref, scope);
+    case ast::TableRefKind::Subquery:
+      return BindSubqueryRef(*ref.subquery, ref.alias, ref.column_aliases, ref.pos, scope);
+    case ast::TableRefKind::Join: {
+      auto left = BindFrom(*ref.left, scope);
+      auto right = BindFrom(*ref.right, scope);
+      if (ref.join_type == ast::JoinType::Cross || !ref.on) return CrossJoin(std::move(left), std::move(right));
+      Ctx ctx;
+      ctx.scope = &scope;
+      ctx.clause = "JOIN conditions";
+      auto cond = ToBoolean(Bind(*ref.on, ctx), ref.on->pos, "JOIN condition");
+      if (ref.join_type == ast::JoinType::Inner) {
+        auto f = std::make_unique<LogicalOp>(LogicalKind::Filter);
+        SplitConjunction(std::move(cond), f->filters);
+        f->children.push_back(CrossJoin(std::move(left), std::move(right)));
+        return f;
+      }
+      if (ref.join_type != ast::JoinType::Left)
+        throw UserError(ErrorKind::Unsupported, "RIGHT and FULL OUTER JOIN are not supported yet",
+                        ref.pos);
+      auto j = std::make_unique<LogicalOp>(LogicalKind::Join);
+      j->join_type = LJoinType::Left;
+      auto lb = left->Bindings(), rb = right->Bindings();
+      std::vector<BoundExprPtr> terms, residual;
+      SplitConjunction(std::move(cond), terms);
+      for (auto& t : terms) {
+        if (t->kind == BExpr::Compare && t->op == Op::Eq) {
+          auto& a = t->children[0];
+          auto& b = t->children[1];
+          if (AllIn(*a, lb) && AllIn(*b, rb) && !a->IsConstant() && !b->IsConstant()) {
+            j->left_keys.push_back(std::move(a));
+            j->right_keys.push_back(std::move(b));
+            continue;
+          }
+          if (AllIn(*b, lb) && AllIn(*a, rb) && !a->IsConstant() && !b->IsConstant()) {
+            j->left_keys.push_back(std::move(b));
+            j->right_keys.push_back(std::move(a));
+            continue;
+          }
+        }
+        residual.push_back(std::move(t));
+      }
+      if (!residual.empty()) j->residual = MakeAnd(std::move(residual));
+      j->children.push_back(std::move(left));
+      j->children.push_back(std::move(right));
+      return j;
+    }
+  }
+  throw InternalError("unknown table reference");
+}
+
+}  // namespace tessera
