@@ -173,7 +173,7 @@ void EvalArith(const BoundExpr& e, const Vector& a, const Vector& b, Vector& out
     int128_t lim = Pow10(out.type().precision);
     for (uint32_t i = 0; i < n; i++) {
       int128_t v = out.data<int128_t>()[i];
-      if ((v >= lim || v <= -lim) && out.IsValid(i)) Overflow("arithmetic", out.type());
+      if (!ops::WithinPrecision(v, lim) && out.IsValid(i)) Overflow("arithmetic", out.type());
     }
   }
 }

@@ -135,6 +135,17 @@ template <class T>
 TESSERA_HD inline bool LessThan(const T& a, const T& b) { return a < b; }
 TESSERA_HD inline bool LessThan(double a, double b) { return a < b || (b != b && a == a); }
 
+// 10^n in 128 bits (0 <= n <= 38): the limits and scale factors of DECIMAL values.
+TESSERA_HD inline __int128 Pow10Int128(int n) {
+  __int128 p = 1;
+  for (int i = 0; i < n; i++) p *= 10;
+  return p;
+}
+// A DECIMAL value fits its precision p when |v| < 10^p (`limit`); arithmetic on DECIMALs
+// held in 128 bits checks it after each operation (the 128-bit range alone is wider).
+template <class T>
+TESSERA_HD inline bool WithinPrecision(T v, T limit) { return v < limit && v > -limit; }
+
 // Comparison operators by number: 0 =, 1 <>, 2 <, 3 <=, 4 >, 5 >=.
 enum CompareOp { kEq = 0, kNe = 1, kLt = 2, kLe = 3, kGt = 4, kGe = 5 };
 template <class T>

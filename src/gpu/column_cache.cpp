@@ -16,7 +16,7 @@ std::string DeviceCType(const Type& t) {
     case TypeId::Date:
     case TypeId::Varchar: return "int";
     case TypeId::BigInt: return "long long";
-    case TypeId::Decimal: return t.precision <= 18 ? "long long" : "";
+    case TypeId::Decimal: return t.precision <= 18 ? "long long" : "__int128";  // 128-bit: expressions only
     case TypeId::Double: return "double";
     default: return "";
   }

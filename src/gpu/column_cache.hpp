@@ -73,9 +73,11 @@ class ColumnCache {
   PinnedHostBuffer staging_;
 };
 
-// Device type of a logical type in generated code ("int", "long long", ...); "" when the
-// GPU backend does not handle the type.
+// Device type of a logical type in generated code ("int", "long long", "__int128" for
+// DECIMALs above 18 digits, ...); "" when the GPU backend does not handle the type.
 std::string DeviceCType(const Type& t);
+// Bytes per value of a column held on the device; 0 when the GPU does not store the type
+// (a DECIMAL above 18 digits is computed in registers, never stored).
 int DeviceWidth(const Type& t);
 
 }  // namespace tessera::gpu

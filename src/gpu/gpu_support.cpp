@@ -35,7 +35,7 @@ Support Aggregates(const ir::Sink& s) {
     const Type& in = a->children[0]->type;
     if (n == "sum" || n == "avg") {
       if (in.id == TypeId::Double) words += 1;
-      else if (IntLike(in) && in.id != TypeId::Date) words += 2;
+      else if ((IntLike(in) && in.id != TypeId::Date) || in.id == TypeId::Decimal) words += 2;  // 128-bit sum
       else return No(n + " over " + in.ToString() + " on the GPU");
     } else if ((n == "min" || n == "max") && IntLike(in)) {
       words += 1;
@@ -56,7 +56,7 @@ Support GpuSupport(const ir::Pipeline& p) {
     return No("its source is an intermediate result (" + p.source.what +
               "), not a table scan: the GPU does not read intermediate results yet");
   for (size_t i = 0; i < p.source.scan.column_types.size(); i++)
-    if (DeviceCType(p.source.scan.column_types[i]).empty())
+    if (!DeviceWidth(p.source.scan.column_types[i]))
       return No(p.source.scan.table + "." + p.source.scan.column_names[i] + ": " +
                 UnsupportedType(p.source.scan.column_types[i]));
   for (const ir::Step& st : p.steps) {

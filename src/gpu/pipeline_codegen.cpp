@@ -64,6 +64,7 @@ class Generator {
   std::string Expr(const BoundExpr& e, int layer);
   std::string DictPredicate(const BoundExpr& e, int layer, int idx);
   std::string Checked(const char* fn, const BoundExpr& e, const std::string& a, const std::string& b);
+  std::string Precision(const BoundExpr& e, const std::string& code);
   void Predicate(const BoundExpr& e, int layer);
   void Source(const ir::ScanSource& scan);
   int EmitProbe(const ir::Step& j, int layer);
@@ -167,6 +168,14 @@ std::string Generator::Checked(const char* what, const BoundExpr& e, const std::
   return "tsr_" + fn + "<" + ct + ">(" + a + (b.empty() ? "" : ", " + b) + ", err, " + std::to_string(id) + ")";
 }
 
+// A DECIMAL held in 128 bits must fit its precision after arithmetic (the CPU's rule,
+// ops::WithinPrecision); other types pass through.
+std::string Generator::Precision(const BoundExpr& e, const std::string& code) {
+  if (DeviceCType(e.type) != "__int128") return code;
+  int id = Error(ops::OverflowMessage("arithmetic", e.type), false);
+  return "tsr_precision(" + code + ", " + std::to_string(e.type.precision) + ", err, " + std::to_string(id) + ")";
+}
+
 std::string Generator::Expr(const BoundExpr& e, int layer) {
   // Predicates over a single VARCHAR column become dictionary bitmaps.
   if (e.kind != BExpr::Column && e.kind != BExpr::Constant && e.kind != BExpr::Agg) {
@@ -193,7 +202,12 @@ std::string Generator::Expr(const BoundExpr& e, int layer) {
         std::memcpy(&bits, &d, 8);
         return "__longlong_as_double((long long)" + PV(ConstParam(bits)) + ")";
       }
-      int k = ConstParam((uint64_t)(int64_t)e.value.int_value());
+      const int128_t v = e.value.int_value();
+      if (ct == "__int128" && (v > INT64_MAX || v < INT64_MIN)) {  // two parameter words
+        int hi = ConstParam((uint64_t)(int64_t)(v >> 64)), lo = ConstParam((uint64_t)v);
+        return "(((__int128)(long long)" + PV(hi) + " << 64) | (__int128)" + PV(lo) + ")";
+      }
+      int k = ConstParam((uint64_t)(int64_t)v);
       if (ct == "bool") return "(" + PV(k) + " != 0ull)";
       return "((" + ct + ")(long long)" + PV(k) + ")";
     }
@@ -204,13 +218,18 @@ std::string Generator::Expr(const BoundExpr& e, int layer) {
       if (from == to) return x;
       if (from.id == TypeId::Integer && to.id == TypeId::BigInt) return "((long long)" + x + ")";
       if ((from.id == TypeId::Integer || from.id == TypeId::BigInt) && to.id == TypeId::Double) return "((double)" + x + ")";
-      int128_t scale = 0;
-      if (from.id == TypeId::Integer && to.id == TypeId::Decimal && to.precision <= 18 && to.precision - to.scale >= 10)
-        scale = Pow10(to.scale);
-      if (from.id == TypeId::Decimal && to.id == TypeId::Decimal && to.precision <= 18 && to.scale >= from.scale &&
-          to.precision - to.scale >= from.precision - from.scale)
-        scale = Pow10(to.scale - from.scale);
-      if (scale) return "((long long)" + x + " * " + std::to_string((long long)scale) + "LL)";
+      // To a DECIMAL with as many integer digits and at least the scale: a widening and a
+      // multiplication by 10^(scale difference), which cannot overflow.
+      if (to.id == TypeId::Decimal && (from.id == TypeId::Integer || from.id == TypeId::BigInt || from.id == TypeId::Decimal)) {
+        const int from_scale = from.id == TypeId::Decimal ? from.scale : 0;
+        const int from_digits = from.id == TypeId::Decimal ? from.precision - from.scale : from.id == TypeId::Integer ? 10 : 19;
+        if (to.scale >= from_scale && to.precision - to.scale >= from_digits) {
+          const int d = to.scale - from_scale;
+          std::string factor = d <= 18 ? "(" + ct + ")" + std::to_string((long long)Pow10(d)) + "LL"
+                                       : "tessera::ops::Pow10Int128(" + std::to_string(d) + ")";
+          return "((" + ct + ")" + x + " * " + factor + ")";
+        }
+      }
       throw NotOnGpu("cast from " + from.ToString() + " to " + to.ToString() + " is not supported on the GPU yet");
     }
     case BExpr::Compare: {
@@ -236,9 +255,9 @@ std::string Generator::Expr(const BoundExpr& e, int layer) {
           throw NotOnGpu("arithmetic on " + c->type.ToString() + " giving " + e.type.ToString());
       std::string a = Expr(*e.children[0], layer), b = Expr(*e.children[1], layer);
       switch (e.op) {
-        case ast::Op::Add: return Checked("addition", e, a, b);
-        case ast::Op::Sub: return Checked("subtraction", e, a, b);
-        case ast::Op::Mul: return Checked("multiplication", e, a, b);
+        case ast::Op::Add: return Precision(e, Checked("addition", e, a, b));
+        case ast::Op::Sub: return Precision(e, Checked("subtraction", e, a, b));
+        case ast::Op::Mul: return Precision(e, Checked("multiplication", e, a, b));
         case ast::Op::Div:
           if (ct == "double") return "(" + a + " / " + b + ")";
           break;
@@ -401,7 +420,7 @@ void Generator::BuildSink(const ir::Sink& j) {
   t->domains.clear();
   t->word_of.clear();
   for (size_t c = 0; c < cols.size(); c++) {
-    if (DeviceCType(cols[c].type).empty()) throw NotOnGpu(UnsupportedType(cols[c].type));
+    if (!DeviceWidth(cols[c].type)) throw NotOnGpu("a join build column of type " + cols[c].type.ToString() + " is not supported on the GPU yet");
     t->types.push_back(cols[c].type);
     t->domains.push_back(cols[c].domain);
     bool store = !t->read_known || t->read[c];
@@ -450,6 +469,11 @@ void Generator::BuildSink(const ir::Sink& j) {
   prog_.is_build = true;
   prog_.join = j.node;
   prog_.table = t;
+}
+
+// The value a 128-bit SUM state adds: 64-bit inputs widened, 128-bit ones as they are.
+static std::string SumValue(const BoundExpr* agg, const std::string& v) {
+  return DeviceCType(agg->children[0]->type) == "__int128" ? "tsr_i128(" + v + ")" : "tsr_i128((long long)" + v + ")";
 }
 
 void Generator::AggregateSink(const ir::Sink& a) {
@@ -535,7 +559,7 @@ void Generator::AggregateSink(const ir::Sink& a) {
       int w = prog_.agg_word[k];
       std::string at = st + " + " + std::to_string(w);
       switch (prog_.words[w]) {
-        case AggWord::SumLo: s += " atomic_add_i128(" + at + ", (long long)" + values[k] + ");"; break;
+        case AggWord::SumLo: s += " atomic_add_i128(" + at + ", " + SumValue(a.aggs[k], values[k]) + ");"; break;
         case AggWord::SumF64: s += " atomic_add_f64(" + at + ", (double)" + values[k] + ");"; break;
         case AggWord::Min: s += " atomic_min_i64(" + at + ", (long long)" + values[k] + ");"; break;
         case AggWord::Max: s += " atomic_max_i64(" + at + ", (long long)" + values[k] + ");"; break;
@@ -558,7 +582,7 @@ void Generator::AggregateSink(const ir::Sink& a) {
       switch (prog_.words[w]) {
         case AggWord::SumLo:
           prologue_ += "  I128 " + acc + " = {0ull, 0ll};\n";
-          add += " i128_add(" + acc + ", (long long)" + values[k] + ");";
+          add += " i128_add(" + acc + ", " + SumValue(a.aggs[k], values[k]) + ");";
           epilogue_ += "  " + acc + " = BlockReduce<BT>(" + acc + ", SumI128());\n";
           flush += " atomic_add_i128(" + at + ", " + acc + ");";
           break;

@@ -39,8 +39,14 @@ template <class T> __device__ __forceinline__ T tsr_mul(T a, T b, int* err, int 
 template <class T> __device__ __forceinline__ T tsr_neg(T a, int* err, int id) {
   T r; if (!tessera::ops::NegChecked(a, r)) tsr_fail(err, id); return r; }
 
+// A DECIMAL result held in 128 bits must fit its precision p (|v| < 10^p), as on the CPU.
+__device__ __forceinline__ __int128 tsr_precision(__int128 v, int p, int* err, int id) {
+  if (!tessera::ops::WithinPrecision(v, tessera::ops::Pow10Int128(p))) tsr_fail(err, id); return v; }
+
 // ---- 128-bit integer sums (SUM over integers and decimals is exact) --------------------
 struct I128 { u64 lo; i64 hi; };
+__device__ __forceinline__ I128 tsr_i128(i64 v) { I128 x; x.lo = (u64)v; x.hi = v < 0 ? -1 : 0; return x; }
+__device__ __forceinline__ I128 tsr_i128(__int128 v) { I128 x; x.lo = (u64)v; x.hi = (i64)(v >> 64); return x; }
 __device__ __forceinline__ void i128_add(I128& a, i64 v) {
   u64 lo = a.lo + (u64)v; a.hi += (v < 0 ? -1 : 0) + (lo < a.lo ? 1 : 0); a.lo = lo; }
 __device__ __forceinline__ void i128_add(I128& a, I128 b) {
