@@ -243,7 +243,7 @@ std::string GpuQuery::Describe() const {
       auto& pr = *programs_[i];
       s += "pipeline " + std::to_string(pl[i]->id) + " on the GPU: one kernel, " +
            (pr.is_build ? std::string(pr.table->dense ? "direct-mapped" : "open-addressing") + " hash table of " +
-                              std::to_string(pr.table->range) + " slots"
+                              std::to_string(pr.table->range) + " slots" + (pr.table->keys_only ? " (keys only)" : "")
                         : (pr.keys.empty() ? std::string("no groups (block reduction)")
                            : pr.hashed       ? "group hash table of " + std::to_string(pr.slots) +
                                                  " rows (open addressing, global atomics; grown when full)"

@@ -19,9 +19,13 @@ bool IntLike(const Type& t) {
 
 Support No(std::string why) { return {false, std::move(why)}; }
 
+// Inner joins, and semi, anti and mark joins (a build of keys only, duplicates allowed), on
+// one integer key without a residual predicate. A null-aware mark join (NOT IN) needs no
+// NULL handling here: GPU columns and expressions are never NULL.
 Support Join(LJoinType type, const std::vector<const BoundExpr*>& keys, const BoundExpr* residual) {
-  if (type != LJoinType::Inner || keys.size() != 1 || residual)
-    return No("only inner equi-joins on one key run on the GPU yet");
+  if (type != LJoinType::Inner && type != LJoinType::Semi && type != LJoinType::Anti && type != LJoinType::Mark)
+    return No("left and cross joins do not run on the GPU yet");
+  if (keys.size() != 1 || residual) return No("only equi-joins on one key run on the GPU yet");
   if (!JoinKeyType(keys[0]->type)) return No("join key of type " + keys[0]->type.ToString());
   return {};
 }

@@ -17,9 +17,9 @@ namespace {
 // One column of an operator's output, as the kernel sees it.
 struct Col {
   Type type;
-  enum Kind { Scan, Payload, Computed } kind = Scan;
+  enum Kind { Scan, Payload, Computed, Found } kind = Scan;  // Found: a mark join's flag
   std::shared_ptr<CachedColumn> cached;        // Scan
-  int probe = -1, build_col = -1;              // Payload: probe number, build column
+  int probe = -1, build_col = -1;              // Payload: probe number, build column; Found: probe
   const BoundExpr* expr = nullptr;             // Computed: over layer `below`
   int below = -1;
   std::string var;                             // register array, once materialised
@@ -27,6 +27,7 @@ struct Col {
 };
 
 struct Probe {
+  LJoinType type = LJoinType::Inner;
   std::shared_ptr<GpuHashTable> table;
   std::string slot_var;
   int p_table = -1, p_keys = -1, p_stride = -1, p_lo = -1, p_range = -1;
@@ -118,6 +119,10 @@ std::string Generator::Need(int layer, int idx) {
       ForItems(v + "[i] = " + code + ";");
       break;
     }
+    case Col::Found:  // a mark join's output: whether the probe found its key
+      Declare("bool", v);
+      ForItems(v + "[i] = " + probes_[c.probe].slot_var + "[i] >= 0;");
+      break;
   }
   c.var = v;
   return v;
@@ -326,6 +331,7 @@ int Generator::EmitProbe(const ir::Step& j, int layer) {
   const BoundExpr& key = *j.keys[0];  // GpuSupport: an inner join on one integer key
   std::string k = Expr(key, layer);
   Probe pr;
+  pr.type = j.join_type;
   pr.table = it->second;
   auto t = pr.table;
   pr.p_table = Param([t] { return (uint64_t)t->table.ptr(); });
@@ -338,7 +344,12 @@ int Generator::EmitProbe(const ir::Step& j, int layer) {
   std::string find = t->dense
       ? "ht_find_dense((const unsigned*)" + PV(pr.p_table) + ", (int)" + PV(pr.p_stride) + ", (long long)" + PV(pr.p_lo) + ", " + PV(pr.p_range) + ", (long long)" + k + ")"
       : "ht_find_open((const long long*)" + PV(pr.p_keys) + ", " + PV(pr.p_range) + ", (long long)" + k + ")";
-  ForItems(pr.slot_var + "[i] = (int)" + find + "; if (" + pr.slot_var + "[i] < 0) sel[i] = false;");
+  // Inner and semi joins keep the rows that found their key, anti joins those that did
+  // not; a mark join keeps every row and outputs whether it found it.
+  std::string keep = j.join_type == LJoinType::Anti ? " if (" + pr.slot_var + "[i] >= 0) sel[i] = false;"
+                     : j.join_type == LJoinType::Mark ? ""
+                                                      : " if (" + pr.slot_var + "[i] < 0) sel[i] = false;";
+  ForItems(pr.slot_var + "[i] = (int)" + find + ";" + keep);
   probes_.push_back(pr);
   return (int)probes_.size() - 1;
 }
@@ -348,7 +359,14 @@ void Generator::AddProbeLayer(int probe) {
   int L = (int)layers_.size() - 1;
   auto t = probes_[probe].table;
   std::vector<Col> cols = layers_[L];  // probe columns keep their loaded registers
-  for (size_t c = 0; c < t->types.size(); c++) {
+  if (probes_[probe].type == LJoinType::Mark) {
+    Col col;
+    col.type = Type::Boolean();
+    col.kind = Col::Found;
+    col.probe = probe;
+    cols.push_back(std::move(col));
+  }
+  for (size_t c = 0; c < t->types.size() && probes_[probe].type == LJoinType::Inner; c++) {
     Col col;
     col.type = t->types[c];
     col.kind = Col::Payload;
@@ -410,20 +428,23 @@ size_t Generator::ScanPrefix(const ir::Pipeline& p) {
 
 void Generator::BuildSink(const ir::Sink& j) {
   int L = (int)layers_.size() - 1;
-  const BoundExpr& key = *j.keys[0];  // GpuSupport: an inner join on one integer key
+  const BoundExpr& key = *j.keys[0];  // GpuSupport: a join on one integer key
   auto found = tables_.find(j.node);
   auto t = found != tables_.end() ? found->second : std::make_shared<GpuHashTable>();
   const auto& cols = layers_[L];
   if (!t->read_known) t->read.assign(cols.size(), 0);
+  // Semi, anti and mark joins need only the set of build keys (duplicates are fine).
+  t->keys_only = j.join_type != LJoinType::Inner;
   t->stride = 1;
   t->types.clear();
   t->domains.clear();
   t->word_of.clear();
   for (size_t c = 0; c < cols.size(); c++) {
-    if (!DeviceWidth(cols[c].type)) throw NotOnGpu("a join build column of type " + cols[c].type.ToString() + " is not supported on the GPU yet");
+    bool store = !t->keys_only && (!t->read_known || t->read[c]);
+    if (store && !DeviceWidth(cols[c].type))
+      throw NotOnGpu("a join build column of type " + cols[c].type.ToString() + " is not supported on the GPU yet");
     t->types.push_back(cols[c].type);
     t->domains.push_back(cols[c].domain);
-    bool store = !t->read_known || t->read[c];
     t->word_of.push_back(store ? t->stride : -1);
     if (store) t->stride += DeviceWidth(cols[c].type) == 8 ? 2 : 1;
   }
@@ -451,8 +472,18 @@ void Generator::BuildSink(const ir::Sink& j) {
   int p_lo = Param([t] { return (uint64_t)t->lo; });
   int p_range = Param([t] { return t->dense ? t->range : t->range - 1; });
   int range_err = Error("join build key outside its planned range", true);
-  int dup_err = Error("duplicate key on the build side of a join", true);
   std::string ht = "(unsigned*)" + PV(p_table), stride = "(int)" + PV(p_stride);
+  if (t->keys_only) {
+    ForItems(t->dense ? "ht_insert_dense_set(" + ht + ", " + stride + ", (long long)" + PV(p_lo) + ", " + PV(p_range) +
+                            ", (long long)" + k + ", err, " + std::to_string(range_err) + ");"
+                      : "ht_insert_open_set((long long*)" + PV(p_keys) + ", " + PV(p_range) + ", (long long)" + k +
+                            ", err, " + std::to_string(range_err) + ");");
+    prog_.is_build = true;
+    prog_.join = j.node;
+    prog_.table = t;
+    return;
+  }
+  int dup_err = Error("duplicate key on the build side of a join", true);
   std::string ins = t->dense
       ? "ht_insert_dense(" + ht + ", " + stride + ", (long long)" + PV(p_lo) + ", " + PV(p_range) + ", (long long)" + k
       : "ht_insert_open((long long*)" + PV(p_keys) + ", " + PV(p_range) + ", (long long)" + k;

@@ -62,6 +62,7 @@ struct GpuHashTable {
   int64_t lo = 0;      // dense: smallest key
   uint64_t range = 0;  // dense: slots; open: capacity (a power of two)
   int stride = 1;      // 32-bit words per slot (word 0: occupancy)
+  bool keys_only = false;  // semi/anti/mark: a set of keys, duplicates allowed, no columns
   std::vector<int> word_of;             // build column -> first word (-1: not stored)
   std::vector<char> read;               // build columns the probe side reads (marked as it is generated)
   bool read_known = false;              // store only the columns marked in `read`

@@ -131,6 +131,22 @@ __device__ __forceinline__ i64 ht_insert_open(i64* keys, u64 mask, i64 key, int*
     s = (s + 1) & mask;
   }
 }
+// Key sets (semi, anti and mark joins): a key seen again is no error.
+__device__ __forceinline__ void ht_insert_dense_set(unsigned* ht, int stride, i64 lo, u64 range, i64 key,
+                                                    int* err, int range_err) {
+  u64 off = (u64)(key - lo);
+  if (off >= range) { tsr_fail(err, range_err); return; }
+  if (!ht[off * stride]) ht[off * stride] = 1u;
+}
+__device__ __forceinline__ void ht_insert_open_set(i64* keys, u64 mask, i64 key, int* err, int range_err) {
+  if (key == -1) { tsr_fail(err, range_err); return; }
+  u64 s = tsr_hash((u64)key) & mask;
+  for (;;) {
+    i64 prev = (i64)atomicCAS((u64*)(keys + s), (u64)-1, (u64)key);
+    if (prev == -1 || prev == key) return;
+    s = (s + 1) & mask;
+  }
+}
 __device__ __forceinline__ int ht_load32(const unsigned* ht, int stride, i64 slot, int off) {
   return (int)__ldg(ht + slot * stride + off); }
 __device__ __forceinline__ i64 ht_load64(const unsigned* ht, int stride, i64 slot, int off) {

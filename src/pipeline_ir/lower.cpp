@@ -94,6 +94,7 @@ class Lowering {
         st.join_type = j.join_type;
         st.keys = Ptrs(j.left_keys);
         st.residual = j.residual.get();
+        st.null_aware = j.null_aware;
         st.build_types = j.build_types;
         st.estimated_in = j.children.empty() ? -1 : j.children[0]->estimated_rows;
         st.estimated_out = j.estimated_rows;

@@ -71,6 +71,7 @@ struct Step {
   LJoinType join_type = LJoinType::Inner;
   std::vector<const BoundExpr*> keys;            // over the step's input
   const BoundExpr* residual = nullptr;           // over input ++ build columns
+  bool null_aware = false;                       // Mark for NOT IN: NULL when unknown
   std::vector<Type> build_types;
   double estimated_in = -1, estimated_out = -1;  // rows into and out of the step
   std::string what;                              // Other: the operator's name
