@@ -63,7 +63,20 @@ CatalogState Catalog::Snapshot() const {
 }
 
 void Catalog::CommitLocked(CatalogState next) {
-  if (backend_) next = backend_->Commit(next);
+  if (backend_) {
+    // Temporary tables stay out of the backend: commit the rest, then put them back.
+    CatalogState temporary;
+    for (auto it = next.begin(); it != next.end();) {
+      if (it->second->temporary) {
+        temporary.insert(*it);
+        it = next.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    next = backend_->Commit(next);
+    next.merge(temporary);
+  }
   state_ = std::move(next);
   version_.fetch_add(1, std::memory_order_acq_rel);
 }
@@ -100,6 +113,26 @@ bool Catalog::DropTable(const std::string& name, bool if_exists) {
   next.erase(name);
   CommitLocked(std::move(next));
   return true;
+}
+
+void Catalog::PutTemporaryTable(TableSchema schema, std::shared_ptr<const TableData> data, bool replace) {
+  std::lock_guard<std::mutex> g(mu_);
+  auto it = state_.find(schema.name);
+  if (it != state_.end() && (!replace || !it->second->temporary))
+    throw UserError(ErrorKind::Catalog, std::string(it->second->is_view() ? "view" : "table") + " \"" +
+                                            schema.name + "\" already exists");
+  for (size_t i = 0; i < schema.columns.size(); i++)
+    for (size_t j = 0; j < i; j++)
+      if (schema.columns[i].name == schema.columns[j].name)
+        throw UserError(ErrorKind::Catalog, "column \"" + schema.columns[i].name +
+                                                "\" specified more than once");
+  auto e = std::make_shared<TableEntry>();
+  e->schema = std::move(schema);
+  e->data = std::move(data);
+  e->temporary = true;
+  CatalogState next = state_;
+  next[e->schema.name] = e;
+  CommitLocked(std::move(next));
 }
 
 void Catalog::Append(const std::string& name,

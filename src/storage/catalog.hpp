@@ -41,6 +41,9 @@ struct TableEntry {
   std::shared_ptr<const TableData> data;
   std::string view_sql;
   std::vector<std::string> view_columns;
+  // A temporary table lives in memory only, for the Database's lifetime: the storage
+  // backend never sees it (Python's register(); Catalog::PutTemporaryTable).
+  bool temporary = false;
   bool is_view() const { return !view_sql.empty(); }
 };
 
@@ -76,6 +79,10 @@ class Catalog {
   void CreateView(const std::string& name, std::string sql, std::vector<std::string> columns,
                   bool or_replace);
   bool DropView(const std::string& name, bool if_exists = false);
+  // Creates, or with `replace` replaces, a temporary table (in memory only, never
+  // persisted) holding `data`, in one change. Replacing works only on a temporary table;
+  // a persistent table or a view of that name is an error.
+  void PutTemporaryTable(TableSchema schema, std::shared_ptr<const TableData> data, bool replace);
   // Appends row groups to a table (built against its schema), atomically.
   void Append(const std::string& name, std::vector<std::shared_ptr<const RowGroup>> groups);
   bool persistent() const { return backend_ != nullptr; }
