@@ -20,13 +20,16 @@ bool IntLike(const Type& t) {
 Support No(std::string why) { return {false, std::move(why)}; }
 
 // Inner joins, and semi, anti and mark joins (a build of keys only, duplicates allowed), on
-// one integer key without a residual predicate. A null-aware mark join (NOT IN) needs no
+// up to four integer keys (several are packed into one by their value ranges) without a
+// residual predicate. A null-aware mark join (NOT IN) needs no
 // NULL handling here: GPU columns and expressions are never NULL.
 Support Join(LJoinType type, const std::vector<const BoundExpr*>& keys, const BoundExpr* residual) {
   if (type != LJoinType::Inner && type != LJoinType::Semi && type != LJoinType::Anti && type != LJoinType::Mark)
     return No("left and cross joins do not run on the GPU yet");
-  if (keys.size() != 1 || residual) return No("only equi-joins on one key run on the GPU yet");
-  if (!JoinKeyType(keys[0]->type)) return No("join key of type " + keys[0]->type.ToString());
+  if (residual) return No("joins with a residual predicate do not run on the GPU yet");
+  if (keys.empty() || keys.size() > 4) return No("joins on " + std::to_string(keys.size()) + " keys do not run on the GPU yet");
+  for (const BoundExpr* k : keys)
+    if (!JoinKeyType(k->type)) return No("join key of type " + k->type.ToString());
   return {};
 }
 

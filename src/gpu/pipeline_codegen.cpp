@@ -66,6 +66,7 @@ class Generator {
   std::string DictPredicate(const BoundExpr& e, int layer, int idx);
   std::string Checked(const char* fn, const BoundExpr& e, const std::string& a, const std::string& b);
   std::string Precision(const BoundExpr& e, const std::string& code);
+  std::string JoinKey(const std::vector<const BoundExpr*>& keys, const GpuHashTable& t, int layer);
   void Predicate(const BoundExpr& e, int layer);
   void Source(const ir::ScanSource& scan);
   int EmitProbe(const ir::Step& j, int layer);
@@ -182,17 +183,24 @@ std::string Generator::Precision(const BoundExpr& e, const std::string& code) {
 }
 
 std::string Generator::Expr(const BoundExpr& e, int layer) {
-  // Predicates over a single VARCHAR column become dictionary bitmaps.
+  // Predicates over a single VARCHAR column become dictionary bitmaps; AND, OR, NOT and
+  // CASE over several such predicates (and other columns) are generated around them.
   if (e.kind != BExpr::Column && e.kind != BExpr::Constant && e.kind != BExpr::Agg) {
     std::vector<int> idx;
     CollectIndices(e, idx);
-    bool any_str = false;
-    for (int i : idx) any_str |= layers_[layer][i].type.id == TypeId::Varchar;
+    bool any_str = false, one_column = true;
+    for (int i : idx) {
+      any_str |= layers_[layer][i].type.id == TypeId::Varchar;
+      one_column &= i == idx[0];
+    }
     if (any_str) {
-      if (e.type.id != TypeId::Boolean) throw NotOnGpu("string expressions are not supported on the GPU yet");
-      for (int i : idx)
-        if (i != idx[0]) throw NotOnGpu("a predicate over several string columns");
-      return DictPredicate(e, layer, idx[0]);
+      const bool boolean = e.type.id == TypeId::Boolean;
+      if (boolean && one_column) return DictPredicate(e, layer, idx[0]);
+      const bool around = e.kind == BExpr::And || e.kind == BExpr::Or || e.kind == BExpr::Not ||
+                          (e.kind == BExpr::Case && e.type.id != TypeId::Varchar);
+      if (!around)
+        throw NotOnGpu(boolean ? "a predicate over a string column and another column"
+                               : "string expressions are not supported on the GPU yet");
     }
   }
   std::string ct = DeviceCType(e.type);
@@ -324,12 +332,28 @@ void Generator::Source(const ir::ScanSource& scan) {
   layers_.push_back(std::move(cols));
 }
 
+// The key a join table is built on or probed with, as a long long: one key as it is;
+// several packed by the table's value ranges, or -1 when one lies outside its range (no
+// build row can have it; the tables never hold -1).
+std::string Generator::JoinKey(const std::vector<const BoundExpr*>& keys, const GpuHashTable& t, int layer) {
+  if (keys.size() == 1) return "(long long)" + Expr(*keys[0], layer);
+  std::string in, packed;
+  for (size_t i = 0; i < keys.size(); i++) {
+    std::string v = NewVar("jk");
+    Declare("long long", v);
+    ForItems(v + "[i] = (long long)" + Expr(*keys[i], layer) + ";");
+    std::string off = "(u64)(" + v + "[i] - (long long)" + PV(ConstParam((uint64_t)t.key_lo[i])) + ")";
+    in += (i ? " && " : "") + off + " < " + PV(ConstParam(t.key_range[i]));
+    packed += (i ? " + " : "") + off + " * " + PV(ConstParam(t.key_stride[i]));
+  }
+  return "((" + in + ") ? (long long)(" + packed + ") : -1LL)";
+}
+
 // Emits the probe of join `j` (its key over `layer`); returns the probe's number.
 int Generator::EmitProbe(const ir::Step& j, int layer) {
   auto it = tables_.find(j.join);
   if (it == tables_.end()) throw NotOnGpu("the build side of the join runs on the CPU");
-  const BoundExpr& key = *j.keys[0];  // GpuSupport: an inner join on one integer key
-  std::string k = Expr(key, layer);
+  std::string k = JoinKey(j.keys, *it->second, layer);
   Probe pr;
   pr.type = j.join_type;
   pr.table = it->second;
@@ -428,7 +452,7 @@ size_t Generator::ScanPrefix(const ir::Pipeline& p) {
 
 void Generator::BuildSink(const ir::Sink& j) {
   int L = (int)layers_.size() - 1;
-  const BoundExpr& key = *j.keys[0];  // GpuSupport: a join on one integer key
+  const BoundExpr& key = *j.keys[0];  // GpuSupport: integer keys
   auto found = tables_.find(j.node);
   auto t = found != tables_.end() ? found->second : std::make_shared<GpuHashTable>();
   const auto& cols = layers_[L];
@@ -448,9 +472,32 @@ void Generator::BuildSink(const ir::Sink& j) {
     t->word_of.push_back(store ? t->stride : -1);
     if (store) t->stride += DeviceWidth(cols[c].type) == 8 ? 2 : 1;
   }
-  // Direct-mapped when the key's range is small next to the table (the CPU's rule).
+  // Several keys pack into one by the build side's value ranges (stride = product of the
+  // ranges before), which must be known: columns with statistics or dictionaries.
   ColumnDomain kd;
-  if (key.kind == BExpr::Column) kd = cols[key.index].domain;
+  t->key_lo.clear();
+  t->key_range.clear();
+  t->key_stride.clear();
+  if (j.keys.size() > 1) {
+    uint64_t packed = 1;
+    for (const BoundExpr* kx : j.keys) {
+      const ColumnDomain* d = kx->kind == BExpr::Column ? &cols[kx->index].domain : nullptr;
+      if (!d || !d->has_range || d->hi < d->lo) throw NotOnGpu("a join key without a known value range: " + kx->ToString());
+      uint64_t range = (uint64_t)(d->hi - d->lo) + 1;
+      if (range >= (1ull << 62) || packed > ((1ull << 62) - 1) / range)
+        throw NotOnGpu("join keys whose value ranges do not pack into 62 bits");
+      t->key_lo.push_back(d->lo);
+      t->key_range.push_back(range);
+      t->key_stride.push_back(packed);
+      packed *= range;
+    }
+    kd.has_range = true;
+    kd.lo = 0;
+    kd.hi = (int64_t)(packed - 1);
+  } else if (key.kind == BExpr::Column) {
+    kd = cols[key.index].domain;
+  }
+  // Direct-mapped when the key's range is small next to the table (the CPU's rule).
   uint64_t rows = std::max<uint64_t>(prog_.rows, 1);
   if (kd.has_range && kd.hi >= kd.lo && (uint64_t)(kd.hi - kd.lo) < 16ull * rows + (1ull << 20)) {
     t->dense = true;
@@ -462,7 +509,7 @@ void Generator::BuildSink(const ir::Sink& j) {
     while (t->range < 2 * rows) t->range <<= 1;
   }
   if (t->range >= (1ull << 31)) throw NotOnGpu("join build side above 2^31 hash slots");
-  std::string k = Expr(key, L);
+  std::string k = JoinKey(j.keys, *t, L);
   std::vector<std::string> vars(cols.size());
   for (size_t c = 0; c < cols.size(); c++)
     if (t->word_of[c] >= 0) vars[c] = Need(L, (int)c);

@@ -63,6 +63,10 @@ struct GpuHashTable {
   uint64_t range = 0;  // dense: slots; open: capacity (a power of two)
   int stride = 1;      // 32-bit words per slot (word 0: occupancy)
   bool keys_only = false;  // semi/anti/mark: a set of keys, duplicates allowed, no columns
+  // Several keys: packed into one, sum of (key_i - lo_i) * stride_i, each key within
+  // [lo_i, lo_i + range_i) (the build side's value ranges); empty for one key.
+  std::vector<int64_t> key_lo;
+  std::vector<uint64_t> key_range, key_stride;
   std::vector<int> word_of;             // build column -> first word (-1: not stored)
   std::vector<char> read;               // build columns the probe side reads (marked as it is generated)
   bool read_known = false;              // store only the columns marked in `read`

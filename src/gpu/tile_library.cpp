@@ -106,6 +106,7 @@ __device__ __forceinline__ i64 ht_find_dense(const unsigned* ht, int stride, i64
   return __ldg(ht + off * stride) ? (i64)off : -1;
 }
 __device__ __forceinline__ i64 ht_find_open(const i64* keys, u64 mask, i64 key) {
+  if (key == -1) return -1;  // the empty slots' mark: never a key of the table
   u64 s = tsr_hash((u64)key) & mask;
   for (;;) {
     i64 k = __ldg(keys + s);
