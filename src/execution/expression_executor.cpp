@@ -198,12 +198,9 @@ void EvalFunc(const BoundExpr& e, std::vector<Vector>& args, Vector& out, uint32
   for (auto* v : ins) MergeNulls(out, n, {v});
   auto ok = [&](uint32_t i) { return out.IsValid(i); };
   if (f == "extract_year" || f == "extract_month" || f == "extract_day") {
-    for (uint32_t i = 0; i < n; i++) {
-      if (!ok(i)) continue;
-      int y; unsigned m, d;
-      CivilFromDays(args[0].data<int32_t>()[i], y, m, d);
-      out.data<int64_t>()[i] = f == "extract_year" ? y : f == "extract_month" ? (int)m : (int)d;
-    }
+    const int field = f == "extract_year" ? ops::kYear : f == "extract_month" ? ops::kMonth : ops::kDay;
+    for (uint32_t i = 0; i < n; i++)
+      if (ok(i)) out.data<int64_t>()[i] = ops::ExtractDateField(args[0].data<int32_t>()[i], field);
     return;
   }
   if (f == "date_add_days" || f == "date_add_months") {

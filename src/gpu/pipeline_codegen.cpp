@@ -7,6 +7,8 @@
 
 #include "execution/expression_executor.hpp"
 #include "function/arith_errors.hpp"
+#include "function/date_core.hpp"
+#include "function/scalar_core.hpp"
 #include "gpu/gpu_support.hpp"
 #include "gpu/tile_library.hpp"
 
@@ -67,6 +69,7 @@ class Generator {
   std::string Checked(const char* fn, const BoundExpr& e, const std::string& a, const std::string& b);
   std::string Precision(const BoundExpr& e, const std::string& code);
   std::string JoinKey(const std::vector<const BoundExpr*>& keys, const GpuHashTable& t, int layer);
+  ColumnDomain Domain(const BoundExpr& e, int layer);
   void Predicate(const BoundExpr& e, int layer);
   void Source(const ir::ScanSource& scan);
   int EmitProbe(const ir::Step& j, int layer);
@@ -301,7 +304,52 @@ std::string Generator::Expr(const BoundExpr& e, int layer) {
         s = "(" + Expr(*e.children[i - 2], layer) + " ? " + Expr(*e.children[i - 1], layer) + " : " + s + ")";
       return s;
     }
+    case BExpr::Func: {
+      // The scalar core's date functions (function/date_core.hpp), as on the CPU.
+      const std::string& f = e.name;
+      if (f == "extract_year" || f == "extract_month" || f == "extract_day") {
+        const int field = f == "extract_year" ? ops::kYear : f == "extract_month" ? ops::kMonth : ops::kDay;
+        return "tessera::ops::ExtractDateField((int)" + Expr(*e.children[0], layer) + ", " + std::to_string(field) + ")";
+      }
+      throw NotOnGpu("function " + f + " is not supported on the GPU yet");
+    }
     default: throw NotOnGpu(e.ToString() + " is not supported on the GPU yet");
+  }
+}
+
+// The range of an expression's values where it can be derived: a column's domain, a
+// constant, a widening cast, EXTRACT of a date column with a known range (the year is
+// monotone in the date; month and day have fixed ranges). has_range false otherwise.
+ColumnDomain Generator::Domain(const BoundExpr& e, int layer) {
+  ColumnDomain d;
+  switch (e.kind) {
+    case BExpr::Column: return layers_[layer][e.index].domain;
+    case BExpr::Constant:
+      if (!e.value.is_null() && DeviceCType(e.type) != "double" && DeviceCType(e.type) != "__int128") {
+        d.has_range = true;
+        d.lo = d.hi = (int64_t)e.value.int_value();
+      }
+      return d;
+    case BExpr::Cast:
+      if ((e.children[0]->type.id == TypeId::Integer && e.type.id == TypeId::BigInt)) return Domain(*e.children[0], layer);
+      return d;
+    case BExpr::Func: {
+      const std::string& f = e.name;
+      if (f == "extract_month" || f == "extract_day") {
+        d.has_range = true;
+        d.lo = 1;
+        d.hi = f == "extract_month" ? 12 : 31;
+      } else if (f == "extract_year") {
+        ColumnDomain in = Domain(*e.children[0], layer);
+        if (in.has_range && in.hi >= in.lo) {
+          d.has_range = true;
+          d.lo = DateYear((int)in.lo);
+          d.hi = DateYear((int)in.hi);
+        }
+      }
+      return d;
+    }
+    default: return d;
   }
 }
 
@@ -568,10 +616,11 @@ void Generator::AggregateSink(const ir::Sink& a) {
     GroupKeyPlan k;
     k.type = g->type;
     const Col* c = g->kind == BExpr::Column ? &layers_[L][g->index] : nullptr;
-    if (c && c->domain.has_range && c->domain.hi >= c->domain.lo) {
-      k.lo = c->domain.lo;
-      k.range = (uint64_t)(c->domain.hi - c->domain.lo) + 1;
-      k.dict = c->domain.dict;
+    const ColumnDomain gd = Domain(*g, L);
+    if (gd.has_range && gd.hi >= gd.lo) {
+      k.lo = gd.lo;
+      k.range = (uint64_t)(gd.hi - gd.lo) + 1;
+      k.dict = gd.dict;
     } else if (g->type.id == TypeId::Varchar) {
       throw NotOnGpu("GROUP BY " + g->ToString() + ": a string without a dictionary");
     } else if (DeviceCType(g->type) == "int" || DeviceCType(g->type) == "bool") {
@@ -756,6 +805,7 @@ void Generator::Run(const ir::Pipeline& p) {
           c.kind = Col::Computed;
           c.expr = e;
           c.below = L;
+          c.domain = Domain(*e, L);
           cols.push_back(std::move(c));
         }
         layers_.push_back(std::move(cols));
