@@ -70,6 +70,8 @@ int64_t ByteOffset(std::string_view sql, int line, int col);
 tessera_result_s* MakeResult(QueryResult r);
 tessera_result_s* MakeErrorResult(CapiError error);
 tessera_state StateOf(const CapiError& error);
+// The state of result `h`; gives `h` to the caller through `out` (or frees it when out is NULL).
+tessera_state HandOver(tessera_result_s* h, tessera_result_s** out);
 // malloc'd NUL-terminated copy (for tessera_free).
 char* CopyString(const std::string& s);
 

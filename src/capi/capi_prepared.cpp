@@ -144,10 +144,7 @@ tessera_state tessera_execute_prepared(tessera_prepared p, tessera_result* out_r
   } catch (...) {
     return TESSERA_ERROR;
   }
-  tessera_state st = capi::StateOf(h->error);
-  if (out_result) *out_result = h;
-  else delete h;
-  return st;
+  return capi::HandOver(h, out_result);
 }
 
 }  // extern "C"

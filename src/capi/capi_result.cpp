@@ -19,6 +19,13 @@ tessera_result_s* MakeResult(QueryResult r) {
   return h;
 }
 
+tessera_state HandOver(tessera_result_s* h, tessera_result_s** out) {
+  tessera_state st = StateOf(h->error);
+  if (out) *out = h;
+  else delete h;
+  return st;
+}
+
 tessera_result_s* MakeErrorResult(CapiError error) {
   auto* h = new tessera_result_s();
   h->data = std::make_shared<const QueryResult>();
@@ -82,10 +89,7 @@ tessera_state tessera_query(tessera_connection connection, const char* sql, tess
       return TESSERA_ERROR;
     }
   }
-  tessera_state st = capi::StateOf(h->error);
-  if (out_result) *out_result = h;
-  else delete h;
-  return st;
+  return capi::HandOver(h, out_result);
 }
 
 void tessera_destroy_result(tessera_result* result) {

@@ -81,18 +81,26 @@ void Catalog::CommitLocked(CatalogState next) {
   version_.fetch_add(1, std::memory_order_acq_rel);
 }
 
+namespace {
+// A new table's columns have distinct names.
+void CheckColumnNames(const TableSchema& schema) {
+  for (size_t i = 0; i < schema.columns.size(); i++)
+    for (size_t j = 0; j < i; j++)
+      if (schema.columns[i].name == schema.columns[j].name)
+        throw UserError(ErrorKind::Catalog, "column \"" + schema.columns[i].name + "\" specified more than once");
+}
+UserError AlreadyExists(const TableEntry& existing, const std::string& name) {
+  return UserError(ErrorKind::Catalog, std::string(existing.is_view() ? "view" : "table") + " \"" + name + "\" already exists");
+}
+}  // namespace
+
 void Catalog::CreateTable(TableSchema schema, bool if_not_exists) {
   std::lock_guard<std::mutex> g(mu_);
   if (state_.count(schema.name)) {
     if (if_not_exists) return;
-    throw UserError(ErrorKind::Catalog, std::string(state_.at(schema.name)->is_view() ? "view" : "table") +
-                                            " \"" + schema.name + "\" already exists");
+    throw AlreadyExists(*state_.at(schema.name), schema.name);
   }
-  for (size_t i = 0; i < schema.columns.size(); i++)
-    for (size_t j = 0; j < i; j++)
-      if (schema.columns[i].name == schema.columns[j].name)
-        throw UserError(ErrorKind::Catalog, "column \"" + schema.columns[i].name +
-                                                "\" specified more than once");
+  CheckColumnNames(schema);
   auto e = std::make_shared<TableEntry>();
   e->schema = std::move(schema);
   e->data = std::make_shared<TableData>();
@@ -119,13 +127,8 @@ void Catalog::PutTemporaryTable(TableSchema schema, std::shared_ptr<const TableD
   std::lock_guard<std::mutex> g(mu_);
   auto it = state_.find(schema.name);
   if (it != state_.end() && (!replace || !it->second->temporary))
-    throw UserError(ErrorKind::Catalog, std::string(it->second->is_view() ? "view" : "table") + " \"" +
-                                            schema.name + "\" already exists");
-  for (size_t i = 0; i < schema.columns.size(); i++)
-    for (size_t j = 0; j < i; j++)
-      if (schema.columns[i].name == schema.columns[j].name)
-        throw UserError(ErrorKind::Catalog, "column \"" + schema.columns[i].name +
-                                                "\" specified more than once");
+    throw AlreadyExists(*it->second, schema.name);
+  CheckColumnNames(schema);
   auto e = std::make_shared<TableEntry>();
   e->schema = std::move(schema);
   e->data = std::move(data);
