@@ -1,5 +1,6 @@
 #include "cli/result_format.hpp"
 
+#include "common/ascii.hpp"
 #include <algorithm>
 #include <cctype>
 
@@ -63,11 +64,6 @@ std::string Repeat(std::string_view piece, size_t n) {
   r.reserve(piece.size() * n);
   for (size_t i = 0; i < n; i++) r += piece;
   return r;
-}
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = (char)std::tolower((unsigned char)c);
-  return s;
 }
 
 }  // namespace
@@ -209,7 +205,7 @@ void PrintTable(std::ostream& out, const QueryResult& result, const TableStyle& 
   TextTable t;
   t.headers = result.names;
   for (auto& type : result.types) {
-    t.subheaders.push_back(Lower(type.ToString()));
+    t.subheaders.push_back(AsciiLower(type.ToString()));
     t.right_align.push_back(type.IsNumeric());
   }
   for (auto& row : ResultCells(result)) {

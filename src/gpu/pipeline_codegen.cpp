@@ -380,6 +380,22 @@ void Generator::Source(const ir::ScanSource& scan) {
   layers_.push_back(std::move(cols));
 }
 
+// Several integer keys packed into one (join keys, group keys): key = sum of
+// (v_i - lo_i) * stride_i, stride_i the product of the ranges before key i. The stride of
+// the next key of `range` values; `packed` (the product so far) grows by it; NotOnGpu when
+// the product would pass 2^bits.
+static uint64_t NextStride(uint64_t& packed, uint64_t range, int bits, const std::string& what) {
+  const uint64_t limit = (1ull << bits) - 1;
+  if (range > limit || packed > limit / range) throw NotOnGpu(what + " whose value ranges do not pack into " + std::to_string(bits) + " bits");
+  uint64_t stride = packed;
+  packed *= range;
+  return stride;
+}
+// The offset of key value `v` in its range and its share of the packed key.
+static std::string PackedOffset(const std::string& v, const std::string& lo) {
+  return "(u64)((long long)" + v + " - (long long)" + lo + ")";
+}
+
 // The key a join table is built on or probed with, as a long long: one key as it is;
 // several packed by the table's value ranges, or -1 when one lies outside its range (no
 // build row can have it; the tables never hold -1).
@@ -390,7 +406,7 @@ std::string Generator::JoinKey(const std::vector<const BoundExpr*>& keys, const 
     std::string v = NewVar("jk");
     Declare("long long", v);
     ForItems(v + "[i] = (long long)" + Expr(*keys[i], layer) + ";");
-    std::string off = "(u64)(" + v + "[i] - (long long)" + PV(ConstParam((uint64_t)t.key_lo[i])) + ")";
+    std::string off = PackedOffset(v + "[i]", PV(ConstParam((uint64_t)t.key_lo[i])));
     in += (i ? " && " : "") + off + " < " + PV(ConstParam(t.key_range[i]));
     packed += (i ? " + " : "") + off + " * " + PV(ConstParam(t.key_stride[i]));
   }
@@ -532,12 +548,9 @@ void Generator::BuildSink(const ir::Sink& j) {
       const ColumnDomain* d = kx->kind == BExpr::Column ? &cols[kx->index].domain : nullptr;
       if (!d || !d->has_range || d->hi < d->lo) throw NotOnGpu("a join key without a known value range: " + kx->ToString());
       uint64_t range = (uint64_t)(d->hi - d->lo) + 1;
-      if (range >= (1ull << 62) || packed > ((1ull << 62) - 1) / range)
-        throw NotOnGpu("join keys whose value ranges do not pack into 62 bits");
+      t->key_stride.push_back(NextStride(packed, range, 62, "join keys"));
       t->key_lo.push_back(d->lo);
       t->key_range.push_back(range);
-      t->key_stride.push_back(packed);
-      packed *= range;
     }
     kd.has_range = true;
     kd.lo = 0;
@@ -629,10 +642,7 @@ void Generator::AggregateSink(const ir::Sink& a) {
     } else {
       throw NotOnGpu("GROUP BY " + g->ToString() + " of type " + g->type.ToString() + " without a known value range");
     }
-    k.stride = packed;
-    if (k.range >= (1ull << 63) || packed > ((1ull << 63) - 1) / k.range)
-      throw NotOnGpu("GROUP BY keys whose value ranges do not pack into 63 bits");
-    packed *= k.range;
+    k.stride = NextStride(packed, k.range, 63, "GROUP BY keys");
     key_values.push_back(c ? Need(L, g->index) + "[i]" : Expr(*g, L));
     prog_.keys.push_back(k);
   }
@@ -739,7 +749,7 @@ void Generator::AggregateSink(const ir::Sink& a) {
   std::string gid = "(u64)0";
   for (size_t k = 0; k < a.groups.size(); k++) {
     int p_lo = ConstParam((uint64_t)prog_.keys[k].lo), p_stride = ConstParam(prog_.keys[k].stride);
-    gid += " + (u64)((long long)" + key_values[k] + " - (long long)" + PV(p_lo) + ") * " + PV(p_stride);
+    gid += " + " + PackedOffset(key_values[k], PV(p_lo)) + " * " + PV(p_stride);
   }
   if (prog_.hashed) {
     // The table's size is a run-time parameter: growing it needs no new kernel.

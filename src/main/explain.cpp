@@ -1,5 +1,6 @@
 #include "main/explain.hpp"
 
+#include "common/ascii.hpp"
 #include <optional>
 
 #include "common/json.hpp"
@@ -13,11 +14,6 @@
 namespace tessera {
 
 namespace {
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = (char)std::tolower((unsigned char)c);
-  return s;
-}
 
 struct ExplainOptions {
   bool kernels = false;
@@ -35,7 +31,7 @@ ExplainOptions ParseOptions(const ast::ExplainStatement& ex) {
                       ex.pos);
   }
   for (auto& [name, raw] : ex.values) {
-    std::string v = Lower(raw);
+    std::string v = AsciiLower(raw);
     if (name == "device") {
       if (v != "gpu" && v != "cpu") throw UserError(ErrorKind::Input, "EXPLAIN (DEVICE " + raw + "): expected gpu or cpu", ex.pos);
       o.device = v;
