@@ -76,7 +76,7 @@ class Binder {
   LogicalOpPtr BindBaseTable(const ast::TableRef& ref, Scope& scope);
   LogicalOpPtr BindSubqueryRef(const ast::SelectStmt& q, const std::string& alias,
                                const std::vector<std::string>& col_aliases, SourcePos pos,
-                               Scope& scope);
+                               Scope& scope, bool check_aliases);
   BoundExprPtr Bind(const ast::Expr& e, Ctx& ctx);
   BoundExprPtr BindInner(const ast::Expr& e, Ctx& ctx);
   BoundExprPtr BindColumn(const ast::Expr& e, const Ctx& ctx);
