@@ -428,7 +428,7 @@ TEST(ctes_and_set_ops) {
   CHECK(u->set_op == SetOpKind::Except);
   CHECK(u->set_left->set_op == SetOpKind::UnionAll);
   CHECK(u->set_right->set_op == SetOpKind::None);
-  CHECK_EQ(u->set_pos.col, 48);
+  CHECK_EQ(u->set_pos.col, 43);
   CHECK_EQ(u->order_by.size(), (size_t)1);
   CHECK_EQ(*u->limit, (int64_t)3);
   CHECK(u->set_left->order_by.empty());
