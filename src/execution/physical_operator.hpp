@@ -15,7 +15,7 @@
 
 namespace tessera {
 
-enum class PhysKind { TableScan, Dummy, Filter, Projection, HashJoin, HashAggregate, Order, Limit, Result };
+enum class PhysKind { TableScan, Dummy, Values, Filter, Projection, HashJoin, HashAggregate, Order, Limit, UnionAll, Result };
 
 struct LocalState {
   virtual ~LocalState() = default;

@@ -5,6 +5,8 @@
 #include "execution/operators/hash_join.hpp"
 #include "execution/operators/order.hpp"
 #include "execution/operators/table_scan.hpp"
+#include "execution/operators/union_all.hpp"
+#include "execution/operators/values_scan.hpp"
 
 namespace tessera {
 
@@ -72,6 +74,8 @@ static PhysicalOperatorPtr Plan(LogicalOp& op, int64_t top_n_hint) {
       j->build_types = ct[1];
       j->single_match = op.single_match;
       j->null_aware = op.null_aware;
+      j->nulls_equal = op.nulls_equal;
+      j->counted = op.counted;
       j->children.push_back(std::move(left));
       j->children.push_back(std::move(right));
       r = std::move(j);
@@ -94,6 +98,13 @@ static PhysicalOperatorPtr Plan(LogicalOp& op, int64_t top_n_hint) {
       r->children.push_back(std::move(child));
       break;
     }
+    case LogicalKind::UnionAll: {
+      auto u = std::make_unique<PhysicalUnionAll>(out_types);
+      for (auto& c : op.children) u->children.push_back(Plan(*c, -1));
+      r = std::move(u);
+      break;
+    }
+    case LogicalKind::Values: r = std::make_unique<PhysicalValues>(out_types, std::move(op.values)); break;
     case LogicalKind::Limit: {
       int64_t hint = op.limit >= 0 ? op.limit + op.offset : -1;
       auto child = Plan(*op.children[0], op.children[0]->kind == LogicalKind::Order ? hint : -1);

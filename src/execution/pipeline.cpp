@@ -20,7 +20,8 @@ Pipeline* PipelineSet::NewPipeline(PhysicalOperator* sink) {
 void PipelineSet::Build(PhysicalOperator* op, Pipeline* cur) {
   switch (op->kind) {
     case PhysKind::TableScan:
-    case PhysKind::Dummy: cur->source = op; return;
+    case PhysKind::Dummy:
+    case PhysKind::Values: cur->source = op; return;
     case PhysKind::Filter:
     case PhysKind::Projection:
       cur->operators.push_back(op);
@@ -44,6 +45,14 @@ void PipelineSet::Build(PhysicalOperator* op, Pipeline* cur) {
       cur->dependencies.push_back(child);
       return;
     }
+    case PhysKind::UnionAll:  // every operand's pipeline sinks into it, in turn
+      cur->source = op;
+      for (auto& c : op->children) {
+        Pipeline* child = NewPipeline(op);
+        Build(c.get(), child);
+        cur->dependencies.push_back(child);
+      }
+      return;
   }
 }
 

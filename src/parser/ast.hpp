@@ -110,7 +110,13 @@ struct CommonTableExpr {
   SourcePos pos;
 };
 
-enum class SetOpKind { None, UnionAll, Union, Intersect, Except };
+// UNION [ALL], INTERSECT [ALL], EXCEPT [ALL] (DISTINCT, the default, is the plain kind).
+enum class SetOpKind { None, UnionAll, Union, Intersect, IntersectAll, Except, ExceptAll };
+
+// A query node is one of: a SELECT core (select_list non-empty), a set operation
+// (set_op != None: set_left op set_right, nothing else but ctes and the tail), or a VALUES
+// list (values non-empty). Any node may carry WITH (ctes) and ORDER BY/LIMIT/OFFSET, which
+// apply to the node's whole result.
 
 struct SelectStmt {
   SourcePos pos;
@@ -124,10 +130,13 @@ struct SelectStmt {
   std::vector<OrderItem> order_by;
   std::optional<int64_t> limit;
   std::optional<int64_t> offset;
-  // Set operation: this SELECT (without its order/limit) op `set_rhs`; order_by/limit
-  // then apply to the combined result.
+  // Set operation: set_left op set_right (INTERSECT binds tighter than UNION and EXCEPT,
+  // which associate to the left); set_pos is the operator's position.
   SetOpKind set_op = SetOpKind::None;
-  std::unique_ptr<SelectStmt> set_rhs;
+  std::unique_ptr<SelectStmt> set_left, set_right;
+  SourcePos set_pos;
+  // VALUES (...), (...): rows of equal length.
+  std::vector<std::vector<ExprPtr>> values;
 };
 
 struct ColumnDefAst {

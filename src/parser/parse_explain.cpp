@@ -6,7 +6,7 @@ namespace tessera::parser_internal {
 StatementPtr Parser::ParseExplain() {
   Next();  // EXPLAIN
   auto st = std::make_unique<ExplainStatement>();
-  if (AtOp("(") && Peek().kind == TokenKind::Word && !StartsQuery(Peek())) {
+  if (AtOp("(") && Peek().kind == TokenKind::Word && !StartsQuery(1)) {
     Next();  // (
     do {
       const Token& o = Cur();

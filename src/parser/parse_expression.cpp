@@ -181,7 +181,7 @@ ExprPtr Parser::ParseInfix(ExprPtr left, int prec) {
 ExprPtr Parser::ParseIn(ExprPtr left, bool negated) {
   SourcePos pos = left->pos;
   ExpectOp("(");
-  if (StartsQuery(Cur())) {
+  if (StartsQuery(0)) {
     auto q = ParseQuery();
     ExpectOp(")");
     return MakeInSubquery(std::move(left), negated, std::move(q));
@@ -347,7 +347,7 @@ ExprPtr Parser::ParseCall(std::string name, SourcePos pos) {
 
 ExprPtr Parser::ParseParen() {
   SourcePos pos = Cur().pos;
-  if (StartsQuery(Peek())) {
+  if (StartsQuery(1)) {
     Next();  // (
     auto q = ParseQuery();
     ExpectOp(")");

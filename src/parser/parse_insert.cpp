@@ -8,26 +8,10 @@ StatementPtr Parser::ParseInsert() {
   ExpectKw("into");
   auto st = std::make_unique<InsertStatement>();
   st->table = ParseIdent();
-  if (AtOp("(") && !StartsQuery(Peek()) && !IsOp(Peek(), "(")) st->columns = ParseIdentList();
+  if (AtOp("(") && !StartsQuery(1) && !IsOp(Peek(), "(")) st->columns = ParseIdentList();
   if (AcceptKw("values")) {
-    size_t width = 0;
-    do {
-      const Token& open = Cur();
-      SourcePos pos = open.pos;
-      ExpectOp("(");
-      std::vector<ExprPtr> row;
-      do {
-        row.push_back(ParseExpr());
-      } while (AcceptOp(","));
-      ExpectOp(")");
-      if (st->rows.empty()) {
-        width = row.size();
-      } else if (row.size() != width) {
-        throw UserError(ErrorKind::Syntax, "VALUES lists must all be the same length", pos);
-      }
-      st->rows.push_back(std::move(row));
-    } while (AcceptOp(","));
-  } else if (AtOp("(") || StartsQuery(Cur())) {
+    st->rows = ParseValuesRows();
+  } else if (AtOp("(") || StartsQuery(0)) {
     st->select = ParseQuery();
   } else {
     SyntaxError(Cur(), "expected VALUES or SELECT");

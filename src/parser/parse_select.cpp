@@ -31,7 +31,7 @@ std::unique_ptr<SelectStmt> Parser::ParseQuery() {
   return q;
 }
 
-// One operand of a set operation: SELECT ... or ( query ).
+// One operand of a set operation: SELECT ..., VALUES ... or ( query ).
 std::unique_ptr<SelectStmt> Parser::ParseSetOperand() {
   if (AtOp("(")) {
     Next();
@@ -40,8 +40,35 @@ std::unique_ptr<SelectStmt> Parser::ParseSetOperand() {
     return q;
   }
   if (AtKw("select")) return ParseSelectCore();
-  if (AtKw("values")) Unsupported(Cur().pos, "VALUES as a query");
+  if (AtKw("values")) return ParseValues();
   SyntaxError(Cur());
+}
+
+// VALUES (expr, ...), (expr, ...) as a query node.
+std::unique_ptr<SelectStmt> Parser::ParseValues() {
+  auto s = std::make_unique<SelectStmt>();
+  s->pos = Cur().pos;
+  ExpectKw("values");
+  s->values = ParseValuesRows();
+  return s;
+}
+
+// (expr, ...), (expr, ...): the rows of VALUES (a query, or INSERT's), all of one length.
+std::vector<std::vector<ExprPtr>> Parser::ParseValuesRows() {
+  std::vector<std::vector<ExprPtr>> rows;
+  do {
+    SourcePos pos = Cur().pos;
+    ExpectOp("(");
+    std::vector<ExprPtr> row;
+    do {
+      row.push_back(ParseExpr());
+    } while (AcceptOp(","));
+    ExpectOp(")");
+    if (!rows.empty() && row.size() != rows[0].size())
+      throw UserError(ErrorKind::Syntax, "VALUES lists must all be the same length", pos);
+    rows.push_back(std::move(row));
+  } while (AcceptOp(","));
+  return rows;
 }
 
 bool Parser::HasTail(const SelectStmt& s) {
@@ -63,42 +90,47 @@ std::unique_ptr<SelectStmt> Parser::Wrap(std::unique_ptr<SelectStmt> q) {
   return w;
 }
 
+// How tightly the set operator at the current token binds (0: none there).
+int Parser::SetOpLevel() const {
+  if (AtKw("union") || AtKw("except")) return 1;
+  if (AtKw("intersect")) return 2;
+  return 0;
+}
+
+// Continues the set-operation expression whose first operand is `left` with the operators
+// binding at least as tightly as `min_level` (precedence climbing: INTERSECT over UNION
+// and EXCEPT, left-associative).
+std::unique_ptr<SelectStmt> Parser::ParseSetOps(std::unique_ptr<SelectStmt> left, int min_level) {
+  for (;;) {
+    int level = SetOpLevel();
+    if (level == 0 || level < min_level) return left;
+    SourcePos op_pos = Cur().pos;
+    bool all = false;
+    const std::string word = Cur().text;
+    Next();
+    if (AcceptKw("all")) all = true;
+    else AcceptKw("distinct");
+    auto right = ParseSetOperand();
+    while (SetOpLevel() > level) right = ParseSetOps(std::move(right), level + 1);
+    auto node = std::make_unique<SelectStmt>();
+    node->pos = left->pos;
+    node->set_pos = op_pos;
+    node->set_op = word == "union"      ? (all ? SetOpKind::UnionAll : SetOpKind::Union)
+                   : word == "intersect" ? (all ? SetOpKind::IntersectAll : SetOpKind::Intersect)
+                                         : (all ? SetOpKind::ExceptAll : SetOpKind::Except);
+    node->set_left = std::move(left);
+    node->set_right = std::move(right);
+    Note(sel_max_ + 1, op_pos);
+    left = std::move(node);
+  }
+}
+
 // Given the first operand, parses [set-op operand]... [ORDER BY] [LIMIT] [OFFSET] and
 // attaches `ctes`. Sets last_query_height_.
 std::unique_ptr<SelectStmt> Parser::ParseQueryRest(std::unique_ptr<SelectStmt> head,
                                                    std::vector<CommonTableExpr> ctes,
                                                    SourcePos pos) {
-  bool chain = AtKw("union") || AtKw("intersect") || AtKw("except");
-  if (chain && (HasTail(*head) || !head->ctes.empty())) head = Wrap(std::move(head));
-  SelectStmt* tail = head.get();
-  while (tail->set_rhs) tail = tail->set_rhs.get();
-  int links = 0;
-  for (;;) {
-    SetOpKind kind;
-    SourcePos op_pos = Cur().pos;
-    if (AcceptKw("union")) {
-      kind = AcceptKw("all") ? SetOpKind::UnionAll : SetOpKind::Union;
-      if (kind == SetOpKind::Union) AcceptKw("distinct");
-    } else if (AcceptKw("intersect")) {
-      if (AtKw("all")) Unsupported(op_pos, "INTERSECT ALL");
-      AcceptKw("distinct");
-      kind = SetOpKind::Intersect;
-    } else if (AcceptKw("except")) {
-      if (AtKw("all")) Unsupported(op_pos, "EXCEPT ALL");
-      AcceptKw("distinct");
-      kind = SetOpKind::Except;
-    } else {
-      break;
-    }
-    auto rhs = ParseSetOperand();
-    if (rhs->set_op != SetOpKind::None || HasTail(*rhs) || !rhs->ctes.empty())
-      rhs = Wrap(std::move(rhs));
-    tail->set_op = kind;
-    tail->set_rhs = std::move(rhs);
-    tail = tail->set_rhs.get();
-    links++;
-    Note(sel_max_ + links, op_pos);
-  }
+  head = ParseSetOps(std::move(head), 1);
 
   std::vector<OrderItem> order;
   std::optional<int64_t> limit, offset;
@@ -140,12 +172,10 @@ std::unique_ptr<SelectStmt> Parser::ParseQueryRest(std::unique_ptr<SelectStmt> h
     }
   }
   bool has_tail = !order.empty() || limit || offset;
-  if (!chain) {
-    // A single parenthesised operand: merge what can be merged without changing meaning.
-    bool head_limited = head->limit.has_value() || head->offset.has_value();
-    if ((has_tail && head_limited) || (!ctes.empty() && !head->ctes.empty()))
-      head = Wrap(std::move(head));
-  }
+  // A parenthesised query with its own tail or WITH: merge what can be merged without
+  // changing meaning (a new set-operation node has neither).
+  bool head_limited = head->limit.has_value() || head->offset.has_value();
+  if ((has_tail && head_limited) || (!ctes.empty() && !head->ctes.empty())) head = Wrap(std::move(head));
   if (!order.empty()) head->order_by = std::move(order);
   if (limit) head->limit = limit;
   if (offset) head->offset = offset;
@@ -268,7 +298,7 @@ TableRefPtr Parser::ParseTablePrimary(int* height) {
   DepthGuard guard(*this, Cur().pos);
   SourcePos pos = Cur().pos;
   if (AtOp("(")) {
-    if (StartsQuery(Peek())) {
+    if (StartsQuery(1)) {
       Next();
       auto q = ParseQuery();
       ExpectOp(")");
@@ -288,7 +318,7 @@ TableRefPtr Parser::ParseTablePrimary(int* height) {
     return inner;
   }
   if (Cur().kind == TokenKind::Word && (Cur().text == "lateral" || Cur().text == "values"))
-    Unsupported(pos, Upper(Cur().text) + " in FROM");
+    Unsupported(pos, Upper(Cur().text) + " in FROM without parentheses");
   auto t = std::make_unique<TableRef>(TableRefKind::Base, pos);
   t->name = ParseIdent();
   if (AtOp(".")) Unsupported(Cur().pos, "qualified table names");

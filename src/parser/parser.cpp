@@ -53,7 +53,7 @@ StatementPtr Parser::ParseStatement() {
   DepthGuard guard(*this, Cur().pos);
   const Token start = Cur();
   StatementPtr st;
-  if (AtOp("(") || StartsQuery(Cur())) {
+  if (AtOp("(") || StartsQuery(0)) {
     auto s = std::make_unique<SelectStatement>();
     s->select = ParseQuery();
     st = std::move(s);

@@ -73,7 +73,11 @@ class Parser {
   static bool IsIdentToken(const Token& t) {
     return t.kind == TokenKind::QuotedIdent || (t.kind == TokenKind::Word && !IsReserved(t.text));
   }
-  static bool StartsQuery(const Token& t) { return IsKw(t, "select") || IsKw(t, "with"); }
+  // Whether the token k ahead starts a query: SELECT, WITH, or VALUES followed by "(".
+  bool StartsQuery(size_t k) const {
+    const Token& t = Peek(k);
+    return IsKw(t, "select") || IsKw(t, "with") || (IsKw(t, "values") && IsOp(Peek(k + 1), "("));
+  }
   // A token that continues a query after a complete (parenthesised) operand.
   bool AtQueryTail() const {
     return AtKw("union") || AtKw("intersect") || AtKw("except") || AtKw("order") || AtKw("limit") ||
@@ -140,6 +144,10 @@ class Parser {
   // ---------------------------------------------------------------- parse_select.cpp
   std::unique_ptr<SelectStmt> ParseQuery();
   std::unique_ptr<SelectStmt> ParseSetOperand();
+  std::unique_ptr<SelectStmt> ParseValues();
+  std::vector<std::vector<ExprPtr>> ParseValuesRows();
+  int SetOpLevel() const;
+  std::unique_ptr<SelectStmt> ParseSetOps(std::unique_ptr<SelectStmt> left, int min_level);
   static bool HasTail(const SelectStmt& s);
   std::unique_ptr<SelectStmt> Wrap(std::unique_ptr<SelectStmt> q);
   std::unique_ptr<SelectStmt> ParseQueryRest(std::unique_ptr<SelectStmt> head,

@@ -95,6 +95,8 @@ class Lowering {
         st.keys = Ptrs(j.left_keys);
         st.residual = j.residual.get();
         st.null_aware = j.null_aware;
+        st.nulls_equal = j.nulls_equal;
+        st.counted = j.counted;
         st.build_types = j.build_types;
         st.estimated_in = j.children.empty() ? -1 : j.children[0]->estimated_rows;
         st.estimated_out = j.estimated_rows;
@@ -119,6 +121,8 @@ class Lowering {
         s.join_type = j.join_type;
         s.keys = Ptrs(j.right_keys);
         s.residual = j.residual.get();
+        s.nulls_equal = j.nulls_equal;
+        s.counted = j.counted;
         break;
       }
       case PhysKind::HashAggregate: {

@@ -3,12 +3,13 @@
 //
 // A pipeline is a source, streaming steps and a sink:
 //   source  a table scan (its table snapshot, columns, pushed-down filter conjuncts and
-//           estimated rows) or an intermediate result (what another node produced);
+//           estimated rows) or an intermediate result (what another node produced, or
+//           the rows of a VALUES list);
 //   steps   filter, projection, probe {join type, key expressions, residual predicate,
 //           the build side's column types};
 //   sink    a join build {join type, key expressions}, an aggregation {group keys,
 //           aggregates, estimated groups}, an order / top-N {keys, limit}, or another
-//           materialisation (a result collector, a limit).
+//           materialisation (a result collector, a limit, a UNION ALL).
 // Expressions are the binder's BoundExpr trees (their column indices refer to the input
 // of the step or sink that holds them, as in the physical plan). Nodes shared between
 // pipelines (a join: built by one, probed by another; an aggregation: filled by one, read
@@ -72,6 +73,8 @@ struct Step {
   std::vector<const BoundExpr*> keys;            // over the step's input
   const BoundExpr* residual = nullptr;           // over input ++ build columns
   bool null_aware = false;                       // Mark for NOT IN: NULL when unknown
+  bool nulls_equal = false;                      // INTERSECT/EXCEPT: NULL keys match NULL keys
+  bool counted = false;                          // INTERSECT/EXCEPT ALL: see LogicalOp::counted
   std::vector<Type> build_types;
   double estimated_in = -1, estimated_out = -1;  // rows into and out of the step
   std::string what;                              // Other: the operator's name
@@ -106,6 +109,7 @@ struct Sink {
   LJoinType join_type = LJoinType::Inner;
   std::vector<const BoundExpr*> keys;
   const BoundExpr* residual = nullptr;
+  bool nulls_equal = false, counted = false;  // as in Step
   // Aggregate: output = group keys, then aggregates (BExpr::Agg).
   std::vector<const BoundExpr*> groups, aggs;
   double estimated_groups = -1;

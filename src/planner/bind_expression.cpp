@@ -51,6 +51,17 @@ Type Binder::CommonType(const Type& a, const Type& b, SourcePos pos) {
   throw TypeError("cannot combine " + a.ToString() + " and " + b.ToString(), pos);
 }
 
+// DuckDB's rules for a column of UNION/INTERSECT/EXCEPT: VARCHAR takes in any other type
+// (its values cast to text), BOOLEAN gives way to a number, the rest is CommonType
+// (NULL, numbers; anything else cannot be combined).
+Type Binder::SetOpType(const Type& a, const Type& b, SourcePos pos) {
+  if (a == b) return a;
+  if (a.id == TypeId::Varchar || b.id == TypeId::Varchar) return Type::Varchar();
+  if (a.id == TypeId::Boolean && b.IsNumeric()) return b;
+  if (b.id == TypeId::Boolean && a.IsNumeric()) return a;
+  return CommonType(a, b, pos);
+}
+
 BoundExprPtr Binder::Coerce(BoundExprPtr e, const Type& t, SourcePos pos) {
   if (e->type == t) return e;
   if (e->kind == BExpr::Constant) {

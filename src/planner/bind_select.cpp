@@ -9,7 +9,7 @@ namespace tessera {
 using ast::ExprKind;
 
 // A GROUP BY / ORDER BY position as written (digits only): -1 when it is beyond int64.
-static int64_t SelectListPosition(const std::string& digits) {
+int64_t SelectListPosition(const std::string& digits) {
   auto v = ParseDecimal(digits, 38, 0);
   return v && *v <= INT64_MAX ? (int64_t)*v : -1;
 }
@@ -22,12 +22,37 @@ static std::string DisplayName(const ast::Expr& e, const BoundExpr& b) {
   return b.ToString();
 }
 
+LogicalOpPtr ApplyLimit(LogicalOpPtr plan, const ast::SelectStmt& stmt) {
+  if (!stmt.limit && !stmt.offset) return plan;
+  auto lim = std::make_unique<LogicalOp>(LogicalKind::Limit);
+  lim->limit = stmt.limit ? *stmt.limit : -1;
+  lim->offset = stmt.offset ? *stmt.offset : 0;
+  lim->children.push_back(std::move(plan));
+  return lim;
+}
+
+LogicalOpPtr Binder::MakeDistinct(LogicalOpPtr plan, const std::vector<std::string>& names) {
+  auto d = std::make_unique<LogicalOp>(LogicalKind::Aggregate);
+  d->group_index = next_index_++;
+  d->agg_index = next_index_++;
+  auto b = plan->Bindings();
+  auto t = plan->Types();
+  for (size_t i = 0; i < b.size(); i++) d->groups.push_back(MakeColumn(b[i], t[i], i < names.size() ? names[i] : ""));
+  d->children.push_back(std::move(plan));
+  return d;
+}
+
+// A query node: a set operation, VALUES, or the SELECT core (the rest of this function).
 BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
-  if (stmt.set_op != ast::SetOpKind::None)
-    throw UserError(ErrorKind::Unsupported, "UNION/INTERSECT/EXCEPT are not supported yet", stmt.pos);
   ctes_.emplace_back();
   struct CtePop { std::vector<std::map<std::string, const ast::CommonTableExpr*>>& v; ~CtePop() { v.pop_back(); } } pop{ctes_};
   for (auto& cte : stmt.ctes) ctes_.back()[cte.name] = &cte;
+  if (stmt.set_op != ast::SetOpKind::None) {
+    std::vector<std::string> other_names;
+    BoundQuery q = BindSetOperation(stmt, other_names);
+    return BindNodeTail(stmt, std::move(q), other_names, "a set operation");
+  }
+  if (!stmt.values.empty()) return BindNodeTail(stmt, BindValues(stmt), {}, "VALUES");
 
   Scope scope;
   LogicalOpPtr plan;
@@ -204,16 +229,10 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
   plan = std::move(proj);
   uint32_t out_index = plan->table_index;
 
-  if (stmt.distinct) {
-    auto d = std::make_unique<LogicalOp>(LogicalKind::Aggregate);
-    d->group_index = next_index_++;
-    d->agg_index = next_index_++;
-    for (uint32_t i = 0; i < visible; i++)
-      d->groups.push_back(MakeColumn({out_index, i}, proj_types[i], names[i]));
-    for (auto& o : orders) o.expr->binding.table = d->group_index;
-    out_index = d->group_index;
-    d->children.push_back(std::move(plan));
-    plan = std::move(d);
+  if (stmt.distinct) {  // no hidden ORDER BY columns: they must be in the select list
+    plan = MakeDistinct(std::move(plan), names);
+    for (auto& o : orders) o.expr->binding.table = plan->group_index;
+    out_index = plan->group_index;
   }
   if (!orders.empty()) {
     auto ord = std::make_unique<LogicalOp>(LogicalKind::Order);
@@ -221,13 +240,7 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     ord->children.push_back(std::move(plan));
     plan = std::move(ord);
   }
-  if (stmt.limit || stmt.offset) {
-    auto lim = std::make_unique<LogicalOp>(LogicalKind::Limit);
-    lim->limit = stmt.limit ? *stmt.limit : -1;
-    lim->offset = stmt.offset ? *stmt.offset : 0;
-    lim->children.push_back(std::move(plan));
-    plan = std::move(lim);
-  }
+  plan = ApplyLimit(std::move(plan), stmt);
   if (proj_types.size() > visible) {
     auto fin = std::make_unique<LogicalOp>(LogicalKind::Projection);
     fin->table_index = next_index_++;

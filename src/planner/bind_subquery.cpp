@@ -165,8 +165,12 @@ void PullUp(LogicalOpPtr& op, const Bindings& outer, std::vector<BoundExprPtr>& 
     case LogicalKind::Limit:
       if (SubtreeRefers(*op, outer)) throw Unsupported("LIMIT or OFFSET in a correlated subquery", pos);
       return;
+    case LogicalKind::UnionAll:
+      if (SubtreeRefers(*op, outer)) throw Unsupported("a correlated reference inside UNION", pos);
+      return;
     case LogicalKind::Get:
     case LogicalKind::Dummy:
+    case LogicalKind::Values:
       if (SubtreeRefers(*op, outer)) throw Unsupported("this correlated reference", pos);
       return;
   }

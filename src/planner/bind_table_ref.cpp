@@ -12,6 +12,14 @@ using ast::Op;
 // ---------------------------------------------------------------------------------------
 // FROM
 
+// A FROM item's column list (t(a, b, ...)) may rename fewer columns than it has, not more.
+static void CheckAliasCount(const std::string& name, size_t columns, size_t aliases, SourcePos pos) {
+  if (aliases > columns)
+    throw BindError("table \"" + name + "\" has " + std::to_string(columns) + " columns available but " +
+                        std::to_string(aliases) + " columns specified",
+                    pos);
+}
+
 LogicalOpPtr Binder::BindBaseTable(const ast::TableRef& ref, Scope& scope) {
   // A CTE of an enclosing WITH shadows catalog tables.
   for (auto it = ctes_.rbegin(); it != ctes_.rend(); ++it) {
@@ -20,7 +28,7 @@ LogicalOpPtr Binder::BindBaseTable(const ast::TableRef& ref, Scope& scope) {
       const ast::CommonTableExpr* cte = f->second;
       auto aliases = ref.column_aliases.empty() ? cte->column_aliases : ref.column_aliases;
       return BindSubqueryRef(*cte->query, ref.alias.empty() ? ref.name : ref.alias, aliases,
-                             ref.pos, scope);
+                             ref.pos, scope, !ref.column_aliases.empty());
     }
   }
   auto entry = catalog_.GetEntry(ref.name);
@@ -38,13 +46,15 @@ LogicalOpPtr Binder::BindBaseTable(const ast::TableRef& ref, Scope& scope) {
     view_depth_++;
     struct Dec { int& d; ~Dec() { d--; } } dec{view_depth_};
     try {
-      return BindSubqueryRef(q, ref.alias.empty() ? ref.name : ref.alias, aliases, ref.pos, scope);
+      return BindSubqueryRef(q, ref.alias.empty() ? ref.name : ref.alias, aliases, ref.pos, scope,
+                             !ref.column_aliases.empty());
     } catch (const UserError& e) {
       // Positions inside the view's text would mislead: point at the outermost reference.
       if (view_depth_ > 1) throw;
       throw UserError(e.kind(), "in view \"" + ref.name + "\": " + e.raw(), ref.pos);
     }
   }
+  CheckAliasCount(ref.name, entry->schema.columns.size(), ref.column_aliases.size(), ref.pos);
   auto get = std::make_unique<LogicalOp>(LogicalKind::Get);
   get->table = entry;
   get->table_index = next_index_++;
@@ -69,7 +79,7 @@ LogicalOpPtr Binder::BindBaseTable(const ast::TableRef& ref, Scope& scope) {
 
 LogicalOpPtr Binder::BindSubqueryRef(const ast::SelectStmt& q, const std::string& alias,
                                      const std::vector<std::string>& col_aliases, SourcePos pos,
-                                     Scope& scope) {
+                                     Scope& scope, bool check_aliases) {
   // A derived table does not see the queries around it (no LATERAL).
   auto saved = std::move(outer_scopes_);
   outer_scopes_.clear();
@@ -86,6 +96,7 @@ LogicalOpPtr Binder::BindSubqueryRef(const ast::SelectStmt& q, const std::string
   proj->table_index = next_index_++;
   auto child_b = bq.plan->Bindings();
   auto child_t = bq.plan->Types();
+  if (check_aliases) CheckAliasCount(alias, child_b.size(), col_aliases.size(), pos);
   ScopeEntry se;
   se.alias = alias;
   for (size_t i = 0; i < child_b.size(); i++) {
@@ -122,7 +133,7 @@ LogicalOpPtr Binder::BindFrom(const ast::TableRef& ref, Scope& scope) {
   switch (ref.kind) {
     case ast::TableRefKind::Base: return BindBaseTable(ref, scope);
     case ast::TableRefKind::Subquery:
-      return BindSubqueryRef(*ref.subquery, ref.alias, ref.column_aliases, ref.pos, scope);
+      return BindSubqueryRef(*ref.subquery, ref.alias, ref.column_aliases, ref.pos, scope, true);
     case ast::TableRefKind::Join: {
       auto left = BindFrom(*ref.left, scope);
       auto right = BindFrom(*ref.right, scope);

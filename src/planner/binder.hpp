@@ -28,6 +28,8 @@ class Binder {
 
   // Shared typing rules (also used by the optimizer's constant folding).
   static Type CommonType(const Type& a, const Type& b, SourcePos pos = {});
+  // The type of a set operation's column from its operands' (UNION, INTERSECT, EXCEPT).
+  static Type SetOpType(const Type& a, const Type& b, SourcePos pos = {});
 
  private:
   struct ScopeEntry {
@@ -61,11 +63,20 @@ class Binder {
     LogicalOp* grouped_agg = nullptr;      // an ungrouped aggregate the pull-up grouped
   };
 
+  // The query nodes other than the SELECT core (bind_set_operation.cpp, bind_values.cpp),
+  // and the ORDER BY/LIMIT/OFFSET over their result.
+  BoundQuery BindSetOperation(const ast::SelectStmt& stmt, std::vector<std::string>& other_names);
+  BoundQuery BindValues(const ast::SelectStmt& stmt);
+  BoundQuery BindNodeTail(const ast::SelectStmt& stmt, BoundQuery q, const std::vector<std::string>& other_names,
+                          const char* node);
+  // DISTINCT over all of `plan`'s columns: an aggregate grouping by them all.
+  LogicalOpPtr MakeDistinct(LogicalOpPtr plan, const std::vector<std::string>& names);
+
   LogicalOpPtr BindFrom(const ast::TableRef& ref, Scope& scope);
   LogicalOpPtr BindBaseTable(const ast::TableRef& ref, Scope& scope);
   LogicalOpPtr BindSubqueryRef(const ast::SelectStmt& q, const std::string& alias,
                                const std::vector<std::string>& col_aliases, SourcePos pos,
-                               Scope& scope);
+                               Scope& scope, bool check_aliases);
   BoundExprPtr Bind(const ast::Expr& e, Ctx& ctx);
   BoundExprPtr BindInner(const ast::Expr& e, Ctx& ctx);
   BoundExprPtr BindColumn(const ast::Expr& e, const Ctx& ctx);

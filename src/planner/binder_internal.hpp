@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "parser/ast.hpp"
 #include "planner/logical_plan.hpp"
 
 namespace tessera {
@@ -13,5 +14,13 @@ UserError BindError(const std::string& msg, SourcePos pos);
 
 // A cross join of l and r (bind_table_ref.cpp).
 LogicalOpPtr CrossJoin(LogicalOpPtr l, LogicalOpPtr r);
+
+// `plan` under a Limit node for the query node's LIMIT/OFFSET, if it has any
+// (bind_select.cpp).
+// A GROUP BY / ORDER BY position as written (digits only): -1 when it is beyond int64
+// (bind_select.cpp).
+int64_t SelectListPosition(const std::string& digits);
+
+LogicalOpPtr ApplyLimit(LogicalOpPtr plan, const ast::SelectStmt& stmt);
 
 }  // namespace tessera

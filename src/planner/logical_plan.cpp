@@ -26,6 +26,12 @@ std::vector<ColumnBinding> LogicalOp::Bindings() const {
       break;
     }
     case LogicalKind::Dummy: break;
+    case LogicalKind::UnionAll:
+      for (uint32_t i = 0; i < children[0]->Bindings().size(); i++) r.push_back({table_index, i});
+      break;
+    case LogicalKind::Values:
+      for (uint32_t i = 0; i < values[0].size(); i++) r.push_back({table_index, i});
+      break;
     default: r = children[0]->Bindings();
   }
   return r;
@@ -55,6 +61,9 @@ std::vector<Type> LogicalOp::Types() const {
       break;
     }
     case LogicalKind::Dummy: break;
+    case LogicalKind::Values:
+      for (auto& e : values[0]) r.push_back(e->type);
+      break;
     default: r = children[0]->Types();
   }
   return r;
@@ -82,12 +91,16 @@ std::string LogicalOp::ToString(int indent) const {
       for (size_t i = 0; i < left_keys.size(); i++)
         s += (i ? " AND " : " ") + left_keys[i]->ToString() + " = " + right_keys[i]->ToString();
       if (residual) s += " [" + residual->ToString() + "]";
+      if (nulls_equal) s += " (nulls equal)";
+      if (counted) s += " (counted)";
       break;
     }
     case LogicalKind::Aggregate: s += "AGGREGATE [" + List(groups) + "] [" + List(aggs) + "]"; break;
     case LogicalKind::Order: s += "ORDER"; break;
     case LogicalKind::Limit: s += "LIMIT " + std::to_string(limit); break;
     case LogicalKind::Dummy: s += "DUMMY"; break;
+    case LogicalKind::UnionAll: s += "UNION ALL"; break;
+    case LogicalKind::Values: s += "VALUES " + std::to_string(values.size()) + " rows"; break;
   }
   s += "\n";
   for (auto& c : children) s += c->ToString(indent + 1);

@@ -10,7 +10,9 @@
 
 namespace tessera {
 
-enum class LogicalKind { Get, Filter, Projection, Join, Aggregate, Order, Limit, Dummy };
+// UnionAll: its children's rows one after another (all of the same column types); outputs
+// (table_index, i). Values: the rows of a VALUES list; outputs (table_index, i).
+enum class LogicalKind { Get, Filter, Projection, Join, Aggregate, Order, Limit, Dummy, UnionAll, Values };
 // Mark: every probe row once, plus a BOOLEAN column (binding {table_index, 0}) saying
 // whether it found a match: how [NOT] EXISTS / [NOT] IN subqueries are evaluated where
 // they are not a top-level conjunct of WHERE (those become Semi/Anti joins).
@@ -49,10 +51,19 @@ struct LogicalOp {
   // Mark join of IN (SELECT ...): SQL's NULL semantics (no match is NULL, not FALSE,
   // when the probe key is NULL or the build side holds a NULL key, unless it is empty).
   bool null_aware = false;
+  // Semi/Anti join of INTERSECT/EXCEPT: NULL keys equal NULL keys (set semantics).
+  bool nulls_equal = false;
+  // Semi/Anti join of INTERSECT ALL/EXCEPT ALL: the build side is grouped on the keys with
+  // a COUNT(*) as its last column; each probe row uses up one of its group's count (Semi
+  // keeps the rows that found one left, Anti the others).
+  bool counted = false;
 
   // Aggregate: groups -> (group_index, i), aggregates (BExpr::Agg) -> (agg_index, i)
   uint32_t group_index = 0, agg_index = 0;
   std::vector<BoundExprPtr> groups, aggs;
+
+  // Values: one expression per column of each row (no column references)
+  std::vector<std::vector<BoundExprPtr>> values;
 
   // Order
   std::vector<OrderSpec> orders;

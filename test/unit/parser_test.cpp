@@ -423,36 +423,40 @@ TEST(ctes_and_set_ops) {
   CHECK_EQ(q->ctes[1].column_aliases[0], std::string("b"));
   CHECK_EQ(q->ctes[1].pos.col, 28);
 
+  // Left-associative: (a UNION ALL b) EXCEPT c; the tail applies to the whole.
   Q u = Sel("select a from t union all select b from u except select c from v order by 1 limit 3");
-  CHECK(u->set_op == SetOpKind::UnionAll);
-  CHECK(u->set_rhs->set_op == SetOpKind::Except);
-  CHECK(u->set_rhs->set_rhs->set_op == SetOpKind::None);
+  CHECK(u->set_op == SetOpKind::Except);
+  CHECK(u->set_left->set_op == SetOpKind::UnionAll);
+  CHECK(u->set_right->set_op == SetOpKind::None);
+  CHECK_EQ(u->set_pos.col, 43);
   CHECK_EQ(u->order_by.size(), (size_t)1);
   CHECK_EQ(*u->limit, (int64_t)3);
-  CHECK(u->set_rhs->order_by.empty());
-  CHECK(!u->set_rhs->limit.has_value());
+  CHECK(u->set_left->order_by.empty());
+  CHECK(!u->set_right->limit.has_value());
 
+  // INTERSECT binds tighter than UNION and EXCEPT.
   Q i = Sel("select 1 intersect select 2 union distinct select 3");
-  CHECK(i->set_op == SetOpKind::Intersect);
-  CHECK(i->set_rhs->set_op == SetOpKind::Union);
+  CHECK(i->set_op == SetOpKind::Union);
+  CHECK(i->set_left->set_op == SetOpKind::Intersect);
+  Q i2 = Sel("select 1 union select 2 intersect all select 3 except all select 4");
+  CHECK(i2->set_op == SetOpKind::ExceptAll);
+  CHECK(i2->set_left->set_op == SetOpKind::Union);
+  CHECK(i2->set_left->set_right->set_op == SetOpKind::IntersectAll);
 
   // Parenthesised operands.
   Q p = Sel("(select a from t) union (select b from u) order by 1");
   CHECK(p->set_op == SetOpKind::Union);
   CHECK_EQ(p->order_by.size(), (size_t)1);
-  // An operand with its own LIMIT is wrapped as SELECT * FROM (operand).
+  // An operand keeps its own ORDER BY/LIMIT.
   Q w = Sel("select 1 union all (select 2 order by 1 limit 1)");
-  CHECK(w->set_rhs->from.size() == 1 && w->set_rhs->from[0]->kind == TableRefKind::Subquery);
-  CHECK(w->set_rhs->from[0]->subquery->limit.has_value());
-  // (a UNION b) EXCEPT c is the same chain, left to right.
+  CHECK(w->set_right->limit.has_value());
+  CHECK(!w->limit.has_value());
   Q c = Sel("(select 1 union select 2) except select 3");
-  CHECK(c->set_op == SetOpKind::Union);
-  CHECK(c->set_rhs->set_op == SetOpKind::Except);
-  // a EXCEPT (b UNION c): the right operand is wrapped.
+  CHECK(c->set_op == SetOpKind::Except);
+  CHECK(c->set_left->set_op == SetOpKind::Union);
   Q r = Sel("select 1 except (select 2 union select 3)");
   CHECK(r->set_op == SetOpKind::Except);
-  CHECK(r->set_rhs->set_op == SetOpKind::None);
-  CHECK(r->set_rhs->from[0]->subquery->set_op == SetOpKind::Union);
+  CHECK(r->set_right->set_op == SetOpKind::Union);
   // ORDER/LIMIT outside a single parenthesised select merge into it.
   Q m = Sel("(select a from t order by a) limit 2");
   CHECK_EQ(m->order_by.size(), (size_t)1);
@@ -463,7 +467,17 @@ TEST(ctes_and_set_ops) {
   Q wc = Sel("with x as (select 1) (select * from x union select 2)");
   CHECK_EQ(wc->ctes.size(), (size_t)1);
   CHECK(wc->set_op == SetOpKind::Union);
-  ExpectError("select 1 intersect all select 2", 1, 10, "INTERSECT ALL", ErrorKind::Unsupported);
+  // VALUES as a query, an operand and a table.
+  Q v = Sel("values (1, 'a'), (2, 'b') union all select 3, 'c'");
+  CHECK(v->set_op == SetOpKind::UnionAll);
+  CHECK_EQ(v->set_left->values.size(), (size_t)2);
+  CHECK_EQ(v->set_left->values[1].size(), (size_t)2);
+  Q vf = Sel("select * from (values (1), (2)) as t(x)");
+  CHECK_EQ(DumpRef(*vf->from[0]), std::string("(subquery t)"));
+  CHECK_EQ(vf->from[0]->subquery->values.size(), (size_t)2);
+  CHECK_EQ(vf->from[0]->column_aliases[0], std::string("x"));
+  ExpectError("values (1, 2), (3)", 1, 16, "VALUES lists must all be the same length");
+  ExpectError("select * from values (1)", 1, 15, "VALUES in FROM without parentheses", ErrorKind::Unsupported);
 }
 
 // ------------------------------------------------------------------ other statements

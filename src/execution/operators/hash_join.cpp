@@ -20,6 +20,8 @@ std::string PhysicalHashJoin::Details() const {
     s += (i ? " AND " : " ") + left_keys[i]->ToString() + " = " + right_keys[i]->ToString();
   if (residual) s += " [" + residual->ToString() + "]";
   if (null_aware) s += " (null-aware)";
+  if (nulls_equal) s += " (nulls equal)";
+  if (counted) s += " (counted)";
   if (single_match) s += " (single match)";
   if (is_dense_) s += " (perfect hash)";
   return s;
@@ -48,6 +50,7 @@ void PhysicalHashJoin::ResetState() {
   build_rows_ = 0;
   build_cols_.clear();
   build_has_null_key_ = false;
+  remaining_.reset();
   is_dense_ = false;
   dense_min_ = 0;
   std::vector<uint32_t>().swap(dense_);
@@ -81,8 +84,13 @@ void PhysicalHashJoin::Finalize() {
   rows_out = n;
   for (uint32_t i = 0; i < n && !build_has_null_key_; i++)
     for (size_t k = 0; k < nkeys_; k++) build_has_null_key_ |= !build_cols_[build_types.size() + k].IsValid(i);
-  // Perfect hash for one dense, unique integer key.
-  if (nkeys_ == 1) {
+  if (counted) {
+    const Vector& count = build_cols_[build_types.size() - 1];
+    remaining_ = std::make_unique<std::atomic<int64_t>[]>(std::max<uint32_t>(n, 1));
+    for (uint32_t i = 0; i < n; i++) remaining_[i].store(count.data<int64_t>()[i], std::memory_order_relaxed);
+  }
+  // Perfect hash for one dense, unique integer key (NULL keys never match in it).
+  if (nkeys_ == 1 && !nulls_equal) {
     const Vector& k = build_cols_[build_types.size()];
     PhysType p = k.type().physical();
     if (p == PhysType::I32 || p == PhysType::I64) {
@@ -121,7 +129,7 @@ void PhysicalHashJoin::Finalize() {
   for (uint32_t i = 0; i < n; i++) {
     bool null_key = false;
     for (size_t k = 0; k < nkeys_; k++) null_key |= !build_cols_[build_types.size() + k].IsValid(i);
-    if (null_key) continue;
+    if (null_key && !nulls_equal) continue;
     uint64_t h = 0;
     for (size_t k = 0; k < nkeys_; k++) h = HashCombine(h, HashValue(build_cols_[build_types.size() + k], i));
     uint64_t b = h & mask_;
@@ -151,6 +159,7 @@ void PhysicalHashJoin::Match(DataChunk& in, std::vector<Vector>& keys, std::vect
     return;
   }
   auto null_key = [&](uint32_t i) {
+    if (nulls_equal) return false;
     for (auto& k : keys)
       if (!k.IsValid(i)) return true;
     return false;
@@ -237,7 +246,12 @@ void PhysicalHashJoin::Execute(DataChunk& in, DataChunk& out, LocalState&) {
     case LJoinType::Semi:
     case LJoinType::Anti: {
       std::vector<uint8_t> hit(in.size, 0);
-      for (uint32_t p : pi) hit[p] = 1;
+      if (counted) {  // the build rows are distinct: at most one match per probe row
+        for (size_t m = 0; m < pi.size(); m++)
+          hit[pi[m]] = remaining_[bi[m]].fetch_sub(1, std::memory_order_relaxed) > 0;
+      } else {
+        for (uint32_t p : pi) hit[p] = 1;
+      }
       std::vector<uint32_t> sel;
       for (uint32_t i = 0; i < in.size; i++)
         if (hit[i] == (join_type == LJoinType::Semi)) sel.push_back(i);

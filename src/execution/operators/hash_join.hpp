@@ -2,7 +2,10 @@
 // sink); the left child streams through Execute() as the probe side. Keys are equi-join
 // expressions of equal types. A single integer key whose values are dense and unique is
 // looked up in a direct-mapped array (perfect hash, as star-schema dimension keys are);
-// otherwise a chained hash table is used. EXPLAIN ANALYZE shows which one was built. NULL keys never match.
+// otherwise a chained hash table is used. EXPLAIN ANALYZE shows which one was built. NULL keys never match,
+// except in the semi/anti joins of INTERSECT/EXCEPT (nulls_equal), where they match NULL keys.
+// Those of INTERSECT ALL/EXCEPT ALL (counted) build on distinct rows with their count as
+// the last build column, and each probe row uses up one of its match's count.
 // Join types: see LJoinType (Mark adds one BOOLEAN column to the probe row).
 #pragma once
 #include "execution/physical_operator.hpp"
@@ -31,6 +34,8 @@ class PhysicalHashJoin : public PhysicalOperator {
   BoundExprPtr residual;  // evaluated over (probe columns ++ build columns)
   bool single_match = false;  // see LogicalOp::single_match
   bool null_aware = false;    // see LogicalOp::null_aware
+  bool nulls_equal = false;   // see LogicalOp::nulls_equal
+  bool counted = false;       // see LogicalOp::counted
   std::vector<Type> build_types;  // right child's output types
 
   // After the build (cost model, EXPLAIN ANALYZE): build rows, and the bytes of the index a
@@ -52,6 +57,8 @@ class PhysicalHashJoin : public PhysicalOperator {
   std::vector<Vector> build_cols_;  // payload then keys, build_rows_ each
   size_t nkeys_ = 0;
   bool build_has_null_key_ = false;
+  // counted: per build row, the count not used up yet by probe rows
+  std::unique_ptr<std::atomic<int64_t>[]> remaining_;
   // perfect hash
   bool is_dense_ = false;
   int64_t dense_min_ = 0;
