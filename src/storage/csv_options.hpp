@@ -13,8 +13,9 @@ struct CsvOptions {
   bool header = false;           // skip the first line
   bool header_given = false;     // false: the sniffer decides whether line 1 is a header
   char quote = '"';              // '\0': no quoting
-  // An unquoted field equal to null_str is NULL. An unquoted empty field is NULL, except
-  // for VARCHAR columns when null_str is non-empty (then it is the empty string).
+  // A field equal to null_str is NULL, quoted or not (DuckDB's allow_quoted_nulls). An
+  // unquoted empty field is NULL, except for VARCHAR columns when null_str is non-empty
+  // (then it is the empty string).
   std::string null_str;
 };
 

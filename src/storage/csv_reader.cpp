@@ -203,16 +203,16 @@ class RangeParser {
              const char* p) {
     const ColumnInfo& col = sh_.cols[c];
     Vector& v = chunk_.cols[c];
-    if (!quoted) {
-      const std::string& ns = sh_.opt.null_str;
-      bool is_null = s == e ? (ns.empty() || col.type.id != TypeId::Varchar)
-                            : (!ns.empty() && (size_t)(e - s) == ns.size() &&
-                               std::memcmp(s, ns.data(), ns.size()) == 0);
-      if (is_null) {
-        if (col.not_null) ValueError(c, "NULL value in NOT NULL column", p);
-        v.SetNull(row);
-        return;
-      }
+    // As DuckDB (allow_quoted_nulls): a field equal to the NULL string is NULL, quoted or
+    // not; an unquoted empty field is NULL except in VARCHAR columns with a NULL string.
+    const std::string& ns = sh_.opt.null_str;
+    bool is_null = s == e ? (ns.empty() || (!quoted && col.type.id != TypeId::Varchar))
+                          : (!ns.empty() && (size_t)(e - s) == ns.size() &&
+                             std::memcmp(s, ns.data(), ns.size()) == 0);
+    if (is_null) {
+      if (col.not_null) ValueError(c, "NULL value in NOT NULL column", p);
+      v.SetNull(row);
+      return;
     }
     Conv r = Conv::Ok;
     switch (col.type.id) {

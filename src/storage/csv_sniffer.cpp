@@ -49,7 +49,8 @@ bool SniffHeader(const char* begin, const char* end, const std::vector<Type>& ty
   bool all_varchar = true, all_empty = true;
   for (size_t c = 0; c < types.size(); c++) {
     const std::string& v = r.values[c];
-    bool is_null = !r.quoted[c] && (v.empty() || (!opt.null_str.empty() && v == opt.null_str));
+    const std::string& ns = opt.null_str;
+    bool is_null = v.empty() ? (ns.empty() || !r.quoted[c]) : (!ns.empty() && v == ns);
     if (!is_null) all_empty = false;
     if (types[c].id == TypeId::Varchar) continue;
     all_varchar = false;
