@@ -17,6 +17,7 @@
 #include "optimizer/optimizer.hpp"
 #include "planner/binder.hpp"
 #include "storage/csv_reader.hpp"
+#include "storage/csv_writer.hpp"
 
 namespace tessera {
 
@@ -208,6 +209,12 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
     }
     case ast::StmtKind::Copy: {
       auto& cp = static_cast<const ast::CopyStatement&>(stmt);
+      if (cp.to) {
+        CsvWriteOptions wopt = ParseCopyToOptions(cp.options);
+        auto r = RunSelect(db, *cp.query);
+        uint64_t n = WriteCsvFile(cp.path, r.names, r.types, r.chunks, wopt);
+        return Status("COPY " + std::to_string(n));
+      }
       if (!db.catalog().GetTable(cp.table))
         throw UserError(ErrorKind::Catalog, "table \"" + cp.table + "\" does not exist", stmt.pos);
       CsvOptions opt = ParseCopyOptions(cp.options, cp.path);

@@ -184,8 +184,11 @@ struct InsertStatement : Statement {
   InsertStatement() : Statement(StmtKind::Insert) {}
 };
 
+// COPY table FROM 'file', COPY table TO 'file', COPY (query) TO 'file'.
 struct CopyStatement : Statement {
-  std::string table;
+  bool to = false;                    // COPY ... TO (writes the file)
+  std::string table;                  // empty for COPY (query) TO
+  std::unique_ptr<SelectStmt> query;  // COPY (query) TO; COPY table TO is SELECT * FROM table
   std::string path;
   SourcePos path_pos;
   // Options, names lower-cased, values as written: delimiter, header, null, quote, ...

@@ -1,14 +1,44 @@
-// COPY name FROM 'file' [WITH] [(option value, ...) | option [value] ...].
+// COPY name FROM 'file' [WITH] [(option value, ...) | option [value] ...]
+// COPY name TO 'file' [options], COPY (query) TO 'file' [options].
 #include "parser/parser_internal.hpp"
 
 namespace tessera::parser_internal {
 
+namespace {
+
+// SELECT * FROM name: what COPY name TO writes.
+std::unique_ptr<SelectStmt> SelectAllFrom(const std::string& name, SourcePos pos) {
+  auto q = std::make_unique<SelectStmt>();
+  q->pos = pos;
+  SelectItem item;
+  item.expr = std::make_unique<Expr>(ExprKind::Star, pos);
+  q->select_list.push_back(std::move(item));
+  auto ref = std::make_unique<TableRef>(TableRefKind::Base, pos);
+  ref->name = name;
+  q->from.push_back(std::move(ref));
+  return q;
+}
+
+}  // namespace
+
 StatementPtr Parser::ParseCopy() {
   Next();  // COPY
   auto st = std::make_unique<CopyStatement>();
-  st->table = ParseIdent();
-  if (AtKw("to")) Unsupported(Cur().pos, "COPY ... TO");
-  ExpectKw("from");
+  if (AcceptOp("(")) {
+    st->query = ParseQuery();
+    ExpectOp(")");
+    st->to = true;
+    ExpectKw("to");
+  } else {
+    SourcePos name_pos = Cur().pos;
+    st->table = ParseIdent();
+    if (AcceptKw("to")) {
+      st->to = true;
+      st->query = SelectAllFrom(st->table, name_pos);
+    } else {
+      ExpectKw("from");
+    }
+  }
   if (Cur().kind != TokenKind::String) SyntaxError(Cur(), "expected a file name in single quotes");
   st->path = Cur().text;
   st->path_pos = Cur().pos;

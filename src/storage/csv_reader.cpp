@@ -1,162 +1,28 @@
 #include "storage/csv_reader.hpp"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
-#include <charconv>
 #include <cstring>
 #include <memory>
 #include <mutex>
 
-#include "common/date.hpp"
-#include "common/decimal.hpp"
 #include "common/parallel.hpp"
+#include "storage/csv_convert.hpp"
+#include "storage/csv_scan.hpp"
+#include "storage/csv_sniffer.hpp"
+#include "storage/file_input.hpp"
 
 namespace tessera {
 
 namespace {
 
-std::string Lower(std::string s) {
-  for (auto& c : s) c = (char)std::tolower((unsigned char)c);
-  return s;
-}
-
-// Option values may arrive with their SQL quotes ('|'); strip them.
-std::string Unquote(const std::string& v) {
-  if (v.size() >= 2 && v.front() == '\'' && v.back() == '\'') {
-    std::string r;
-    for (size_t i = 1; i + 1 < v.size(); i++) {
-      r.push_back(v[i]);
-      if (v[i] == '\'' && i + 2 < v.size() && v[i + 1] == '\'') i++;
-    }
-    return r;
-  }
-  return v;
-}
-
-char SingleChar(const std::string& v, const char* option, bool allow_empty) {
-  if (v.size() == 1) return v[0];
-  if (v == "\\t" || Lower(v) == "tab") return '\t';
-  if (v.empty() && allow_empty) return '\0';
-  throw UserError(ErrorKind::Input,
-                  std::string("COPY option ") + option + " must be a single character, got '" + v + "'");
-}
-
-bool IsTblPath(const std::string& path) {
-  std::string p = Lower(path);
-  size_t dot = p.rfind(".tbl");
-  if (dot == std::string::npos) return false;
-  size_t rest = dot + 4;
-  if (rest == p.size()) return true;
-  if (p[rest] != '.' || rest + 1 == p.size()) return false;
-  for (size_t i = rest + 1; i < p.size(); i++)
-    if (p[i] < '0' || p[i] > '9') return false;
-  return true;
-}
-
-// ---------------------------------------------------------------------------------------
+using csv::Conv;
 
 struct ColumnInfo {
   Type type;
   bool not_null = false;
   std::string name;
 };
-
-// The input, memory-mapped (or read into memory when it cannot be mapped).
-struct Input {
-  const char* data = nullptr;
-  size_t size = 0;
-  void* map = nullptr;
-  std::string copy;
-  ~Input() {
-    if (map) ::munmap(map, size);
-  }
-};
-
-void OpenInput(const std::string& path, Input& in) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    int e = errno;
-    throw UserError(ErrorKind::IO, "could not open file \"" + path + "\": " + std::strerror(e));
-  }
-  struct stat st;
-  if (::fstat(fd, &st) != 0) {
-    int e = errno;
-    ::close(fd);
-    throw UserError(ErrorKind::IO, "could not read file \"" + path + "\": " + std::strerror(e));
-  }
-  if (S_ISDIR(st.st_mode)) {
-    ::close(fd);
-    throw UserError(ErrorKind::IO, "could not read file \"" + path + "\": it is a directory");
-  }
-  if (S_ISREG(st.st_mode)) {
-    if (st.st_size > 0) {
-      void* m = ::mmap(nullptr, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-      if (m == MAP_FAILED) {
-        int e = errno;
-        ::close(fd);
-        throw UserError(ErrorKind::IO, "could not map file \"" + path + "\": " + std::strerror(e));
-      }
-      ::madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
-      in.map = m;
-      in.data = static_cast<const char*>(m);
-      in.size = (size_t)st.st_size;
-    }
-    ::close(fd);
-    return;
-  }
-  // Pipes and devices: read everything.
-  char buf[1 << 16];
-  for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int e = errno;
-      ::close(fd);
-      throw UserError(ErrorKind::IO, "could not read file \"" + path + "\": " + std::strerror(e));
-    }
-    if (n == 0) break;
-    in.copy.append(buf, (size_t)n);
-  }
-  ::close(fd);
-  in.data = in.copy.data();
-  in.size = in.copy.size();
-}
-
-// Counts the fields of a line; sets *last_empty when the last field is empty and unquoted.
-size_t CountFields(const char* p, const char* le, char delim, char quote, bool* last_empty) {
-  size_t n = 0;
-  const char* q = p;
-  for (;;) {
-    n++;
-    const char* fs = q;
-    bool quoted = false;
-    if (quote && q < le && *q == quote) {
-      quoted = true;
-      q++;
-      while (q < le) {
-        if (*q == quote) {
-          if (q + 1 < le && q[1] == quote) {
-            q += 2;
-            continue;
-          }
-          q++;
-          break;
-        }
-        q++;
-      }
-    }
-    while (q < le && *q != delim) q++;
-    *last_empty = !quoted && q == fs;
-    if (q >= le) return n;
-    q++;
-  }
-}
 
 struct LineError {
   std::string msg;  // without "file:line: "
@@ -196,80 +62,6 @@ struct Shared {
   }
 };
 
-inline void TrimSpaces(const char*& s, const char*& e) {
-  while (s < e && *s == ' ') s++;
-  while (e > s && e[-1] == ' ') e--;
-}
-
-enum class Conv { Ok, Bad, Range };
-
-inline Conv ParseInt(const char* s, const char* e, int64_t lo, int64_t hi, int64_t* out) {
-  TrimSpaces(s, e);
-  bool neg = false;
-  if (s < e && (*s == '-' || *s == '+')) {
-    neg = *s == '-';
-    s++;
-  }
-  if (s == e) return Conv::Bad;
-  uint64_t v = 0;
-  bool overflow = false;
-  for (; s < e; s++) {
-    unsigned d = (unsigned)(unsigned char)*s - '0';
-    if (d > 9) return Conv::Bad;
-    if (__builtin_mul_overflow(v, (uint64_t)10, &v) || __builtin_add_overflow(v, (uint64_t)d, &v))
-      overflow = true;
-  }
-  uint64_t limit = neg ? (uint64_t)(-(lo + 1)) + 1 : (uint64_t)hi;
-  if (overflow || v > limit) return Conv::Range;
-  *out = neg ? (int64_t)(0 - v) : (int64_t)v;
-  return Conv::Ok;
-}
-
-// Decimal fast path for plain literals ("-123.45" with at most `scale` fraction digits and
-// at most 18 integer digits). Returns false when the general parser must decide.
-inline bool FastDecimal(const char* s, const char* e, int scale, int128_t* out) {
-  TrimSpaces(s, e);
-  bool neg = false;
-  if (s < e && (*s == '-' || *s == '+')) {
-    neg = *s == '-';
-    s++;
-  }
-  uint64_t ip = 0, fp = 0;
-  int nd = 0, nf = 0;
-  while (s < e && (unsigned)(*s - '0') <= 9) {
-    if (++nd > 18) return false;
-    ip = ip * 10 + (uint64_t)(*s++ - '0');
-  }
-  if (s < e && *s == '.') {
-    s++;
-    while (s < e && (unsigned)(*s - '0') <= 9) {
-      if (nf == scale) return false;  // needs rounding
-      fp = fp * 10 + (uint64_t)(*s++ - '0');
-      nf++;
-    }
-  }
-  if (s != e || nd + nf == 0 || nd + scale > 38) return false;
-  int128_t v = (int128_t)ip * Pow10(scale) + (int128_t)fp * Pow10(scale - nf);
-  *out = neg ? -v : v;
-  return true;
-}
-
-inline bool FastDate(const char* s, const char* e, int32_t* out) {
-  if (e - s != 10 || s[4] != '-' || s[7] != '-') return false;
-  int v[8];
-  static const int pos[8] = {0, 1, 2, 3, 5, 6, 8, 9};
-  for (int i = 0; i < 8; i++) {
-    v[i] = s[pos[i]] - '0';
-    if ((unsigned)v[i] > 9) return false;
-  }
-  int y = v[0] * 1000 + v[1] * 100 + v[2] * 10 + v[3];
-  int m = v[4] * 10 + v[5];
-  int d = v[6] * 10 + v[7];
-  if (m < 1 || m > 12 || d < 1 || d > DaysInMonth(y, m)) return false;
-  *out = DaysFromCivil(y, (unsigned)m, (unsigned)d);
-  return true;
-}
-
 std::string ShowValue(std::string_view v) {
   std::string s = v.size() > 100 ? std::string(v.substr(0, 100)) + "..." : std::string(v);
   return "\"" + s + "\"";
@@ -277,24 +69,23 @@ std::string ShowValue(std::string_view v) {
 
 class RangeParser {
  public:
-  explicit RangeParser(Shared& sh) : sh_(sh), ncols_(sh.cols.size()), writer_(sh.types) {
+  RangeParser(Shared& sh, const char* file_end)
+      : sh_(sh), ncols_(sh.cols.size()), end_(file_end), writer_(sh.types) {
     chunk_.Init(sh.types);
   }
 
+  // Parses the records starting in [begin, end); a record starting before `end` is read
+  // to its end (range ends are record starts, so it ends there).
   void Run(const char* begin, const char* end, size_t idx, RangeResult& out) {
     const char* p = begin;
     const char* last_progress = begin;
     uint32_t row = 0;
-    uint64_t line = 0;
+    uint64_t line = 1;  // the current record's first line, 1-based within the range
     try {
       while (p < end) {
-        const char* nl = static_cast<const char*>(std::memchr(p, '\n', (size_t)(end - p)));
-        const char* le = nl ? nl : end;
-        const char* next = nl ? nl + 1 : end;
-        line++;
-        if (le > p && le[-1] == '\r') le--;
-        ParseLine(p, le, row);
-        p = next;
+        record_lines_ = 1;
+        p = ParseRecord(p, row);
+        line += record_lines_;
         if (++row == kVectorSize) {
           Flush(row);
           row = 0;
@@ -307,7 +98,7 @@ class RangeParser {
       }
       Flush(row);
       out.groups = writer_.Finish();
-      out.lines = line;
+      out.lines = line - 1;
       sh_.AddProgress((uint64_t)(end - last_progress));
     } catch (LineError& e) {
       out.failed = true;
@@ -341,231 +132,150 @@ class RangeParser {
     chunk_.size = 0;
   }
 
-  // The column-count error for a line, or "" when its field count is acceptable.
-  std::string CountMismatch(const char* p, const char* le) const {
+  // The column-count error for the record at p, or "" when its field count is acceptable.
+  std::string CountMismatch(const char* p) const {
     const auto& o = sh_.opt;
     bool last_empty = false;
-    size_t f = CountFields(p, le, o.delimiter, o.quote, &last_empty);
+    size_t f = csv::CountFields(p, end_, o.delimiter, o.quote, &last_empty);
+    if (f == 0) return {};  // malformed quoting: the field's own error says more
     if (f == ncols_ + 1 && last_empty) return {};
     if (f == ncols_ && !(sh_.trailing && last_empty && ncols_ > 1)) return {};
     const std::string expected = "expected " + std::to_string(ncols_) + " columns, found ";
-    if (p == le) return expected + "an empty line";
+    if (p == end_ || *p == '\n' || (*p == '\r' && p + 1 < end_ && p[1] == '\n'))
+      return expected + "an empty line";
     if (sh_.trailing && last_empty) f--;
     return expected + std::to_string(f);
   }
 
-  [[noreturn]] void CountError(const char* p, const char* le) const {
-    std::string m = CountMismatch(p, le);
+  [[noreturn]] void CountError(const char* p) const {
+    std::string m = CountMismatch(p);
     if (m.empty()) m = "expected " + std::to_string(ncols_) + " columns";
     throw LineError{std::move(m)};
   }
 
-  [[noreturn]] void ValueError(size_t c, const std::string& what, const char* p, const char* le) const {
+  [[noreturn]] void ValueError(size_t c, const std::string& what, const char* p) const {
     // A wrong field count explains a bad value better than the value itself.
-    std::string m = CountMismatch(p, le);
+    std::string m = CountMismatch(p);
     if (m.empty()) m = "column " + std::to_string(c + 1) + " (" + sh_.cols[c].name + "): " + what;
     throw LineError{std::move(m)};
   }
 
-  void ParseLine(const char* p, const char* le, uint32_t row) {
+  // Parses the record at p into `row`; returns the next record's start.
+  const char* ParseRecord(const char* p, uint32_t row) {
     const char delim = sh_.opt.delimiter;
     const char quote = sh_.opt.quote;
     const char* q = p;
+    const char* le = csv::LineEnd(p, end_);
     for (size_t c = 0; c < ncols_; c++) {
-      const char* fs;
-      const char* fe;
-      bool quoted = false, escaped = false;
-      if (quote && q < le && *q == quote) {
-        quoted = true;
-        fs = ++q;
-        for (;;) {
-          if (q >= le)
-            ValueError(c, "unterminated quoted field (fields cannot contain line breaks)", p, le);
-          if (*q == quote) {
-            if (q + 1 < le && q[1] == quote) {
-              escaped = true;
-              q += 2;
-              continue;
-            }
-            break;
-          }
-          q++;
-        }
-        fe = q++;
-        if (q < le && *q != delim)
-          ValueError(c, "unexpected character after the closing quote of a quoted field", p, le);
-      } else {
-        fs = q;
-        while (q < le && *q != delim) q++;
-        fe = q;
+      csv::Field f;
+      csv::FieldEnd fe = csv::ScanField(q, le, end_, delim, quote, f);
+      record_lines_ += f.newlines;
+      if (fe == csv::FieldEnd::Unterminated) {
+        throw LineError{"column " + std::to_string(c + 1) + " (" + sh_.cols[c].name +
+                        "): unterminated quoted field (no closing quote before the end of the file)"};
       }
-      if (q >= le) {
-        if (c + 1 < ncols_) CountError(p, le);
-        if (sh_.trailing && !quoted && fs == fe && ncols_ > 1) CountError(p, le);
+      if (fe == csv::FieldEnd::JunkAfterQuote)
+        ValueError(c, "unexpected character after the closing quote of a quoted field", p);
+      if (fe != csv::FieldEnd::Delimiter) {
+        if (c + 1 < ncols_) CountError(p);
+        if (sh_.trailing && !f.quoted && f.begin == f.end && ncols_ > 1) CountError(p);
+      } else if (c + 1 == ncols_) {
+        // Only a trailing delimiter may follow the last column.
+        q++;
+        if (!(q == le || (q + 1 == le && *q == '\r'))) CountError(p);
+        q = le;
       } else {
-        if (c + 1 == ncols_ && q + 1 != le) CountError(p, le);
         q++;
       }
-      if (escaped) {
-        scratch_.clear();
-        for (const char* s = fs; s < fe; s++) {
-          scratch_.push_back(*s);
-          if (*s == quote) s++;
-        }
+      const char* fs = f.begin;
+      const char* fe_ = f.end;
+      if (f.escaped) {
+        csv::Unescape(f, quote, scratch_);
         fs = scratch_.data();
-        fe = fs + scratch_.size();
+        fe_ = fs + scratch_.size();
       }
-      Store(c, fs, fe, quoted, escaped, row, p, le);
+      Store(c, fs, fe_, f.quoted, f.escaped, row, p);
     }
+    return le < end_ ? le + 1 : end_;
   }
 
   void Store(size_t c, const char* s, const char* e, bool quoted, bool escaped, uint32_t row,
-             const char* p, const char* le) {
+             const char* p) {
     const ColumnInfo& col = sh_.cols[c];
     Vector& v = chunk_.cols[c];
-    if (!quoted) {
-      const std::string& ns = sh_.opt.null_str;
-      bool is_null = s == e ? (ns.empty() || col.type.id != TypeId::Varchar)
-                            : (!ns.empty() && (size_t)(e - s) == ns.size() &&
-                               std::memcmp(s, ns.data(), ns.size()) == 0);
-      if (is_null) {
-        if (col.not_null) ValueError(c, "NULL value in NOT NULL column", p, le);
-        v.SetNull(row);
-        return;
-      }
+    // As DuckDB (allow_quoted_nulls): a field equal to the NULL string is NULL, quoted or
+    // not; an unquoted empty field is NULL except in VARCHAR columns with a NULL string.
+    const std::string& ns = sh_.opt.null_str;
+    bool is_null = s == e ? (ns.empty() || (!quoted && col.type.id != TypeId::Varchar))
+                          : (!ns.empty() && (size_t)(e - s) == ns.size() &&
+                             std::memcmp(s, ns.data(), ns.size()) == 0);
+    if (is_null) {
+      if (col.not_null) ValueError(c, "NULL value in NOT NULL column", p);
+      v.SetNull(row);
+      return;
     }
+    Conv r = Conv::Ok;
     switch (col.type.id) {
       case TypeId::Varchar:
         if (escaped) {
           v.data<StrRef>()[row] = v.heap().Add(std::string_view(s, (size_t)(e - s)));
           heap_used_ = true;
         } else {
-          v.data<StrRef>()[row] = StrRef(s, (size_t)(e - s));  // bytes stay in the mapping
+          v.data<StrRef>()[row] = StrRef(s, (size_t)(e - s));  // bytes stay in the input
         }
         return;
       case TypeId::Integer: {
-        int64_t x;
-        Conv r = ParseInt(s, e, INT32_MIN, INT32_MAX, &x);
-        if (r != Conv::Ok) ConvError(c, s, e, r, p, le);
+        int64_t x = 0;
+        r = csv::ParseInt(s, e, INT32_MIN, INT32_MAX, &x);
         v.data<int32_t>()[row] = (int32_t)x;
-        return;
+        break;
       }
-      case TypeId::BigInt: {
-        int64_t x;
-        Conv r = ParseInt(s, e, INT64_MIN, INT64_MAX, &x);
-        if (r != Conv::Ok) ConvError(c, s, e, r, p, le);
-        v.data<int64_t>()[row] = x;
-        return;
-      }
+      case TypeId::BigInt:
+        r = csv::ParseInt(s, e, INT64_MIN, INT64_MAX, &v.data<int64_t>()[row]);
+        break;
       case TypeId::Decimal: {
-        const Type& t = col.type;
-        int128_t x;
-        bool ok = FastDecimal(s, e, t.scale, &x);
-        if (!ok) {
-          auto r = ParseDecimal(std::string_view(s, (size_t)(e - s)), t.precision, t.scale);
-          if (!r) {
-            bool wellformed = ParseDecimal(std::string_view(s, (size_t)(e - s)), 38, t.scale).has_value();
-            ConvError(c, s, e, wellformed ? Conv::Range : Conv::Bad, p, le);
-          }
-          x = *r;
-        }
-        int128_t lim = Pow10(t.precision);
-        if (x >= lim || x <= -lim) ConvError(c, s, e, Conv::Range, p, le);
-        if (t.physical() == PhysType::I64) v.data<int64_t>()[row] = (int64_t)x;
+        int128_t x = 0;
+        r = csv::ParseDecimalField(s, e, col.type, &x);
+        if (col.type.physical() == PhysType::I64) v.data<int64_t>()[row] = (int64_t)x;
         else v.data<int128_t>()[row] = x;
-        return;
+        break;
       }
-      case TypeId::Double: {
-        const char* a = s;
-        const char* b = e;
-        TrimSpaces(a, b);
-        if (a < b && *a == '+') a++;
-        double d = 0;
-        auto r = std::from_chars(a, b, d);
-        if (a == b || r.ptr != b) ConvError(c, s, e, Conv::Bad, p, le);
-        if (r.ec == std::errc::result_out_of_range) ConvError(c, s, e, Conv::Range, p, le);
-        v.data<double>()[row] = d;
-        return;
-      }
-      case TypeId::Date: {
-        int32_t d;
-        if (!FastDate(s, e, &d)) {
-          auto r = ParseDate(std::string_view(s, (size_t)(e - s)));
-          if (!r) ConvError(c, s, e, Conv::Bad, p, le);
-          d = *r;
-        }
-        v.data<int32_t>()[row] = d;
-        return;
-      }
+      case TypeId::Double:
+        r = csv::ParseDoubleField(s, e, &v.data<double>()[row]);
+        break;
+      case TypeId::Date:
+        r = csv::ParseDateField(s, e, &v.data<int32_t>()[row]);
+        break;
       case TypeId::Boolean: {
-        const char* a = s;
-        const char* b = e;
-        TrimSpaces(a, b);
-        char buf[8] = {};
-        size_t n = (size_t)(b - a);
-        if (n > 0 && n < sizeof buf)
-          for (size_t i = 0; i < n; i++) buf[i] = (char)std::tolower((unsigned char)a[i]);
-        std::string_view w(buf, n < sizeof buf ? n : 0);
-        if (w == "true" || w == "t" || w == "1") v.data<uint8_t>()[row] = 1;
-        else if (w == "false" || w == "f" || w == "0") v.data<uint8_t>()[row] = 0;
-        else ConvError(c, s, e, Conv::Bad, p, le);
-        return;
+        bool b = false;
+        r = csv::ParseBoolField(s, e, &b);
+        v.data<uint8_t>()[row] = b;
+        break;
       }
-      case TypeId::Null: break;
+      case TypeId::Null:
+        ValueError(c, "unsupported column type " + col.type.ToString(), p);
     }
-    ValueError(c, "unsupported column type " + col.type.ToString(), p, le);
+    if (r != Conv::Ok) ConvError(c, s, e, r, p);
   }
 
-  [[noreturn]] void ConvError(size_t c, const char* s, const char* e, Conv r, const char* p,
-                              const char* le) const {
+  [[noreturn]] void ConvError(size_t c, const char* s, const char* e, Conv r, const char* p) const {
     std::string m = "could not convert " + ShowValue(std::string_view(s, (size_t)(e - s))) +
                     " to " + sh_.cols[c].type.ToString();
     if (r == Conv::Range) m += ": value out of range";
-    ValueError(c, m, p, le);
+    ValueError(c, m, p);
   }
 
   Shared& sh_;
   size_t ncols_;
+  const char* end_;  // end of the input: a quoted field may run past its range
   RowGroupWriter writer_;
   DataChunk chunk_;
   std::string scratch_;
   bool heap_used_ = false;
+  uint64_t record_lines_ = 1;
 };
 
 }  // namespace
-
-CsvOptions ParseCopyOptions(const std::vector<std::pair<std::string, std::string>>& opts,
-                            const std::string& path) {
-  CsvOptions o;
-  o.delimiter = IsTblPath(path) ? '|' : ',';
-  for (auto& [key, raw] : opts) {
-    std::string k = Lower(key);
-    std::string v = Unquote(raw);
-    if (k == "delimiter" || k == "delim" || k == "sep") {
-      o.delimiter = SingleChar(v, "DELIMITER", false);
-    } else if (k == "header") {
-      std::string l = Lower(v);
-      if (l.empty() || l == "true" || l == "on" || l == "1") o.header = true;
-      else if (l == "false" || l == "off" || l == "0") o.header = false;
-      else throw UserError(ErrorKind::Input, "COPY option HEADER must be true or false, got '" + v + "'");
-    } else if (k == "null" || k == "nullstr") {
-      o.null_str = v;
-    } else if (k == "quote") {
-      o.quote = SingleChar(v, "QUOTE", true);
-    } else if (k == "format") {
-      std::string l = Lower(v);
-      if (l != "csv" && l != "tbl")
-        throw UserError(ErrorKind::Input, "COPY format '" + v + "' is not supported (only csv)");
-    } else {
-      throw UserError(ErrorKind::Input, "unknown COPY option \"" + key + "\"");
-    }
-  }
-  if (o.delimiter == '\n' || o.delimiter == '\r')
-    throw UserError(ErrorKind::Input, "COPY delimiter cannot be a line break");
-  if (o.quote && o.quote == o.delimiter)
-    throw UserError(ErrorKind::Input, "COPY delimiter and quote must differ");
-  return o;
-}
 
 uint64_t CopyFromFile(Catalog& catalog, const std::string& table, const std::string& path,
                       const CsvOptions& opt, unsigned threads,
@@ -581,47 +291,58 @@ uint64_t CopyFromFile(Catalog& catalog, const std::string& table, const std::str
   const size_t ncols = sh.cols.size();
   TESSERA_ASSERT(ncols > 0, "COPY into a table without columns");
 
-  auto in = std::make_unique<Input>();
-  OpenInput(path, *in);
-  const char* begin = in->data;
-  const char* end = in->data + in->size;
-  sh.total = in->size;
+  auto in = std::make_unique<FileInput>(path);
+  const char* begin = in->data();
+  const char* end = in->data() + in->size();
+  sh.total = in->size();
   sh.progress = &progress;
   // A UTF-8 byte order mark is skipped; trailing empty lines are ignored.
   if (end - begin >= 3 && std::memcmp(begin, "\xEF\xBB\xBF", 3) == 0) begin += 3;
   while (end > begin && (end[-1] == '\n' || end[-1] == '\r')) end--;
+  // What the statement left open, the sniffer decides.
+  if (!sh.opt.delimiter_given) {
+    sh.opt.delimiter = csv::SniffDelimiter(begin, end, ncols, sh.opt.quote);
+    if (sh.opt.quote == sh.opt.delimiter) sh.opt.quote = '\0';
+  }
+  if (!sh.opt.header_given) sh.opt.header = csv::SniffHeader(begin, end, sh.types, sh.opt);
+  const char delim = sh.opt.delimiter, quote = sh.opt.quote;
   uint64_t skipped_lines = 0;
-  if (opt.header && begin < end) {
-    const char* nl = static_cast<const char*>(std::memchr(begin, '\n', (size_t)(end - begin)));
-    begin = nl ? nl + 1 : end;
-    skipped_lines = 1;
+  if (sh.opt.header && begin < end) {
+    csv::Record header;
+    csv::ReadRecord(begin, end, delim, quote, header);
+    begin = header.next;
+    skipped_lines = header.lines;
   }
   if (begin < end) {
-    const char* nl = static_cast<const char*>(std::memchr(begin, '\n', (size_t)(end - begin)));
-    const char* le = nl ? nl : end;
-    if (le > begin && le[-1] == '\r') le--;
     bool last_empty = false;
-    size_t f = CountFields(begin, le, opt.delimiter, opt.quote, &last_empty);
+    size_t f = csv::CountFields(begin, end, delim, quote, &last_empty);
     sh.trailing = f == ncols + 1 && last_empty;
   }
 
-  // Byte ranges starting at line starts.
+  // Byte ranges starting at record starts. Without quotes in the text every line start is
+  // one; otherwise the records are read from the start to find them.
   if (threads == 0) threads = HardwareThreads();
   const uint64_t bytes = (uint64_t)(end - begin);
   uint64_t nranges = threads <= 1 ? 1 : std::min<uint64_t>(2 * threads, (bytes >> 22) + 1);
   std::vector<const char*> bounds{begin};
-  for (uint64_t k = 1; k < nranges; k++) {
-    const char* pos = begin + bytes * k / nranges;
-    if (pos < bounds.back()) pos = bounds.back();
-    const char* nl = static_cast<const char*>(std::memchr(pos, '\n', (size_t)(end - pos)));
-    bounds.push_back(nl ? nl + 1 : end);
+  if (nranges > 1 && quote && std::memchr(begin, quote, bytes)) {
+    std::vector<const char*> targets;
+    for (uint64_t k = 1; k < nranges; k++) targets.push_back(begin + bytes * k / nranges);
+    for (const char* b : csv::RecordStartsAfter(begin, end, delim, quote, targets)) bounds.push_back(b);
+  } else {
+    for (uint64_t k = 1; k < nranges; k++) {
+      const char* pos = begin + bytes * k / nranges;
+      if (pos < bounds.back()) pos = bounds.back();
+      const char* nl = static_cast<const char*>(std::memchr(pos, '\n', (size_t)(end - pos)));
+      bounds.push_back(nl ? nl + 1 : end);
+    }
   }
   bounds.push_back(end);
   std::vector<RangeResult> results(nranges);
   ParallelFor(nranges, threads, [&](uint64_t i, unsigned) {
     if (sh.first_failed.load() < i) return;
     if (bounds[i] >= bounds[i + 1]) return;
-    RangeParser parser(sh);
+    RangeParser parser(sh, end);
     parser.Run(bounds[i], bounds[i + 1], (size_t)i, results[i]);
   });
 

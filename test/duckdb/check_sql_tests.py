@@ -19,6 +19,7 @@ import math
 import os
 import re
 import sys
+import tempfile
 from pathlib import Path
 
 import duckdb
@@ -89,6 +90,14 @@ def text(value, type_name):
 
 def check_file(path):
     records = parse(path.read_text())
+    # __TEST_DIR__ names a fresh directory per file, as in the sqllogictest runner.
+    with tempfile.TemporaryDirectory(prefix='check-sql-') as test_dir:
+        for r in records:
+            r['sql'] = r['sql'].replace('__TEST_DIR__', test_dir)
+        return check_records(path, records)
+
+
+def check_records(path, records):
     con = duckdb.connect(':memory:')
     problems = documented = 0
     rel = os.path.relpath(path, REPO)

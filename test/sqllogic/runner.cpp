@@ -371,6 +371,29 @@ int main(int argc, char** argv) {
       records_failed++;
       continue;
     }
+    // __TEST_DIR__ in the SQL names a fresh directory for this file (COPY ... TO writes
+    // there), removed afterwards.
+    std::string test_dir;
+    for (auto& r : records) {
+      if (r.sql.find("__TEST_DIR__") == std::string::npos) continue;
+      if (test_dir.empty()) {
+        std::string tmpl = (std::filesystem::temp_directory_path() / "sqllogictest-XXXXXX").string();
+        if (!::mkdtemp(tmpl.data())) {
+          std::cerr << display << ": cannot make a temporary directory\n";
+          return 2;
+        }
+        test_dir = tmpl;
+      }
+      for (size_t at; (at = r.sql.find("__TEST_DIR__")) != std::string::npos;)
+        r.sql.replace(at, 12, test_dir);
+    }
+    struct RemoveDir {
+      std::string dir;
+      ~RemoveDir() {
+        std::error_code ec;
+        if (!dir.empty()) std::filesystem::remove_all(dir, ec);
+      }
+    } remove_dir{test_dir};
     int failed = 0, run = 0;
     try {
       FileRunner runner(display, settings, verbose);

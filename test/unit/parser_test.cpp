@@ -599,6 +599,21 @@ TEST(copy) {
   CHECK_EQ(c4.options[1].first, std::string("header"));
   CHECK_EQ(c4.options[1].second, std::string("true"));
   ExpectError("copy t from f.csv", 1, 13, "expected a file name");
+  // COPY ... TO: a table (SELECT * FROM it) or a parenthesised query.
+  auto s5 = One("COPY t TO 'out.csv' (HEADER false, DELIMITER '|')");
+  auto& c5 = As<CopyStatement>(s5);
+  CHECK(c5.to);
+  CHECK_EQ(c5.table, std::string("t"));
+  CHECK(c5.query != nullptr);
+  CHECK_EQ(c5.path, std::string("out.csv"));
+  CHECK_EQ(c5.options.size(), (size_t)2);
+  auto s6 = One("copy (select a from t where a > 1 order by a) to 'x.csv'");
+  auto& c6 = As<CopyStatement>(s6);
+  CHECK(c6.to);
+  CHECK(c6.table.empty());
+  CHECK(c6.query != nullptr && c6.query->order_by.size() == 1);
+  CHECK(!As<CopyStatement>(s2).to);
+  ExpectError("copy (select 1) from 'x.csv'", 1, 17, "syntax error");
 }
 
 TEST(explain_and_set) {

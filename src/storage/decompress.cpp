@@ -1,0 +1,128 @@
+#include "storage/decompress.hpp"
+
+#include <zlib.h>
+
+#include <cstring>
+
+#include "common/error.hpp"
+
+#ifdef TESSERA_HAVE_ZSTD
+#include <zstd.h>
+#endif
+
+namespace tessera {
+
+namespace {
+
+[[noreturn]] void Corrupt(const std::string& path, const char* format, const std::string& why) {
+  throw UserError(ErrorKind::IO, "could not decompress " + std::string(format) + " file \"" + path + "\": " + why);
+}
+
+std::string Gunzip(const char* data, size_t size, const std::string& path) {
+  std::string out;
+  z_stream zs;
+  std::memset(&zs, 0, sizeof zs);
+  if (inflateInit2(&zs, 15 + 16) != Z_OK) throw InternalError("inflateInit2 failed");
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data));
+  size_t in_left = size;
+  out.resize(std::max<size_t>(size * 4, 1 << 16));
+  size_t produced = 0;
+  for (;;) {
+    // zlib counts in uInt: feed and drain at most 1 GiB at a time.
+    if (zs.avail_in == 0 && in_left > 0) {
+      zs.avail_in = (uInt)std::min<size_t>(in_left, 1u << 30);
+      in_left -= zs.avail_in;
+    }
+    if (produced == out.size()) out.resize(out.size() * 2);
+    zs.next_out = reinterpret_cast<Bytef*>(out.data() + produced);
+    zs.avail_out = (uInt)std::min<size_t>(out.size() - produced, 1u << 30);
+    uInt before = zs.avail_out;
+    int rc = inflate(&zs, Z_NO_FLUSH);
+    produced += before - zs.avail_out;
+    if (rc == Z_STREAM_END) {
+      // Another gzip member may follow (files concatenated with cat).
+      if (zs.avail_in == 0 && in_left == 0) break;
+      if (inflateReset(&zs) != Z_OK) break;
+      continue;
+    }
+    if (rc == Z_BUF_ERROR && zs.avail_in == 0 && in_left == 0) {
+      inflateEnd(&zs);
+      Corrupt(path, "gzip", "the file is truncated");
+    }
+    if (rc != Z_OK && rc != Z_BUF_ERROR) {
+      std::string why = zs.msg ? zs.msg : "error " + std::to_string(rc);
+      inflateEnd(&zs);
+      Corrupt(path, "gzip", why);
+    }
+  }
+  inflateEnd(&zs);
+  out.resize(produced);
+  return out;
+}
+
+#ifdef TESSERA_HAVE_ZSTD
+std::string Unzstd(const char* data, size_t size, const std::string& path) {
+  ZSTD_DStream* ds = ZSTD_createDStream();
+  if (!ds) throw InternalError("ZSTD_createDStream failed");
+  std::string out;
+  out.resize(std::max<size_t>(size * 4, ZSTD_DStreamOutSize()));
+  ZSTD_inBuffer in{data, size, 0};
+  size_t produced = 0, last = 1;
+  while (in.pos < in.size) {
+    if (produced == out.size()) out.resize(out.size() * 2);
+    ZSTD_outBuffer o{out.data() + produced, out.size() - produced, 0};
+    last = ZSTD_decompressStream(ds, &o, &in);
+    produced += o.pos;
+    if (ZSTD_isError(last)) {
+      std::string why = ZSTD_getErrorName(last);
+      ZSTD_freeDStream(ds);
+      Corrupt(path, "zstd", why);
+    }
+  }
+  // Drain what the decoder still holds.
+  while (last != 0) {
+    if (produced == out.size()) out.resize(out.size() * 2);
+    ZSTD_outBuffer o{out.data() + produced, out.size() - produced, 0};
+    last = ZSTD_decompressStream(ds, &o, &in);
+    produced += o.pos;
+    if (ZSTD_isError(last)) {
+      std::string why = ZSTD_getErrorName(last);
+      ZSTD_freeDStream(ds);
+      Corrupt(path, "zstd", why);
+    }
+    if (o.pos == 0 && last != 0) {
+      ZSTD_freeDStream(ds);
+      Corrupt(path, "zstd", "the file is truncated");
+    }
+  }
+  ZSTD_freeDStream(ds);
+  out.resize(produced);
+  return out;
+}
+#endif
+
+}  // namespace
+
+Compression DetectCompression(const char* data, size_t size) {
+  if (size >= 2 && (unsigned char)data[0] == 0x1f && (unsigned char)data[1] == 0x8b) return Compression::Gzip;
+  if (size >= 4 && std::memcmp(data, "\x28\xb5\x2f\xfd", 4) == 0) return Compression::Zstd;
+  return Compression::None;
+}
+
+std::string Decompress(Compression kind, const char* data, size_t size, const std::string& path) {
+  switch (kind) {
+    case Compression::None: return std::string(data, size);
+    case Compression::Gzip: return Gunzip(data, size, path);
+    case Compression::Zstd:
+#ifdef TESSERA_HAVE_ZSTD
+      return Unzstd(data, size, path);
+#else
+      throw UserError(ErrorKind::Unsupported, "cannot read \"" + path +
+                                                  "\": it is zstd-compressed and zstd support was not built in "
+                                                  "(install libzstd's headers and configure again)");
+#endif
+  }
+  throw InternalError("unknown compression");
+}
+
+}  // namespace tessera
