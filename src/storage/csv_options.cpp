@@ -2,16 +2,12 @@
 
 #include <cctype>
 
+#include "common/ascii.hpp"
 #include "common/error.hpp"
 
 namespace tessera {
 
 namespace {
-
-std::string Lower(std::string s) {
-  for (auto& c : s) c = (char)std::tolower((unsigned char)c);
-  return s;
-}
 
 // Option values may arrive with their SQL quotes ('|'); strip them.
 std::string Unquote(const std::string& v) {
@@ -28,21 +24,21 @@ std::string Unquote(const std::string& v) {
 
 char SingleChar(const std::string& v, const char* option, bool allow_empty) {
   if (v.size() == 1) return v[0];
-  if (v == "\\t" || Lower(v) == "tab") return '\t';
+  if (v == "\\t" || AsciiLower(v) == "tab") return '\t';
   if (v.empty() && allow_empty) return '\0';
   throw UserError(ErrorKind::Input,
                   std::string("COPY option ") + option + " must be a single character, got '" + v + "'");
 }
 
 bool ParseBoolOption(const std::string& v, const char* option) {
-  std::string l = Lower(v);
+  std::string l = AsciiLower(v);
   if (l.empty() || l == "true" || l == "on" || l == "1") return true;
   if (l == "false" || l == "off" || l == "0") return false;
   throw UserError(ErrorKind::Input, std::string("COPY option ") + option + " must be true or false, got '" + v + "'");
 }
 
 bool IsTblPath(const std::string& path) {
-  std::string p = Lower(path);
+  std::string p = AsciiLower(path);
   size_t dot = p.rfind(".tbl");
   if (dot == std::string::npos) return false;
   size_t rest = dot + 4;
@@ -68,7 +64,7 @@ CsvOptions ParseCopyOptions(const CopyOptionList& opts, const std::string& path)
     o.delimiter_given = true;
   }
   for (auto& [key, raw] : opts) {
-    std::string k = Lower(key);
+    std::string k = AsciiLower(key);
     std::string v = Unquote(raw);
     if (k == "delimiter" || k == "delim" || k == "sep") {
       o.delimiter = SingleChar(v, "DELIMITER", false);
@@ -81,7 +77,7 @@ CsvOptions ParseCopyOptions(const CopyOptionList& opts, const std::string& path)
     } else if (k == "quote") {
       o.quote = SingleChar(v, "QUOTE", true);
     } else if (k == "format") {
-      std::string l = Lower(v);
+      std::string l = AsciiLower(v);
       if (l != "csv" && l != "tbl")
         throw UserError(ErrorKind::Input, "COPY format '" + v + "' is not supported (only csv)");
     } else {
@@ -95,7 +91,7 @@ CsvOptions ParseCopyOptions(const CopyOptionList& opts, const std::string& path)
 CsvWriteOptions ParseCopyToOptions(const CopyOptionList& opts) {
   CsvWriteOptions o;
   for (auto& [key, raw] : opts) {
-    std::string k = Lower(key);
+    std::string k = AsciiLower(key);
     std::string v = Unquote(raw);
     if (k == "delimiter" || k == "delim" || k == "sep") {
       o.delimiter = SingleChar(v, "DELIMITER", false);
@@ -106,7 +102,7 @@ CsvWriteOptions ParseCopyToOptions(const CopyOptionList& opts) {
     } else if (k == "quote") {
       o.quote = SingleChar(v, "QUOTE", false);
     } else if (k == "format") {
-      std::string l = Lower(v);
+      std::string l = AsciiLower(v);
       if (l != "csv")
         throw UserError(ErrorKind::Unsupported, "COPY ... TO with FORMAT " + v + " is not supported yet (only csv)");
     } else {

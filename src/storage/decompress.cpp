@@ -68,9 +68,11 @@ std::string Unzstd(const char* data, size_t size, const std::string& path) {
   out.resize(std::max<size_t>(size * 4, ZSTD_DStreamOutSize()));
   ZSTD_inBuffer in{data, size, 0};
   size_t produced = 0, last = 1;
-  while (in.pos < in.size) {
+  // Until the input is used up and the decoder holds nothing more (last == 0).
+  while (in.pos < in.size || last != 0) {
     if (produced == out.size()) out.resize(out.size() * 2);
     ZSTD_outBuffer o{out.data() + produced, out.size() - produced, 0};
+    const size_t in_before = in.pos;
     last = ZSTD_decompressStream(ds, &o, &in);
     produced += o.pos;
     if (ZSTD_isError(last)) {
@@ -78,19 +80,7 @@ std::string Unzstd(const char* data, size_t size, const std::string& path) {
       ZSTD_freeDStream(ds);
       Corrupt(path, "zstd", why);
     }
-  }
-  // Drain what the decoder still holds.
-  while (last != 0) {
-    if (produced == out.size()) out.resize(out.size() * 2);
-    ZSTD_outBuffer o{out.data() + produced, out.size() - produced, 0};
-    last = ZSTD_decompressStream(ds, &o, &in);
-    produced += o.pos;
-    if (ZSTD_isError(last)) {
-      std::string why = ZSTD_getErrorName(last);
-      ZSTD_freeDStream(ds);
-      Corrupt(path, "zstd", why);
-    }
-    if (o.pos == 0 && last != 0) {
+    if (o.pos == 0 && in.pos == in_before && last != 0) {  // no progress: input ended mid-frame
       ZSTD_freeDStream(ds);
       Corrupt(path, "zstd", "the file is truncated");
     }

@@ -5,6 +5,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
+#ifdef TESSERA_HAVE_ZSTD
+#include <zstd.h>
+#endif
 
 #include <algorithm>
 #include <atomic>
@@ -836,11 +839,29 @@ TEST(copy_quoted_line_breaks_split_in_parallel_gzip_and_zstd) {
   WriteFile(zst, std::string("\x28\xb5\x2f\xfd\x00\x00", 6));
 #ifndef TESSERA_HAVE_ZSTD
   CHECK_THROWS_WITH(CopyFromFile(cat, "m", zst, ParseCopyOptions({}, zst), 1), "zstd support was not built in");
+#else
+  // A truncated frame is an error; a whole one (several blocks' worth) loads.
+  CHECK_THROWS_WITH(CopyFromFile(cat, "m", zst, ParseCopyOptions({}, zst), 1), "zstd");
+  {
+    std::string csv = "id,txt\n";
+    for (int i = 0; i < 50000; i++) csv += std::to_string(100 + i) + ",row " + std::to_string(i) + "\n";
+    std::string packed(ZSTD_compressBound(csv.size()), '\0');
+    packed.resize(ZSTD_compress(packed.data(), packed.size(), csv.data(), csv.size(), 3));
+    const std::string good = dir / "m.csv.zst";
+    WriteFile(good, packed);
+    CHECK_EQ(CopyFromFile(cat, "m", good, ParseCopyOptions({}, good), 2), 50000u);
+    WriteFile(good, packed.substr(0, packed.size() / 2));
+    CHECK_THROWS_WITH(CopyFromFile(cat, "m", good, ParseCopyOptions({}, good), 2), "zstd");
+  }
 #endif
   const std::string broken = dir / "broken.gz";
   WriteFile(broken, std::string("\x1f\x8b\x08\x00garbage", 11));
   CHECK_THROWS_WITH(CopyFromFile(cat, "m", broken, ParseCopyOptions({}, broken), 1), "could not decompress gzip file");
+#ifdef TESSERA_HAVE_ZSTD
+  CHECK_EQ(cat.GetTable("m")->data->row_count, 50002u);
+#else
   CHECK_EQ(cat.GetTable("m")->data->row_count, 2u);
+#endif
 }
 
 TEST_MAIN()
