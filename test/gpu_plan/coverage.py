@@ -111,7 +111,17 @@ def main():
                         failures.append(f"{name}: pipeline {p['id']} scans a table on the CPU: {p['reason']}")
             if len(gpu) < baseline.get(name, 0):
                 failures.append(f'{name}: {len(gpu)} GPU pipelines, fewer than the baseline\'s {baseline[name]}')
-        print(f'{bench.upper()}: {on_gpu} of {total} pipelines on the GPU; {whole} of {len(files)} queries entirely\n')
+        print(f'{bench.upper()}: {on_gpu} of {total} pipelines on the GPU; {whole} of {len(files)} queries entirely')
+        reasons = {}
+        for name, plan in report.items():
+            if name.startswith(bench + '/'):
+                for p in plan['pipelines']:
+                    if p['device'] != 'gpu':
+                        why = re.sub(r' \([A-Z_]+\)', '', p['reason'])
+                        reasons[why] = reasons.get(why, 0) + 1
+        for why, n in sorted(reasons.items(), key=lambda x: -x[1]):
+            print(f'  {n:4d}  {why}')
+        print()
     if a.json:
         Path(a.json).write_text(json.dumps(report, indent=1))
     if a.update_baseline and not failures:
