@@ -272,10 +272,7 @@ std::vector<PipelinePlacement> GpuQuery::Placement() const {
     p.plan = pl[i]->ToString();
     while (!p.plan.empty() && p.plan.back() == '\n') p.plan.pop_back();
     p.gpu = programs_[i] != nullptr;
-    if (!p.gpu)
-      p.reason = !why_cpu_[i].empty() ? why_cpu_[i]
-                                      : "its source is an intermediate result, not a table scan: the GPU does not "
-                                        "read intermediate results yet";
+    if (!p.gpu) p.reason = why_cpu_[i];  // every pipeline not on the GPU has its reason (GpuSupport or generation)
     out.push_back(std::move(p));
   }
   return out;
