@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "common/error.hpp"
+#include "common/lines.hpp"
 
 #ifndef TESSERA_SOURCE_DIR
 #define TESSERA_SOURCE_DIR ""
@@ -59,22 +60,14 @@ std::string ShellQuote(const std::string& s) {
 // Runs `python -c kLocateScript`; returns its output lines (none when it failed).
 std::vector<std::string> AskPython(const std::string& python) {
   std::string cmd = ShellQuote(python) + " -c " + ShellQuote(kLocateScript) + " 2>/dev/null";
-  std::vector<std::string> lines;
   FILE* f = popen(cmd.c_str(), "r");
-  if (!f) return lines;
+  if (!f) return {};
   std::string out;
   char buf[4096];
   size_t n;
   while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
   if (pclose(f) != 0) return {};
-  size_t pos = 0;
-  while (pos < out.size()) {
-    size_t nl = out.find('\n', pos);
-    if (nl == std::string::npos) nl = out.size();
-    lines.push_back(out.substr(pos, nl - pos));
-    pos = nl + 1;
-  }
-  return lines;
+  return SplitLines(out);
 }
 }  // namespace
 

@@ -99,17 +99,6 @@ QueryResult TextResult(const std::string& column, const std::vector<std::string>
   return r;
 }
 
-std::vector<std::string> SplitLines(const std::string& s) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start < s.size()) {
-    size_t e = s.find('\n', start);
-    if (e == std::string::npos) e = s.size();
-    out.push_back(s.substr(start, e - start));
-    start = e + 1;
-  }
-  return out;
-}
 
 QueryResult RunSelect(Database& db, const ast::SelectStmt& select) {
   QueryResult r;

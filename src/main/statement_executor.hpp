@@ -1,5 +1,6 @@
 // Executes one parsed statement against a database (the dispatch behind Connection).
 #pragma once
+#include "common/lines.hpp"
 #include "main/database.hpp"
 #include "parser/ast.hpp"
 
@@ -12,7 +13,6 @@ QueryResult RunSelect(Database& db, const ast::SelectStmt& select);
 
 // A result of one VARCHAR column `column`, one row per line (EXPLAIN and the like).
 QueryResult TextResult(const std::string& column, const std::vector<std::string>& lines);
-// `s` split at newlines (no empty last line).
-std::vector<std::string> SplitLines(const std::string& s);
+
 
 }  // namespace tessera

@@ -8,15 +8,9 @@ namespace {
 
 // SELECT * FROM name: what COPY name TO writes.
 std::unique_ptr<SelectStmt> SelectAllFrom(const std::string& name, SourcePos pos) {
-  auto q = std::make_unique<SelectStmt>();
-  q->pos = pos;
-  SelectItem item;
-  item.expr = std::make_unique<Expr>(ExprKind::Star, pos);
-  q->select_list.push_back(std::move(item));
   auto ref = std::make_unique<TableRef>(TableRefKind::Base, pos);
   ref->name = name;
-  q->from.push_back(std::move(ref));
-  return q;
+  return SelectStarFrom(std::move(ref), pos);
 }
 
 }  // namespace

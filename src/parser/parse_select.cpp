@@ -78,16 +78,21 @@ bool Parser::HasTail(const SelectStmt& s) {
 // SELECT * FROM (q): used where q cannot be merged into the enclosing query node.
 std::unique_ptr<SelectStmt> Parser::Wrap(std::unique_ptr<SelectStmt> q) {
   SourcePos pos = q->pos;
-  auto w = std::make_unique<SelectStmt>();
-  w->pos = pos;
-  SelectItem item;
-  item.expr = std::make_unique<Expr>(ExprKind::Star, pos);
-  w->select_list.push_back(std::move(item));
   auto ref = std::make_unique<TableRef>(TableRefKind::Subquery, pos);
   ref->subquery = std::move(q);
-  w->from.push_back(std::move(ref));
   Note(sel_max_ + 2, pos);
-  return w;
+  return SelectStarFrom(std::move(ref), pos);
+}
+
+// SELECT * FROM ref.
+std::unique_ptr<SelectStmt> SelectStarFrom(std::unique_ptr<TableRef> ref, SourcePos pos) {
+  auto q = std::make_unique<SelectStmt>();
+  q->pos = pos;
+  SelectItem item;
+  item.expr = std::make_unique<Expr>(ExprKind::Star, pos);
+  q->select_list.push_back(std::move(item));
+  q->from.push_back(std::move(ref));
+  return q;
 }
 
 // How tightly the set operator at the current token binds (0: none there).

@@ -212,4 +212,7 @@ class Parser {
   int last_query_height_ = 0;    // height of the query last finished by ParseQueryRest
 };
 
+// SELECT * FROM ref (parse_select.cpp): COPY t TO's query, a wrapped subquery.
+std::unique_ptr<SelectStmt> SelectStarFrom(std::unique_ptr<TableRef> ref, SourcePos pos);
+
 }  // namespace tessera::parser_internal
