@@ -6,8 +6,10 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <vector>
 
+#include "cli/interrupt_signal.hpp"
 #include "cli/line_editor.hpp"
 #include "cli/version.hpp"
 #include "gpu/column_cache.hpp"
@@ -73,7 +75,13 @@ Shell::Shell(Database& db, OutputMode mode) : db_(db), conn_(db), mode_(mode) {}
 Shell::Outcome Shell::RunSql(std::string_view sql) {
   try {
     auto start = std::chrono::steady_clock::now();
-    QueryResult result = conn_.Query(sql);
+    QueryResult result;
+    {
+      // Interactive: Ctrl-C while it runs stops the statement ("query interrupted").
+      std::optional<InterruptOnSigint> on_sigint;
+      if (interactive_) on_sigint.emplace(conn_);
+      result = conn_.Query(sql);
+    }
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                     .count();
     PrintResult(std::cout, result, mode_, style_);
@@ -147,6 +155,7 @@ Shell::Outcome Shell::RunStream(std::istream& in, bool stop_on_error) {
 
 int Shell::RunInteractive() {
   LineEditor editor(HistoryPath());
+  interactive_ = true;
   std::cout << "tessera " << kVersion << " - enter .help for usage hints, .quit to exit.\n";
   if (db_.path().empty() || db_.path() == ":memory:") {
     std::cout << "Connected to a transient in-memory database.\n";
