@@ -191,7 +191,7 @@ void Shell::PrintHelp() const {
       "Dot commands:\n"
       "  .help                 show this text\n"
       "  .tables               list the tables\n"
-      "  .schema [TABLE]       show CREATE TABLE statements\n"
+      "  .schema [TABLE]       show CREATE TABLE and CREATE VIEW statements\n"
       "  .timer on|off         print the run time after each statement\n"
       "  .mode table|csv|json  choose the result format\n"
       "  .maxrows N            rows shown by table mode (0: all)\n"
@@ -230,15 +230,22 @@ Shell::Outcome Shell::ShowSchema(const std::string& table) {
     names.push_back(table);
   }
   for (const std::string& name : names) {
-    auto entry = db_.catalog().GetTable(name);
+    auto entry = db_.catalog().GetEntry(name);
     if (!entry) {
       std::string lower = name;
       for (char& c : lower) c = (char)std::tolower((unsigned char)c);
-      entry = db_.catalog().GetTable(lower);
+      entry = db_.catalog().GetEntry(lower);
     }
     if (!entry) {
       PrintError("table \"" + name + "\" does not exist");
       return Outcome::Error;
+    }
+    if (entry->is_view()) {  // its stored query text
+      std::cout << "CREATE VIEW " << entry->schema.name;
+      for (size_t i = 0; i < entry->view_columns.size(); i++)
+        std::cout << (i ? ", " : " (") << entry->view_columns[i] << (i + 1 == entry->view_columns.size() ? ")" : "");
+      std::cout << " AS " << entry->view_sql << ";\n";
+      continue;
     }
     const TableSchema& s = entry->schema;
     std::cout << "CREATE TABLE " << s.name << " (\n";
