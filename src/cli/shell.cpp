@@ -6,8 +6,10 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <vector>
 
+#include "cli/interrupt_signal.hpp"
 #include "cli/line_editor.hpp"
 #include "cli/version.hpp"
 #include "gpu/column_cache.hpp"
@@ -73,7 +75,13 @@ Shell::Shell(Database& db, OutputMode mode) : db_(db), conn_(db), mode_(mode) {}
 Shell::Outcome Shell::RunSql(std::string_view sql) {
   try {
     auto start = std::chrono::steady_clock::now();
-    QueryResult result = conn_.Query(sql);
+    QueryResult result;
+    {
+      // Interactive: Ctrl-C while it runs stops the statement ("query interrupted").
+      std::optional<InterruptOnSigint> on_sigint;
+      if (interactive_) on_sigint.emplace(conn_);
+      result = conn_.Query(sql);
+    }
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                     .count();
     PrintResult(std::cout, result, mode_, style_);
@@ -147,6 +155,7 @@ Shell::Outcome Shell::RunStream(std::istream& in, bool stop_on_error) {
 
 int Shell::RunInteractive() {
   LineEditor editor(HistoryPath());
+  interactive_ = true;
   std::cout << "tessera " << kVersion << " - enter .help for usage hints, .quit to exit.\n";
   if (db_.path().empty() || db_.path() == ":memory:") {
     std::cout << "Connected to a transient in-memory database.\n";
@@ -182,7 +191,7 @@ void Shell::PrintHelp() const {
       "Dot commands:\n"
       "  .help                 show this text\n"
       "  .tables               list the tables\n"
-      "  .schema [TABLE]       show CREATE TABLE statements\n"
+      "  .schema [TABLE]       show CREATE TABLE and CREATE VIEW statements\n"
       "  .timer on|off         print the run time after each statement\n"
       "  .mode table|csv|json  choose the result format\n"
       "  .maxrows N            rows shown by table mode (0: all)\n"
@@ -221,15 +230,22 @@ Shell::Outcome Shell::ShowSchema(const std::string& table) {
     names.push_back(table);
   }
   for (const std::string& name : names) {
-    auto entry = db_.catalog().GetTable(name);
+    auto entry = db_.catalog().GetEntry(name);
     if (!entry) {
       std::string lower = name;
       for (char& c : lower) c = (char)std::tolower((unsigned char)c);
-      entry = db_.catalog().GetTable(lower);
+      entry = db_.catalog().GetEntry(lower);
     }
     if (!entry) {
       PrintError("table \"" + name + "\" does not exist");
       return Outcome::Error;
+    }
+    if (entry->is_view()) {  // its stored query text
+      std::cout << "CREATE VIEW " << entry->schema.name;
+      for (size_t i = 0; i < entry->view_columns.size(); i++)
+        std::cout << (i ? ", " : " (") << entry->view_columns[i] << (i + 1 == entry->view_columns.size() ? ")" : "");
+      std::cout << " AS " << entry->view_sql << ";\n";
+      continue;
     }
     const TableSchema& s = entry->schema;
     std::cout << "CREATE TABLE " << s.name << " (\n";

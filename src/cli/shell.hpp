@@ -43,6 +43,7 @@ class Shell {
   OutputMode mode_;
   TableStyle style_;
   bool timer_ = false;
+  bool interactive_ = false;  // RunInteractive: Ctrl-C interrupts the running statement
   int read_depth_ = 0;
 };
 

@@ -75,19 +75,23 @@ struct Expr {
   explicit Expr(ExprKind k, SourcePos p = {}) : kind(k), pos(p) {}
 };
 
-enum class TableRefKind { Base, Join, Subquery };
+// Describe: the columns of a table, view or query (DESCRIBE/SHOW name, DESCRIBE query);
+// ShowTables: the names of the tables and views (SHOW TABLES). Both are bound to rows
+// made from the catalog (planner/bind_system_table.cpp).
+enum class TableRefKind { Base, Join, Subquery, Describe, ShowTables };
 enum class JoinType { Inner, Left, Right, Full, Cross };
 
 struct TableRef {
   TableRefKind kind;
   SourcePos pos;
-  std::string name;   // Base: table name
+  std::string name;   // Base: table name; Describe: the relation described (or subquery)
+  std::string schema; // Base: the qualifier of schema.name ("" when none)
   std::string alias;  // optional alias (Base, Subquery)
   std::vector<std::string> column_aliases;  // alias(c1, c2, ...)
   JoinType join_type = JoinType::Inner;
   std::unique_ptr<TableRef> left, right;  // Join
   ExprPtr on;                             // Join condition (absent for CROSS/comma)
-  std::unique_ptr<SelectStmt> subquery;   // Subquery
+  std::unique_ptr<SelectStmt> subquery;   // Subquery; Describe of a query
   explicit TableRef(TableRefKind k, SourcePos p = {}) : kind(k), pos(p) {}
 };
 using TableRefPtr = std::unique_ptr<TableRef>;

@@ -14,6 +14,7 @@ StatementPtr Parser::ParseCreate() {
   if (AcceptKw("view")) return ParseCreateView(or_replace);
   if (or_replace) SyntaxError(Cur(), "expected VIEW");
   if (AtKw("temp") || AtKw("temporary")) Unsupported(Cur().pos, "CREATE TEMPORARY TABLE");
+  if (!AtKw("table")) UnsupportedCreateOrDrop("CREATE");
   ExpectKw("table");
   auto st = std::make_unique<CreateTableStatement>();
   if (AcceptKw("if")) {

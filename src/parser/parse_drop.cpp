@@ -11,7 +11,7 @@ StatementPtr Parser::ParseDrop() {
   } else if (AcceptKw("view")) {
     kind = StmtKind::DropView;
   } else {
-    SyntaxError(Cur(), "expected TABLE or VIEW");
+    UnsupportedCreateOrDrop("DROP");
   }
   auto st = std::make_unique<DropStatement>(kind);
   if (AcceptKw("if")) {

@@ -326,7 +326,11 @@ TableRefPtr Parser::ParseTablePrimary(int* height) {
     Unsupported(pos, Upper(Cur().text) + " in FROM without parentheses");
   auto t = std::make_unique<TableRef>(TableRefKind::Base, pos);
   t->name = ParseIdent();
-  if (AtOp(".")) Unsupported(Cur().pos, "qualified table names");
+  if (AcceptOp(".")) {
+    t->schema = std::move(t->name);
+    t->name = ParseIdent();
+    if (AtOp(".")) Unsupported(Cur().pos, "a table name qualified by a database");
+  }
   if (AtOp("(")) Unsupported(Cur().pos, "table functions");
   ParseTableAlias(*t);
   *height = 1;

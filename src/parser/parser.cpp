@@ -69,8 +69,10 @@ StatementPtr Parser::ParseStatement() {
     st = ParseExplain();
   } else if (AtKw("set")) {
     st = ParseSet();
+  } else if (AtKw("show") || AtKw("describe")) {
+    st = ParseShow();
   } else {
-    SyntaxError(Cur());
+    UnsupportedStatement();
   }
   st->pos = start.pos;
   st->sql = std::string(src_.substr(start.begin, prev_end_ - start.begin));

@@ -203,6 +203,13 @@ class Parser {
   // ---------------------------------------------------------------- parse_set.cpp
   StatementPtr ParseSet();
 
+  // ---------------------------------------------------------------- parse_show.cpp
+  StatementPtr ParseShow();
+
+  // ---------------------------------------------------------------- parse_unsupported.cpp
+  [[noreturn]] void UnsupportedStatement();
+  [[noreturn]] void UnsupportedCreateOrDrop(const char* verb);
+
   std::string_view src_;
   std::vector<Token> toks_;
   size_t i_ = 0;

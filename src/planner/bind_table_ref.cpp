@@ -21,8 +21,11 @@ static void CheckAliasCount(const std::string& name, size_t columns, size_t alia
 }
 
 LogicalOpPtr Binder::BindBaseTable(const ast::TableRef& ref, Scope& scope) {
-  // A CTE of an enclosing WITH shadows catalog tables.
-  for (auto it = ctes_.rbegin(); it != ctes_.rend(); ++it) {
+  if (ref.schema == "information_schema") return BindSystemTable(ref, scope);
+  if (!ref.schema.empty() && ref.schema != "main")
+    throw UserError(ErrorKind::Catalog, "schema \"" + ref.schema + "\" does not exist", ref.pos);
+  // A CTE of an enclosing WITH shadows catalog tables (not main.name).
+  for (auto it = ctes_.rbegin(); ref.schema.empty() && it != ctes_.rend(); ++it) {
     auto f = it->find(ref.name);
     if (f != it->end()) {
       const ast::CommonTableExpr* cte = f->second;
@@ -54,6 +57,11 @@ LogicalOpPtr Binder::BindBaseTable(const ast::TableRef& ref, Scope& scope) {
       throw UserError(e.kind(), "in view \"" + ref.name + "\": " + e.raw(), ref.pos);
     }
   }
+  return BindTableEntry(std::move(entry), ref, scope);
+}
+
+LogicalOpPtr Binder::BindTableEntry(std::shared_ptr<const TableEntry> entry, const ast::TableRef& ref,
+                                    Scope& scope) {
   CheckAliasCount(ref.name, entry->schema.columns.size(), ref.column_aliases.size(), ref.pos);
   auto get = std::make_unique<LogicalOp>(LogicalKind::Get);
   get->table = entry;
@@ -132,6 +140,8 @@ static bool AllIn(const BoundExpr& e, const std::vector<ColumnBinding>& set) {
 LogicalOpPtr Binder::BindFrom(const ast::TableRef& ref, Scope& scope) {
   switch (ref.kind) {
     case ast::TableRefKind::Base: return BindBaseTable(ref, scope);
+    case ast::TableRefKind::Describe:
+    case ast::TableRefKind::ShowTables: return BindSystemTable(ref, scope);
     case ast::TableRefKind::Subquery:
       return BindSubqueryRef(*ref.subquery, ref.alias, ref.column_aliases, ref.pos, scope, true);
     case ast::TableRefKind::Join: {

@@ -74,6 +74,18 @@ class Binder {
 
   LogicalOpPtr BindFrom(const ast::TableRef& ref, Scope& scope);
   LogicalOpPtr BindBaseTable(const ast::TableRef& ref, Scope& scope);
+  // A scan of `entry` (a catalog table, or one made by BindSystemTable) named by `ref`.
+  LogicalOpPtr BindTableEntry(std::shared_ptr<const TableEntry> entry, const ast::TableRef& ref, Scope& scope);
+  // Tables made from the catalog at bind time (bind_system_table.cpp): SHOW TABLES,
+  // DESCRIBE, information_schema.tables and information_schema.columns.
+  LogicalOpPtr BindSystemTable(const ast::TableRef& ref, Scope& scope);
+  struct RelationColumn {
+    std::string name;
+    Type type;
+    bool not_null = false;
+  };
+  // The columns of a table, a view or (ref.subquery) a query, as DESCRIBE shows them.
+  std::vector<RelationColumn> DescribeRelation(const ast::TableRef& ref);
   LogicalOpPtr BindSubqueryRef(const ast::SelectStmt& q, const std::string& alias,
                                const std::vector<std::string>& col_aliases, SourcePos pos,
                                Scope& scope, bool check_aliases);

@@ -162,4 +162,6 @@ std::string Catalog::Describe() const {
   return backend_ ? backend_->Describe() : std::string("in-memory database");
 }
 
+std::string Catalog::Name() const { return backend_ ? backend_->Name() : std::string("memory"); }
+
 }  // namespace tessera

@@ -60,6 +60,8 @@ class StorageBackend {
   // throws and the previously committed state stays intact.
   virtual CatalogState Commit(const CatalogState& next) = 0;
   virtual std::string Describe() const = 0;
+  // The database's name as information_schema shows it (table_catalog).
+  virtual std::string Name() const = 0;
 };
 
 class Catalog {
@@ -87,6 +89,9 @@ class Catalog {
   void Append(const std::string& name, std::vector<std::shared_ptr<const RowGroup>> groups);
   bool persistent() const { return backend_ != nullptr; }
   std::string Describe() const;
+  // The database's name (information_schema's table_catalog): "memory" in memory, as in
+  // DuckDB; on disk the directory's name without its extension.
+  std::string Name() const;
   // Counts committed changes (tables, views, appended rows): a plan made at one version is
   // valid while the version stays the same (the plan cache's check).
   uint64_t version() const { return version_.load(std::memory_order_acquire); }

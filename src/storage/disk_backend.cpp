@@ -12,6 +12,7 @@
 #include <bit>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <set>
@@ -1051,6 +1052,12 @@ class DiskBackend final : public StorageBackend {
   std::string Describe() const override {
     size_t n = table_count_.load();
     return "database at " + dir_ + " (" + std::to_string(n) + (n == 1 ? " table)" : " tables)");
+  }
+
+  std::string Name() const override {
+    std::filesystem::path p(dir_);
+    if (!p.has_filename()) p = p.parent_path();  // "db.tdb/"
+    return p.stem().string();
   }
 
  private:

@@ -806,6 +806,21 @@ TEST(ssb_shapes) {
 
 // ------------------------------------------------------------------ errors
 
+TEST(show_and_describe) {
+  Q q = Sel("SHOW TABLES");
+  CHECK(q->from.size() == 1 && q->from[0]->kind == TableRefKind::ShowTables);
+  CHECK(q->order_by.size() == 1 && q->order_by[0].expr->name == "name");
+  q = Sel("describe Lineitem");
+  CHECK(q->from[0]->kind == TableRefKind::Describe && q->from[0]->name == "lineitem");
+  q = Sel("SHOW main.t");
+  CHECK(q->from[0]->kind == TableRefKind::Describe && q->from[0]->schema == "main" && q->from[0]->name == "t");
+  q = Sel("DESCRIBE SELECT 1 AS x");
+  CHECK(q->from[0]->kind == TableRefKind::Describe && q->from[0]->subquery != nullptr);
+  q = Sel("select table_name from information_schema.tables t");
+  CHECK(q->from[0]->kind == TableRefKind::Base && q->from[0]->schema == "information_schema" &&
+        q->from[0]->name == "tables" && q->from[0]->alias == "t");
+}
+
 TEST(syntax_errors) {
   ExpectError("SELECT * FORM t", 1, 10, "syntax error at or near \"FORM\"");
   CHECK_THROWS_WITH(ParseSQL("SELECT * FORM t"), "line 1, column 10: syntax error at or near \"FORM\"");
@@ -818,7 +833,18 @@ TEST(syntax_errors) {
   ExpectError("select 1 limit 99999999999999999999", 1, 16, "LIMIT must be a non-negative integer");
   ExpectError("select 1 offset 1.5", 1, 17, "OFFSET must be a non-negative integer");
   ExpectError("select 1 limit 1 limit 2", 1, 18, "syntax error at or near \"limit\"");
-  ExpectError("UPDATE t SET a = 1", 1, 1, "syntax error at or near \"UPDATE\"");
+  ExpectError("UPDATE t SET a = 1", 1, 1, "UPDATE is not supported", ErrorKind::Unsupported);
+  ExpectError("select 1;\n  delete from t", 2, 3, "DELETE is not supported", ErrorKind::Unsupported);
+  ExpectError("ALTER TABLE t ADD COLUMN b INTEGER", 1, 1, "ALTER is not supported", ErrorKind::Unsupported);
+  ExpectError("begin transaction", 1, 1, "BEGIN (transactions) is not supported", ErrorKind::Unsupported);
+  ExpectError("COMMIT", 1, 1, "COMMIT (transactions) is not supported", ErrorKind::Unsupported);
+  ExpectError("rollback", 1, 1, "ROLLBACK (transactions) is not supported", ErrorKind::Unsupported);
+  ExpectError("create unique index i on t(a)", 1, 8, "CREATE UNIQUE INDEX is not supported", ErrorKind::Unsupported);
+  ExpectError("create or replace index i on t(a)", 1, 19, "expected VIEW");
+  ExpectError("frobnicate t", 1, 1, "syntax error at or near \"frobnicate\"");
+  ExpectError("select * from a.b.c", 1, 18, "qualified by a database", ErrorKind::Unsupported);
+  ExpectError("show", 1, 1, "SHOW without a table name", ErrorKind::Unsupported);
+  ExpectError("describe t.", 1, 12, "syntax error at end of input");
   ExpectError("select from t", 1, 8, "syntax error at or near \"from\"");
   ExpectError("select a, from t", 1, 11, "syntax error at or near \"from\"");
   ExpectError("select case when a then b", 1, 26, "expected END");
@@ -837,7 +863,8 @@ TEST(syntax_errors) {
   ExpectError("select count(*) over () from t", 1, 17, "window functions", ErrorKind::Unsupported);
   ExpectError("select x from t where a between 1", 1, 34, "expected AND");
   ExpectError("create view v as", 1, 17, "syntax error at end of input");
-  ExpectError("drop index i", 1, 6, "expected TABLE or VIEW");
+  ExpectError("drop index i", 1, 6, "DROP INDEX is not supported", ErrorKind::Unsupported);
+  ExpectError("drop foo", 1, 6, "expected TABLE or VIEW");
   ExpectError("select 'abc' 'def'", 1, 14, "syntax error at or near \"'def'\"");
 }
 

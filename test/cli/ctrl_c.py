@@ -1,0 +1,99 @@
+"""Ctrl-C in the interactive shell: SIGINT while a query runs stops that query, the shell
+prints the "query interrupted" error, stays alive and answers the next statement.
+
+Usage: ctrl_c.py TESSERA
+
+The shell runs on a pseudo-terminal (so it is interactive) with TERM=dumb (plain line
+input); the query is a cross join of 1,000,000 x 2,000 generated rows with a filter no pair
+passes (2e9 pairs, which take far longer than the test waits); SIGINT is sent 0.5 s after
+it starts. The build side is kept small because the cross join forms each probe chunk's
+pairs at once.
+"""
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def main():
+    tessera = sys.argv[1]
+    master, slave = pty.openpty()
+    home = tempfile.mkdtemp(prefix="tessera-ctrl-c-")
+    env = dict(os.environ, TERM="dumb", HOME=home)
+    proc = subprocess.Popen([tessera, "--threads", "2"], stdin=slave, stdout=slave, stderr=slave,
+                            env=env, close_fds=True)
+    os.close(slave)
+    out = bytearray()
+
+    def read_until(text, timeout):
+        deadline = time.monotonic() + timeout
+        while text.encode() not in out:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            ready, _, _ = select.select([master], [], [], left)
+            if ready:
+                try:
+                    data = os.read(master, 65536)
+                except OSError:
+                    return False
+                if not data:
+                    return False
+                out.extend(data)
+        return True
+
+    def send(line):
+        os.write(master, (line + "\n").encode())
+
+    def fail(why):
+        print("FAIL:", why)
+        print("--- shell output ---")
+        print(out.decode(errors="replace"))
+        proc.kill()
+        sys.exit(1)
+
+    try:
+        if not read_until("tessera> ", 30):
+            fail("no prompt")
+        send("CREATE TABLE d AS SELECT * FROM (VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9)) s(x);")
+        send("CREATE TABLE k AS SELECT a.x * 100 + b.x * 10 + c.x AS v FROM d a, d b, d c;")
+        send("CREATE TABLE m AS SELECT k.v * 1000 + l.v AS v FROM k, k l;")
+        send("CREATE TABLE s AS SELECT v FROM m WHERE v < 2000;")
+        send("SELECT COUNT(*) AS setup_rows FROM m;")
+        if not read_until("1000000", 60):
+            fail("setup did not finish")
+        del out[:]
+        send("SELECT COUNT(*) FROM m, s WHERE m.v + s.v < 0;")
+        time.sleep(0.5)
+        if proc.poll() is not None:
+            fail("the shell exited before SIGINT")
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        if not read_until("interrupted", 30):
+            fail("no 'interrupted' error within 30 s of SIGINT")
+        took = time.monotonic() - sent
+        if proc.poll() is not None:
+            fail("the shell exited after SIGINT (status %s)" % proc.returncode)
+        send("SELECT 6 * 7 AS answer;")
+        if not read_until("42", 30):
+            fail("no answer to the statement after the interrupt")
+        send(".quit")
+        try:
+            rc = proc.wait(30)
+        except subprocess.TimeoutExpired:
+            fail(".quit did not end the shell")
+        if rc != 0:
+            fail("exit status %d after .quit" % rc)
+        print("ok: interrupted %.2f s after SIGINT; the next statement answered" % took)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+
+
+if __name__ == "__main__":
+    main()
