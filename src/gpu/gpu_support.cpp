@@ -23,12 +23,13 @@ Support No(std::string why) { return {false, std::move(why)}; }
 // up to four integer keys (several are packed into one by their value ranges) without a
 // residual predicate. A null-aware mark join (NOT IN) needs no
 // NULL handling here: GPU columns and expressions are never NULL.
-Support Join(LJoinType type, const std::vector<const BoundExpr*>& keys, const BoundExpr* residual,
-             bool nulls_equal, bool counted) {
-  if (nulls_equal || counted) return No("the joins of INTERSECT and EXCEPT do not run on the GPU yet");
+Support Join(const ir::JoinSpec& j) {
+  const LJoinType type = j.type;
+  const auto& keys = j.keys;
+  if (j.nulls_equal || j.counted) return No("the joins of INTERSECT and EXCEPT do not run on the GPU yet");
   if (type != LJoinType::Inner && type != LJoinType::Semi && type != LJoinType::Anti && type != LJoinType::Mark)
     return No("left and cross joins do not run on the GPU yet");
-  if (residual) return No("joins with a residual predicate do not run on the GPU yet");
+  if (j.residual) return No("joins with a residual predicate do not run on the GPU yet");
   if (keys.empty() || keys.size() > 4) return No("joins on " + std::to_string(keys.size()) + " keys do not run on the GPU yet");
   for (const BoundExpr* k : keys)
     if (!JoinKeyType(k->type)) return No("join key of type " + k->type.ToString());
@@ -73,13 +74,13 @@ Support GpuSupport(const ir::Pipeline& p) {
       case ir::Step::Kind::Filter:
       case ir::Step::Kind::Project: break;
       case ir::Step::Kind::Probe:
-        if (Support s = Join(st.join_type, st.keys, st.residual, st.nulls_equal, st.counted); !s.ok) return s;
+        if (Support s = Join(st.on); !s.ok) return s;
         break;
       default: return No(st.what + " is not supported on the GPU yet");
     }
   }
   switch (p.sink.kind) {
-    case ir::Sink::Kind::JoinBuild: return Join(p.sink.join_type, p.sink.keys, p.sink.residual, p.sink.nulls_equal, p.sink.counted);
+    case ir::Sink::Kind::JoinBuild: return Join(p.sink.build);
     case ir::Sink::Kind::Aggregate: return Aggregates(p.sink);
     default: return No("its sink " + p.sink.what + " is not on the GPU yet");
   }

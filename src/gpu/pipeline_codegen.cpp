@@ -417,9 +417,9 @@ std::string Generator::JoinKey(const std::vector<const BoundExpr*>& keys, const 
 int Generator::EmitProbe(const ir::Step& j, int layer) {
   auto it = tables_.find(j.join);
   if (it == tables_.end()) throw NotOnGpu("the build side of the join runs on the CPU");
-  std::string k = JoinKey(j.keys, *it->second, layer);
+  std::string k = JoinKey(j.on.keys, *it->second, layer);
   Probe pr;
-  pr.type = j.join_type;
+  pr.type = j.on.type;
   pr.table = it->second;
   auto t = pr.table;
   pr.p_table = Param([t] { return (uint64_t)t->table.ptr(); });
@@ -434,8 +434,8 @@ int Generator::EmitProbe(const ir::Step& j, int layer) {
       : "ht_find_open((const long long*)" + PV(pr.p_keys) + ", " + PV(pr.p_range) + ", (long long)" + k + ")";
   // Inner and semi joins keep the rows that found their key, anti joins those that did
   // not; a mark join keeps every row and outputs whether it found it.
-  std::string keep = j.join_type == LJoinType::Anti ? " if (" + pr.slot_var + "[i] >= 0) sel[i] = false;"
-                     : j.join_type == LJoinType::Mark ? ""
+  std::string keep = j.on.type == LJoinType::Anti ? " if (" + pr.slot_var + "[i] >= 0) sel[i] = false;"
+                     : j.on.type == LJoinType::Mark ? ""
                                                       : " if (" + pr.slot_var + "[i] < 0) sel[i] = false;";
   ForItems(pr.slot_var + "[i] = (int)" + find + ";" + keep);
   probes_.push_back(pr);
@@ -490,7 +490,7 @@ size_t Generator::ScanPrefix(const ir::Pipeline& p) {
     if (st.kind != ir::Step::Kind::Probe) break;
     const ir::Step* j = &st;
     std::vector<int> idx;
-    for (auto* k : j->keys) CollectIndices(*k, idx);
+    for (auto* k : j->on.keys) CollectIndices(*k, idx);
     bool scan_only = std::all_of(idx.begin(), idx.end(), [&](int i) { return (size_t)i < nscan; });
     auto it = tables_.find(j->join);
     if (!scan_only || it == tables_.end()) break;
@@ -516,13 +516,13 @@ size_t Generator::ScanPrefix(const ir::Pipeline& p) {
 
 void Generator::BuildSink(const ir::Sink& j) {
   int L = (int)layers_.size() - 1;
-  const BoundExpr& key = *j.keys[0];  // GpuSupport: integer keys
+  const BoundExpr& key = *j.build.keys[0];  // GpuSupport: integer keys
   auto found = tables_.find(j.node);
   auto t = found != tables_.end() ? found->second : std::make_shared<GpuHashTable>();
   const auto& cols = layers_[L];
   if (!t->read_known) t->read.assign(cols.size(), 0);
   // Semi, anti and mark joins need only the set of build keys (duplicates are fine).
-  t->keys_only = j.join_type != LJoinType::Inner;
+  t->keys_only = j.build.type != LJoinType::Inner;
   t->stride = 1;
   t->types.clear();
   t->domains.clear();
@@ -542,9 +542,9 @@ void Generator::BuildSink(const ir::Sink& j) {
   t->key_lo.clear();
   t->key_range.clear();
   t->key_stride.clear();
-  if (j.keys.size() > 1) {
+  if (j.build.keys.size() > 1) {
     uint64_t packed = 1;
-    for (const BoundExpr* kx : j.keys) {
+    for (const BoundExpr* kx : j.build.keys) {
       const ColumnDomain* d = kx->kind == BExpr::Column ? &cols[kx->index].domain : nullptr;
       if (!d || !d->has_range || d->hi < d->lo) throw NotOnGpu("a join key without a known value range: " + kx->ToString());
       uint64_t range = (uint64_t)(d->hi - d->lo) + 1;
@@ -570,7 +570,7 @@ void Generator::BuildSink(const ir::Sink& j) {
     while (t->range < 2 * rows) t->range <<= 1;
   }
   if (t->range >= (1ull << 31)) throw NotOnGpu("join build side above 2^31 hash slots");
-  std::string k = JoinKey(j.keys, *t, L);
+  std::string k = JoinKey(j.build.keys, *t, L);
   std::vector<std::string> vars(cols.size());
   for (size_t c = 0; c < cols.size(); c++)
     if (t->word_of[c] >= 0) vars[c] = Need(L, (int)c);

@@ -47,6 +47,17 @@ class Lowering {
     return out;
   }
 
+  static JoinSpec Spec(const PhysicalHashJoin& j, const std::vector<BoundExprPtr>& keys) {
+    JoinSpec s;
+    s.type = j.join_type;
+    s.keys = Ptrs(keys);
+    s.residual = j.residual.get();
+    s.null_aware = j.null_aware;
+    s.nulls_equal = j.nulls_equal;
+    s.counted = j.counted;
+    return s;
+  }
+
   Source LowerSource(PhysicalOperator& op) {
     Source s;
     s.types = op.types;
@@ -91,12 +102,7 @@ class Lowering {
         auto& j = static_cast<PhysicalHashJoin&>(op);
         st.kind = Step::Kind::Probe;
         st.join = Id(&j);
-        st.join_type = j.join_type;
-        st.keys = Ptrs(j.left_keys);
-        st.residual = j.residual.get();
-        st.null_aware = j.null_aware;
-        st.nulls_equal = j.nulls_equal;
-        st.counted = j.counted;
+        st.on = Spec(j, j.left_keys);
         st.build_types = j.build_types;
         st.estimated_in = j.children.empty() ? -1 : j.children[0]->estimated_rows;
         st.estimated_out = j.estimated_rows;
@@ -118,11 +124,7 @@ class Lowering {
       case PhysKind::HashJoin: {
         auto& j = static_cast<PhysicalHashJoin&>(op);
         s.kind = Sink::Kind::JoinBuild;
-        s.join_type = j.join_type;
-        s.keys = Ptrs(j.right_keys);
-        s.residual = j.residual.get();
-        s.nulls_equal = j.nulls_equal;
-        s.counted = j.counted;
+        s.build = Spec(j, j.right_keys);
         break;
       }
       case PhysKind::HashAggregate: {

@@ -62,6 +62,17 @@ struct Source {
   std::vector<Type> types;  // output columns
 };
 
+// A hash join as both its sides see it: the probe step and the build sink each hold the
+// keys over their own input.
+struct JoinSpec {
+  LJoinType type = LJoinType::Inner;
+  std::vector<const BoundExpr*> keys;  // over this side's input
+  const BoundExpr* residual = nullptr;  // over probe columns ++ build columns
+  bool null_aware = false;              // Mark for NOT IN: NULL when unknown
+  bool nulls_equal = false;             // INTERSECT/EXCEPT: NULL keys match NULL keys
+  bool counted = false;                 // INTERSECT/EXCEPT ALL: see LogicalOp::counted
+};
+
 struct Step {
   enum class Kind { Filter, Project, Probe, Other };
   Kind kind = Kind::Other;
@@ -69,12 +80,7 @@ struct Step {
   std::vector<const BoundExpr*> exprs;           // Project: one per output column
   // Probe: the join's output is the input's columns, then the build side's.
   NodeId join = -1;
-  LJoinType join_type = LJoinType::Inner;
-  std::vector<const BoundExpr*> keys;            // over the step's input
-  const BoundExpr* residual = nullptr;           // over input ++ build columns
-  bool null_aware = false;                       // Mark for NOT IN: NULL when unknown
-  bool nulls_equal = false;                      // INTERSECT/EXCEPT: NULL keys match NULL keys
-  bool counted = false;                          // INTERSECT/EXCEPT ALL: see LogicalOp::counted
+  JoinSpec on;                                   // keys over the step's input
   std::vector<Type> build_types;
   double estimated_in = -1, estimated_out = -1;  // rows into and out of the step
   std::string what;                              // Other: the operator's name
@@ -105,11 +111,8 @@ struct Sink {
   enum class Kind { JoinBuild, Aggregate, Order, Other };
   Kind kind = Kind::Other;
   NodeId node = -1;
-  // JoinBuild: the build side's keys (over the sink's input).
-  LJoinType join_type = LJoinType::Inner;
-  std::vector<const BoundExpr*> keys;
-  const BoundExpr* residual = nullptr;
-  bool nulls_equal = false, counted = false;  // as in Step
+  // JoinBuild: keys over the sink's input.
+  JoinSpec build;
   // Aggregate: output = group keys, then aggregates (BExpr::Agg).
   std::vector<const BoundExpr*> groups, aggs;
   double estimated_groups = -1;
