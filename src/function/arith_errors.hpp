@@ -13,4 +13,11 @@ inline std::string OverflowMessage(const std::string& what, const Type& t) {
   return "overflow in " + what + " of " + t.ToString();
 }
 
+// An exact SUM or AVG accumulator out of its range (DuckDB raises an error too).
+inline std::string SumOverflowMessage(const std::string& agg, const Type& in) {
+  return "Overflow in " + agg + " of " + in.ToString() + ": the sum is out of range";
+}
+// A SUM whose BIGINT result cannot hold the exact sum.
+inline std::string SumResultOverflowMessage() { return "overflow in SUM"; }
+
 }  // namespace tessera::ops

@@ -146,6 +146,15 @@ TESSERA_HD inline __int128 Pow10Int128(int n) {
 template <class T>
 TESSERA_HD inline bool WithinPrecision(T v, T limit) { return v < limit && v > -limit; }
 
+// AVG's result: from an exact (128-bit) sum of `count` values of scale `scale` (integers:
+// 0), or from a DOUBLE sum; the mean is taken in double. Both backends finalise with these.
+TESSERA_HD inline double AvgOfSum(__int128 sum, int scale, long long count) {
+  return ((double)sum / (double)Pow10Int128(scale)) / (double)count;
+}
+TESSERA_HD inline double AvgOfSum(double sum, long long count) { return sum / (double)count; }
+// SUM into a BIGINT result: the exact sum must fit 64 bits.
+TESSERA_HD inline bool SumFitsInt64(__int128 sum) { return sum <= (__int128)0x7fffffffffffffffLL && sum >= -(__int128)0x7fffffffffffffffLL - 1; }
+
 // Comparison operators by number: 0 =, 1 <>, 2 <, 3 <=, 4 >, 5 >=.
 enum CompareOp { kEq = 0, kNe = 1, kLt = 2, kLe = 3, kGt = 4, kGe = 5 };
 template <class T>

@@ -183,9 +183,12 @@ GpuQuery::GpuQuery(PipelineSet& ps) : pipelines_(ps), ir_(ir::Lower(ps)) {
   for (size_t i = 0; i < irp.size(); i++)
     for (const ir::Step& st : irp[i].steps)
       if (st.kind == ir::Step::Kind::Probe) consumer[st.join] = i;
+  // GPU aggregations, for the pipelines that read their groups (generated after them).
+  GpuResults results;
   for (size_t i = 0; i < irp.size(); i++) {
     try {
-      programs_[i] = GeneratePipeline(irp[i], tables_);
+      programs_[i] = GeneratePipeline(irp[i], tables_, results);
+      if (programs_[i]->agg) results[irp[i].sink.node] = programs_[i].get();
     } catch (const NotOnGpu& e) {
       why_cpu_[i] = e.what();
     }
@@ -206,7 +209,11 @@ GpuQuery::GpuQuery(PipelineSet& ps) : pipelines_(ps), ir_(ir::Lower(ps)) {
   // stores only the build columns its probe side reads (narrower slots, fewer sectors).
   for (auto& [join, table] : tables_) table->read_known = true;
   for (size_t i = 0; i < pl.size(); i++)
-    if (programs_[i] && programs_[i]->is_build) programs_[i] = GeneratePipeline(irp[i], tables_);
+    if (programs_[i] && programs_[i]->is_build) programs_[i] = GeneratePipeline(irp[i], tables_, results);
+  // An aggregation read by a GPU pipeline keeps its groups in device memory (no download,
+  // no CPU group table); one read by a CPU pipeline hands them over as before.
+  for (auto& p : programs_)
+    if (p && p->from_agg) const_cast<PipelineProgram*>(p->from_agg)->resident = true;
   for (size_t i = 0; i < pl.size(); i++)
     if (programs_[i] && !programs_[i]->is_build && !programs_[i]->keys.empty())
       programs_[i]->top_n = FindTopN(ir_, *programs_[i]);
@@ -242,6 +249,9 @@ std::string GpuQuery::Describe() const {
     if (programs_[i]) {
       auto& pr = *programs_[i];
       s += "pipeline " + std::to_string(pl[i]->id) + " on the GPU: one kernel, " +
+           (pr.from_agg ? std::string("reading the groups of pipeline ") + std::to_string(pr.from_agg->ir->id) +
+                              " in device memory, "
+                        : std::string()) +
            (pr.is_build ? std::string(pr.table->dense ? "direct-mapped" : "open-addressing") + " hash table of " +
                               std::to_string(pr.table->range) + " slots" + (pr.table->keys_only ? " (keys only)" : "")
                         : (pr.keys.empty() ? std::string("no groups (block reduction)")
@@ -255,7 +265,7 @@ std::string GpuQuery::Describe() const {
                                                     std::to_string(pr.top_n->last_in) + " groups kept)"
                                               : std::string())
                      : std::string()) +
-           "\n";
+           (pr.resident ? "; the groups stay in device memory" : "") + "\n";
     } else if (!why_cpu_[i].empty()) {
       s += "pipeline " + std::to_string(pl[i]->id) + " on the CPU: " + why_cpu_[i] + "\n";
     }
@@ -375,12 +385,14 @@ void GpuQuery::LaunchPipeline(PipelineProgram& prog, size_t index) {
   CompiledKernel& kernel = *prog.kernel;
   const int W = (int)prog.words.size();
   std::vector<uint64_t> params(prog.params.size());
-  params[kParamRows] = prog.rows;
+  // A pipeline reading an aggregation in place: one item per slot it ended with.
+  const uint64_t rows = prog.from_agg ? prog.from_agg->slots : prog.rows;
+  params[kParamRows] = rows;
   params[kParamErr] = err_.ptr() + index * sizeof(int);
   params[kParamState] = prog.state.ptr();
   for (size_t i = kFixedParams; i < params.size(); i++) params[i] = prog.params[i]();
   const uint64_t tile = (uint64_t)kBlockThreads * ItemsPerThread();
-  uint64_t tiles = std::max<uint64_t>((prog.rows + tile - 1) / tile, 1);
+  uint64_t tiles = std::max<uint64_t>((rows + tile - 1) / tile, 1);
   unsigned shared = prog.shared_state ? (unsigned)(prog.slots * W * 8) : 0;
   // One full wave of blocks, each looping over tiles: no under-filled second wave, and one
   // block-end flush per resident block.
@@ -417,6 +429,11 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
   const int W = (int)prog.words.size();
   if (prog.is_build) {
     auto& t = *prog.table;
+    // Over an aggregation's groups: an open-addressing table for at least twice the groups
+    // it can have (a hashed aggregation may have grown beyond its plan).
+    if (prog.from_agg && !t.dense)
+      while (t.range < 2 * prog.from_agg->groups_bound) t.range <<= 1;
+    if (t.range >= (1ull << 31)) throw GpuFallback("join build side above 2^31 hash slots");
     t.table = ctx.Allocate(std::max<uint64_t>(t.range, 1) * t.stride * 4);
     pipelines_.pipelines()[prog.ir->index]->gpu_table_bytes = (double)std::max<uint64_t>(t.range, 1) * t.stride * 4;
     if (t.dense) {
@@ -467,7 +484,13 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
     ngroups = 0;
     all_groups = 0;
     const uint64_t state_bytes = prog.slots * W * 8;
-    if (prog.keys.empty() || state_bytes <= (1u << 20)) {
+    if (prog.resident) {
+      // The groups stay here for the GPU pipeline that reads them: only the error words
+      // (and a hashed table's fill, a bound of its groups) come back.
+      prog.groups_bound = prog.slots;
+      if (prog.hashed) prog.fill.CopyToHost(&prog.groups_bound, 8);
+      else ctx.Synchronize();
+    } else if (prog.keys.empty() || state_bytes <= (1u << 20)) {
       PinnedDownload(ctx, prog.state, state_bytes, [&](const uint64_t* st) {
         for (uint64_t slot = 0; slot < prog.slots; slot++) {
           const uint64_t* g = st + slot * W;
@@ -522,6 +545,7 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
     }
     break;
   }
+  if (prog.resident) return;  // kernel times are read after a later download
   for (auto& t : timings_) {
     float ms = ctx.ElapsedMs(t->start, t->end);
     stats_.kernel_ms += ms;

@@ -62,9 +62,11 @@ Support Aggregates(const ir::Sink& s) {
 std::string UnsupportedType(const Type& t) { return "type " + t.ToString() + " is not supported on the GPU yet"; }
 
 Support GpuSupport(const ir::Pipeline& p) {
-  if (p.source.kind != ir::Source::Kind::TableScan)
+  // Of intermediate results, the GPU reads an aggregation's groups where the aggregation
+  // ran on the GPU too (the generator checks that).
+  if (p.source.kind != ir::Source::Kind::TableScan && !p.source.aggregate)
     return No("its source is an intermediate result (" + p.source.what +
-              "), not a table scan: the GPU does not read intermediate results yet");
+              "): of intermediate results the GPU reads only aggregations yet");
   for (size_t i = 0; i < p.source.scan.column_types.size(); i++)
     if (!DeviceWidth(p.source.scan.column_types[i]))
       return No(p.source.scan.table + "." + p.source.scan.column_names[i] + ": " +

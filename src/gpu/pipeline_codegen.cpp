@@ -19,9 +19,11 @@ namespace {
 // One column of an operator's output, as the kernel sees it.
 struct Col {
   Type type;
-  enum Kind { Scan, Payload, Computed, Found } kind = Scan;  // Found: a mark join's flag
+  // Found: a mark join's flag; GroupKey, AggValue: a column of the aggregation read in place
+  enum Kind { Scan, Payload, Computed, Found, GroupKey, AggValue } kind = Scan;
   std::shared_ptr<CachedColumn> cached;        // Scan
   int probe = -1, build_col = -1;              // Payload: probe number, build column; Found: probe
+  int agg_col = -1;                            // GroupKey: key index; AggValue: aggregate index
   const BoundExpr* expr = nullptr;             // Computed: over layer `below`
   int below = -1;
   std::string var;                             // register array, once materialised
@@ -37,7 +39,8 @@ struct Probe {
 
 class Generator {
  public:
-  Generator(PipelineProgram& prog, GpuTables& tables) : prog_(prog), tables_(tables) {
+  Generator(PipelineProgram& prog, GpuTables& tables, const GpuResults& results)
+      : prog_(prog), tables_(tables), results_(results) {
     prog_.params.resize(kFixedParams);  // rows, err, state: set by the executor
   }
 
@@ -72,6 +75,9 @@ class Generator {
   ColumnDomain Domain(const BoundExpr& e, int layer);
   void Predicate(const BoundExpr& e, int layer);
   void Source(const ir::ScanSource& scan);
+  void GroupSource(const ir::Source& src);
+  std::string GroupWord(int w) const;
+  std::string AggValue(const Col& c);
   int EmitProbe(const ir::Step& j, int layer);
   void AddProbeLayer(int probe);
   size_t ScanPrefix(const ir::Pipeline& p);
@@ -80,6 +86,8 @@ class Generator {
 
   PipelineProgram& prog_;
   GpuTables& tables_;
+  const GpuResults& results_;
+  std::string group_rows_;  // GroupSource: the aggregation's state rows (a const u64* expression)
   std::vector<std::vector<Col>> layers_;
   std::vector<Probe> probes_;
   std::string prologue_, body_, epilogue_;
@@ -127,6 +135,24 @@ std::string Generator::Need(int layer, int idx) {
       Declare("bool", v);
       ForItems(v + "[i] = " + probes_[c.probe].slot_var + "[i] >= 0;");
       break;
+    case Col::GroupKey: {
+      // The key's offset in the packed group key: the slot of a direct-mapped table, the
+      // key word (packed key + 1) of a hashed one.
+      const PipelineProgram& agg = *prog_.from_agg;
+      const GroupKeyPlan& kp = agg.keys[c.agg_col];
+      const std::string packed = agg.hashed ? "(" + GroupWord((int)agg.words.size() - 1) + " - 1ull)" : "(u64)(tb + i * BT)";
+      const std::string x = "((long long)" + PV(ConstParam((uint64_t)kp.lo)) + " + (long long)((" + packed + " / " +
+                            PV(ConstParam(kp.stride)) + ") % " + PV(ConstParam(kp.range)) + "))";
+      Declare(ct, v);
+      ForItems(v + "[i] = " + (ct == "bool" ? x + " != 0" : "(" + ct + ")" + x) + ";");
+      break;
+    }
+    case Col::AggValue: {
+      std::string x = AggValue(c);
+      Declare(ct, v);
+      ForItems(v + "[i] = " + x + ";");
+      break;
+    }
   }
   c.var = v;
   return v;
@@ -362,6 +388,84 @@ void Generator::Predicate(const BoundExpr& e, int layer) {
   }
   std::string code = Expr(e, layer);
   ForItems("sel[i] = " + code + ";");
+}
+
+// Word w of the aggregation state row of the item's slot.
+std::string Generator::GroupWord(int w) const {
+  return group_rows_ + "[(u64)(tb + i * BT) * " + std::to_string(prog_.from_agg->words.size()) + " + " + std::to_string(w) + "]";
+}
+
+// An aggregate's result from its state words, finalised as the CPU's GroupTable does (the
+// scalar core's AvgOfSum and SumFitsInt64, the same overflow message). Groups read here
+// have at least one row and GPU inputs have no NULLs, so no result is NULL.
+std::string Generator::AggValue(const Col& c) {
+  const PipelineProgram& agg = *prog_.from_agg;
+  const BoundExpr& a = *agg.agg->aggs[c.agg_col];
+  const int w = agg.agg_word[c.agg_col];
+  const std::string count = "(long long)" + GroupWord(0);
+  if (a.name == "count" || a.name == "count_star") return count;
+  const std::string ct = DeviceCType(a.type);
+  switch (agg.words[w]) {
+    case AggWord::SumLo: {
+      const std::string sum = "(((__int128)(long long)" + GroupWord(w + 1) + " << 64) | (__int128)" + GroupWord(w) + ")";
+      const Type& in = a.children[0]->type;
+      if (a.name == "avg") return "tessera::ops::AvgOfSum(" + sum + ", " + std::to_string(in.id == TypeId::Decimal ? in.scale : 0) + ", " + count + ")";
+      if (ct == "__int128") return sum;
+      if (ct == "long long") {
+        int id = Error(ops::SumResultOverflowMessage(), false);
+        return "(tessera::ops::SumFitsInt64(" + sum + ") ? (long long)" + sum + " : (tsr_fail(err, " + std::to_string(id) + "), 0LL))";
+      }
+      break;
+    }
+    case AggWord::SumF64: {
+      const std::string sum = "__longlong_as_double((long long)" + GroupWord(w) + ")";
+      return a.name == "avg" ? "tessera::ops::AvgOfSum(" + sum + ", " + count + ")" : sum;
+    }
+    case AggWord::Min:
+    case AggWord::Max: return "(" + ct + ")(long long)" + GroupWord(w);
+    default: break;
+  }
+  throw NotOnGpu(a.ToString() + " read from the GPU aggregation");
+}
+
+// Source: the groups of an aggregation that ran on the GPU, read where it left them: one
+// item per slot of its state, empty slots (count 0) deselected; columns are its keys, then
+// its aggregates. An ungrouped aggregation over no rows (count 0) has NULL results, which
+// the GPU does not represent: the query is handed back to the CPU then.
+void Generator::GroupSource(const ir::Source& src) {
+  auto it = results_.find(src.from);
+  if (it == results_.end()) throw NotOnGpu("it reads an aggregation (" + src.what + ") that runs on the CPU");
+  const PipelineProgram* agg = it->second;
+  prog_.from_agg = agg;
+  prog_.rows = agg->slots;  // at run time: the slots the aggregation ended with
+  group_rows_ = "((const u64*)" + PV(Param([agg] { return (uint64_t)agg->state.ptr(); })) + ")";
+  const size_t nk = agg->keys.size();
+  if (nk) {
+    ForItems("if (" + GroupWord(0) + " == 0ull) sel[i] = false;");
+  } else {
+    bool nullable = false;
+    for (const BoundExpr* a : agg->agg->aggs) nullable |= a->name != "count" && a->name != "count_star";
+    if (nullable)
+      ForItems("if (" + GroupWord(0) + " == 0ull) tsr_fail(err, " +
+               std::to_string(Error("an aggregate over no rows is NULL (not on the GPU yet)", true)) + ");");
+  }
+  if (src.types.size() != nk + agg->agg->aggs.size()) throw InternalError("aggregation result of unexpected width");
+  std::vector<Col> cols;
+  for (size_t j = 0; j < src.types.size(); j++) {
+    Col c;
+    c.type = src.types[j];
+    c.kind = j < nk ? Col::GroupKey : Col::AggValue;
+    c.agg_col = (int)(j < nk ? j : j - nk);
+    if (j < nk) {
+      const GroupKeyPlan& kp = agg->keys[j];
+      c.domain.has_range = true;
+      c.domain.lo = kp.lo;
+      c.domain.hi = kp.lo + (int64_t)(kp.range - 1);
+      c.domain.dict = kp.dict;
+    }
+    cols.push_back(std::move(c));
+  }
+  layers_.push_back(std::move(cols));
 }
 
 void Generator::Source(const ir::ScanSource& scan) {
@@ -796,8 +900,13 @@ void Generator::AggregateSink(const ir::Sink& a) {
 void Generator::Run(const ir::Pipeline& p) {
   Support support = GpuSupport(p);
   if (!support.ok) throw NotOnGpu(support.reason);
-  Source(p.source.scan);
-  size_t done = ScanPrefix(p);
+  size_t done = 0;
+  if (p.source.kind == ir::Source::Kind::TableScan) {
+    Source(p.source.scan);
+    done = ScanPrefix(p);
+  } else {
+    GroupSource(p.source);
+  }
   for (size_t oi = done; oi < p.steps.size(); oi++) {
     const ir::Step& op = p.steps[oi];
     int L = (int)layers_.size() - 1;
@@ -854,10 +963,10 @@ int ItemsPerThread() {
   return ipt;
 }
 
-std::unique_ptr<PipelineProgram> GeneratePipeline(const ir::Pipeline& p, GpuTables& tables) {
+std::unique_ptr<PipelineProgram> GeneratePipeline(const ir::Pipeline& p, GpuTables& tables, const GpuResults& results) {
   auto prog = std::make_unique<PipelineProgram>();
   prog->ir = &p;
-  Generator g(*prog, tables);
+  Generator g(*prog, tables, results);
   g.Run(p);
   if (prog->is_build) tables[prog->join] = prog->table;
   return prog;

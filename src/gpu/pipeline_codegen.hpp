@@ -136,14 +136,26 @@ struct PipelineProgram {
   bool shared_state = false;   // per-block table in shared memory
   std::optional<TopNHint> top_n;
   DeviceBuffer state;
+  // The aggregation's groups stay in device memory for the GPU pipeline that reads them
+  // (set by the executor once placement is known); after a run, `groups_bound` is an upper
+  // bound of the groups (rows claimed in a hashed table, else the slots).
+  bool resident = false;
+  uint64_t groups_bound = 0;
+  // Source: another GPU pipeline's aggregation, read in place (its state rows: one per slot,
+  // empty ones skipped); `rows` is then its slot count at run time.
+  const PipelineProgram* from_agg = nullptr;
 };
 
 // Join build tables of the query, by the join's node (filled as build pipelines are planned).
 using GpuTables = std::map<ir::NodeId, std::shared_ptr<GpuHashTable>>;
+// The GPU aggregations of the query, by the aggregation's node (their programs).
+using GpuResults = std::map<ir::NodeId, const PipelineProgram*>;
 
 // Generates the kernel of `p`; throws NotOnGpu when the pipeline cannot run on the GPU.
 // A build pipeline whose join already has a table in `tables` lays that same table out
 // again (the probe kernels keep pointing at it), storing only the columns it marks read.
-std::unique_ptr<PipelineProgram> GeneratePipeline(const ir::Pipeline& p, GpuTables& tables);
+// A pipeline that reads an aggregation's result reads it in device memory when the
+// aggregation is in `results`.
+std::unique_ptr<PipelineProgram> GeneratePipeline(const ir::Pipeline& p, GpuTables& tables, const GpuResults& results);
 
 }  // namespace tessera::gpu

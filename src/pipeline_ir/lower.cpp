@@ -82,6 +82,7 @@ class Lowering {
       s.kind = Source::Kind::Intermediate;
       s.from = Id(&op);
       s.what = op.Name();
+      s.aggregate = op.kind == PhysKind::HashAggregate;
     }
     return s;
   }

@@ -59,6 +59,7 @@ struct Source {
   ScanSource scan;          // TableScan
   NodeId from = -1;         // Intermediate: the node whose result is read
   std::string what;         // Intermediate: that node's kind (HASH_GROUP_BY, ORDER_BY, ...)
+  bool aggregate = false;   // Intermediate: `from` is an aggregation (its groups: keys, then aggregates)
   std::vector<Type> types;  // output columns
 };
 

@@ -36,6 +36,7 @@ struct Record {
   std::string sql;
   std::string types;               // query: one letter per column
   SortMode sort = SortMode::None;  // query
+  int gpu_pipelines = -1;          // query ... gpu:N: at least N pipelines must run on the GPU
   bool has_expected = false;       // statement error: a message substring follows ----
   std::vector<std::string> expected;
 };
@@ -78,7 +79,7 @@ std::vector<Record> Parse(const std::vector<std::string>& lines) {
     std::vector<std::string> w = Words(header);
     if (w[0] == "statement" && w.size() == 2 && (w[1] == "ok" || w[1] == "error")) {
       r.kind = w[1] == "ok" ? RecordKind::StatementOk : RecordKind::StatementError;
-    } else if (w[0] == "query" && (w.size() == 2 || w.size() == 3)) {
+    } else if (w[0] == "query" && (w.size() >= 2 && w.size() <= 4)) {
       r.kind = RecordKind::Query;
       r.types = w[1];
       if (r.types.find_first_not_of("IRTDB") != std::string::npos)
@@ -88,6 +89,11 @@ std::vector<Record> Parse(const std::vector<std::string>& lines) {
         else if (w[2] == "rowsort") r.sort = SortMode::Row;
         else if (w[2] == "valuesort") r.sort = SortMode::Value;
         else throw ParseError{r.line, "unknown sort mode '" + w[2] + "'"};
+      }
+      if (w.size() == 4) {
+        if (w[3].rfind("gpu:", 0) != 0 || w[3].size() < 5 || w[3].find_first_not_of("0123456789", 4) != std::string::npos)
+          throw ParseError{r.line, "expected gpu:N after the sort mode, got '" + w[3] + "'"};
+        r.gpu_pipelines = std::stoi(w[3].substr(4));
       }
     } else if (w[0] == "halt" && w.size() == 1) {
       r.kind = RecordKind::Halt;
@@ -154,7 +160,7 @@ bool CloseDoubles(const std::string& a, const std::string& b) {
 class FileRunner {
  public:
   FileRunner(std::string display, const tessera::Settings& settings, bool verbose)
-      : display_(std::move(display)), conn_(db_), verbose_(verbose) {
+      : display_(std::move(display)), conn_(db_), verbose_(verbose), gpu_device_(settings.device == "gpu") {
     db_.settings() = settings;
   }
 
@@ -228,10 +234,39 @@ class FileRunner {
     return Execute(r.sql, true, r.expected, nullptr);
   }
 
+  // `gpu:N`: the GPU plan (EXPLAIN (DEVICE gpu), on any machine) puts at least N pipelines
+  // on the GPU; where the query ran on the GPU, it did not hand the query back and ran at
+  // least N pipelines there.
+  std::string CheckPlacement(const Record& r, const QueryResult& result) {
+    QueryResult plan;
+    std::string failure = Execute("EXPLAIN (DEVICE gpu, FORMAT json) " + r.sql, false, {}, &plan);
+    if (!failure.empty()) return "EXPLAIN (DEVICE gpu): " + failure;
+    const std::string json = plan.ToStrings().at(0).at(0);
+    const std::string key = "\"gpu_pipelines\": ";
+    size_t at = json.find(key);
+    if (at == std::string::npos) return "EXPLAIN (DEVICE gpu, FORMAT json) without gpu_pipelines: " + json;
+    const int planned = std::atoi(json.c_str() + at + key.size());
+    if (planned < r.gpu_pipelines)
+      return "the GPU plan has " + std::to_string(planned) + " GPU pipelines, the record requires " +
+             std::to_string(r.gpu_pipelines) + ":\n    " + json;
+    if (gpu_device_) {
+      if (!result.note.empty()) return "the query did not stay on the GPU: " + result.note;
+      int ran = 0;
+      for (const auto& p : result.pipelines) ran += p.device == "gpu";
+      if (ran < r.gpu_pipelines)
+        return std::to_string(ran) + " pipelines ran on the GPU, the record requires " + std::to_string(r.gpu_pipelines);
+    }
+    return "";
+  }
+
   std::string RunQuery(const Record& r) {
     QueryResult result;
     std::string failure = Execute(r.sql, false, {}, &result);
     if (!failure.empty()) return failure;
+    if (r.gpu_pipelines >= 0) {
+      failure = CheckPlacement(r, result);
+      if (!failure.empty()) return failure;
+    }
     if (!result.has_rows) return "statement returned no result set";
     if (result.names.size() != r.types.size()) {
       return "expected " + std::to_string(r.types.size()) + " columns (" + r.types + "), got " +
@@ -285,6 +320,7 @@ class FileRunner {
   Database db_;
   Connection conn_;
   bool verbose_;
+  bool gpu_device_;  // --device gpu: queries run on the GPU (the GPU run is skipped where there is none)
   int run_ = 0;
   int failed_ = 0;
 };

@@ -5,14 +5,14 @@
 #include "common/decimal.hpp"
 #include "execution/expression_executor.hpp"
 #include "execution/hashing.hpp"
+#include "function/arith_errors.hpp"
 #include "function/scalar_ops.hpp"
 
 namespace tessera {
 
 // An exact (128-bit) SUM or AVG accumulator overflowed: an error, as in DuckDB.
 [[noreturn]] static void SumOverflow(const AggColumn& a) {
-  throw UserError(ErrorKind::Conversion, "Overflow in " + std::string(a.name == "avg" ? "AVG" : "SUM") + " of " +
-                                             a.in_type.ToString() + ": the sum is out of range");
+  throw UserError(ErrorKind::Conversion, ops::SumOverflowMessage(a.name == "avg" ? "AVG" : "SUM", a.in_type));
 }
 
 GroupTable::GroupTable(const std::vector<Type>& key_types, const std::vector<const BoundExpr*>& aggs)
@@ -267,8 +267,7 @@ void GroupTable::Emit(uint32_t from, uint32_t n, DataChunk& out) const {
         if (!a.count[g]) { o.SetNull(i); continue; }
         switch (a.out_type.physical()) {
           case PhysType::I64:
-            if (a.isum[g] > INT64_MAX || a.isum[g] < INT64_MIN)
-              throw UserError(ErrorKind::Conversion, "overflow in SUM");
+            if (!ops::SumFitsInt64(a.isum[g])) throw UserError(ErrorKind::Conversion, ops::SumResultOverflowMessage());
             o.data<int64_t>()[i] = (int64_t)a.isum[g];
             break;
           case PhysType::I128: o.data<int128_t>()[i] = a.isum[g]; break;
@@ -277,9 +276,9 @@ void GroupTable::Emit(uint32_t from, uint32_t n, DataChunk& out) const {
       } else if (a.name == "avg") {
         if (!a.count[g]) { o.SetNull(i); continue; }
         // Integer and decimal sums are exact (int128); the mean is taken in double.
-        int scale = a.in_type.id == TypeId::Decimal ? a.in_type.scale : 0;
-        double s = a.in_type.id == TypeId::Double ? a.dsum[g] : (double)a.isum[g] / (double)Pow10(scale);
-        o.data<double>()[i] = s / (double)a.count[g];
+        const int scale = a.in_type.id == TypeId::Decimal ? a.in_type.scale : 0;
+        o.data<double>()[i] = a.in_type.id == TypeId::Double ? ops::AvgOfSum(a.dsum[g], a.count[g])
+                                                             : ops::AvgOfSum(a.isum[g], scale, a.count[g]);
       } else {  // min / max
         if (!a.has[g]) { o.SetNull(i); continue; }
         CopyRows(a.ext, &g, 1, o, i);
