@@ -84,7 +84,7 @@ std::vector<Record> Parse(const std::vector<std::string>& lines) {
       r.types = w[1];
       if (r.types.find_first_not_of("IRTDB") != std::string::npos)
         throw ParseError{r.line, "query types must be letters I, R, T, D or B: '" + r.types + "'"};
-      if (w.size() == 3) {
+      if (w.size() >= 3) {
         if (w[2] == "nosort") r.sort = SortMode::None;
         else if (w[2] == "rowsort") r.sort = SortMode::Row;
         else if (w[2] == "valuesort") r.sort = SortMode::Value;
