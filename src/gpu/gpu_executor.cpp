@@ -91,6 +91,8 @@ std::optional<TopNHint> FindTopN(const ir::Query& query, const PipelineProgram& 
       if (t == TypeId::Varchar || t == TypeId::Double) return std::nullopt;  // keep collation questions on the CPU
       h.kind = 0;
       h.key_index = col;
+      // Keys over several words: the key's word in the state row.
+      if (prog.key_words > 1) h.word = (int)prog.words.size() - 1 - prog.key_words + prog.keys[col].word;
       return h;
     }
     const size_t a = (size_t)col - nk;
@@ -123,8 +125,9 @@ DeviceBuffer SelectTopN(GpuContext& ctx, CompiledKernel& kernel, const PipelineP
   DeviceBuffer u = ctx.Allocate(n * 8);
   const GroupKeyPlan* kp = h.kind == 0 ? &prog.keys[h.key_index] : nullptr;
   const uint64_t stride = kp ? kp->stride : 1, range = kp ? kp->range : 1;
+  const int key_mode = prog.key_words > 1 ? 2 : prog.hashed ? 1 : 0;  // where a group key is (tsr_order_keys)
   ctx.LaunchKernel(kernel.order_keys, blocks, 256, 0, nullptr, rows.ptr(), (uint64_t)n, W1, h.kind, h.word, stride, range,
-                   (int)prog.hashed, (int)h.desc, u.ptr());
+                   key_mode, (int)h.desc, u.ptr());
   DeviceBuffer hist = ctx.Allocate(256 * 8);
   uint64_t need = h.n, prefix = 0, mask = 0, bucket = n;
   for (int shift = 56; shift >= 0; shift -= 8) {
@@ -567,10 +570,10 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
       const auto& kp = prog.keys[k2];
       keys[k2].Init(kp.type, n);
       for (uint32_t r = 0; r < n; r++) {
-        // The packed key: the slot of a direct-mapped table, the key word of a hashed one.
+        // The key's packed word: the slot of a direct-mapped table, a key word of a hashed one.
         const uint64_t* row = &rows[(from + r) * (W + 1)];
-        uint64_t slot = prog.hashed ? row[W] - 1 : row[0];
-        int64_t v = (int64_t)((uint64_t)kp.lo + (slot / kp.stride) % kp.range);
+        const uint64_t word = prog.KeyWordOf(row + 1, row[0], kp.word);
+        int64_t v = (int64_t)((uint64_t)kp.lo + (word / kp.stride) % kp.range);
         Value val;
         switch (kp.type.id) {
           case TypeId::Varchar: val = Value::Varchar((*kp.dict)[(size_t)v]); break;

@@ -140,7 +140,10 @@ std::string Generator::Need(int layer, int idx) {
       // key word (packed key + 1) of a hashed one.
       const PipelineProgram& agg = *prog_.from_agg;
       const GroupKeyPlan& kp = agg.keys[c.agg_col];
-      const std::string packed = agg.hashed ? "(" + GroupWord((int)agg.words.size() - 1) + " - 1ull)" : "(u64)(tb + i * BT)";
+      const int W = (int)agg.words.size();
+      const std::string packed = !agg.hashed           ? "(u64)(tb + i * BT)"
+                                 : agg.key_words == 1 ? "(" + GroupWord(W - 1) + " - 1ull)"
+                                                      : GroupWord(W - 1 - agg.key_words + kp.word);
       const std::string x = "((long long)" + PV(ConstParam((uint64_t)kp.lo)) + " + (long long)((" + packed + " / " +
                             PV(ConstParam(kp.stride)) + ") % " + PV(ConstParam(kp.range)) + "))";
       Declare(ct, v);
@@ -722,12 +725,15 @@ static std::string SumValue(const BoundExpr* agg, const std::string& v) {
 void Generator::AggregateSink(const ir::Sink& a) {
   int L = (int)layers_.size() - 1;
   prog_.agg = &a;
-  // Group keys, packed into one index: sum over keys of (value - lo) * stride. A column
-  // with a known domain (statistics, dictionary codes) packs into its range; any other
-  // key of a 32-bit type (an expression, a column without statistics) into 2^32 values.
-  // Up to 16 M packed values: a direct-mapped table (slot = packed key). Beyond: an
-  // open-addressing hash table over the packed key (up to 63 bits).
-  uint64_t packed = 1;  // the product of the key ranges (saturates at 2^63)
+  // Group keys, packed into key words: sum over a word's keys of (value - lo) * stride. A
+  // column with a known domain (statistics, dictionary codes) packs into its range; any
+  // other key of a 32-bit type (an expression, a column without statistics) into 2^32
+  // values. A key starts a new word when its range does not fit the current one's 63 bits.
+  // One word of up to 16 M packed values: a direct-mapped table (slot = packed key).
+  // Beyond: an open-addressing hash table over the packed key; over up to 4 key words
+  // when they do not fit one (tsr_group_row_wide).
+  const uint64_t limit63 = (1ull << 63) - 1;
+  std::vector<uint64_t> word_packed{1};  // per key word: the product of its keys' ranges
   std::vector<std::string> key_values;
   for (const BoundExpr* g : a.groups) {
     GroupKeyPlan k;
@@ -746,16 +752,25 @@ void Generator::AggregateSink(const ir::Sink& a) {
     } else {
       throw NotOnGpu("GROUP BY " + g->ToString() + " of type " + g->type.ToString() + " without a known value range");
     }
-    k.stride = NextStride(packed, k.range, 63, "GROUP BY keys");
+    if (k.range == 0 || k.range > limit63) throw NotOnGpu("GROUP BY " + g->ToString() + ": a value range above 63 bits");
+    if (word_packed.back() > limit63 / k.range) word_packed.push_back(1);
+    k.word = (int)word_packed.size() - 1;
+    k.stride = word_packed.back();
+    word_packed.back() *= k.range;
     key_values.push_back(c ? Need(L, g->index) + "[i]" : Expr(*g, L));
     prog_.keys.push_back(k);
   }
-  prog_.hashed = packed > (1ull << 24);
+  const int K = (int)word_packed.size();
+  if (K > 4) throw NotOnGpu("GROUP BY keys wider than four 63-bit words");
+  prog_.key_words = K;
+  const uint64_t packed = word_packed[0];
+  prog_.hashed = K > 1 || packed > (1ull << 24);
   if (prog_.hashed) {
     // Rows for twice the estimated groups (at least 4096, at most twice the scanned rows
     // or the packed range): the executor grows the table when the kernel finds it full.
     double est = a.estimated_groups > 0 ? a.estimated_groups : 1e6;
-    double cap = std::min({std::max(2 * est, 4096.0), 2.0 * std::max<double>((double)prog_.rows, 2048), (double)packed * 2});
+    double cap = std::min({std::max(2 * est, 4096.0), 2.0 * std::max<double>((double)prog_.rows, 2048),
+                           K == 1 ? (double)packed * 2 : 1e300});
     if (const char* e = std::getenv("TESSERA_GPU_GROUP_ROWS")) cap = std::max(std::atof(e), 2.0);  // tests: force growth
     uint64_t slots = 1;
     while ((double)slots < cap && slots < (1ull << 40)) slots <<= 1;
@@ -790,9 +805,13 @@ void Generator::AggregateSink(const ir::Sink& a) {
     }
     values.push_back(v);
   }
-  if (prog_.hashed) prog_.words.push_back(AggWord::Key);
+  if (prog_.hashed && K == 1) prog_.words.push_back(AggWord::Key);
+  if (K > 1) {
+    for (int j = 0; j < K; j++) prog_.words.push_back(AggWord::KeyWord);
+    prog_.words.push_back(AggWord::Ready);
+  }
   const int W = (int)prog_.words.size();
-  if (W > 32) throw InternalError("more than 32 aggregate state words (GpuSupport allows 31)");
+  if (W > 32) throw NotOnGpu("more than 32 aggregation state words (aggregates and key words)");
   auto update = [&](const std::string& st) {
     std::string s = "atomicAdd(" + st + ", 1ull);";
     for (size_t k = 0; k < a.aggs.size(); k++) {
@@ -849,20 +868,29 @@ void Generator::AggregateSink(const ir::Sink& a) {
     epilogue_ += "  if (threadIdx.x == 0) { " + flush + " }\n";
     return;
   }
-  // Grouped: the packed group index.
-  std::string gid = "(u64)0";
+  // Grouped: the packed key words.
+  std::vector<std::string> gids(K, "(u64)0");
   for (size_t k = 0; k < a.groups.size(); k++) {
     int p_lo = ConstParam((uint64_t)prog_.keys[k].lo), p_stride = ConstParam(prog_.keys[k].stride);
-    gid += " + " + PackedOffset(key_values[k], PV(p_lo)) + " * " + PV(p_stride);
+    gids[prog_.keys[k].word] += " + " + PackedOffset(key_values[k], PV(p_lo)) + " * " + PV(p_stride);
   }
+  const std::string gid = gids[0];
   if (prog_.hashed) {
     // The table's size is a run-time parameter: growing it needs no new kernel.
     int p_mask = Param([&prog = prog_] { return prog.slots - 1; });
     int p_fill = Param([&prog = prog_] { return (uint64_t)prog.fill.ptr(); });
     int p_limit = Param([&prog = prog_] { return std::max<uint64_t>(prog.slots / 4 * 3, 1); });
-    ForItems("u64* st = tsr_group_row(state, " + PV(p_mask) + ", " + W_s + ", " + gid + ", (u64*)" + PV(p_fill) + ", " +
-             PV(p_limit) + "); if (!st) tsr_fail(err, " +
-             std::to_string(prog_.table_full_error) + "); else { " + update("st") + " }");
+    std::string find;
+    if (K == 1) {
+      find = "u64* st = tsr_group_row(state, " + PV(p_mask) + ", " + W_s + ", " + gid + ", (u64*)" + PV(p_fill) + ", " +
+             PV(p_limit) + ");";
+    } else {
+      find = "u64 kw[" + std::to_string(K) + "] = {";
+      for (int j = 0; j < K; j++) find += (j ? ", " : "") + gids[j];
+      find += "}; u64* st = tsr_group_row_wide(state, " + PV(p_mask) + ", " + W_s + ", " + std::to_string(K) +
+              ", kw, (u64*)" + PV(p_fill) + ", " + PV(p_limit) + ");";
+    }
+    ForItems(find + " if (!st) tsr_fail(err, " + std::to_string(prog_.table_full_error) + "); else { " + update("st") + " }");
     return;
   }
   // Few groups: a per-block table in shared memory, merged into the global one at the end.

@@ -82,12 +82,17 @@ struct StatePattern {
 
 // One state word kind of an aggregation (see the tile library).
 // Key: a hashed group table's packed key + 1 (the row's last word; 0 = empty row).
-enum class AggWord { Count, SumLo, SumHi, SumF64, Min, Max, Key };
+// KeyWord, Ready: a table of group keys wider than one word: the key words, then the row's
+// state (its last word: 0 empty, 1 being written, 2 ready).
+enum class AggWord { Count, SumLo, SumHi, SumF64, Min, Max, Key, KeyWord, Ready };
 
+// A group key's place in the packed key: its offset from `lo` times `stride`, within key
+// word `word` (group keys pack into as few 63-bit words as their ranges allow).
 struct GroupKeyPlan {
   Type type;
   int64_t lo = 0;
   uint64_t range = 1, stride = 1;
+  int word = 0;
   std::shared_ptr<const std::vector<std::string>> dict;
 };
 
@@ -132,6 +137,14 @@ struct PipelineProgram {
   int table_full_error = 0;
   DeviceBuffer fill;  // hashed: rows claimed (one word)
   std::vector<AggWord> words;  // W = words.size()
+  int key_words = 1;           // packed key words; above 1 the table is hashed with KeyWord/Ready words
+  // Key word j of the group in `slot` whose W state words are `row`: the slot itself
+  // (direct-mapped), the Key word - 1 (hashed, one word) or the j-th KeyWord.
+  uint64_t KeyWordOf(const uint64_t* row, uint64_t slot, int j) const {
+    if (!hashed) return slot;
+    const int W = (int)words.size();
+    return key_words == 1 ? row[W - 1] - 1 : row[W - 1 - key_words + j];
+  }
   std::vector<int> agg_word;   // aggregate -> its first word
   bool shared_state = false;   // per-block table in shared memory
   std::optional<TopNHint> top_n;

@@ -197,6 +197,39 @@ __device__ __forceinline__ u64* tsr_group_row(u64* st, u64 mask, int W, u64 key,
   return nullptr;
 }
 
+// Group keys wider than one word (K key words, K <= 4): the row's last word is its state
+// (0 empty, 1 being written, 2 ready) and the K words before it hold the key words. The
+// thread that claims an empty row (0 -> 1) writes the key words, fences and marks the row
+// ready; a thread that finds a row being written waits for it (independent thread
+// scheduling lets the writer finish), then compares every key word.
+__device__ __forceinline__ u64* tsr_group_row_wide(u64* st, u64 mask, int W, int K, const u64* key, u64* fill, u64 limit) {
+  u64 h = 0;
+  for (int j = 0; j < K; ++j) h = tsr_hash(h ^ key[j]);
+  u64 s = h & mask;
+  for (u64 n = 0; n <= mask; ++n) {
+    if ((n & 15) == 15 && *(volatile u64*)fill > limit) return nullptr;
+    u64* row = st + s * (u64)W;
+    volatile u64* kw = row + W - 1 - K;
+    u64 cur = *(volatile u64*)(row + W - 1);
+    if (cur == 0) {
+      cur = atomicCAS(row + W - 1, 0ull, 1ull);
+      if (cur == 0) {
+        for (int j = 0; j < K; ++j) kw[j] = key[j];
+        __threadfence();
+        atomicExch(row + W - 1, 2ull);
+        return atomicAdd(fill, 1ull) < limit ? row : nullptr;
+      }
+    }
+    while (cur == 1) cur = *(volatile u64*)(row + W - 1);
+    __threadfence();
+    bool same = true;
+    for (int j = 0; j < K; ++j) same = same && kw[j] == key[j];
+    if (same) return row;
+    s = (s + 1) & mask;
+  }
+  return nullptr;
+}
+
 // Block-wide compacted store: the output position of this thread's row among the rows
 // the block's threads flag (warp ballots and a block prefix over the warp counts), with
 // one atomicAdd on *out_count per tile. Valid where `flag`; every thread of the block
@@ -248,8 +281,8 @@ extern "C" __global__ void tsr_order_keys(const u64* rows, u64 n, int W1, int ki
   for (u64 r = blockIdx.x * (u64)blockDim.x + threadIdx.x; r < n; r += (u64)gridDim.x * blockDim.x) {
     const u64* row = rows + r * (u64)W1;
     u64 x;
-    if (kind == 0) {  // a group key
-      u64 packed = hashed ? row[W1 - 1] - 1 : row[0];
+    if (kind == 0) {  // a group key: in the slot (direct-mapped), the key word + 1 (hashed: 1) or key word `word` (2)
+      u64 packed = hashed == 2 ? row[1 + word] : hashed ? row[W1 - 1] - 1 : row[0];
       x = (packed / stride) % range;
     } else if (kind == 1) {  // a signed 64-bit word
       x = row[1 + word] ^ sign;
