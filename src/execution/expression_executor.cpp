@@ -88,9 +88,8 @@ void CastVector(const Vector& src, Vector& out, uint32_t n) {
     return;
   }
   if (from_int && to.id == TypeId::Double) {
-    double p = (double)Pow10(fs);
     for (uint32_t i = 0; i < n; i++)
-      out.data<double>()[i] = valid(i) ? (double)ReadInt(src, i) / p : 0;
+      out.data<double>()[i] = valid(i) ? ops::DecimalToDouble(ReadInt(src, i), fs) : 0;
     return;
   }
   if (from_int && to.id == TypeId::Boolean) {

@@ -146,10 +146,13 @@ TESSERA_HD inline __int128 Pow10Int128(int n) {
 template <class T>
 TESSERA_HD inline bool WithinPrecision(T v, T limit) { return v < limit && v > -limit; }
 
+// An integer or DECIMAL of scale `scale` (held in up to 128 bits) as a DOUBLE.
+TESSERA_HD inline double DecimalToDouble(__int128 v, int scale) { return (double)v / (double)Pow10Int128(scale); }
+
 // AVG's result: from an exact (128-bit) sum of `count` values of scale `scale` (integers:
 // 0), or from a DOUBLE sum; the mean is taken in double. Both backends finalise with these.
 TESSERA_HD inline double AvgOfSum(__int128 sum, int scale, long long count) {
-  return ((double)sum / (double)Pow10Int128(scale)) / (double)count;
+  return DecimalToDouble(sum, scale) / (double)count;
 }
 TESSERA_HD inline double AvgOfSum(double sum, long long count) { return sum / (double)count; }
 // SUM into a BIGINT result: the exact sum must fit 64 bits.

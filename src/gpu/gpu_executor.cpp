@@ -191,9 +191,23 @@ GpuQuery::GpuQuery(PipelineSet& ps) : pipelines_(ps), ir_(ir::Lower(ps)) {
   for (size_t i = 0; i < irp.size(); i++) {
     try {
       programs_[i] = GeneratePipeline(irp[i], tables_, results);
-      if (programs_[i]->agg) results[irp[i].sink.node] = programs_[i].get();
+      if (programs_[i]->agg || programs_[i]->out) results[irp[i].sink.node] = programs_[i].get();
     } catch (const NotOnGpu& e) {
       why_cpu_[i] = e.what();
+    }
+  }
+  // Sorted or limited rows stay in device memory: such a sink runs on the GPU only when the
+  // pipeline that reads its rows does (last to first, so a chain ends as a whole).
+  for (size_t i = pl.size(); i-- > 0;) {
+    auto& prog = programs_[i];
+    if (!prog || !prog->out || irp[i].sink.kind == ir::Sink::Kind::Result) continue;
+    bool read_on_gpu = false;
+    for (size_t j = i + 1; j < irp.size(); j++)
+      if (irp[j].source.kind == ir::Source::Kind::Intermediate && irp[j].source.from == irp[i].sink.node)
+        read_on_gpu = programs_[j] != nullptr;
+    if (!read_on_gpu) {
+      why_cpu_[i] = "the pipeline that reads its rows runs on the CPU";
+      prog.reset();
     }
   }
   // A build runs on the GPU only when its consumer does; drop the others (last to first, so
@@ -218,7 +232,7 @@ GpuQuery::GpuQuery(PipelineSet& ps) : pipelines_(ps), ir_(ir::Lower(ps)) {
   for (auto& p : programs_)
     if (p && p->from_agg) const_cast<PipelineProgram*>(p->from_agg)->resident = true;
   for (size_t i = 0; i < pl.size(); i++)
-    if (programs_[i] && !programs_[i]->is_build && !programs_[i]->keys.empty())
+    if (programs_[i] && !programs_[i]->is_build && !programs_[i]->keys.empty() && !programs_[i]->resident)
       programs_[i]->top_n = FindTopN(ir_, *programs_[i]);
   for (size_t i = 0; i < pl.size(); i++) {
     if (programs_[i]) {
@@ -249,7 +263,25 @@ std::string GpuQuery::Describe() const {
   std::string s;
   const auto& pl = pipelines_.pipelines();
   for (size_t i = 0; i < pl.size(); i++) {
-    if (programs_[i]) {
+    if (programs_[i] && programs_[i]->out) {
+      auto& pr = *programs_[i];
+      const GpuRowSet& rs = *pr.out;
+      std::string what;
+      for (auto& k : rs.key_what) what += (what.empty() ? "" : ", ") + k;
+      const ir::Sink& sk = *pr.materialise;
+      s += "pipeline " + std::to_string(pl[i]->id) + " on the GPU: one kernel, " +
+           (pr.from_agg ? "reading the groups of pipeline " + std::to_string(pr.from_agg->ir->id) + " in device memory, "
+            : pr.from_rows ? "reading the rows of pipeline " + std::to_string(pr.from_rows->ir->id) + " in device memory, "
+                           : std::string()) +
+           (sk.kind == ir::Sink::Kind::Order
+                ? "rows of " + std::to_string(rs.row_words) + " words sorted on the GPU by " + what +
+                      " (radix sort over " + std::to_string(rs.key_words) + " order words)" +
+                      (sk.limit >= 0 ? ", the first " + std::to_string(sk.limit) + " kept" : "")
+            : sk.kind == ir::Sink::Kind::Limit ? "rows kept from " + std::to_string(rs.offset) +
+                                                     (rs.limit == UINT64_MAX ? std::string() : ", at most " + std::to_string(rs.limit))
+                                               : std::string("rows copied back as the result")) +
+           (rs.ordered && sk.kind != ir::Sink::Kind::Order ? " (in order)" : "") + "\n";
+    } else if (programs_[i]) {
       auto& pr = *programs_[i];
       s += "pipeline " + std::to_string(pl[i]->id) + " on the GPU: one kernel, " +
            (pr.from_agg ? std::string("reading the groups of pipeline ") + std::to_string(pr.from_agg->ir->id) +
@@ -349,6 +381,8 @@ void GpuQuery::Run(unsigned threads) {
   ColumnCache::Instance().BeginQuery();
   err_ = ctx.Allocate(programs_.size() * sizeof(int));
   err_.MemsetAsync(0, nullptr);  // all work goes to the legacy default stream, in order
+  counts_ = ctx.Allocate(programs_.size() * 16);
+  counts_.MemsetAsync(0, nullptr);
   const auto& pl = pipelines_.pipelines();
   const std::atomic<bool>* interrupt = CurrentInterruptFlag();  // common/interrupt.hpp
   for (size_t i = 0; i < pl.size(); i++) {
@@ -356,8 +390,12 @@ void GpuQuery::Run(unsigned threads) {
     if (programs_[i]) RunProgram(*programs_[i], i);
     else RunPipeline(*pl[i], threads);
   }
-  // Every GPU program ends in an aggregation whose result download synchronised the
-  // device: the join tables and state are free to go back to the pool.
+  // The last GPU program's download (a result, an aggregation's groups) synchronised the
+  // device: the join tables, states and rows are free to go back to the pool.
+  if (!timings_.empty()) {
+    ctx.Synchronize();
+    CollectTimings();
+  }
   ReleaseRunBuffers();
 }
 
@@ -375,8 +413,35 @@ void GpuQuery::ReleaseRunBuffers() {
       p->table->table = DeviceBuffer();
       p->table->keys = DeviceBuffer();
     }
+    if (p->out) {
+      p->out->rows = DeviceBuffer();
+      p->out->keys = DeviceBuffer();
+    }
   }
   err_ = DeviceBuffer();
+  counts_ = DeviceBuffer();
+}
+
+void GpuQuery::RaiseErrors(const std::vector<int>& errs) {
+  for (size_t i = 0; i < errs.size(); i++) {
+    if (!errs[i]) continue;
+    auto& p = *programs_[i];
+    if (errs[i] < 0 || errs[i] > (int)p.errors.size()) throw InternalError("GPU kernel error id " + std::to_string(errs[i]));
+    if (p.error_is_fallback[errs[i] - 1]) throw GpuFallback(p.errors[errs[i] - 1]);
+    throw UserError(ErrorKind::Conversion, p.errors[errs[i] - 1]);
+  }
+}
+
+void GpuQuery::CollectTimings() {
+  GpuContext& ctx = GpuContext::Shared();
+  for (auto& t : timings_) {
+    float ms = ctx.ElapsedMs(t->start, t->end);
+    stats_.kernel_ms += ms;
+    t->pipeline->elapsed_ms = ms;
+    GiveEvent(std::move(t->start));
+    GiveEvent(std::move(t->end));
+  }
+  timings_.clear();
 }
 
 void GpuQuery::LaunchPipeline(PipelineProgram& prog, size_t index) {
@@ -389,7 +454,9 @@ void GpuQuery::LaunchPipeline(PipelineProgram& prog, size_t index) {
   const int W = (int)prog.words.size();
   std::vector<uint64_t> params(prog.params.size());
   // A pipeline reading an aggregation in place: one item per slot it ended with.
-  const uint64_t rows = prog.from_agg ? prog.from_agg->slots : prog.rows;
+  const uint64_t rows = prog.from_agg    ? prog.from_agg->slots
+                      : prog.from_rows ? prog.from_rows->out->capacity
+                                       : prog.rows;
   params[kParamRows] = rows;
   params[kParamErr] = err_.ptr() + index * sizeof(int);
   params[kParamState] = prog.state.ptr();
@@ -430,6 +497,10 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
     }
   }
   const int W = (int)prog.words.size();
+  if (prog.out) {
+    RunMaterialise(prog, index);
+    return;
+  }
   if (prog.is_build) {
     auto& t = *prog.table;
     // Over an aggregation's groups: an open-addressing table for at least twice the groups
@@ -539,24 +610,11 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
         continue;
       }
     }
-    for (size_t i = 0; i < errs.size(); i++) {
-      if (!errs[i]) continue;
-      auto& p = *programs_[i];
-      if (errs[i] < 0 || errs[i] > (int)p.errors.size()) throw InternalError("GPU kernel error id " + std::to_string(errs[i]));
-      if (p.error_is_fallback[errs[i] - 1]) throw GpuFallback(p.errors[errs[i] - 1]);
-      throw UserError(ErrorKind::Conversion, p.errors[errs[i] - 1]);
-    }
+    RaiseErrors(errs);
     break;
   }
   if (prog.resident) return;  // kernel times are read after a later download
-  for (auto& t : timings_) {
-    float ms = ctx.ElapsedMs(t->start, t->end);
-    stats_.kernel_ms += ms;
-    t->pipeline->elapsed_ms = ms;
-    GiveEvent(std::move(t->start));
-    GiveEvent(std::move(t->end));
-  }
-  timings_.clear();
+  CollectTimings();
   // Into the aggregation's result, for the pipelines that read it (the CPU finalises: AVG,
   // SUM types, overflow checks).
   const ir::Sink& agg = *prog.agg;
@@ -619,6 +677,169 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
   // The aggregation produced every group, also those the top-N selection left on the device.
   table->Finish(all_groups);
   prog.state = DeviceBuffer();
+}
+
+// Sorts of at most this many rows run in one thread block, reading the row count on the
+// device (no wait for it); larger ones wait for the count and run their passes over many
+// blocks.
+constexpr uint64_t kSmallSort = 16384;
+
+void GpuQuery::RunMaterialise(PipelineProgram& prog, size_t index) {
+  GpuContext& ctx = GpuContext::Shared();
+  GpuRowSet& rs = *prog.out;
+  const ir::Sink& sink = *prog.materialise;
+  // At most one row per item of the source: joins on the GPU find one build row per key.
+  const uint64_t items = prog.from_agg    ? prog.from_agg->slots
+                         : prog.from_rows ? prog.from_rows->out->capacity
+                                          : prog.rows;
+  rs.capacity = sink.kind == ir::Sink::Kind::Limit ? std::min(items, rs.limit) : items;
+  rs.count = counts_.ptr() + index * 16;
+  const uint64_t bytes = std::max<uint64_t>(rs.capacity, 1) * (rs.row_words + rs.key_words) * 8;
+  try {
+    rs.rows = ctx.Allocate(std::max<uint64_t>(rs.capacity, 1) * std::max(rs.row_words, 1) * 8);
+    if (rs.key_words) rs.keys = ctx.Allocate(std::max<uint64_t>(rs.capacity, 1) * rs.key_words * 8);
+  } catch (const CudaError& e) {
+    throw GpuFallback("no GPU memory for " + std::to_string(rs.capacity) + " rows (" + e.what() + ")");
+  }
+  pipelines_.pipelines()[prog.ir->index]->gpu_table_bytes = (double)bytes;
+  LaunchPipeline(prog, index);
+  if (sink.kind == ir::Sink::Kind::Order) SortRows(prog);
+  if (sink.kind == ir::Sink::Kind::Result) DownloadResult(prog);
+}
+
+// The rows of an order/top-N sink in order: a stable radix sort of row numbers by their
+// order words (the tile library's tsr_sort_*), then the first `limit` rows gathered.
+void GpuQuery::SortRows(PipelineProgram& prog) {
+  GpuContext& ctx = GpuContext::Shared();
+  CompiledKernel& kernel = *prog.kernel;
+  GpuRowSet& rs = *prog.out;
+  const uint64_t cap = rs.capacity, limit = prog.materialise->limit < 0 ? UINT64_MAX : (uint64_t)prog.materialise->limit;
+  const int KW = rs.key_words;
+  const uint64_t seen = rs.count, sorted = rs.count + 8;
+  DeviceBuffer perm_a = ctx.Allocate(std::max<uint64_t>(cap, 1) * 4), perm_b = ctx.Allocate(std::max<uint64_t>(cap, 1) * 4);
+  const DeviceBuffer* perm = &perm_a;
+  if (cap <= kSmallSort) {
+    ctx.LaunchKernel(kernel.sort_small, 1, 256, 0, nullptr, rs.keys.ptr(), KW, seen, cap, perm_a.ptr(), perm_b.ptr());
+  } else {
+    uint64_t n = 0;
+    counts_.CopyToHost(&n, 8, seen - counts_.ptr());
+    if (n > cap) throw InternalError("GPU sort input of " + std::to_string(n) + " rows, above its bound " + std::to_string(cap));
+    if (n >= (1ull << 32)) throw GpuFallback("a sort of 2^32 rows or more");
+    if (n > 1) {
+      std::vector<uint64_t> mm(2 * KW);
+      for (int w = 0; w < KW; w++) mm[2 * w] = UINT64_MAX, mm[2 * w + 1] = 0;
+      DeviceBuffer mmd = ctx.Allocate(mm.size() * 8);
+      mmd.CopyFromHost(mm.data(), mm.size() * 8);
+      const unsigned blocks = (unsigned)std::min<uint64_t>((n + 255) / 256, (uint64_t)ctx.info().sm_count * 8);
+      ctx.LaunchKernel(kernel.sort_minmax, blocks, 256, 0, nullptr, rs.keys.ptr(), n, KW, mmd.ptr());
+      mmd.CopyToHost(mm.data(), mm.size() * 8);
+      ctx.LaunchKernel(kernel.sort_iota, blocks, 256, 0, nullptr, perm_a.ptr(), n);
+      // Blocks of contiguous chunks (a multiple of 256 rows each), a few per SM.
+      const uint64_t nb = std::min<uint64_t>((n + 4095) / 4096, (uint64_t)ctx.info().sm_count * 4);
+      const uint64_t chunk = ((n + nb - 1) / nb + 255) / 256 * 256;
+      const unsigned grid = (unsigned)((n + chunk - 1) / chunk);
+      DeviceBuffer hist = ctx.Allocate(256ull * grid * 4);
+      const DeviceBuffer* in = &perm_a;
+      const DeviceBuffer* out = &perm_b;
+      for (int w = KW - 1; w >= 0; w--) {
+        const uint64_t lo = mm[2 * w], span = mm[2 * w + 1] - lo;
+        for (int shift = 0; shift < 64 && (span >> shift) != 0; shift += 8) {
+          ctx.LaunchKernel(kernel.sort_hist, grid, 256, 0, nullptr, rs.keys.ptr(), KW, w, lo, shift, in->ptr(), n, chunk,
+                           hist.ptr());
+          ctx.LaunchKernel(kernel.sort_scan, 1, 256, 0, nullptr, hist.ptr(), (int)grid);
+          ctx.LaunchKernel(kernel.sort_scatter, grid, 256, 0, nullptr, rs.keys.ptr(), KW, w, lo, shift, in->ptr(),
+                           out->ptr(), n, chunk, hist.ptr());
+          std::swap(in, out);
+        }
+      }
+      perm = in;
+      ctx.Synchronize();  // the scratch buffers go back to the pool below
+    } else {
+      ctx.LaunchKernel(kernel.sort_iota, 1, 256, 0, nullptr, perm_a.ptr(), n);
+    }
+  }
+  const uint64_t m = std::min(cap, limit);
+  DeviceBuffer rows = ctx.Allocate(std::max<uint64_t>(m, 1) * std::max(rs.row_words, 1) * 8);
+  const unsigned blocks = (unsigned)std::max<uint64_t>(1, std::min<uint64_t>((m + 255) / 256, (uint64_t)ctx.info().sm_count * 8));
+  ctx.LaunchKernel(kernel.gather_rows, blocks, 256, 0, nullptr, rs.rows.ptr(), rs.row_words, perm->ptr(), seen, limit,
+                   rows.ptr(), sorted);
+  if (cap <= kSmallSort) ctx.Synchronize();  // the pool reuses perm_a/perm_b at once
+  rs.rows = std::move(rows);
+  rs.keys = DeviceBuffer();
+  rs.count = sorted;
+  rs.capacity = m;
+}
+
+// The result's rows to the host (one wait, with the error words and every row count), into
+// the query's result collector; every GPU sink that materialised rows gets its count.
+void GpuQuery::DownloadResult(PipelineProgram& prog) {
+  GpuContext& ctx = GpuContext::Shared();
+  GpuRowSet& rs = *prog.out;
+  const size_t err_bytes = programs_.size() * sizeof(int), count_bytes = programs_.size() * 16;
+  std::vector<int> errs(programs_.size());
+  std::vector<uint64_t> counts(programs_.size() * 2);
+  {
+    std::unique_lock<std::mutex> err_lock(ErrWordsMutex());
+    PinnedHostBuffer& host = ErrWords();
+    const size_t at = (err_bytes + 15) / 16 * 16;
+    if (host.size() < at + count_bytes) host = ctx.AllocatePinned(std::max<size_t>(at + count_bytes, 4096));
+    err_.CopyToHostAsync(host.data(), err_bytes, nullptr);
+    counts_.CopyToHostAsync(static_cast<char*>(host.data()) + at, count_bytes, nullptr);
+    ctx.Synchronize();
+    std::memcpy(errs.data(), host.data(), err_bytes);
+    std::memcpy(counts.data(), static_cast<char*>(host.data()) + at, count_bytes);
+  }
+  RaiseErrors(errs);
+  CollectTimings();
+  auto kept_of = [&](const PipelineProgram& p) {
+    const uint64_t word = (p.out->count - counts_.ptr()) / 8;
+    return p.out->Kept(counts[word]);
+  };
+  for (auto& p : programs_)
+    if (p && p->out && p.get() != &prog) p->materialise->new_rows()->Finish(kept_of(*p));
+  const uint64_t n = kept_of(prog);
+  if (n > rs.capacity) throw InternalError("GPU result of " + std::to_string(n) + " rows, above its bound");
+  const int R = rs.row_words;
+  std::unique_ptr<ir::RowResultWriter> writer = prog.materialise->new_rows();
+  PinnedDownload(ctx, rs.rows, n * R * 8, [&](const uint64_t* rows) {
+    for (uint64_t from = 0; from < n; from += kVectorSize) {
+      const uint32_t m = (uint32_t)std::min<uint64_t>(kVectorSize, n - from);
+      DataChunk ch;
+      ch.cols.resize(rs.types.size());
+      for (size_t c = 0; c < rs.types.size(); c++) {
+        Vector& v = ch.cols[c];
+        const Type& t = rs.types[c];
+        v.Init(t, m);
+        const uint64_t* w = rows + from * R + rs.word_of[c];
+        switch (t.physical()) {
+          case PhysType::I32:
+            for (uint32_t r = 0; r < m; r++) v.data<int32_t>()[r] = (int32_t)(int64_t)w[(size_t)r * R];
+            break;
+          case PhysType::I64:
+          case PhysType::F64: for (uint32_t r = 0; r < m; r++) std::memcpy(v.data<int64_t>() + r, &w[(size_t)r * R], 8); break;
+          case PhysType::I128:
+            for (uint32_t r = 0; r < m; r++)
+              v.data<int128_t>()[r] = (int128_t)(((unsigned __int128)w[(size_t)r * R + 1] << 64) | w[(size_t)r * R]);
+            break;
+          case PhysType::Bool:
+            for (uint32_t r = 0; r < m; r++) v.SetValue(r, Value::Boolean(w[(size_t)r * R] != 0));
+            break;
+          case PhysType::Str: {
+            const auto& dict = *rs.domains[c].dict;
+            for (uint32_t r = 0; r < m; r++) {
+              const uint64_t code = w[(size_t)r * R];
+              if (code >= dict.size()) throw InternalError("GPU result string code out of its dictionary");
+              v.SetValue(r, Value::Varchar(dict[code]));
+            }
+            break;
+          }
+        }
+      }
+      ch.size = m;
+      writer->Append(std::move(ch));
+    }
+  });
+  writer->Finish(n);
 }
 
 }  // namespace tessera::gpu

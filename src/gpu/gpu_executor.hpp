@@ -71,6 +71,15 @@ class GpuQuery {
 
  private:
   void RunProgram(PipelineProgram& prog, size_t index);
+  // A pipeline that materialises rows: the kernel, then the sort (order/top-N) or the
+  // download into the query's result.
+  void RunMaterialise(PipelineProgram& prog, size_t index);
+  void SortRows(PipelineProgram& prog);
+  void DownloadResult(PipelineProgram& prog);
+  // Raises the first error a kernel reported (errs: every program's error word).
+  void RaiseErrors(const std::vector<int>& errs);
+  // Reads the kernel times recorded so far (their work must be done) into the pipelines.
+  void CollectTimings();
   // Launches prog's pipeline kernel (its parameters evaluated now), timed with events.
   void LaunchPipeline(PipelineProgram& prog, size_t index);
   void ReleaseRunBuffers();
@@ -81,6 +90,7 @@ class GpuQuery {
   std::vector<std::string> why_cpu_;
   GpuQueryStats stats_;
   DeviceBuffer err_;
+  DeviceBuffer counts_;  // two words per program: rows seen, rows kept after a sort
   bool ran_ = false;
   struct Timing;
   std::vector<std::unique_ptr<Timing>> timings_;

@@ -64,14 +64,17 @@ std::string UnsupportedType(const Type& t) { return "type " + t.ToString() + " i
 Support GpuSupport(const ir::Pipeline& p) {
   // Of intermediate results, the GPU reads an aggregation's groups where the aggregation
   // ran on the GPU too (the generator checks that).
-  if (p.source.kind != ir::Source::Kind::TableScan && !p.source.aggregate)
+  if (p.source.kind != ir::Source::Kind::TableScan && !p.source.aggregate && !p.source.rows)
     return No("its source is an intermediate result (" + p.source.what +
-              "): of intermediate results the GPU reads only aggregations yet");
+              "): of intermediate results the GPU reads only aggregations and sorted or limited rows yet");
   for (size_t i = 0; i < p.source.scan.column_types.size(); i++)
     if (!DeviceWidth(p.source.scan.column_types[i]))
       return No(p.source.scan.table + "." + p.source.scan.column_names[i] + ": " +
                 UnsupportedType(p.source.scan.column_types[i]));
   for (const ir::Step& st : p.steps) {
+    // Materialised rows are read in their order and counted on the device: projections only.
+    if (p.source.rows && st.kind != ir::Step::Kind::Project)
+      return No("a filter or join over sorted or limited rows is not on the GPU yet");
     switch (st.kind) {
       case ir::Step::Kind::Filter:
       case ir::Step::Kind::Project: break;
@@ -84,6 +87,9 @@ Support GpuSupport(const ir::Pipeline& p) {
   switch (p.sink.kind) {
     case ir::Sink::Kind::JoinBuild: return Join(p.sink.build);
     case ir::Sink::Kind::Aggregate: return Aggregates(p.sink);
+    case ir::Sink::Kind::Order:
+    case ir::Sink::Kind::Limit:
+    case ir::Sink::Kind::Result: return {};  // column types: checked as the rows are generated
     default: return No("its sink " + p.sink.what + " is not on the GPU yet");
   }
 }

@@ -90,6 +90,15 @@ KernelLookup KernelCache::Get(const std::string& source, GpuContext& ctx) {
   k->order_keys = k->module.Function("tsr_order_keys");
   k->radix_hist = k->module.Function("tsr_radix_hist");
   k->select_rows = k->module.Function("tsr_select_rows");
+  if (source.find("tsr_sort_small(") != std::string::npos) {  // the sort library is in order sinks' kernels only
+    k->sort_minmax = k->module.Function("tsr_sort_minmax");
+    k->sort_iota = k->module.Function("tsr_sort_iota");
+    k->sort_hist = k->module.Function("tsr_sort_hist");
+    k->sort_scan = k->module.Function("tsr_sort_scan");
+    k->sort_scatter = k->module.Function("tsr_sort_scatter");
+    k->sort_small = k->module.Function("tsr_sort_small");
+    k->gather_rows = k->module.Function("tsr_gather_rows");
+  }
   memory_[source] = k;
   out.kernel = k;
   return out;

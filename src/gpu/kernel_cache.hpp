@@ -24,6 +24,13 @@ struct CompiledKernel {
   CUfunction order_keys = nullptr;     // tile library: top-N pre-selection (tsr_order_keys,
   CUfunction radix_hist = nullptr;     //   tsr_radix_hist, tsr_select_rows)
   CUfunction select_rows = nullptr;
+  CUfunction sort_minmax = nullptr;    // tile library: the device sort (tsr_sort_*) and the
+  CUfunction sort_iota = nullptr;      //   gather of sorted rows
+  CUfunction sort_hist = nullptr;
+  CUfunction sort_scan = nullptr;
+  CUfunction sort_scatter = nullptr;
+  CUfunction sort_small = nullptr;
+  CUfunction gather_rows = nullptr;
   int blocks_per_sm = 0;               // pipeline kernel's occupancy (0: not asked yet)
 };
 

@@ -19,8 +19,9 @@ namespace {
 // One column of an operator's output, as the kernel sees it.
 struct Col {
   Type type;
-  // Found: a mark join's flag; GroupKey, AggValue: a column of the aggregation read in place
-  enum Kind { Scan, Payload, Computed, Found, GroupKey, AggValue } kind = Scan;
+  // Found: a mark join's flag; GroupKey, AggValue: a column of the aggregation read in place;
+  // RowValue: a column of materialised rows (agg_col: its first word)
+  enum Kind { Scan, Payload, Computed, Found, GroupKey, AggValue, RowValue } kind = Scan;
   std::shared_ptr<CachedColumn> cached;        // Scan
   int probe = -1, build_col = -1;              // Payload: probe number, build column; Found: probe
   int agg_col = -1;                            // GroupKey: key index; AggValue: aggregate index
@@ -76,6 +77,9 @@ class Generator {
   void Predicate(const BoundExpr& e, int layer);
   void Source(const ir::ScanSource& scan);
   void GroupSource(const ir::Source& src);
+  void RowSource(const ir::Source& src);
+  std::string OrderWords(const Col& c, const std::string& v, bool desc, std::vector<std::string>& out);
+  void MaterialiseSink(const ir::Sink& s);
   std::string GroupWord(int w) const;
   std::string AggValue(const Col& c);
   int EmitProbe(const ir::Step& j, int layer);
@@ -88,6 +92,8 @@ class Generator {
   GpuTables& tables_;
   const GpuResults& results_;
   std::string group_rows_;  // GroupSource: the aggregation's state rows (a const u64* expression)
+  std::string row_buf_;     // RowSource: the materialised rows (a const u64* expression)
+  int row_words_ = 0;       // RowSource: words per row
   std::vector<std::vector<Col>> layers_;
   std::vector<Probe> probes_;
   std::string prologue_, body_, epilogue_;
@@ -152,6 +158,18 @@ std::string Generator::Need(int layer, int idx) {
     }
     case Col::AggValue: {
       std::string x = AggValue(c);
+      Declare(ct, v);
+      ForItems(v + "[i] = " + x + ";");
+      break;
+    }
+    case Col::RowValue: {
+      auto word = [&](int k) {
+        return row_buf_ + "[(u64)(tb + i * BT) * " + std::to_string(row_words_) + " + " + std::to_string(c.agg_col + k) + "]";
+      };
+      std::string x = ct == "__int128" ? "(((__int128)(long long)" + word(1) + " << 64) | (__int128)" + word(0) + ")"
+                    : ct == "double"   ? "__longlong_as_double((long long)" + word(0) + ")"
+                    : ct == "bool"     ? "(" + word(0) + " != 0ull)"
+                                       : "(" + ct + ")(long long)" + word(0);
       Declare(ct, v);
       ForItems(v + "[i] = " + x + ";");
       break;
@@ -262,7 +280,8 @@ std::string Generator::Expr(const BoundExpr& e, int layer) {
       const Type &from = c.type, &to = e.type;
       if (from == to) return x;
       if (from.id == TypeId::Integer && to.id == TypeId::BigInt) return "((long long)" + x + ")";
-      if ((from.id == TypeId::Integer || from.id == TypeId::BigInt) && to.id == TypeId::Double) return "((double)" + x + ")";
+      if ((from.id == TypeId::Integer || from.id == TypeId::BigInt || from.id == TypeId::Decimal) && to.id == TypeId::Double)
+        return "tessera::ops::DecimalToDouble((__int128)" + x + ", " + std::to_string(from.id == TypeId::Decimal ? from.scale : 0) + ")";
       // To a DECIMAL with as many integer digits and at least the scale: a widening and a
       // multiplication by 10^(scale difference), which cannot overflow.
       if (to.id == TypeId::Decimal && (from.id == TypeId::Integer || from.id == TypeId::BigInt || from.id == TypeId::Decimal)) {
@@ -469,6 +488,113 @@ void Generator::GroupSource(const ir::Source& src) {
     cols.push_back(std::move(c));
   }
   layers_.push_back(std::move(cols));
+}
+
+// Source: rows another GPU pipeline materialised (a sort, a limit), read in place and in
+// their order: one item per row kept (the count is read on the device, so no wait for it).
+void Generator::RowSource(const ir::Source& src) {
+  auto it = results_.find(src.from);
+  if (it == results_.end() || !it->second->out)
+    throw NotOnGpu("it reads rows (" + src.what + ") that a CPU pipeline materialises");
+  const PipelineProgram* from = it->second;
+  const GpuRowSet& rs = *from->out;
+  prog_.from_rows = from;
+  row_buf_ = "((const u64*)" + PV(Param([from] { return (uint64_t)from->out->rows.ptr(); })) + ")";
+  row_words_ = rs.row_words;
+  const int pc = Param([from] { return from->out->count; });
+  prologue_ += "  const u64 src_rows = tsr_kept(*(const u64*)" + PV(pc) + ", " + PV(ConstParam(rs.offset)) + ", " +
+               PV(ConstParam(rs.limit)) + ");\n";
+  ForItems("if ((u64)(tb + i * BT) >= src_rows) sel[i] = false;");
+  if (src.types.size() != rs.types.size()) throw InternalError("materialised rows of unexpected width");
+  std::vector<Col> cols;
+  for (size_t j = 0; j < rs.types.size(); j++) {
+    Col c;
+    c.type = rs.types[j];
+    c.kind = Col::RowValue;
+    c.agg_col = rs.word_of[j];
+    c.domain = rs.domains[j];
+    cols.push_back(std::move(c));
+  }
+  layers_.push_back(std::move(cols));
+}
+
+// The order words of sort key value `v` (the tile library's tsr_order_*; DESC inverts them).
+std::string Generator::OrderWords(const Col& c, const std::string& v, bool desc, std::vector<std::string>& out) {
+  const std::string ct = DeviceCType(c.type);
+  std::vector<std::string> w;
+  if (ct == "__int128") w = {"tsr_order_i64((long long)(" + v + " >> 64))", "(u64)" + v};
+  else if (ct == "double") w = {"tsr_order_f64((u64)__double_as_longlong(" + v + "))"};
+  else if (c.type.id == TypeId::Varchar) w = {"(u64)(unsigned)" + v};  // codes of a sorted dictionary
+  else w = {"tsr_order_i64((long long)" + v + ")"};
+  for (auto& x : w) out.push_back(desc ? "~(" + x + ")" : x);
+  return ct;
+}
+
+// Sink: the rows are materialised in device memory (GpuRowSet), every column of the input
+// in its words. An order or top-N sink also writes each row's order words, which the
+// executor sorts on (the tile library's radix sort) before gathering the rows in order and
+// keeping the first `limit`; a limit sink keeps rows [offset, offset + limit); the result
+// sink's rows are downloaded. Rows read in order (from a sort) are stored at their own
+// position, which keeps the order; others are compacted (one atomic per tile).
+void Generator::MaterialiseSink(const ir::Sink& s) {
+  const int L = (int)layers_.size() - 1;
+  const auto& cols = layers_[L];
+  auto rs = std::make_shared<GpuRowSet>();
+  for (size_t c = 0; c < cols.size(); c++) {
+    const std::string ct = DeviceCType(cols[c].type);
+    if (ct.empty()) throw NotOnGpu(UnsupportedType(cols[c].type));
+    if (cols[c].type.id == TypeId::Varchar && !cols[c].domain.dict)
+      throw NotOnGpu("a string column without a dictionary cannot be materialised on the GPU yet");
+    rs->types.push_back(cols[c].type);
+    rs->domains.push_back(cols[c].domain);
+    rs->word_of.push_back(rs->row_words);
+    rs->row_words += ct == "__int128" ? 2 : 1;
+  }
+  // Stored at their own position when read in order; a sort's rows are ordered once sorted.
+  const bool in_order = prog_.from_rows && prog_.from_rows->out->ordered && s.kind != ir::Sink::Kind::Order;
+  rs->ordered = in_order || s.kind == ir::Sink::Kind::Order;
+  if (s.kind == ir::Sink::Kind::Limit) {
+    rs->offset = (uint64_t)std::max<int64_t>(s.offset, 0);
+    rs->limit = s.limit < 0 ? UINT64_MAX : (uint64_t)s.limit;
+  }
+  std::vector<std::string> keys;
+  if (s.kind == ir::Sink::Kind::Order) {
+    for (const ir::OrderKey& o : s.orders) {
+      if (o.expr->kind != BExpr::Column) throw NotOnGpu("an ORDER BY key that is not a column");
+      OrderWords(cols[o.expr->index], Need(L, o.expr->index) + "[i]", o.desc, keys);
+      rs->key_what.push_back(o.expr->ToString() + (o.desc ? " DESC" : ""));
+    }
+    rs->key_words = (int)keys.size();
+  }
+  PipelineProgram* self = &prog_;
+  const std::string R = std::to_string(rs->row_words);
+  const std::string out = "((u64*)" + PV(Param([self] { return (uint64_t)self->out->rows.ptr(); })) + ")";
+  const std::string count = "((u64*)" + PV(Param([self] { return self->out->count; })) + ")";
+  const std::string off = PV(ConstParam(rs->offset)), lim = PV(ConstParam(rs->limit));
+  std::string store = "u64* o = " + out + " + (pos - " + off + ") * " + R + ";";
+  for (size_t c = 0; c < cols.size(); c++) {
+    const std::string ct = DeviceCType(cols[c].type), v = Need(L, (int)c) + "[i]", w = std::to_string(rs->word_of[c]);
+    if (ct == "__int128") store += " o[" + w + "] = (u64)" + v + "; o[" + w + " + 1] = (u64)(" + v + " >> 64);";
+    else if (ct == "double") store += " o[" + w + "] = (u64)__double_as_longlong(" + v + ");";
+    else store += " o[" + w + "] = (u64)(long long)" + v + ";";
+  }
+  if (!keys.empty()) {
+    const std::string kb = "((u64*)" + PV(Param([self] { return (uint64_t)self->out->keys.ptr(); })) + ")";
+    store += " u64* kw = " + kb + " + pos * " + std::to_string(keys.size()) + ";";
+    for (size_t k = 0; k < keys.size(); k++) store += " kw[" + std::to_string(k) + "] = " + keys[k] + ";";
+  }
+  const std::string keep = "pos >= " + off + " && pos - " + off + " < " + lim;
+  if (in_order) {
+    // Every row of the ordered source is selected (GpuSupport: projections only): the last
+    // one records how many there were.
+    ForItems("const u64 pos = (u64)(tb + i * BT); if (pos + 1 == src_rows) " + count + "[0] = src_rows; if (" + keep +
+             ") { " + store + " }");
+  } else {
+    body_ += "  #pragma unroll\n  for (int i = 0; i < IPT; ++i) {\n    const u64 pos = tsr_compact_pos(sel[i], " + count +
+             ");\n    if (sel[i] && " + keep + ") { " + store + " }\n  }\n";
+  }
+  prog_.materialise = &s;
+  prog_.out = rs;
 }
 
 void Generator::Source(const ir::ScanSource& scan) {
@@ -932,6 +1058,8 @@ void Generator::Run(const ir::Pipeline& p) {
   if (p.source.kind == ir::Source::Kind::TableScan) {
     Source(p.source.scan);
     done = ScanPrefix(p);
+  } else if (p.source.rows) {
+    RowSource(p.source);
   } else {
     GroupSource(p.source);
   }
@@ -963,7 +1091,8 @@ void Generator::Run(const ir::Pipeline& p) {
     }
   }
   if (p.sink.kind == ir::Sink::Kind::JoinBuild) BuildSink(p.sink);
-  else AggregateSink(p.sink);
+  else if (p.sink.kind == ir::Sink::Kind::Aggregate) AggregateSink(p.sink);
+  else MaterialiseSink(p.sink);
   std::string k;
   k += "#define BT " + std::to_string(kBlockThreads) + "\n#define IPT " + std::to_string(ItemsPerThread()) + "\n";
   k += "struct Params { unsigned long long v[" + std::to_string(prog_.params.size()) + "]; };\n";
@@ -977,7 +1106,7 @@ void Generator::Run(const ir::Pipeline& p) {
   k += "  #pragma unroll\n  for (int i = 0; i < IPT; ++i) sel[i] = tb + i * BT < n;\n";
   k += body_ + "  }\n" + epilogue_ + "}\n";
   prog_.kernel_body = k;
-  prog_.source = std::string(TileLibrarySource()) + k;
+  prog_.source = std::string(TileLibrarySource()) + (p.sink.kind == ir::Sink::Kind::Order ? SortLibrarySource() : "") + k;
 }
 
 }  // namespace

@@ -22,6 +22,8 @@
 // What the generator cannot express raises NotOnGpu with the reason; the executor then
 // runs that pipeline on the CPU and says so in EXPLAIN.
 #pragma once
+#include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -110,6 +112,30 @@ struct TopNHint {
   uint64_t last_in = 0, last_out = 0;  // groups before and after the last selection (EXPLAIN ANALYZE)
 };
 
+// Rows a GPU pipeline materialised (an ORDER BY or top-N, a LIMIT, the query's result), in
+// device memory for the GPU pipeline that reads them or for the download of the result.
+// Row r is `row_words` words at rows + r * row_words: column c from word word_of[c], a
+// 128-bit value in two words (low, high), any other value in one (integers sign-extended,
+// doubles as their bits, strings as codes of domains[c].dict). *count is the rows seen, of
+// which those from `offset` on, at most `limit`, are kept (stored from row 0): Kept().
+struct GpuRowSet {
+  std::vector<Type> types;
+  std::vector<int> word_of;
+  int row_words = 0;
+  std::vector<ColumnDomain> domains;
+  bool ordered = false;  // rows in the order of a sort (also after a LIMIT over them)
+  uint64_t offset = 0, limit = UINT64_MAX;
+  // Order sink: `key_words` order words per row (the tile library's tsr_order_*), written
+  // beside the rows, sorted on, then dropped.
+  int key_words = 0;
+  std::vector<std::string> key_what;  // for EXPLAIN
+  // Per run: capacity (rows the buffer holds at most), buffers, the count word's address.
+  uint64_t capacity = 0;
+  DeviceBuffer rows, keys;
+  uint64_t count = 0;  // device address of the count word
+  uint64_t Kept(uint64_t seen) const { return seen <= offset ? 0 : std::min<uint64_t>(seen - offset, limit); }
+};
+
 struct PipelineProgram {
   const ir::Pipeline* ir = nullptr;
   std::string source;                     // generated CUDA C++ (with the tile library)
@@ -157,11 +183,16 @@ struct PipelineProgram {
   // Source: another GPU pipeline's aggregation, read in place (its state rows: one per slot,
   // empty ones skipped); `rows` is then its slot count at run time.
   const PipelineProgram* from_agg = nullptr;
+  // Sink that materialises rows (order/top-N, limit, result): the rows it keeps.
+  const ir::Sink* materialise = nullptr;
+  std::shared_ptr<GpuRowSet> out;
+  // Source: another GPU pipeline's materialised rows (its `out`).
+  const PipelineProgram* from_rows = nullptr;
 };
 
 // Join build tables of the query, by the join's node (filled as build pipelines are planned).
 using GpuTables = std::map<ir::NodeId, std::shared_ptr<GpuHashTable>>;
-// The GPU aggregations of the query, by the aggregation's node (their programs).
+// The GPU aggregations and materialised rows of the query, by the node (their programs).
 using GpuResults = std::map<ir::NodeId, const PipelineProgram*>;
 
 // Generates the kernel of `p`; throws NotOnGpu when the pipeline cannot run on the GPU.

@@ -251,6 +251,11 @@ __device__ __forceinline__ u64 tsr_compact_pos(bool flag, u64* out_count) {
   return tile_base + warp_count[warp] + __popc(ballot & ((1u << lane) - 1));
 }
 
+// Rows kept of `seen` by a sink that keeps [offset, offset + limit) (see GpuRowSet).
+__device__ __forceinline__ u64 tsr_kept(u64 seen, u64 offset, u64 limit) {
+  return seen <= offset ? 0ull : (seen - offset < limit ? seen - offset : limit);
+}
+
 // Compacted store of the non-empty groups: each non-empty slot's row is the slot number
 // followed by its W state words.
 extern "C" __global__ void __launch_bounds__(256) tsr_compact_groups(const u64* st, u64 slots, int W,
@@ -265,6 +270,19 @@ extern "C" __global__ void __launch_bounds__(256) tsr_compact_groups(const u64* 
       for (int k = 0; k < W; k++) row[k + 1] = st[s * W + k];
     }
   }
+}
+
+// ---- order words: a sort key as unsigned 64-bit words whose unsigned order is the key's
+// order under ops::LessThan (the CPU's ORDER BY): signed integers with the sign bit flipped;
+// 128-bit values as (high word flipped, low word); doubles by the sign-magnitude trick, with
+// -0 equal to 0 and every NaN above +inf; dictionary codes as they are (the dictionary is
+// sorted byte-wise, as strings compare). A DESC key's words are inverted.
+__device__ __forceinline__ u64 tsr_order_i64(i64 v) { return (u64)v ^ 0x8000000000000000ull; }
+__device__ __forceinline__ u64 tsr_order_f64(u64 b) {
+  const u64 sign = 0x8000000000000000ull;
+  if ((b & ~sign) > 0x7ff0000000000000ull) return ~0ull;  // NaN
+  if (b == sign) b = 0;                                   // -0
+  return (b & sign) ? ~b : (b ^ sign);
 }
 
 // ---- top-N pre-selection of compacted groups (ORDER BY ... LIMIT n after a GROUP BY) ----
@@ -292,10 +310,8 @@ extern "C" __global__ void tsr_order_keys(const u64* rows, u64 n, int W1, int ki
       i64 v = hi > 0 || (hi == 0 && (i64)lo < 0) ? (i64)0x7fffffffffffffffLL
             : hi < -1 || (hi == -1 && (i64)lo >= 0) ? (i64)(-0x7fffffffffffffffLL - 1) : (i64)lo;
       x = (u64)v ^ sign;
-    } else {  // a double; every NaN above +inf, as ops::LessThan orders them on the CPU
-      u64 b = row[1 + word];
-      if ((b & ~sign) > 0x7ff0000000000000ull) b = 0x7ff8000000000000ull;
-      x = (b & sign) ? ~b : (b ^ sign);
+    } else {  // a double
+      x = tsr_order_f64(row[1 + word]);
     }
     u[r] = desc ? x : ~x;
   }
@@ -325,7 +341,161 @@ extern "C" __global__ void __launch_bounds__(256) tsr_select_rows(const u64* row
   }
 }
 )tessera_cuda";
+// The device sort, compiled only into the kernels of order/top-N sinks (it would cost every
+// other kernel compile time). Needs the library above.
+const char* kSortLibrary = R"tessera_cuda(
+// ---- sort: a stable LSD radix sort of row numbers by their order words -----------------
+// keys: KW order words per row (word 0 the most significant). Each pass sorts by one 8-bit
+// digit of (word - the word's minimum), from the last word's lowest digit up; digits above
+// the word's span (max - min) are skipped, so narrow keys cost few passes. A pass over
+// several blocks: per-block digit counts (tsr_sort_hist), their exclusive prefix sums in
+// digit-major order (tsr_sort_scan), then each block scatters its contiguous chunk in
+// order (tsr_sort_scatter): stable, so earlier passes' order survives among equal digits.
+__device__ __forceinline__ unsigned tsr_digit(const u64* keys, int KW, int word, u64 kmin, int shift, unsigned row) {
+  return (unsigned)(((keys[(u64)row * KW + word] - kmin) >> shift) & 255u);
+}
+// Rows [begin, end) of perm_in, in order, to perm_out at base[digit] (shared, 256 entries,
+// advanced as rows are placed): ranks within a warp from __match_any_sync, across the 8
+// warps of a 256-thread block from per-warp counts in shared memory.
+__device__ void tsr_sort_scatter_chunk(const u64* keys, int KW, int word, u64 kmin, int shift, const unsigned* perm_in,
+                                       unsigned* perm_out, u64 begin, u64 end, unsigned* base, unsigned (*wcount)[256]) {
+  const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+  for (u64 s = begin; s < end; s += 256) {
+    for (int w = 0; w < 8; ++w) wcount[w][t] = 0;
+    __syncthreads();
+    const u64 i = s + t;
+    const bool has = i < end;
+    const unsigned row = has ? perm_in[i] : 0u;
+    const unsigned d = has ? tsr_digit(keys, KW, word, kmin, shift, row) : 256u;
+    const unsigned peers = __match_any_sync(0xffffffffu, d);
+    const unsigned rank = __popc(peers & ((1u << lane) - 1u));
+    if (has && rank == 0) wcount[warp][d] = __popc(peers);
+    __syncthreads();
+    unsigned run = 0;
+    for (int w = 0; w < 8; ++w) { unsigned c = wcount[w][t]; wcount[w][t] = run; run += c; }
+    __syncthreads();
+    if (has) perm_out[base[d] + wcount[warp][d] + rank] = row;
+    __syncthreads();
+    base[t] += run;
+  }
+  __syncthreads();
+}
+// Min and max of each order word over the rows: mm[2w], mm[2w+1] (start at ~0 and 0).
+extern "C" __global__ void __launch_bounds__(256) tsr_sort_minmax(const u64* keys, u64 n, int KW, u64* mm) {
+  for (int w = 0; w < KW; ++w) {
+    u64 lo = ~0ull, hi = 0;
+    for (u64 r = blockIdx.x * 256ull + threadIdx.x; r < n; r += (u64)gridDim.x * 256) {
+      const u64 x = keys[r * KW + w];
+      lo = x < lo ? x : lo; hi = x > hi ? x : hi;
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+      const u64 a = __shfl_down_sync(0xffffffffu, lo, o), b = __shfl_down_sync(0xffffffffu, hi, o);
+      lo = a < lo ? a : lo; hi = b > hi ? b : hi;
+    }
+    if ((threadIdx.x & 31) == 0) { atomicMin(&mm[2 * w], lo); atomicMax(&mm[2 * w + 1], hi); }
+  }
+}
+extern "C" __global__ void __launch_bounds__(256) tsr_sort_iota(unsigned* perm, u64 n) {
+  for (u64 r = blockIdx.x * 256ull + threadIdx.x; r < n; r += (u64)gridDim.x * 256) perm[r] = (unsigned)r;
+}
+// Digit counts of each block's chunk: hist[digit * gridDim.x + block].
+extern "C" __global__ void __launch_bounds__(256) tsr_sort_hist(const u64* keys, int KW, int word, u64 kmin, int shift,
+                                                                const unsigned* perm, u64 n, u64 chunk, unsigned* hist) {
+  __shared__ unsigned h[256];
+  h[threadIdx.x] = 0;
+  __syncthreads();
+  const u64 begin = blockIdx.x * chunk, end = begin + chunk < n ? begin + chunk : n;
+  for (u64 i = begin + threadIdx.x; i < end; i += 256) atomicAdd(&h[tsr_digit(keys, KW, word, kmin, shift, perm[i])], 1u);
+  __syncthreads();
+  hist[threadIdx.x * gridDim.x + blockIdx.x] = h[threadIdx.x];
+}
+// Exclusive prefix sums of hist (nb blocks' counts per digit, digit-major), in place: each
+// block's first position per digit. One block of 256 threads.
+extern "C" __global__ void __launch_bounds__(256) tsr_sort_scan(unsigned* hist, int nb) {
+  __shared__ unsigned total[256];
+  unsigned t = 0;
+  for (int b = 0; b < nb; ++b) t += hist[threadIdx.x * nb + b];
+  total[threadIdx.x] = t;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned run = 0;
+    for (int d = 0; d < 256; ++d) { unsigned c = total[d]; total[d] = run; run += c; }
+  }
+  __syncthreads();
+  unsigned run = total[threadIdx.x];
+  for (int b = 0; b < nb; ++b) { unsigned c = hist[threadIdx.x * nb + b]; hist[threadIdx.x * nb + b] = run; run += c; }
+}
+extern "C" __global__ void __launch_bounds__(256) tsr_sort_scatter(const u64* keys, int KW, int word, u64 kmin, int shift,
+                                                                   const unsigned* perm_in, unsigned* perm_out, u64 n,
+                                                                   u64 chunk, const unsigned* hist) {
+  __shared__ unsigned base[256];
+  __shared__ unsigned wcount[8][256];
+  base[threadIdx.x] = hist[threadIdx.x * gridDim.x + blockIdx.x];
+  __syncthreads();
+  const u64 begin = blockIdx.x * chunk, end = begin + chunk < n ? begin + chunk : n;
+  tsr_sort_scatter_chunk(keys, KW, word, kmin, shift, perm_in, perm_out, begin, end, base, wcount);
+}
+// The whole sort in one block, for few rows (n = min(*count, cap), read on the device, so
+// the host need not wait for it): the same passes, the min/max and digit counts computed in
+// the block. The sorted row numbers end in perm_a.
+extern "C" __global__ void __launch_bounds__(256) tsr_sort_small(const u64* keys, int KW, const u64* count, u64 cap,
+                                                                 unsigned* perm_a, unsigned* perm_b) {
+  __shared__ unsigned base[256];
+  __shared__ unsigned wcount[8][256];
+  __shared__ u64 red[2][8];
+  const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+  const u64 n = *count < cap ? *count : cap;
+  for (u64 i = t; i < n; i += 256) perm_a[i] = (unsigned)i;
+  __syncthreads();
+  if (n < 2) return;
+  unsigned* in = perm_a;
+  unsigned* out = perm_b;
+  for (int w = KW - 1; w >= 0; --w) {
+    u64 lo = ~0ull, hi = 0;
+    for (u64 r = t; r < n; r += 256) { const u64 x = keys[r * KW + w]; lo = x < lo ? x : lo; hi = x > hi ? x : hi; }
+    for (int o = 16; o > 0; o >>= 1) {
+      const u64 a = __shfl_down_sync(0xffffffffu, lo, o), b = __shfl_down_sync(0xffffffffu, hi, o);
+      lo = a < lo ? a : lo; hi = b > hi ? b : hi;
+    }
+    if (lane == 0) { red[0][warp] = lo; red[1][warp] = hi; }
+    __syncthreads();
+    lo = red[0][0]; hi = red[1][0];
+    for (int k = 1; k < 8; ++k) { lo = red[0][k] < lo ? red[0][k] : lo; hi = red[1][k] > hi ? red[1][k] : hi; }
+    __syncthreads();
+    const u64 span = hi - lo;
+    for (int shift = 0; shift < 64 && (span >> shift) != 0; shift += 8) {
+      base[t] = 0;
+      __syncthreads();
+      for (u64 i = t; i < n; i += 256) atomicAdd(&base[tsr_digit(keys, KW, w, lo, shift, in[i])], 1u);
+      __syncthreads();
+      if (t == 0) {
+        unsigned run = 0;
+        for (int d = 0; d < 256; ++d) { unsigned c = base[d]; base[d] = run; run += c; }
+      }
+      __syncthreads();
+      tsr_sort_scatter_chunk(keys, KW, w, lo, shift, in, out, 0, n, base, wcount);
+      unsigned* x = in; in = out; out = x;
+    }
+  }
+  if (in != perm_a)
+    for (u64 i = t; i < n; i += 256) perm_a[i] = in[i];
+}
+// Rows in sorted order: out row r = rows[perm[r]] (R words a row) for r < m = min(n, limit),
+// n = *count; *out_count = m.
+extern "C" __global__ void __launch_bounds__(256) tsr_gather_rows(const u64* rows, int R, const unsigned* perm,
+                                                                  const u64* count, u64 limit, u64* out, u64* out_count) {
+  const u64 n = *count, m = n < limit ? n : limit;
+  if (blockIdx.x == 0 && threadIdx.x == 0) *out_count = m;
+  for (u64 r = blockIdx.x * 256ull + threadIdx.x; r < m; r += (u64)gridDim.x * 256) {
+    const u64* src = rows + (u64)perm[r] * R;
+    for (int k = 0; k < R; ++k) out[r * R + k] = src[k];
+  }
+}
+
+)tessera_cuda";
 }  // namespace
+
+const char* SortLibrarySource() { return kSortLibrary; }
 
 const char* TileLibrarySource() {
   static const std::string source = std::string(kScalarCore) + kTileLibrary;

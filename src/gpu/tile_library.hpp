@@ -7,5 +7,8 @@ namespace tessera::gpu {
 
 // The library's source text, placed in front of every generated kernel.
 const char* TileLibrarySource();
+// The device sort (tsr_sort_*, tsr_gather_rows), placed after the library in the kernels of
+// order/top-N sinks only.
+const char* SortLibrarySource();
 
 }  // namespace tessera::gpu

@@ -34,6 +34,22 @@ class AggregateWriter : public GroupResultWriter {
   std::unique_ptr<GroupTable> table_;
 };
 
+// A CPU sink that materialises rows, as the receiver of rows computed elsewhere: the
+// result collector keeps them; an order or limit sink only records the count (its rows
+// stay with the GPU pipeline that reads them).
+class RowsWriter : public RowResultWriter {
+ public:
+  explicit RowsWriter(PhysicalOperator& op) : op_(op) {}
+  void Append(DataChunk&& rows) override {
+    if (op_.kind != PhysKind::Result) throw InternalError("rows handed to " + op_.Name());
+    static_cast<PhysicalResult&>(op_).result.Add(std::move(rows));
+  }
+  void Finish(uint64_t rows) override { op_.rows_out = rows; }
+
+ private:
+  PhysicalOperator& op_;
+};
+
 class Lowering {
  public:
   NodeId Id(const PhysicalOperator* op) {
@@ -83,6 +99,7 @@ class Lowering {
       s.from = Id(&op);
       s.what = op.Name();
       s.aggregate = op.kind == PhysKind::HashAggregate;
+      s.rows = op.kind == PhysKind::Order || op.kind == PhysKind::Limit;
     }
     return s;
   }
@@ -143,8 +160,21 @@ class Lowering {
         s.kind = Sink::Kind::Order;
         for (auto& k : o.orders) s.orders.push_back({k.expr.get(), k.desc, k.nulls_first});
         s.limit = o.top_n;
+        s.new_rows = [&op] { return std::make_unique<RowsWriter>(op); };
         break;
       }
+      case PhysKind::Limit: {
+        auto& l = static_cast<PhysicalLimit&>(op);
+        s.kind = Sink::Kind::Limit;
+        s.limit = l.limit;
+        s.offset = l.offset;
+        s.new_rows = [&op] { return std::make_unique<RowsWriter>(op); };
+        break;
+      }
+      case PhysKind::Result:
+        s.kind = Sink::Kind::Result;
+        s.new_rows = [&op] { return std::make_unique<RowsWriter>(op); };
+        break;
       default: s.kind = Sink::Kind::Other; break;
     }
     return s;
@@ -173,6 +203,8 @@ std::string Pipeline::ToString() const {
     case Sink::Kind::JoinBuild: s += "JOIN_BUILD"; break;
     case Sink::Kind::Aggregate: s += "AGGREGATE"; break;
     case Sink::Kind::Order: s += sink.limit >= 0 ? "TOP_N" : "ORDER"; break;
+    case Sink::Kind::Limit: s += "LIMIT"; break;
+    case Sink::Kind::Result: s += "RESULT"; break;
     default: s += sink.what; break;
   }
   return s;

@@ -60,6 +60,7 @@ struct Source {
   NodeId from = -1;         // Intermediate: the node whose result is read
   std::string what;         // Intermediate: that node's kind (HASH_GROUP_BY, ORDER_BY, ...)
   bool aggregate = false;   // Intermediate: `from` is an aggregation (its groups: keys, then aggregates)
+  bool rows = false;        // Intermediate: `from` is an order, top-N or limit sink (its rows, in order)
   std::vector<Type> types;  // output columns
 };
 
@@ -108,8 +109,18 @@ class GroupResultWriter {
   virtual void Finish(uint64_t all_groups) = 0;
 };
 
+// Where rows computed elsewhere (the GPU) go for a sink that materialises them: the
+// result collector takes them in order (Append); every such sink is told how many rows it
+// ended with (Finish), for EXPLAIN ANALYZE.
+class RowResultWriter {
+ public:
+  virtual ~RowResultWriter() = default;
+  virtual void Append(DataChunk&& rows) = 0;
+  virtual void Finish(uint64_t rows) = 0;
+};
+
 struct Sink {
-  enum class Kind { JoinBuild, Aggregate, Order, Other };
+  enum class Kind { JoinBuild, Aggregate, Order, Limit, Result, Other };
   Kind kind = Kind::Other;
   NodeId node = -1;
   // JoinBuild: keys over the sink's input.
@@ -118,9 +129,11 @@ struct Sink {
   std::vector<const BoundExpr*> groups, aggs;
   double estimated_groups = -1;
   std::function<std::unique_ptr<GroupResultWriter>()> new_result;
-  // Order: keys, and the rows kept (-1: all).
+  // Order: keys, and the rows kept (-1: all). Limit: the rows kept after `offset` skipped.
   std::vector<OrderKey> orders;
-  int64_t limit = -1;
+  int64_t limit = -1, offset = 0;
+  // Order, Limit, Result: the receiver of rows computed elsewhere.
+  std::function<std::unique_ptr<RowResultWriter>()> new_rows;
   std::string what;  // the operator's name
 };
 
