@@ -124,11 +124,14 @@ TEST(group_keys_without_a_small_domain_use_a_hash_table) {
 TEST(order_by_limit_over_groups_is_planned_for_the_gpu) {
   auto a = PlanForGpu("select lo_orderkey, count(*), sum(lo_revenue) as r from lineorder group by lo_orderkey "
                       "order by r desc, 1 limit 20");
-  CHECK(a.gpu->Describe().find("ORDER BY r DESC LIMIT 20: the groups that can be in it are selected on the GPU") !=
+  // The groups stay in device memory; the order pipeline sorts them there and keeps 20.
+  CHECK(a.gpu->Describe().find("sorted on the GPU by r DESC, lo_orderkey (radix sort over 2 order words), the first 20 kept") !=
         std::string::npos);
   auto b = PlanForGpu("select lo_orderkey, count(*) from lineorder group by lo_orderkey order by 1 limit 5 offset 3");
-  CHECK(b.gpu->Describe().find("LIMIT 8:") != std::string::npos);  // the top 8 hold rows 4-8
-  // Not: with HAVING (it may drop groups of the top n), without LIMIT, by an AVG.
+  CHECK(b.gpu->Describe().find("the first 8 kept") != std::string::npos);  // the top 8 hold rows 4-8
+  CHECK(b.gpu->Describe().find("rows kept from 3, at most 5 (in order)") != std::string::npos);
+  // The pre-selection of groups for a top-N on the CPU is not planned when the GPU sorts:
+  // with HAVING, without LIMIT, by an AVG.
   for (const char* sql : {"select lo_orderkey, count(*) from lineorder group by lo_orderkey having count(*) > 2 "
                           "order by 2 desc limit 5",
                           "select lo_orderkey, count(*) from lineorder group by lo_orderkey order by 2 desc",
