@@ -6,6 +6,7 @@ LogicalOpPtr Optimize(LogicalOpPtr plan) {
   FoldConstants(*plan);
   FactorOrPredicates(*plan);
   plan = ReorderJoins(std::move(plan));
+  SimplifyOuterJoins(*plan);  // after the join order: the join keeps its sides and its single-match check
   PruneColumns(*plan);
   return plan;
 }

@@ -17,6 +17,7 @@ LogicalOpPtr Optimize(LogicalOpPtr plan);
 
 void FoldConstants(LogicalOp& op);
 void FactorOrPredicates(LogicalOp& op);
+void SimplifyOuterJoins(LogicalOp& op);
 BoundExprPtr FoldExpression(BoundExprPtr e);
 LogicalOpPtr ReorderJoins(LogicalOpPtr op);
 void PruneColumns(LogicalOp& root);
