@@ -70,6 +70,36 @@ bool RejectsNulls(const BoundExpr& term, const std::set<ColumnBinding>& right) {
   return NeverTrue(*folded);
 }
 
+// After the join became inner, its right-side key columns are never NULL above it: IS
+// [NOT] NULL over one of them is a constant, and CASE branches whose condition is a constant
+// FALSE go (the scalar subquery's `CASE WHEN #corr IS NULL THEN ... ELSE value END`).
+BoundExprPtr DropKeyNullTests(BoundExprPtr e, const std::set<ColumnBinding>& keys) {
+  for (auto& c : e->children) c = DropKeyNullTests(std::move(c), keys);
+  if (e->kind == BExpr::IsNull && e->children[0]->kind == BExpr::Column && keys.count(e->children[0]->binding)) {
+    auto c = MakeConstant(Value::Boolean(e->negated));
+    c->type = e->type;
+    return c;
+  }
+  if (e->kind == BExpr::Case) {
+    std::vector<BoundExprPtr> kept;
+    const size_t n = e->children.size();
+    for (size_t i = 0; i + 1 < n; i += 2) {
+      const BoundExpr& when = *e->children[i];
+      if (when.kind == BExpr::Constant && (when.value.is_null() || when.value.int_value() == 0)) continue;
+      kept.push_back(std::move(e->children[i]));
+      kept.push_back(std::move(e->children[i + 1]));
+    }
+    kept.push_back(std::move(e->children[n - 1]));
+    if (kept.size() == 1) {
+      BoundExprPtr r = std::move(kept[0]);
+      if (r->type != e->type) r = MakeCast(std::move(r), e->type);
+      return r;
+    }
+    e->children = std::move(kept);
+  }
+  return e;
+}
+
 }  // namespace
 
 void SimplifyOuterJoins(LogicalOp& op) {
@@ -79,11 +109,14 @@ void SimplifyOuterJoins(LogicalOp& op) {
   if (j.kind != LogicalKind::Join || j.join_type != LJoinType::Left || j.children.size() != 2) return;
   std::set<ColumnBinding> right;
   for (const ColumnBinding& b : j.children[1]->Bindings()) right.insert(b);
-  for (const BoundExprPtr& f : op.filters)
-    if (RejectsNulls(*f, right)) {
-      j.join_type = LJoinType::Inner;
-      return;
-    }
+  bool rejects = false;
+  for (const BoundExprPtr& f : op.filters) rejects = rejects || RejectsNulls(*f, right);
+  if (!rejects) return;
+  j.join_type = LJoinType::Inner;
+  std::set<ColumnBinding> keys;
+  for (const BoundExprPtr& k : j.right_keys)
+    if (k->kind == BExpr::Column) keys.insert(k->binding);
+  for (BoundExprPtr& f : op.filters) f = FoldExpression(DropKeyNullTests(std::move(f), keys));
 }
 
 }  // namespace tessera
