@@ -416,6 +416,7 @@ void GpuQuery::ReleaseRunBuffers() {
     if (p->out) {
       p->out->rows = DeviceBuffer();
       p->out->keys = DeviceBuffer();
+      p->out->scratch.clear();
     }
   }
   err_ = DeviceBuffer();
@@ -753,7 +754,8 @@ void GpuQuery::SortRows(PipelineProgram& prog) {
         }
       }
       perm = in;
-      ctx.Synchronize();  // the scratch buffers go back to the pool below
+      rs.scratch.push_back(std::move(mmd));
+      rs.scratch.push_back(std::move(hist));
     } else {
       ctx.LaunchKernel(kernel.sort_iota, 1, 256, 0, nullptr, perm_a.ptr(), n);
     }
@@ -763,7 +765,12 @@ void GpuQuery::SortRows(PipelineProgram& prog) {
   const unsigned blocks = (unsigned)std::max<uint64_t>(1, std::min<uint64_t>((m + 255) / 256, (uint64_t)ctx.info().sm_count * 8));
   ctx.LaunchKernel(kernel.gather_rows, blocks, 256, 0, nullptr, rs.rows.ptr(), rs.row_words, perm->ptr(), seen, limit,
                    rows.ptr(), sorted);
-  if (cap <= kSmallSort) ctx.Synchronize();  // the pool reuses perm_a/perm_b at once
+  // The pool hands a freed block out again at once: what the kernels queued above read
+  // stays allocated until the run's end (ReleaseRunBuffers, after the last wait).
+  rs.scratch.push_back(std::move(perm_a));
+  rs.scratch.push_back(std::move(perm_b));
+  rs.scratch.push_back(std::move(rs.rows));
+  rs.scratch.push_back(std::move(rs.keys));
   rs.rows = std::move(rows);
   rs.keys = DeviceBuffer();
   rs.count = sorted;

@@ -132,6 +132,7 @@ struct GpuRowSet {
   // Per run: capacity (rows the buffer holds at most), buffers, the count word's address.
   uint64_t capacity = 0;
   DeviceBuffer rows, keys;
+  std::vector<DeviceBuffer> scratch;  // the sort's buffers, kept until the run ends (no wait for it)
   uint64_t count = 0;  // device address of the count word
   uint64_t Kept(uint64_t seen) const { return seen <= offset ? 0 : std::min<uint64_t>(seen - offset, limit); }
 };
