@@ -1,5 +1,7 @@
 #include "common/decimal.hpp"
 
+#include "function/scalar_core.hpp"
+
 #include <charconv>
 #include <cmath>
 
@@ -108,12 +110,9 @@ std::optional<int128_t> ParseDecimal(std::string_view s, int precision, int scal
 }
 
 int128_t RescaleDecimal(int128_t v, int from_scale, int to_scale) {
-  if (to_scale >= from_scale) return v * Pow10(to_scale - from_scale);
-  int128_t p = Pow10(from_scale - to_scale);
-  int128_t q = v / p, r = v % p;
-  if (r < 0) r = -r;
-  if (r * 2 >= p) q += (v < 0 ? -1 : 1);
-  return q;
+  int128_t r;
+  ops::RescaleChecked(v, from_scale, to_scale, r);  // wraps on overflow, as before
+  return r;
 }
 
 std::string FormatDouble(double d) {

@@ -79,10 +79,8 @@ void CastVector(const Vector& src, Vector& out, uint32_t n) {
                                               : (int128_t)INT64_MAX + 1;
     for (uint32_t i = 0; i < n; i++) {
       if (!valid(i)) continue;
-      int128_t x = ReadInt(src, i);
-      if (fs != ts) x = RescaleDecimal(x, fs, ts);
-      bool bad = to.id == TypeId::Decimal ? (x >= lim || x <= -lim) : (x >= lim || x < -lim);
-      if (bad) CastFail(src.GetValue(i), to);
+      int128_t x;
+      if (!ops::CastExact(ReadInt(src, i), fs, ts, lim, to.id == TypeId::Decimal, x)) CastFail(src.GetValue(i), to);
       WriteInt(out, i, x);
     }
     return;

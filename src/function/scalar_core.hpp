@@ -146,6 +146,26 @@ TESSERA_HD inline __int128 Pow10Int128(int n) {
 template <class T>
 TESSERA_HD inline bool WithinPrecision(T v, T limit) { return v < limit && v > -limit; }
 
+// An integer or DECIMAL value scaled by 10^from_scale, rescaled to 10^to_scale:
+// multiplied (false on overflow of 128 bits) or divided with rounding half away from zero.
+TESSERA_HD inline bool RescaleChecked(__int128 v, int from_scale, int to_scale, __int128& r) {
+  if (to_scale >= from_scale) return MulChecked(v, Pow10Int128(to_scale - from_scale), r);
+  const __int128 p = Pow10Int128(from_scale - to_scale);
+  __int128 q = v / p, rem = v % p;
+  if (rem < 0) rem = -rem;
+  if (rem * 2 >= p) q += v < 0 ? -1 : 1;
+  r = q;
+  return true;
+}
+// A cast between exact numeric types (INTEGER, BIGINT, DECIMAL): rescaled, then within
+// the target's range: |r| < 10^precision for a DECIMAL (`decimal`, limit = 10^precision),
+// -limit <= r < limit for an integer type (limit = 2^31 or 2^63). False: out of range
+// (the CPU raises the conversion error naming the value; the GPU hands the query back).
+TESSERA_HD inline bool CastExact(__int128 v, int from_scale, int to_scale, __int128 limit, bool decimal, __int128& r) {
+  if (!RescaleChecked(v, from_scale, to_scale, r)) return false;
+  return decimal ? (r < limit && r > -limit) : (r < limit && r >= -limit);
+}
+
 // An integer or DECIMAL of scale `scale` (held in up to 128 bits) as a DOUBLE.
 TESSERA_HD inline double DecimalToDouble(__int128 v, int scale) { return (double)v / (double)Pow10Int128(scale); }
 

@@ -20,17 +20,24 @@ bool IntLike(const Type& t) {
 Support No(std::string why) { return {false, std::move(why)}; }
 
 // Inner joins, and semi, anti and mark joins (a build of keys only, duplicates allowed), on
-// up to four integer keys (several are packed into one by their value ranges) without a
+// no keys (see below) or up to four integer keys (several are packed into one by their value ranges) without a
 // residual predicate. A null-aware mark join (NOT IN) needs no
 // NULL handling here: GPU columns and expressions are never NULL.
 Support Join(const ir::JoinSpec& j) {
   const LJoinType type = j.type;
   const auto& keys = j.keys;
   if (j.nulls_equal || j.counted) return No("the joins of INTERSECT and EXCEPT do not run on the GPU yet");
-  if (type != LJoinType::Inner && type != LJoinType::Semi && type != LJoinType::Anti && type != LJoinType::Mark)
-    return No("left and cross joins do not run on the GPU yet");
+  if (!keys.empty() && type != LJoinType::Inner && type != LJoinType::Semi && type != LJoinType::Anti && type != LJoinType::Mark)
+    return No("left and cross joins on keys do not run on the GPU yet");
   if (j.residual) return No("joins with a residual predicate do not run on the GPU yet");
-  if (keys.empty() || keys.size() > 4) return No("joins on " + std::to_string(keys.size()) + " keys do not run on the GPU yet");
+  if (keys.empty()) {
+    // A join without keys (an uncorrelated scalar subquery, EXISTS, a cross join): a table
+    // of one slot. Inner, cross and left joins run while the build side has exactly one
+    // row (more, or none for a left join, hands the query back to the CPU at run time).
+    if (type == LJoinType::Mark) return No("mark joins without keys do not run on the GPU yet");
+    return {};
+  }
+  if (keys.size() > 4) return No("joins on " + std::to_string(keys.size()) + " keys do not run on the GPU yet");
   for (const BoundExpr* k : keys)
     if (!JoinKeyType(k->type)) return No("join key of type " + k->type.ToString());
   return {};
@@ -47,7 +54,7 @@ Support Aggregates(const ir::Sink& s) {
       if (in.id == TypeId::Double) words += 1;
       else if ((IntLike(in) && in.id != TypeId::Date) || in.id == TypeId::Decimal) words += 2;  // 128-bit sum
       else return No(n + " over " + in.ToString() + " on the GPU");
-    } else if ((n == "min" || n == "max") && IntLike(in)) {
+    } else if ((n == "min" || n == "max") && (IntLike(in) || in.id == TypeId::Decimal)) {  // 128-bit: while values fit 64 bits
       words += 1;
     } else {
       return No(n + "(" + in.ToString() + ") is not supported on the GPU yet");

@@ -125,7 +125,8 @@ std::string Generator::Need(int layer, int idx) {
       std::string w = "(int)" + PV(Param([t = pr.table, bc = c.build_col] { return (uint64_t)t->word_of[bc]; }));
       std::string args = "(const unsigned*)" + PV(pr.p_table) + ", (int)" + PV(pr.p_stride) + ", " + pr.slot_var + "[i], " + w;
       Declare(ct, v);
-      if (ct == "long long") ForItems(v + "[i] = ht_load64(" + args + ");");
+      if (ct == "__int128") ForItems(v + "[i] = ht_load128(" + args + ");");
+      else if (ct == "long long") ForItems(v + "[i] = ht_load64(" + args + ");");
       else if (ct == "double") ForItems(v + "[i] = tsr_as_f64(ht_load64(" + args + "));");
       else if (ct == "bool") ForItems(v + "[i] = ht_load32(" + args + ") != 0;");
       else ForItems(v + "[i] = ht_load32(" + args + ");");
@@ -293,6 +294,22 @@ std::string Generator::Expr(const BoundExpr& e, int layer) {
                                        : "tessera::ops::Pow10Int128(" + std::to_string(d) + ")";
           return "((" + ct + ")" + x + " * " + factor + ")";
         }
+      }
+      // Any other exact numeric cast: the scalar core's CastExact, as on the CPU; a value out
+      // of the target's range hands the query back to the CPU, which raises the error
+      // naming the value.
+      const bool exact_from = from.id == TypeId::Integer || from.id == TypeId::BigInt || from.id == TypeId::Decimal;
+      const bool exact_to = to.id == TypeId::Integer || to.id == TypeId::BigInt || to.id == TypeId::Decimal;
+      if (exact_from && exact_to) {
+        const __int128 lim = to.id == TypeId::Decimal ? (__int128)Pow10(to.precision)
+                             : to.id == TypeId::Integer ? (__int128)INT32_MAX + 1
+                                                        : (__int128)INT64_MAX + 1;
+        const int id = Error("cast from " + from.ToString() + " to " + to.ToString() + " out of range", true);
+        const std::string limit = "(((__int128)(long long)" + PV(ConstParam((uint64_t)(int64_t)(lim >> 64))) +
+                                  " << 64) | (__int128)" + PV(ConstParam((uint64_t)lim)) + ")";
+        return "((" + ct + ")tsr_cast_exact((__int128)" + x + ", " + std::to_string(from.id == TypeId::Decimal ? from.scale : 0) +
+               ", " + std::to_string(to.id == TypeId::Decimal ? to.scale : 0) + ", " + limit + ", " +
+               (to.id == TypeId::Decimal ? "true" : "false") + ", err, " + std::to_string(id) + "))";
       }
       throw NotOnGpu("cast from " + from.ToString() + " to " + to.ToString() + " is not supported on the GPU yet");
     }
@@ -633,6 +650,7 @@ static std::string PackedOffset(const std::string& v, const std::string& lo) {
 // several packed by the table's value ranges, or -1 when one lies outside its range (no
 // build row can have it; the tables never hold -1).
 std::string Generator::JoinKey(const std::vector<const BoundExpr*>& keys, const GpuHashTable& t, int layer) {
+  if (keys.empty()) return "0LL";  // a join without keys: the table's one slot
   if (keys.size() == 1) return "(long long)" + Expr(*keys[0], layer);
   std::string in, packed;
   for (size_t i = 0; i < keys.size(); i++) {
@@ -645,6 +663,9 @@ std::string Generator::JoinKey(const std::vector<const BoundExpr*>& keys, const 
   }
   return "((" + in + ") ? (long long)(" + packed + ") : -1LL)";
 }
+
+// Join types whose table holds the build rows' columns (the others a set of keys).
+static bool BuildsRows(LJoinType t) { return t == LJoinType::Inner || t == LJoinType::Left || t == LJoinType::Cross; }
 
 // Emits the probe of join `j` (its key over `layer`); returns the probe's number.
 int Generator::EmitProbe(const ir::Step& j, int layer) {
@@ -666,10 +687,15 @@ int Generator::EmitProbe(const ir::Step& j, int layer) {
       ? "ht_find_dense((const unsigned*)" + PV(pr.p_table) + ", (int)" + PV(pr.p_stride) + ", (long long)" + PV(pr.p_lo) + ", " + PV(pr.p_range) + ", (long long)" + k + ")"
       : "ht_find_open((const long long*)" + PV(pr.p_keys) + ", " + PV(pr.p_range) + ", (long long)" + k + ")";
   // Inner and semi joins keep the rows that found their key, anti joins those that did
-  // not; a mark join keeps every row and outputs whether it found it.
-  std::string keep = j.on.type == LJoinType::Anti ? " if (" + pr.slot_var + "[i] >= 0) sel[i] = false;"
-                     : j.on.type == LJoinType::Mark ? ""
-                                                      : " if (" + pr.slot_var + "[i] < 0) sel[i] = false;";
+  // not; a mark join keeps every row and outputs whether it found it. A left join (only
+  // without keys: GpuSupport) finds the one build row or, over an empty build side, would
+  // give NULL build columns, which GPU columns do not hold: the query goes to the CPU.
+  std::string keep;
+  if (j.on.type == LJoinType::Anti) keep = " if (" + pr.slot_var + "[i] >= 0) sel[i] = false;";
+  else if (j.on.type == LJoinType::Left)
+    keep = " if (" + pr.slot_var + "[i] < 0) tsr_fail(err, " +
+           std::to_string(Error("a left join without keys over an empty build side (NULL columns are not on the GPU yet)", true)) + ");";
+  else if (j.on.type != LJoinType::Mark) keep = " if (" + pr.slot_var + "[i] < 0) sel[i] = false;";
   ForItems(pr.slot_var + "[i] = (int)" + find + ";" + keep);
   probes_.push_back(pr);
   return (int)probes_.size() - 1;
@@ -687,7 +713,7 @@ void Generator::AddProbeLayer(int probe) {
     col.probe = probe;
     cols.push_back(std::move(col));
   }
-  for (size_t c = 0; c < t->types.size() && probes_[probe].type == LJoinType::Inner; c++) {
+  for (size_t c = 0; c < t->types.size() && BuildsRows(probes_[probe].type); c++) {
     Col col;
     col.type = t->types[c];
     col.kind = Col::Payload;
@@ -749,25 +775,26 @@ size_t Generator::ScanPrefix(const ir::Pipeline& p) {
 
 void Generator::BuildSink(const ir::Sink& j) {
   int L = (int)layers_.size() - 1;
-  const BoundExpr& key = *j.build.keys[0];  // GpuSupport: integer keys
+  const BoundExpr* key = j.build.keys.empty() ? nullptr : j.build.keys[0];  // GpuSupport: integer keys
   auto found = tables_.find(j.node);
   auto t = found != tables_.end() ? found->second : std::make_shared<GpuHashTable>();
   const auto& cols = layers_[L];
   if (!t->read_known) t->read.assign(cols.size(), 0);
   // Semi, anti and mark joins need only the set of build keys (duplicates are fine).
-  t->keys_only = j.build.type != LJoinType::Inner;
+  t->keys_only = !BuildsRows(j.build.type);
   t->stride = 1;
   t->types.clear();
   t->domains.clear();
   t->word_of.clear();
   for (size_t c = 0; c < cols.size(); c++) {
     bool store = !t->keys_only && (!t->read_known || t->read[c]);
-    if (store && !DeviceWidth(cols[c].type))
+    const std::string ct = DeviceCType(cols[c].type);
+    if (store && ct.empty())
       throw NotOnGpu("a join build column of type " + cols[c].type.ToString() + " is not supported on the GPU yet");
     t->types.push_back(cols[c].type);
     t->domains.push_back(cols[c].domain);
     t->word_of.push_back(store ? t->stride : -1);
-    if (store) t->stride += DeviceWidth(cols[c].type) == 8 ? 2 : 1;
+    if (store) t->stride += ct == "__int128" ? 4 : ct == "long long" || ct == "double" ? 2 : 1;  // 32-bit words
   }
   // Several keys pack into one by the build side's value ranges (stride = product of the
   // ranges before), which must be known: columns with statistics or dictionaries.
@@ -788,8 +815,11 @@ void Generator::BuildSink(const ir::Sink& j) {
     kd.has_range = true;
     kd.lo = 0;
     kd.hi = (int64_t)(packed - 1);
-  } else if (key.kind == BExpr::Column) {
-    kd = cols[key.index].domain;
+  } else if (!key) {
+    kd.has_range = true;  // no keys: every row has key 0, one slot
+    kd.lo = kd.hi = 0;
+  } else if (key->kind == BExpr::Column) {
+    kd = cols[key->index].domain;
   }
   // Direct-mapped when the key's range is small next to the table (the CPU's rule).
   uint64_t rows = std::max<uint64_t>(prog_.rows, 1);
@@ -824,7 +854,9 @@ void Generator::BuildSink(const ir::Sink& j) {
     prog_.table = t;
     return;
   }
-  int dup_err = Error("duplicate key on the build side of a join", true);
+  int dup_err = Error(key ? "duplicate key on the build side of a join"
+                          : "a join without keys whose build side has more than one row",
+                      true);
   std::string ins = t->dense
       ? "ht_insert_dense(" + ht + ", " + stride + ", (long long)" + PV(p_lo) + ", " + PV(p_range) + ", (long long)" + k
       : "ht_insert_open((long long*)" + PV(p_keys) + ", " + PV(p_range) + ", (long long)" + k;
@@ -833,7 +865,8 @@ void Generator::BuildSink(const ir::Sink& j) {
   for (size_t c = 0; c < cols.size(); c++) {
     if (t->word_of[c] < 0) continue;
     std::string ct = DeviceCType(cols[c].type), v = vars[c] + "[i]", w = std::to_string(t->word_of[c]);
-    if (ct == "long long") stmt += " ht_store64(" + ht + ", " + stride + ", s, " + w + ", " + v + ");";
+    if (ct == "__int128") stmt += " ht_store128(" + ht + ", " + stride + ", s, " + w + ", " + v + ");";
+    else if (ct == "long long") stmt += " ht_store64(" + ht + ", " + stride + ", s, " + w + ", " + v + ");";
     else if (ct == "double") stmt += " ht_store64(" + ht + ", " + stride + ", s, " + w + ", tsr_f64_bits(" + v + "));";
     else stmt += " ht_store32(" + ht + ", " + stride + ", s, " + w + ", (int)" + v + ");";
   }
@@ -928,6 +961,11 @@ void Generator::AggregateSink(const ir::Sink& a) {
       }
     } else {
       prog_.words.push_back(n == "min" ? AggWord::Min : AggWord::Max);
+      // A 128-bit value (DECIMAL above 18 digits) is compared in a 64-bit word while it
+      // fits; one that does not hands the query back to the CPU.
+      if (DeviceCType(in) == "__int128")
+        v = "tsr_fit64(" + v + ", err, " +
+            std::to_string(Error(n + " over a " + in.ToString() + " value beyond 64 bits (not on the GPU yet)", true)) + ")";
     }
     values.push_back(v);
   }

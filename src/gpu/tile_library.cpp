@@ -27,6 +27,16 @@ typedef long long i64;
 
 // ---- errors ---------------------------------------------------------------------------
 __device__ __forceinline__ void tsr_fail(int* err, int id) { atomicCAS(err, 0, id); }
+// A 128-bit value kept in a 64-bit state word (MIN/MAX): error `id` when it does not fit.
+__device__ __forceinline__ long long tsr_fit64(__int128 v, int* err, int id) {
+  if (!tessera::ops::SumFitsInt64(v)) tsr_fail(err, id);
+  return (long long)v; }
+
+// An exact numeric cast (the scalar core's CastExact); error `id` when out of range.
+__device__ __forceinline__ __int128 tsr_cast_exact(__int128 v, int fs, int ts, __int128 limit, bool decimal, int* err, int id) {
+  __int128 r;
+  if (!tessera::ops::CastExact(v, fs, ts, limit, decimal, r)) { tsr_fail(err, id); return 0; }
+  return r; }
 
 // ---- overflow-checked arithmetic: the scalar core's definitions (tessera::ops, compiled
 // in front of this library), the overflow turned into the kernel's error word -----------
@@ -153,10 +163,14 @@ __device__ __forceinline__ int ht_load32(const unsigned* ht, int stride, i64 slo
 __device__ __forceinline__ i64 ht_load64(const unsigned* ht, int stride, i64 slot, int off) {
   const unsigned* w = ht + slot * stride + off;
   return (i64)(((u64)__ldg(w + 1) << 32) | __ldg(w)); }
+__device__ __forceinline__ __int128 ht_load128(const unsigned* ht, int stride, i64 slot, int off) {
+  return (__int128)(((unsigned __int128)(u64)ht_load64(ht, stride, slot, off + 2) << 64) | (u64)ht_load64(ht, stride, slot, off)); }
 __device__ __forceinline__ void ht_store32(unsigned* ht, int stride, i64 slot, int off, int v) {
   ht[slot * stride + off] = (unsigned)v; }
 __device__ __forceinline__ void ht_store64(unsigned* ht, int stride, i64 slot, int off, i64 v) {
   unsigned* w = ht + slot * stride + off; w[0] = (unsigned)(u64)v; w[1] = (unsigned)((u64)v >> 32); }
+__device__ __forceinline__ void ht_store128(unsigned* ht, int stride, i64 slot, int off, __int128 v) {
+  ht_store64(ht, stride, slot, off, (i64)(u64)v); ht_store64(ht, stride, slot, off + 2, (i64)(v >> 64)); }
 __device__ __forceinline__ double tsr_as_f64(i64 v) { return __longlong_as_double(v); }
 __device__ __forceinline__ i64 tsr_f64_bits(double v) { return __double_as_longlong(v); }
 
