@@ -70,6 +70,11 @@ class Generator {
   std::string Need(int layer, int idx);
   std::string Expr(const BoundExpr& e, int layer);
   std::string DictPredicate(const BoundExpr& e, int layer, int idx);
+  struct DictMapping {
+    ColumnDomain domain;  // the results' sorted dictionary and code range
+    size_t map = 0;       // prog_.bitmaps index: old code -> new code
+  };
+  const DictMapping& DictMap(const BoundExpr& e, int layer, int idx);
   std::string Checked(const char* fn, const BoundExpr& e, const std::string& a, const std::string& b);
   std::string Precision(const BoundExpr& e, const std::string& code);
   std::string JoinKey(const std::vector<const BoundExpr*>& keys, const GpuHashTable& t, int layer);
@@ -96,6 +101,7 @@ class Generator {
   int row_words_ = 0;       // RowSource: words per row
   std::vector<std::vector<Col>> layers_;
   std::vector<Probe> probes_;
+  std::map<std::pair<const BoundExpr*, int>, DictMapping> dict_maps_;  // by expression and layer
   std::string prologue_, body_, epilogue_;
   int nvar_ = 0;
 };
@@ -215,6 +221,50 @@ std::string Generator::DictPredicate(const BoundExpr& e, int layer, int idx) {
   return "tsr_bit((const unsigned*)" + PV(k) + ", " + v + "[i])";
 }
 
+// A string-valued expression over one VARCHAR column (substring, upper, concat with
+// constants, CASE, ...): evaluated by the CPU expression executor over the column's
+// dictionary, once per query, like DictPredicate. Its distinct results, sorted, are the
+// expression's own dictionary (so it can be a group key, an ORDER BY key, a join payload
+// or a materialised column), and an array maps each code of the column to the code of
+// its result; the kernel reads one word per row.
+const Generator::DictMapping& Generator::DictMap(const BoundExpr& e, int layer, int idx) {
+  auto found = dict_maps_.find({&e, layer});
+  if (found != dict_maps_.end()) return found->second;
+  const Col& c = layers_[layer][idx];
+  if (!c.domain.dict) throw NotOnGpu("a string expression over a string without a dictionary");
+  const auto& dict = *c.domain.dict;
+  std::vector<std::string> results(dict.size());
+  for (size_t from = 0; from < dict.size(); from += kVectorSize) {
+    uint32_t n = (uint32_t)std::min<size_t>(kVectorSize, dict.size() - from);
+    DataChunk chunk;
+    chunk.cols.resize(layers_[layer].size());
+    for (size_t k = 0; k < chunk.cols.size(); k++) chunk.cols[k].Init(layers_[layer][k].type, n);
+    for (uint32_t r = 0; r < n; r++) chunk.cols[idx].data<StrRef>()[r] = dict[from + r];
+    chunk.size = n;
+    Vector out;
+    out.Init(e.type, n);
+    Evaluate(e, chunk, out);
+    for (uint32_t r = 0; r < n; r++) {
+      if (!out.IsValid(r)) throw NotOnGpu("a string expression that gives NULL (NULLs are not on the GPU yet)");
+      results[from + r] = std::string(out.data<StrRef>()[r]);
+    }
+  }
+  auto sorted = std::make_shared<std::vector<std::string>>(results);
+  std::sort(sorted->begin(), sorted->end());
+  sorted->erase(std::unique(sorted->begin(), sorted->end()), sorted->end());
+  std::vector<uint32_t> map(dict.size() + 1, 0);
+  for (size_t k = 0; k < dict.size(); k++)
+    map[k] = (uint32_t)(std::lower_bound(sorted->begin(), sorted->end(), results[k]) - sorted->begin());
+  DictMapping m;
+  m.domain.has_range = true;
+  m.domain.lo = 0;
+  m.domain.hi = (int64_t)sorted->size() - 1;
+  m.domain.dict = std::move(sorted);
+  m.map = prog_.bitmaps.size();
+  prog_.bitmaps.push_back(std::move(map));
+  return dict_maps_.emplace(std::make_pair(&e, layer), std::move(m)).first->second;
+}
+
 // a (+|-|*) b, or -a when b is empty: the scalar core's checked operation (tessera::ops,
 // the CPU's too), an overflow reported with the CPU's message.
 std::string Generator::Checked(const char* what, const BoundExpr& e, const std::string& a, const std::string& b) {
@@ -247,6 +297,11 @@ std::string Generator::Expr(const BoundExpr& e, int layer) {
     if (any_str) {
       const bool boolean = e.type.id == TypeId::Boolean;
       if (boolean && one_column) return DictPredicate(e, layer, idx[0]);
+      if (e.type.id == TypeId::Varchar && one_column) {
+        const DictMapping& m = DictMap(e, layer, idx[0]);
+        int k = Param([&prog = prog_, b = m.map] { return (uint64_t)prog.bitmap_buffers[b].ptr(); });
+        return "(int)__ldg((const unsigned*)" + PV(k) + " + " + Need(layer, idx[0]) + "[i])";
+      }
       const bool around = e.kind == BExpr::And || e.kind == BExpr::Or || e.kind == BExpr::Not ||
                           (e.kind == BExpr::Case && e.type.id != TypeId::Varchar);
       if (!around)
@@ -387,6 +442,15 @@ std::string Generator::Expr(const BoundExpr& e, int layer) {
 // monotone in the date; month and day have fixed ranges). has_range false otherwise.
 ColumnDomain Generator::Domain(const BoundExpr& e, int layer) {
   ColumnDomain d;
+  if (e.type.id == TypeId::Varchar && e.kind != BExpr::Column) {
+    // A string expression over one dictionary column has the dictionary of its results.
+    std::vector<int> idx;
+    CollectIndices(e, idx);
+    if (!idx.empty() && std::all_of(idx.begin(), idx.end(), [&](int i) { return i == idx[0]; }) &&
+        layers_[layer][idx[0]].domain.dict)
+      return DictMap(e, layer, idx[0]).domain;
+    return d;
+  }
   switch (e.kind) {
     case BExpr::Column: return layers_[layer][e.index].domain;
     case BExpr::Constant:
