@@ -197,29 +197,36 @@ GpuQuery::GpuQuery(PipelineSet& ps) : pipelines_(ps), ir_(ir::Lower(ps)) {
     }
   }
   // Sorted or limited rows stay in device memory: such a sink runs on the GPU only when the
-  // pipeline that reads its rows does (last to first, so a chain ends as a whole).
-  for (size_t i = pl.size(); i-- > 0;) {
-    auto& prog = programs_[i];
-    if (!prog || !prog->out || irp[i].sink.kind == ir::Sink::Kind::Result) continue;
-    bool read_on_gpu = false;
-    for (size_t j = i + 1; j < irp.size(); j++)
-      if (irp[j].source.kind == ir::Source::Kind::Intermediate && irp[j].source.from == irp[i].sink.node)
-        read_on_gpu = programs_[j] != nullptr;
-    if (!read_on_gpu) {
-      why_cpu_[i] = "the pipeline that reads its rows runs on the CPU";
-      prog.reset();
+  // pipeline that reads its rows does; a build only when its consumer does. Dropping one
+  // pipeline can drop another (a build that reads limited rows, whose consumer is on the
+  // CPU), so both rules run until nothing changes (last to first, so a chain ends as a whole).
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = pl.size(); i-- > 0;) {
+      auto& prog = programs_[i];
+      if (!prog || !prog->out || irp[i].sink.kind == ir::Sink::Kind::Result) continue;
+      bool read_on_gpu = false;
+      for (size_t j = i + 1; j < irp.size(); j++)
+        if (irp[j].source.kind == ir::Source::Kind::Intermediate && irp[j].source.from == irp[i].sink.node)
+          read_on_gpu = programs_[j] != nullptr;
+      if (!read_on_gpu) {
+        why_cpu_[i] = "the pipeline that reads its rows runs on the CPU";
+        prog.reset();
+        changed = true;
+      }
     }
-  }
-  // A build runs on the GPU only when its consumer does; drop the others (last to first, so
-  // a dropped consumer's builds are seen after it).
-  for (size_t i = pl.size(); i-- > 0;) {
-    auto& prog = programs_[i];
-    if (!prog || !prog->is_build) continue;
-    auto c = consumer.find(prog->join);
-    if (c == consumer.end() || !programs_[c->second]) {
-      why_cpu_[i] = "its probe side runs on the CPU";
-      tables_.erase(prog->join);
-      prog.reset();
+    // A build runs on the GPU only when its consumer does; drop the others (last to first, so
+    // a dropped consumer's builds are seen after it).
+    for (size_t i = pl.size(); i-- > 0;) {
+      auto& prog = programs_[i];
+      if (!prog || !prog->is_build) continue;
+      auto c = consumer.find(prog->join);
+      if (c == consumer.end() || !programs_[c->second]) {
+        why_cpu_[i] = "its probe side runs on the CPU";
+        tables_.erase(prog->join);
+        prog.reset();
+        changed = true;
+      }
     }
   }
   // Second pass over the builds: now that their probe kernels are generated, each table

@@ -9,6 +9,14 @@ namespace tessera {
 
 namespace {
 
+// At most one row: an aggregation without GROUP BY (under projections and filters).
+bool AtMostOneRow(const LogicalOp& op) {
+  if (op.kind == LogicalKind::Aggregate) return op.groups.empty();
+  if ((op.kind == LogicalKind::Projection || op.kind == LogicalKind::Filter) && op.children.size() == 1)
+    return AtMostOneRow(*op.children[0]);
+  return false;
+}
+
 struct Relation {
   LogicalOpPtr op;
   std::vector<ColumnBinding> bindings;
@@ -198,7 +206,7 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op) {
       r.rows = std::max(1.0, (double)r.op->table->data->row_count * s);
       r.op->estimated_rows = r.rows;
     } else {
-      r.rows = r.op->estimated_rows >= 0 ? r.op->estimated_rows : 1000;
+      r.rows = AtMostOneRow(*r.op) ? 1 : r.op->estimated_rows >= 0 ? r.op->estimated_rows : 1000;
       double s = 1;
       for (auto& f : r.extra_filters) s *= EstimateSelectivity(*f, nullptr);
       r.rows = std::max(1.0, r.rows * s);
@@ -238,7 +246,7 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op) {
   };
   for (size_t step = 1; step < n; step++) {
     size_t best = n;
-    double best_rows = 0;
+    double best_rows = 0, best_rank = 0;
     for (size_t i = 0; i < n; i++) {
       if (in[i]) continue;
       bool connected = false;
@@ -254,8 +262,11 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op) {
         // (yyyymmdd dates span 61 K integers for 2.5 K days).
         dv = std::max(dv, std::min(ExprDistinct(mine, rels[i]), ExprDistinct(other, rels[other_rel])));
       }
-      double out = connected ? cur_rows * rels[i].rows / dv : cur_rows * rels[i].rows * 1e6;
-      if (best == n || out < best_rows) { best = i; best_rows = out; }
+      // A relation not connected by a join key is taken last (a cross product), unless it
+      // has at most one row: joining it then multiplies nothing.
+      double out = connected ? cur_rows * rels[i].rows / dv : cur_rows * rels[i].rows;
+      double rank = connected || AtMostOneRow(*rels[i].op) ? out : out * 1e6;
+      if (best == n || rank < best_rank) { best = i; best_rows = out; best_rank = rank; }
     }
     auto j = std::make_unique<LogicalOp>(LogicalKind::Join);
     j->join_type = LJoinType::Inner;

@@ -7,6 +7,7 @@ LogicalOpPtr Optimize(LogicalOpPtr plan) {
   FactorOrPredicates(*plan);
   plan = ReorderJoins(std::move(plan));
   SimplifyOuterJoins(*plan);  // after the join order: the join keeps its sides and its single-match check
+  SplitDistinctAggregates(*plan);
   PruneColumns(*plan);
   return plan;
 }

@@ -7,7 +7,11 @@
 //     equi-join predicates become hash-join keys; the join tree is built left-deep with
 //     the largest relation as the probe side and the others (the dimensions of a star or
 //     snowflake) as build sides, most selective first.
-//  4. projection pruning (column_pruning.cpp): scans read only referenced columns.
+//  4. outer join simplification (outer_join_simplification.cpp): LEFT joins under
+//     NULL-rejecting filters become inner joins.
+//  5. DISTINCT aggregates (distinct_aggregates.cpp): an aggregation whose aggregates are
+//     all DISTINCT over one argument becomes two plain aggregations.
+//  6. projection pruning (column_pruning.cpp): scans read only referenced columns.
 #pragma once
 #include "planner/logical_plan.hpp"
 
@@ -20,6 +24,7 @@ void FactorOrPredicates(LogicalOp& op);
 void SimplifyOuterJoins(LogicalOp& op);
 BoundExprPtr FoldExpression(BoundExprPtr e);
 LogicalOpPtr ReorderJoins(LogicalOpPtr op);
+void SplitDistinctAggregates(LogicalOp& root);
 void PruneColumns(LogicalOp& root);
 // Estimated fraction of rows a predicate keeps (used for join ordering).
 double EstimateSelectivity(const BoundExpr& pred, const LogicalOp* get);
