@@ -295,7 +295,8 @@ std::string GpuQuery::Describe() const {
                               " in device memory, "
                         : std::string()) +
            (pr.is_build ? std::string(pr.table->dense ? "direct-mapped" : "open-addressing") + " hash table of " +
-                              std::to_string(pr.table->range) + " slots" + (pr.table->keys_only ? " (keys only)" : "")
+                              std::to_string(pr.table->range) + " slots" + (pr.table->keys_only ? " (keys only)" : "") +
+                              (pr.table->chained ? " chaining every build row (duplicate keys kept for the residual)" : "")
                         : (pr.keys.empty() ? std::string("no groups (block reduction)")
                            : pr.hashed       ? "group hash table of " + std::to_string(pr.slots) +
                                                  " rows (open addressing, global atomics; grown when full)"
@@ -419,6 +420,7 @@ void GpuQuery::ReleaseRunBuffers() {
     if (p->table) {
       p->table->table = DeviceBuffer();
       p->table->keys = DeviceBuffer();
+      p->table->heads = DeviceBuffer();
     }
     if (p->out) {
       p->out->rows = DeviceBuffer();
@@ -516,6 +518,23 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
     if (prog.from_agg && !t.dense)
       while (t.range < 2 * prog.from_agg->groups_bound) t.range <<= 1;
     if (t.range >= (1ull << 31)) throw GpuFallback("join build side above 2^31 hash slots");
+    if (t.chained) {
+      // One row per item of the build input (rows of the scan, slots of the groups, rows
+      // materialised), heads per key slot.
+      t.capacity = prog.from_agg ? prog.from_agg->slots : prog.from_rows ? prog.from_rows->out->capacity : prog.rows;
+      if (t.capacity >= (1ull << 31)) throw GpuFallback("a chained join build side of 2^31 rows or more");
+      t.table = ctx.Allocate(std::max<uint64_t>(t.capacity, 1) * t.stride * 4);
+      t.heads = ctx.Allocate(std::max<uint64_t>(t.range, 1) * 4);
+      t.heads.MemsetAsync(0, nullptr);
+      pipelines_.pipelines()[prog.ir->index]->gpu_table_bytes =
+          (double)std::max<uint64_t>(t.capacity, 1) * t.stride * 4 + (double)std::max<uint64_t>(t.range, 1) * (t.dense ? 4 : 12);
+      if (!t.dense) {
+        t.keys = ctx.Allocate(t.range * 8);
+        t.keys.MemsetAsync(0xff, nullptr);
+      }
+      LaunchPipeline(prog, index);
+      return;
+    }
     t.table = ctx.Allocate(std::max<uint64_t>(t.range, 1) * t.stride * 4);
     pipelines_.pipelines()[prog.ir->index]->gpu_table_bytes = (double)std::max<uint64_t>(t.range, 1) * t.stride * 4;
     if (t.dense) {

@@ -29,7 +29,10 @@ Support Join(const ir::JoinSpec& j) {
   if (j.nulls_equal || j.counted) return No("the joins of INTERSECT and EXCEPT do not run on the GPU yet");
   if (!keys.empty() && type != LJoinType::Inner && type != LJoinType::Semi && type != LJoinType::Anti && type != LJoinType::Mark)
     return No("left and cross joins on keys do not run on the GPU yet");
-  if (j.residual) return No("joins with a residual predicate do not run on the GPU yet");
+  // A residual predicate: semi and anti joins test it against every build row of the key
+  // (a chained table); inner, left and mark joins with one do not run here yet.
+  if (j.residual && (keys.empty() || (type != LJoinType::Semi && type != LJoinType::Anti)))
+    return No("joins other than semi and anti joins with a residual predicate do not run on the GPU yet");
   if (keys.empty()) {
     // A join without keys (an uncorrelated scalar subquery, EXISTS, a cross join): a table
     // of one slot. Inner, cross and left joins run while the build side has exactly one

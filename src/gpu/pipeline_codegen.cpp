@@ -88,6 +88,7 @@ class Generator {
   std::string GroupWord(int w) const;
   std::string AggValue(const Col& c);
   int EmitProbe(const ir::Step& j, int layer);
+  void EmitChainedProbe(const ir::Step& j, int layer, Probe& pr, const std::string& key);
   void AddProbeLayer(int probe);
   size_t ScanPrefix(const ir::Pipeline& p);
   void BuildSink(const ir::Sink& j);
@@ -747,6 +748,11 @@ int Generator::EmitProbe(const ir::Step& j, int layer) {
   pr.p_range = Param([t] { return t->dense ? t->range : t->range - 1; });
   pr.slot_var = NewVar("slot");
   Declare("int", pr.slot_var);  // tables have fewer than 2^31 slots (checked when planned)
+  if (t->chained) {
+    EmitChainedProbe(j, layer, pr, k);
+    probes_.push_back(pr);
+    return (int)probes_.size() - 1;
+  }
   std::string find = t->dense
       ? "ht_find_dense((const unsigned*)" + PV(pr.p_table) + ", (int)" + PV(pr.p_stride) + ", (long long)" + PV(pr.p_lo) + ", " + PV(pr.p_range) + ", (long long)" + k + ")"
       : "ht_find_open((const long long*)" + PV(pr.p_keys) + ", " + PV(pr.p_range) + ", (long long)" + k + ")";
@@ -763,6 +769,56 @@ int Generator::EmitProbe(const ir::Step& j, int layer) {
   ForItems(pr.slot_var + "[i] = (int)" + find + ";" + keep);
   probes_.push_back(pr);
   return (int)probes_.size() - 1;
+}
+
+// A semi or anti join with a residual predicate (TPC-H q21's "another supplier of the same
+// order"): the probe walks the chain of build rows of its key, testing the residual over
+// its own columns and the row's, until one passes; semi joins keep the rows where one did,
+// anti joins the others. The loop is per thread (no block-wide step inside).
+void Generator::EmitChainedProbe(const ir::Step& j, int layer, Probe& pr, const std::string& key) {
+  auto t = pr.table;
+  const int p_heads = Param([t] { return (uint64_t)t->heads.ptr(); });
+  const std::string first =
+      t->dense ? "ht_chain_first_dense((const unsigned*)" + PV(p_heads) + ", (long long)" + PV(pr.p_lo) + ", " + PV(pr.p_range) +
+                     ", (long long)" + key + ")"
+               : "ht_chain_first_open((const long long*)" + PV(pr.p_keys) + ", (const unsigned*)" + PV(p_heads) + ", " +
+                     PV(pr.p_range) + ", (long long)" + key + ")";
+  ForItems(pr.slot_var + "[i] = (int)" + first + ";");
+  // The residual's probe-side columns are loaded before the loop (they stay in registers).
+  std::vector<int> idx;
+  CollectIndices(*j.on.residual, idx);
+  const int nprobe = (int)layers_[layer].size();
+  for (int c : idx)
+    if (c < nprobe) Need(layer, c);
+  // The residual sees the probe columns, then the build row's (read from the chain's row).
+  std::vector<Col> joined = layers_[layer];
+  for (size_t c = 0; c < t->types.size(); c++) {
+    Col col;
+    col.type = t->types[c];
+    col.kind = Col::Payload;
+    col.probe = (int)probes_.size();  // this probe's number once pushed
+    col.build_col = (int)c;
+    col.domain = t->domains[c];
+    joined.push_back(std::move(col));
+  }
+  probes_.push_back(pr);  // Need() of the build columns reads probes_[col.probe]
+  const std::string keep = NewVar("keep"), found = NewVar("found");
+  body_ += "  bool " + keep + "[IPT], " + found + "[IPT];\n";
+  body_ += "  #pragma unroll\n  for (int i = 0; i < IPT; ++i) { " + keep + "[i] = sel[i]; " + found + "[i] = false; }\n";
+  body_ += "  for (;;) {\n  bool any = false;\n";
+  body_ += "  #pragma unroll\n  for (int i = 0; i < IPT; ++i) { sel[i] = " + keep + "[i] && !" + found + "[i] && " + pr.slot_var +
+           "[i] >= 0; any |= sel[i]; }\n  if (!any) break;\n";
+  layers_.push_back(std::move(joined));
+  const int JL = (int)layers_.size() - 1;
+  const std::string res = Expr(*j.on.residual, JL);
+  ForItems("if (" + res + ") " + found + "[i] = true;");
+  layers_.pop_back();
+  ForItems(pr.slot_var + "[i] = (int)ht_chain_next((const unsigned*)" + PV(pr.p_table) + ", (int)" + PV(pr.p_stride) + ", " +
+           pr.slot_var + "[i]);");
+  body_ += "  }\n";
+  body_ += "  #pragma unroll\n  for (int i = 0; i < IPT; ++i) sel[i] = " + keep + "[i] && " +
+           (j.on.type == LJoinType::Anti ? "!" : "") + found + "[i];\n";
+  probes_.pop_back();  // the caller pushes it
 }
 
 // The join's output columns: its input's, then the build side's (read from the probe's slot).
@@ -816,7 +872,7 @@ size_t Generator::ScanPrefix(const ir::Pipeline& p) {
     for (auto* k : j->on.keys) CollectIndices(*k, idx);
     bool scan_only = std::all_of(idx.begin(), idx.end(), [&](int i) { return (size_t)i < nscan; });
     auto it = tables_.find(j->join);
-    if (!scan_only || it == tables_.end()) break;
+    if (!scan_only || it == tables_.end() || j->on.residual) break;  // a residual may read earlier joins' columns
     double in = j->estimated_in, out = j->estimated_out;
     double sel = clamp(in > 0 && out >= 0 ? out / in : 1);
     const auto& t = *it->second;
@@ -844,8 +900,10 @@ void Generator::BuildSink(const ir::Sink& j) {
   auto t = found != tables_.end() ? found->second : std::make_shared<GpuHashTable>();
   const auto& cols = layers_[L];
   if (!t->read_known) t->read.assign(cols.size(), 0);
-  // Semi, anti and mark joins need only the set of build keys (duplicates are fine).
-  t->keys_only = !BuildsRows(j.build.type);
+  // Semi, anti and mark joins need only the set of build keys (duplicates are fine); with a
+  // residual predicate every build row is kept with the columns it reads (chained).
+  t->chained = j.build.residual != nullptr;
+  t->keys_only = !BuildsRows(j.build.type) && !t->chained;
   t->stride = 1;
   t->types.clear();
   t->domains.clear();
@@ -908,6 +966,27 @@ void Generator::BuildSink(const ir::Sink& j) {
   int p_range = Param([t] { return t->dense ? t->range : t->range - 1; });
   int range_err = Error("join build key outside its planned range", true);
   std::string ht = "(unsigned*)" + PV(p_table), stride = "(int)" + PV(p_stride);
+  if (t->chained) {
+    // Row r of the table is the build input's item r: no counter, no compaction.
+    int p_heads = Param([t] { return (uint64_t)t->heads.ptr(); });
+    std::string stmt = "const u64 r = (u64)(tb + i * BT); " +
+                       (t->dense ? "ht_chain_insert_dense((unsigned*)" + PV(p_heads) + ", (long long)" + PV(p_lo) + ", " + PV(p_range)
+                                 : "ht_chain_insert_open((long long*)" + PV(p_keys) + ", (unsigned*)" + PV(p_heads) + ", " + PV(p_range)) +
+                       ", (long long)" + k + ", " + ht + ", " + stride + ", r, err, " + std::to_string(range_err) + ");";
+    for (size_t c = 0; c < cols.size(); c++) {
+      if (t->word_of[c] < 0) continue;
+      std::string ct = DeviceCType(cols[c].type), v = vars[c] + "[i]", w = std::to_string(t->word_of[c]);
+      if (ct == "__int128") stmt += " ht_store128(" + ht + ", " + stride + ", r, " + w + ", " + v + ");";
+      else if (ct == "long long") stmt += " ht_store64(" + ht + ", " + stride + ", r, " + w + ", " + v + ");";
+      else if (ct == "double") stmt += " ht_store64(" + ht + ", " + stride + ", r, " + w + ", tsr_f64_bits(" + v + "));";
+      else stmt += " ht_store32(" + ht + ", " + stride + ", r, " + w + ", (int)" + v + ");";
+    }
+    ForItems(stmt);
+    prog_.is_build = true;
+    prog_.join = j.node;
+    prog_.table = t;
+    return;
+  }
   if (t->keys_only) {
     ForItems(t->dense ? "ht_insert_dense_set(" + ht + ", " + stride + ", (long long)" + PV(p_lo) + ", " + PV(p_range) +
                             ", (long long)" + k + ", err, " + std::to_string(range_err) + ");"

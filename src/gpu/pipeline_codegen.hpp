@@ -65,6 +65,12 @@ struct GpuHashTable {
   uint64_t range = 0;  // dense: slots; open: capacity (a power of two)
   int stride = 1;      // 32-bit words per slot (word 0: occupancy)
   bool keys_only = false;  // semi/anti/mark: a set of keys, duplicates allowed, no columns
+  // Semi/anti joins with a residual predicate: every build row is kept, duplicates chained.
+  // `heads` holds per key slot (direct-mapped or open addressing over `keys`) its last row
+  // + 1 (0: none); `table` holds one row of `stride` words per build input item (its
+  // position in the build pipeline's input), word 0 the next row of the same key + 1.
+  bool chained = false;
+  uint64_t capacity = 0;  // chained: rows `table` holds (the build pipeline's input items)
   // Several keys: packed into one, sum of (key_i - lo_i) * stride_i, each key within
   // [lo_i, lo_i + range_i) (the build side's value ranges); empty for one key.
   std::vector<int64_t> key_lo;
@@ -74,7 +80,7 @@ struct GpuHashTable {
   bool read_known = false;              // store only the columns marked in `read`
   std::vector<Type> types;              // build column types
   std::vector<ColumnDomain> domains;    // build column domains
-  DeviceBuffer table, keys;
+  DeviceBuffer table, keys, heads;
 };
 
 // Initial values of the W state words (mirrors the tile library's StatePattern).

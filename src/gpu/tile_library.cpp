@@ -158,6 +158,37 @@ __device__ __forceinline__ void ht_insert_open_set(i64* keys, u64 mask, i64 key,
     s = (s + 1) & mask;
   }
 }
+// Chained tables (semi/anti joins with a residual: duplicate keys kept): heads[slot] =
+// last row + 1 of the key (0: none), rows[r * stride] = the key's previous row + 1.
+__device__ __forceinline__ void ht_chain_insert_dense(unsigned* heads, i64 lo, u64 range, i64 key, unsigned* rows,
+                                                      int stride, u64 r, int* err, int range_err) {
+  u64 off = (u64)(key - lo);
+  if (off >= range) { tsr_fail(err, range_err); return; }
+  rows[r * stride] = atomicExch(heads + off, (unsigned)(r + 1));
+}
+__device__ __forceinline__ void ht_chain_insert_open(i64* keys, unsigned* heads, u64 mask, i64 key, unsigned* rows,
+                                                     int stride, u64 r, int* err, int range_err) {
+  if (key == -1) { tsr_fail(err, range_err); return; }
+  u64 s = tsr_hash((u64)key) & mask;
+  for (;;) {
+    i64 prev = (i64)atomicCAS((u64*)(keys + s), (u64)-1, (u64)key);
+    if (prev == -1 || prev == key) break;
+    s = (s + 1) & mask;
+  }
+  rows[r * stride] = atomicExch(heads + s, (unsigned)(r + 1));
+}
+// The key's last row (-1: none); then each earlier one.
+__device__ __forceinline__ i64 ht_chain_first_dense(const unsigned* heads, i64 lo, u64 range, i64 key) {
+  u64 off = (u64)(key - lo);
+  return off >= range ? -1 : (i64)__ldg(heads + off) - 1;
+}
+__device__ __forceinline__ i64 ht_chain_first_open(const i64* keys, const unsigned* heads, u64 mask, i64 key) {
+  i64 s = ht_find_open(keys, mask, key);
+  return s < 0 ? -1 : (i64)__ldg(heads + s) - 1;
+}
+__device__ __forceinline__ i64 ht_chain_next(const unsigned* rows, int stride, i64 r) {
+  return (i64)__ldg(rows + r * stride) - 1;
+}
 __device__ __forceinline__ int ht_load32(const unsigned* ht, int stride, i64 slot, int off) {
   return (int)__ldg(ht + slot * stride + off); }
 __device__ __forceinline__ i64 ht_load64(const unsigned* ht, int stride, i64 slot, int off) {
