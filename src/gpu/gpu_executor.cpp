@@ -176,7 +176,7 @@ struct GpuQuery::Timing {
   Pipeline* pipeline = nullptr;
 };
 
-GpuQuery::GpuQuery(PipelineSet& ps) : pipelines_(ps), ir_(ir::Lower(ps)) {
+GpuQuery::GpuQuery(PipelineSet& ps, ChainedJoins chained) : pipelines_(ps), ir_(ir::Lower(ps)), chained_(std::move(chained)) {
   const auto& pl = ps.pipelines();
   const auto& irp = ir_.pipelines;
   programs_.resize(pl.size());
@@ -190,7 +190,7 @@ GpuQuery::GpuQuery(PipelineSet& ps) : pipelines_(ps), ir_(ir::Lower(ps)) {
   GpuResults results;
   for (size_t i = 0; i < irp.size(); i++) {
     try {
-      programs_[i] = GeneratePipeline(irp[i], tables_, results);
+      programs_[i] = GeneratePipeline(irp[i], tables_, results, chained_);
       if (programs_[i]->agg || programs_[i]->out) results[irp[i].sink.node] = programs_[i].get();
     } catch (const NotOnGpu& e) {
       why_cpu_[i] = e.what();
@@ -233,7 +233,7 @@ GpuQuery::GpuQuery(PipelineSet& ps) : pipelines_(ps), ir_(ir::Lower(ps)) {
   // stores only the build columns its probe side reads (narrower slots, fewer sectors).
   for (auto& [join, table] : tables_) table->read_known = true;
   for (size_t i = 0; i < pl.size(); i++)
-    if (programs_[i] && programs_[i]->is_build) programs_[i] = GeneratePipeline(irp[i], tables_, results);
+    if (programs_[i] && programs_[i]->is_build) programs_[i] = GeneratePipeline(irp[i], tables_, results, chained_);
   // An aggregation read by a GPU pipeline keeps its groups in device memory (no download,
   // no CPU group table); one read by a CPU pipeline hands them over as before.
   for (auto& p : programs_)
@@ -437,6 +437,7 @@ void GpuQuery::RaiseErrors(const std::vector<int>& errs) {
     if (!errs[i]) continue;
     auto& p = *programs_[i];
     if (errs[i] < 0 || errs[i] > (int)p.errors.size()) throw InternalError("GPU kernel error id " + std::to_string(errs[i]));
+    if (p.is_build && errs[i] == p.duplicate_error) throw GpuFallback(p.errors[errs[i] - 1], p.join);
     if (p.error_is_fallback[errs[i] - 1]) throw GpuFallback(p.errors[errs[i] - 1]);
     throw UserError(ErrorKind::Conversion, p.errors[errs[i] - 1]);
   }

@@ -46,7 +46,10 @@ struct GpuQueryStats {
 class GpuQuery {
  public:
   // Plans the query's pipelines for the GPU (nothing runs yet).
-  explicit GpuQuery(PipelineSet& pipelines);
+  // `chained`: joins whose build side had duplicate keys in an earlier run (GpuFallback's
+  // duplicate_join): their tables keep every row, chained, and their probes loop over the
+  // matches.
+  explicit GpuQuery(PipelineSet& pipelines, ChainedJoins chained = {});
   ~GpuQuery();
   // Runs every pipeline in order. Throws GpuFallback when the GPU cannot give the right
   // answer after all (the caller re-runs the query on the CPU), UserError for errors the
@@ -86,6 +89,7 @@ class GpuQuery {
   PipelineSet& pipelines_;
   ir::Query ir_;  // the pipelines as the generator reads them (same order)
   GpuTables tables_;
+  ChainedJoins chained_;
   std::vector<std::unique_ptr<PipelineProgram>> programs_;  // by pipeline index (null: CPU)
   std::vector<std::string> why_cpu_;
   GpuQueryStats stats_;

@@ -40,8 +40,8 @@ struct Probe {
 
 class Generator {
  public:
-  Generator(PipelineProgram& prog, GpuTables& tables, const GpuResults& results)
-      : prog_(prog), tables_(tables), results_(results) {
+  Generator(PipelineProgram& prog, GpuTables& tables, const GpuResults& results, const ChainedJoins& chained)
+      : prog_(prog), tables_(tables), results_(results), chained_(chained) {
     prog_.params.resize(kFixedParams);  // rows, err, state: set by the executor
   }
 
@@ -97,6 +97,8 @@ class Generator {
   PipelineProgram& prog_;
   GpuTables& tables_;
   const GpuResults& results_;
+  const ChainedJoins& chained_;
+  std::vector<std::string> loop_ends_;  // inner probes of chained tables: closes their match loops, innermost last
   std::string group_rows_;  // GroupSource: the aggregation's state rows (a const u64* expression)
   std::string row_buf_;     // RowSource: the materialised rows (a const u64* expression)
   int row_words_ = 0;       // RowSource: words per row
@@ -729,6 +731,16 @@ std::string Generator::JoinKey(const std::vector<const BoundExpr*>& keys, const 
   return "((" + in + ") ? (long long)(" + packed + ") : -1LL)";
 }
 
+// TESSERA_GPU_CHAIN_JOINS=1: every inner and cross join's table chained from the start
+// (tests of the match loop on small data, and of its code generation without a GPU).
+static bool ChainAllJoins() {
+  static const bool on = [] {
+    const char* e = std::getenv("TESSERA_GPU_CHAIN_JOINS");
+    return e && std::string(e) == "1";
+  }();
+  return on;
+}
+
 // Join types whose table holds the build rows' columns (the others a set of keys).
 static bool BuildsRows(LJoinType t) { return t == LJoinType::Inner || t == LJoinType::Left || t == LJoinType::Cross; }
 
@@ -783,6 +795,20 @@ void Generator::EmitChainedProbe(const ir::Step& j, int layer, Probe& pr, const 
                      ", (long long)" + key + ")"
                : "ht_chain_first_open((const long long*)" + PV(pr.p_keys) + ", (const unsigned*)" + PV(p_heads) + ", " +
                      PV(pr.p_range) + ", (long long)" + key + ")";
+  if (BuildsRows(j.on.type)) {
+    // An inner or cross join over a chained table: the rest of the pipeline (steps and
+    // sink) runs once per match, in a loop over the k-th match of every item; the loop's
+    // condition is block-wide (sinks compact with block-wide steps).
+    ForItems(pr.slot_var + "[i] = (int)" + first + "; if (" + pr.slot_var + "[i] < 0) sel[i] = false;");
+    const std::string keep = NewVar("keep");
+    body_ += "  bool " + keep + "[IPT];\n  #pragma unroll\n  for (int i = 0; i < IPT; ++i) " + keep + "[i] = sel[i];\n";
+    body_ += "  for (;;) {\n  bool any = false;\n  #pragma unroll\n  for (int i = 0; i < IPT; ++i) { sel[i] = " + keep +
+             "[i] && " + pr.slot_var + "[i] >= 0; any |= sel[i]; }\n  if (!__syncthreads_or(any)) break;\n";
+    loop_ends_.push_back("  #pragma unroll\n  for (int i = 0; i < IPT; ++i) if (" + keep + "[i] && " + pr.slot_var + "[i] >= 0) " +
+                         pr.slot_var + "[i] = (int)ht_chain_next((const unsigned*)" + PV(pr.p_table) + ", (int)" +
+                         PV(pr.p_stride) + ", " + pr.slot_var + "[i]);\n  }\n");
+    return;
+  }
   ForItems(pr.slot_var + "[i] = (int)" + first + ";");
   // The residual's probe-side columns are loaded before the loop (they stay in registers).
   std::vector<int> idx;
@@ -872,7 +898,8 @@ size_t Generator::ScanPrefix(const ir::Pipeline& p) {
     for (auto* k : j->on.keys) CollectIndices(*k, idx);
     bool scan_only = std::all_of(idx.begin(), idx.end(), [&](int i) { return (size_t)i < nscan; });
     auto it = tables_.find(j->join);
-    if (!scan_only || it == tables_.end() || j->on.residual) break;  // a residual may read earlier joins' columns
+    // A residual may read earlier joins' columns; a chained inner probe opens a loop.
+    if (!scan_only || it == tables_.end() || j->on.residual || it->second->chained) break;
     double in = j->estimated_in, out = j->estimated_out;
     double sel = clamp(in > 0 && out >= 0 ? out / in : 1);
     const auto& t = *it->second;
@@ -902,7 +929,10 @@ void Generator::BuildSink(const ir::Sink& j) {
   if (!t->read_known) t->read.assign(cols.size(), 0);
   // Semi, anti and mark joins need only the set of build keys (duplicates are fine); with a
   // residual predicate every build row is kept with the columns it reads (chained).
-  t->chained = j.build.residual != nullptr;
+  t->chained = j.build.residual != nullptr || ((j.build.type == LJoinType::Inner || j.build.type == LJoinType::Cross) && (chained_.count(j.node) || ChainAllJoins()));
+  // A chained table's row r is the build input's item r: inside a match loop an item is
+  // seen once per match.
+  if (t->chained && !loop_ends_.empty()) throw NotOnGpu("a join build with duplicate keys over a join with duplicate keys");
   t->keys_only = !BuildsRows(j.build.type) && !t->chained;
   t->stride = 1;
   t->types.clear();
@@ -1000,6 +1030,7 @@ void Generator::BuildSink(const ir::Sink& j) {
   int dup_err = Error(key ? "duplicate key on the build side of a join"
                           : "a join without keys whose build side has more than one row",
                       true);
+  if (j.build.type == LJoinType::Inner || j.build.type == LJoinType::Cross) prog_.duplicate_error = dup_err;
   std::string ins = t->dense
       ? "ht_insert_dense(" + ht + ", " + stride + ", (long long)" + PV(p_lo) + ", " + PV(p_range) + ", (long long)" + k
       : "ht_insert_open((long long*)" + PV(p_keys) + ", " + PV(p_range) + ", (long long)" + k;
@@ -1274,6 +1305,7 @@ void Generator::Run(const ir::Pipeline& p) {
   if (p.sink.kind == ir::Sink::Kind::JoinBuild) BuildSink(p.sink);
   else if (p.sink.kind == ir::Sink::Kind::Aggregate) AggregateSink(p.sink);
   else MaterialiseSink(p.sink);
+  for (size_t l = loop_ends_.size(); l-- > 0;) body_ += loop_ends_[l];
   std::string k;
   k += "#define BT " + std::to_string(kBlockThreads) + "\n#define IPT " + std::to_string(ItemsPerThread()) + "\n";
   k += "struct Params { unsigned long long v[" + std::to_string(prog_.params.size()) + "]; };\n";
@@ -1301,10 +1333,11 @@ int ItemsPerThread() {
   return ipt;
 }
 
-std::unique_ptr<PipelineProgram> GeneratePipeline(const ir::Pipeline& p, GpuTables& tables, const GpuResults& results) {
+std::unique_ptr<PipelineProgram> GeneratePipeline(const ir::Pipeline& p, GpuTables& tables, const GpuResults& results,
+                                                  const ChainedJoins& chained) {
   auto prog = std::make_unique<PipelineProgram>();
   prog->ir = &p;
-  Generator g(*prog, tables, results);
+  Generator g(*prog, tables, results, chained);
   g.Run(p);
   if (prog->is_build) tables[prog->join] = prog->table;
   return prog;

@@ -28,6 +28,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -47,6 +48,10 @@ struct NotOnGpu : std::runtime_error {
 // on the build side, a key outside the planned range): the query is re-run on the CPU.
 struct GpuFallback : std::runtime_error {
   using std::runtime_error::runtime_error;
+  GpuFallback(const std::string& what, int dup_join) : std::runtime_error(what), duplicate_join(dup_join) {}
+  // An inner (or cross) join whose build side turned out to hold duplicate keys: the query
+  // can be planned again with that join's table chained (GpuQuery's `chained`), on the GPU.
+  int duplicate_join = -1;
 };
 
 inline constexpr int kBlockThreads = 128;
@@ -65,7 +70,9 @@ struct GpuHashTable {
   uint64_t range = 0;  // dense: slots; open: capacity (a power of two)
   int stride = 1;      // 32-bit words per slot (word 0: occupancy)
   bool keys_only = false;  // semi/anti/mark: a set of keys, duplicates allowed, no columns
-  // Semi/anti joins with a residual predicate: every build row is kept, duplicates chained.
+  // Semi/anti joins with a residual predicate, and inner/cross joins whose build side has
+  // duplicate keys (found at run time, or TESSERA_GPU_CHAIN_JOINS=1): every build row is
+  // kept, duplicates chained (an inner probe runs the rest of its pipeline once per match).
   // `heads` holds per key slot (direct-mapped or open addressing over `keys`) its last row
   // + 1 (0: none); `table` holds one row of `stride` words per build input item (its
   // position in the build pipeline's input), word 0 the next row of the same key + 1.
@@ -156,6 +163,7 @@ struct PipelineProgram {
   std::vector<DeviceBuffer> bitmap_buffers;  // uploaded on the first run, kept for later runs
   std::shared_ptr<CompiledKernel> kernel;    // looked up on the first run
   bool is_build = false;
+  int duplicate_error = 0;  // build sink of an inner or cross join: the error id of a duplicate key
   // Build sink: the join's node
   ir::NodeId join = -1;
   std::shared_ptr<GpuHashTable> table;
@@ -199,6 +207,8 @@ struct PipelineProgram {
 
 // Join build tables of the query, by the join's node (filled as build pipelines are planned).
 using GpuTables = std::map<ir::NodeId, std::shared_ptr<GpuHashTable>>;
+// Joins whose tables are chained from the start (their build side has duplicate keys).
+using ChainedJoins = std::set<ir::NodeId>;
 // The GPU aggregations and materialised rows of the query, by the node (their programs).
 using GpuResults = std::map<ir::NodeId, const PipelineProgram*>;
 
@@ -207,6 +217,7 @@ using GpuResults = std::map<ir::NodeId, const PipelineProgram*>;
 // again (the probe kernels keep pointing at it), storing only the columns it marks read.
 // A pipeline that reads an aggregation's result reads it in device memory when the
 // aggregation is in `results`.
-std::unique_ptr<PipelineProgram> GeneratePipeline(const ir::Pipeline& p, GpuTables& tables, const GpuResults& results);
+std::unique_ptr<PipelineProgram> GeneratePipeline(const ir::Pipeline& p, GpuTables& tables, const GpuResults& results,
+                                                  const ChainedJoins& chained = {});
 
 }  // namespace tessera::gpu

@@ -20,7 +20,7 @@ PreparedQuery::~PreparedQuery() = default;
 PreparedQuery::PreparedQuery(PreparedQuery&&) noexcept = default;
 PreparedQuery& PreparedQuery::operator=(PreparedQuery&&) noexcept = default;
 
-PreparedQuery PrepareSelect(Database& db, const ast::SelectStmt& select, bool allow_gpu) {
+PreparedQuery PrepareSelect(Database& db, const ast::SelectStmt& select, bool allow_gpu, const std::set<int>& chained_joins) {
   PreparedQuery q;
   auto t0 = Clock::now();
   Binder binder(db.catalog());
@@ -31,7 +31,7 @@ PreparedQuery PrepareSelect(Database& db, const ast::SelectStmt& select, bool al
   q.plan_ms = MsSince(t0);
   if (allow_gpu && gpu::UseGpu(db.settings().device)) {
     t0 = Clock::now();
-    q.gpu = std::make_unique<gpu::GpuQuery>(*q.pipelines);
+    q.gpu = std::make_unique<gpu::GpuQuery>(*q.pipelines, chained_joins);
     q.gpu_plan_ms = MsSince(t0);
   }
   return q;
@@ -45,12 +45,24 @@ QueryResult RunPrepared(Database& db, const ast::SelectStmt& select, PreparedQue
   if (!q.gpu) {
     q.pipelines->Execute(db.threads());
   } else {
-    try {
-      q.gpu->Run(db.threads());
-    } catch (const gpu::GpuFallback& e) {
-      q = PrepareSelect(db, select, false);
-      q.fallback_note = std::string("the GPU handed the query back (") + e.what() + "); it ran on the CPU";
-      q.pipelines->Execute(db.threads());
+    // A join whose build side had duplicate keys: planned again with its table chained,
+    // still on the GPU (the plan cache keeps that plan); any other case goes to the CPU.
+    std::set<int> chained;
+    for (;;) {
+      try {
+        q.gpu->Run(db.threads());
+        break;
+      } catch (const gpu::GpuFallback& e) {
+        if (e.duplicate_join >= 0 && !chained.count(e.duplicate_join)) {
+          chained.insert(e.duplicate_join);
+          q = PrepareSelect(db, select, true, chained);
+          if (q.gpu) continue;
+        }
+        q = PrepareSelect(db, select, false);
+        q.fallback_note = std::string("the GPU handed the query back (") + e.what() + "); it ran on the CPU";
+        q.pipelines->Execute(db.threads());
+        break;
+      }
     }
   }
   const double run_ms = MsSince(t0);

@@ -3,6 +3,7 @@
 // more than once (the plan cache keeps prepared queries by their SQL text).
 #pragma once
 #include <memory>
+#include <set>
 #include <string>
 
 #include "execution/pipeline.hpp"
@@ -31,7 +32,10 @@ struct PreparedQuery {
   PreparedQuery& operator=(PreparedQuery&&) noexcept;
 };
 
-PreparedQuery PrepareSelect(Database& db, const ast::SelectStmt& select, bool allow_gpu = true);
+// `chained_joins`: the GPU plan's joins to build with duplicate keys chained (an earlier
+// run found duplicates on their build sides; gpu::GpuFallback::duplicate_join).
+PreparedQuery PrepareSelect(Database& db, const ast::SelectStmt& select, bool allow_gpu = true,
+                            const std::set<int>& chained_joins = {});
 
 // Runs the prepared query (again, when it ran before) and returns its result, with the
 // run and collect phases timed. When the GPU hands the query back (a case its kernels
