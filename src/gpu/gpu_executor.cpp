@@ -731,6 +731,28 @@ void GpuQuery::RunMaterialise(PipelineProgram& prog, size_t index) {
   }
   pipelines_.pipelines()[prog.ir->index]->gpu_table_bytes = (double)bytes;
   LaunchPipeline(prog, index);
+  if (prog.expands) {
+    // A join that expands rows (duplicate build keys) may have produced more than one row
+    // per item: the kernel counted them all; when they outgrew the buffer, it runs again
+    // over a buffer of that size.
+    uint64_t seen = 0;
+    counts_.CopyToHost(&seen, 8, rs.count - counts_.ptr());
+    const uint64_t need = sink.kind == ir::Sink::Kind::Limit ? rs.Kept(seen) : seen;
+    if (need > rs.capacity) {
+      rs.capacity = need;
+      try {
+        rs.rows = ctx.Allocate(std::max<uint64_t>(rs.capacity, 1) * std::max(rs.row_words, 1) * 8);
+        if (rs.key_words) rs.keys = ctx.Allocate(std::max<uint64_t>(rs.capacity, 1) * rs.key_words * 8);
+      } catch (const CudaError& e) {
+        throw GpuFallback("no GPU memory for " + std::to_string(rs.capacity) + " rows (" + e.what() + ")");
+      }
+      const uint64_t zero = 0;
+      counts_.CopyFromHost(&zero, 8, rs.count - counts_.ptr());
+      pipelines_.pipelines()[prog.ir->index]->gpu_table_bytes =
+          (double)std::max<uint64_t>(rs.capacity, 1) * (rs.row_words + rs.key_words) * 8;
+      LaunchPipeline(prog, index);
+    }
+  }
   if (sink.kind == ir::Sink::Kind::Order) SortRows(prog);
   if (sink.kind == ir::Sink::Kind::Result) DownloadResult(prog);
 }

@@ -667,7 +667,10 @@ void Generator::MaterialiseSink(const ir::Sink& s) {
     store += " u64* kw = " + kb + " + pos * " + std::to_string(keys.size()) + ";";
     for (size_t k = 0; k < keys.size(); k++) store += " kw[" + std::to_string(k) + "] = " + keys[k] + ";";
   }
-  const std::string keep = "pos >= " + off + " && pos - " + off + " < " + lim;
+  // Rows beyond the buffer's capacity are counted, not stored (a join that expands rows can
+  // outgrow it: the executor then runs the kernel again over a buffer of the count).
+  const std::string cap = PV(Param([self] { return self->out->capacity; }));
+  const std::string keep = "pos >= " + off + " && pos - " + off + " < " + lim + " && pos - " + off + " < " + cap;
   if (in_order) {
     // Every row of the ordered source is selected (GpuSupport: projections only): the last
     // one records how many there were.
@@ -1030,7 +1033,8 @@ void Generator::BuildSink(const ir::Sink& j) {
   int dup_err = Error(key ? "duplicate key on the build side of a join"
                           : "a join without keys whose build side has more than one row",
                       true);
-  if (j.build.type == LJoinType::Inner || j.build.type == LJoinType::Cross) prog_.duplicate_error = dup_err;
+  if ((j.build.type == LJoinType::Inner || j.build.type == LJoinType::Cross) && !j.build.single_match)
+    prog_.duplicate_error = dup_err;
   std::string ins = t->dense
       ? "ht_insert_dense(" + ht + ", " + stride + ", (long long)" + PV(p_lo) + ", " + PV(p_range) + ", (long long)" + k
       : "ht_insert_open((long long*)" + PV(p_keys) + ", " + PV(p_range) + ", (long long)" + k;
@@ -1306,6 +1310,7 @@ void Generator::Run(const ir::Pipeline& p) {
   else if (p.sink.kind == ir::Sink::Kind::Aggregate) AggregateSink(p.sink);
   else MaterialiseSink(p.sink);
   for (size_t l = loop_ends_.size(); l-- > 0;) body_ += loop_ends_[l];
+  prog_.expands = !loop_ends_.empty();
   std::string k;
   k += "#define BT " + std::to_string(kBlockThreads) + "\n#define IPT " + std::to_string(ItemsPerThread()) + "\n";
   k += "struct Params { unsigned long long v[" + std::to_string(prog_.params.size()) + "]; };\n";

@@ -163,7 +163,10 @@ struct PipelineProgram {
   std::vector<DeviceBuffer> bitmap_buffers;  // uploaded on the first run, kept for later runs
   std::shared_ptr<CompiledKernel> kernel;    // looked up on the first run
   bool is_build = false;
-  int duplicate_error = 0;  // build sink of an inner or cross join: the error id of a duplicate key
+  bool expands = false;     // an inner probe of a chained table: more rows out than items in
+  // Build sink of an inner or cross join (not a scalar subquery's, whose duplicates are the
+  // CPU's error to raise): the error id of a duplicate key.
+  int duplicate_error = 0;
   // Build sink: the join's node
   ir::NodeId join = -1;
   std::shared_ptr<GpuHashTable> table;

@@ -71,6 +71,7 @@ class Lowering {
     s.null_aware = j.null_aware;
     s.nulls_equal = j.nulls_equal;
     s.counted = j.counted;
+    s.single_match = j.single_match;
     return s;
   }
 

@@ -73,6 +73,7 @@ struct JoinSpec {
   bool null_aware = false;              // Mark for NOT IN: NULL when unknown
   bool nulls_equal = false;             // INTERSECT/EXCEPT: NULL keys match NULL keys
   bool counted = false;                 // INTERSECT/EXCEPT ALL: see LogicalOp::counted
+  bool single_match = false;            // scalar subquery: two build rows for a probe row is an error
 };
 
 struct Step {
