@@ -932,7 +932,8 @@ void Generator::BuildSink(const ir::Sink& j) {
   if (!t->read_known) t->read.assign(cols.size(), 0);
   // Semi, anti and mark joins need only the set of build keys (duplicates are fine); with a
   // residual predicate every build row is kept with the columns it reads (chained).
-  t->chained = j.build.residual != nullptr || ((j.build.type == LJoinType::Inner || j.build.type == LJoinType::Cross) && (chained_.count(j.node) || ChainAllJoins()));
+  t->chained = j.build.residual != nullptr || ((j.build.type == LJoinType::Inner || j.build.type == LJoinType::Cross) && !j.build.single_match &&
+                                                  (chained_.count(j.node) || ChainAllJoins()));
   // A chained table's row r is the build input's item r: inside a match loop an item is
   // seen once per match.
   if (t->chained && !loop_ends_.empty()) throw NotOnGpu("a join build with duplicate keys over a join with duplicate keys");
