@@ -99,4 +99,23 @@ TEST(nan_equals_nan_and_sorts_above_everything) {
   CHECK(!ops::Compare(ops::kLt, nan, 1.0));
 }
 
+TEST(exact_casts_rescale_round_and_check_the_range) {
+  __int128 r = 0;
+  // DECIMAL(38,2) 12.35 -> scale 6, and back to scale 1 rounding half away from zero
+  CHECK(ops::CastExact(1235, 2, 6, ops::Pow10Int128(38), true, r) && r == 12350000);
+  CHECK(ops::CastExact(1235, 2, 1, ops::Pow10Int128(5), true, r) && r == 124);
+  CHECK(ops::CastExact(-1235, 2, 1, ops::Pow10Int128(5), true, r) && r == -124);
+  CHECK(ops::CastExact(-1234, 2, 1, ops::Pow10Int128(5), true, r) && r == -123);
+  // out of the target precision: |r| must stay below 10^p
+  CHECK(!ops::CastExact(100000, 0, 1, ops::Pow10Int128(6), true, r));
+  CHECK(ops::CastExact(99999, 0, 1, ops::Pow10Int128(6), true, r) && r == 999990);
+  // integer targets: [-2^31, 2^31)
+  const __int128 i32 = (__int128)INT32_MAX + 1;
+  CHECK(ops::CastExact(-(__int128)INT32_MAX - 1, 0, 0, i32, false, r) && r == INT32_MIN);
+  CHECK(!ops::CastExact(i32, 0, 0, i32, false, r));
+  CHECK(ops::CastExact(2147483645, 1, 0, i32, false, r) && r == 214748365);  // 214748364.5 rounds up
+  // a rescale that overflows 128 bits is out of range, not wrapped
+  CHECK(!ops::CastExact(ops::Pow10Int128(37), 0, 10, ops::Pow10Int128(38), true, r));
+}
+
 TEST_MAIN()
