@@ -683,6 +683,10 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
         double dsum = 0;
         Value ext;
         const Value* extp = nullptr;
+        if (agg.aggs[a]->name == "count" && w != 0) {  // COUNT of a left join's build column: its own sum
+          table->SetState(a, gids[r], (int64_t)st[w], 0, 0, nullptr);
+          continue;
+        }
         switch (prog.words[w]) {
           case AggWord::SumLo: isum = (int128_t)(((unsigned __int128)st[w + 1] << 64) | st[w]); break;
           case AggWord::SumF64: std::memcpy(&dsum, &st[w], 8); break;

@@ -27,8 +27,9 @@ Support Join(const ir::JoinSpec& j) {
   const LJoinType type = j.type;
   const auto& keys = j.keys;
   if (j.nulls_equal || j.counted) return No("the joins of INTERSECT and EXCEPT do not run on the GPU yet");
-  if (!keys.empty() && type != LJoinType::Inner && type != LJoinType::Semi && type != LJoinType::Anti && type != LJoinType::Mark)
-    return No("left and cross joins on keys do not run on the GPU yet");
+  if (!keys.empty() && type != LJoinType::Inner && type != LJoinType::Semi && type != LJoinType::Anti &&
+      type != LJoinType::Mark && type != LJoinType::Left)
+    return No("cross joins on keys do not run on the GPU yet");
   // A residual predicate: semi and anti joins test it against every build row of the key
   // (a chained table); inner, left and mark joins with one do not run here yet.
   if (j.residual && (keys.empty() || (type != LJoinType::Semi && type != LJoinType::Anti)))

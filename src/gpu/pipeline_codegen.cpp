@@ -29,6 +29,9 @@ struct Col {
   int below = -1;
   std::string var;                             // register array, once materialised
   ColumnDomain domain;
+  // Payload of a left join on keys: NULL where the probe row found no build row. Such a
+  // column may only be counted (COUNT(x): its probe's slot says whether it is NULL).
+  bool nullable = false;
 };
 
 struct Probe {
@@ -36,6 +39,7 @@ struct Probe {
   std::shared_ptr<GpuHashTable> table;
   std::string slot_var;
   int p_table = -1, p_keys = -1, p_stride = -1, p_lo = -1, p_range = -1;
+  bool left_on_keys = false;  // a left join on keys: rows without a match stay, build columns NULL
 };
 
 class Generator {
@@ -112,6 +116,8 @@ class Generator {
 std::string Generator::Need(int layer, int idx) {
   Col& c = layers_[layer][idx];
   if (!c.var.empty()) return c.var;
+  if (c.nullable)
+    throw NotOnGpu("a left join's build column (NULL where no row matched) used other than in COUNT: NULLs are not on the GPU yet");
   std::string ct = DeviceCType(c.type);
   if (ct.empty()) throw NotOnGpu(UnsupportedType(c.type));
   std::string v = NewVar("v");
@@ -509,6 +515,7 @@ std::string Generator::AggValue(const Col& c) {
   const BoundExpr& a = *agg.agg->aggs[c.agg_col];
   const int w = agg.agg_word[c.agg_col];
   const std::string count = "(long long)" + GroupWord(0);
+  if (a.name == "count" && w != 0) return "(long long)" + GroupWord(w);  // COUNT of a left join's build column
   if (a.name == "count" || a.name == "count_star") return count;
   const std::string ct = DeviceCType(a.type);
   switch (agg.words[w]) {
@@ -568,6 +575,12 @@ void Generator::GroupSource(const ir::Source& src) {
       c.domain.lo = kp.lo;
       c.domain.hi = kp.lo + (int64_t)(kp.range - 1);
       c.domain.dict = kp.dict;
+    } else if (agg->agg->aggs[j - nk]->name == "count" || agg->agg->aggs[j - nk]->name == "count_star") {
+      // A count of rows a GPU pipeline produced: never negative, and below 2^62 (so it can
+      // be a group key again: TPC-H q13's distribution of order counts).
+      c.domain.has_range = true;
+      c.domain.lo = 0;
+      c.domain.hi = (int64_t)((1ull << 62) - 1);
     }
     cols.push_back(std::move(c));
   }
@@ -776,7 +789,9 @@ int Generator::EmitProbe(const ir::Step& j, int layer) {
   // without keys: GpuSupport) finds the one build row or, over an empty build side, would
   // give NULL build columns, which GPU columns do not hold: the query goes to the CPU.
   std::string keep;
+  pr.left_on_keys = j.on.type == LJoinType::Left && !j.on.keys.empty();
   if (j.on.type == LJoinType::Anti) keep = " if (" + pr.slot_var + "[i] >= 0) sel[i] = false;";
+  else if (pr.left_on_keys) keep = "";  // every row stays; its build columns are NULL without a match
   else if (j.on.type == LJoinType::Left)
     keep = " if (" + pr.slot_var + "[i] < 0) tsr_fail(err, " +
            std::to_string(Error("a left join without keys over an empty build side (NULL columns are not on the GPU yet)", true)) + ");";
@@ -799,17 +814,21 @@ void Generator::EmitChainedProbe(const ir::Step& j, int layer, Probe& pr, const 
                : "ht_chain_first_open((const long long*)" + PV(pr.p_keys) + ", (const unsigned*)" + PV(p_heads) + ", " +
                      PV(pr.p_range) + ", (long long)" + key + ")";
   if (BuildsRows(j.on.type)) {
-    // An inner or cross join over a chained table: the rest of the pipeline (steps and
-    // sink) runs once per match, in a loop over the k-th match of every item; the loop's
-    // condition is block-wide (sinks compact with block-wide steps).
-    ForItems(pr.slot_var + "[i] = (int)" + first + "; if (" + pr.slot_var + "[i] < 0) sel[i] = false;");
-    const std::string keep = NewVar("keep");
-    body_ += "  bool " + keep + "[IPT];\n  #pragma unroll\n  for (int i = 0; i < IPT; ++i) " + keep + "[i] = sel[i];\n";
+    // An inner, cross or left join over a chained table: the rest of the pipeline (steps
+    // and sink) runs once per match, in a loop over the k-th match of every item; the
+    // loop's condition is block-wide (sinks compact with block-wide steps). A left join's
+    // item without a match runs it once, with slot -1 (its build columns NULL).
+    const bool left = j.on.type == LJoinType::Left;
+    pr.left_on_keys = left;
+    ForItems(pr.slot_var + "[i] = (int)" + first + ";" + (left ? "" : " if (" + pr.slot_var + "[i] < 0) sel[i] = false;"));
+    const std::string keep = NewVar("keep"), lone = NewVar("lone");
+    body_ += "  bool " + keep + "[IPT], " + lone + "[IPT];\n  #pragma unroll\n  for (int i = 0; i < IPT; ++i) { " + keep +
+             "[i] = sel[i]; " + lone + "[i] = " + (left ? "sel[i] && " + pr.slot_var + "[i] < 0" : std::string("false")) + "; }\n";
     body_ += "  for (;;) {\n  bool any = false;\n  #pragma unroll\n  for (int i = 0; i < IPT; ++i) { sel[i] = " + keep +
-             "[i] && " + pr.slot_var + "[i] >= 0; any |= sel[i]; }\n  if (!__syncthreads_or(any)) break;\n";
-    loop_ends_.push_back("  #pragma unroll\n  for (int i = 0; i < IPT; ++i) if (" + keep + "[i] && " + pr.slot_var + "[i] >= 0) " +
-                         pr.slot_var + "[i] = (int)ht_chain_next((const unsigned*)" + PV(pr.p_table) + ", (int)" +
-                         PV(pr.p_stride) + ", " + pr.slot_var + "[i]);\n  }\n");
+             "[i] && (" + pr.slot_var + "[i] >= 0 || " + lone + "[i]); any |= sel[i]; }\n  if (!__syncthreads_or(any)) break;\n";
+    loop_ends_.push_back("  #pragma unroll\n  for (int i = 0; i < IPT; ++i) { " + lone + "[i] = false; if (" + keep + "[i] && " +
+                         pr.slot_var + "[i] >= 0) " + pr.slot_var + "[i] = (int)ht_chain_next((const unsigned*)" +
+                         PV(pr.p_table) + ", (int)" + PV(pr.p_stride) + ", " + pr.slot_var + "[i]); }\n  }\n");
     return;
   }
   ForItems(pr.slot_var + "[i] = (int)" + first + ";");
@@ -869,6 +888,7 @@ void Generator::AddProbeLayer(int probe) {
     col.probe = probe;
     col.build_col = (int)c;
     col.domain = t->domains[c];
+    col.nullable = probes_[probe].left_on_keys;
     cols.push_back(std::move(col));
   }
   layers_.push_back(std::move(cols));
@@ -932,7 +952,9 @@ void Generator::BuildSink(const ir::Sink& j) {
   if (!t->read_known) t->read.assign(cols.size(), 0);
   // Semi, anti and mark joins need only the set of build keys (duplicates are fine); with a
   // residual predicate every build row is kept with the columns it reads (chained).
-  t->chained = j.build.residual != nullptr || ((j.build.type == LJoinType::Inner || j.build.type == LJoinType::Cross) && !j.build.single_match &&
+  const bool expandable = j.build.type == LJoinType::Inner || j.build.type == LJoinType::Cross ||
+                          (j.build.type == LJoinType::Left && !j.build.keys.empty());
+  t->chained = j.build.residual != nullptr || (expandable && !j.build.single_match &&
                                                   (chained_.count(j.node) || ChainAllJoins()));
   // A chained table's row r is the build input's item r: inside a match loop an item is
   // seen once per match.
@@ -1034,8 +1056,7 @@ void Generator::BuildSink(const ir::Sink& j) {
   int dup_err = Error(key ? "duplicate key on the build side of a join"
                           : "a join without keys whose build side has more than one row",
                       true);
-  if ((j.build.type == LJoinType::Inner || j.build.type == LJoinType::Cross) && !j.build.single_match)
-    prog_.duplicate_error = dup_err;
+  if (expandable && !j.build.single_match) prog_.duplicate_error = dup_err;
   std::string ins = t->dense
       ? "ht_insert_dense(" + ht + ", " + stride + ", (long long)" + PV(p_lo) + ", " + PV(p_range) + ", (long long)" + k
       : "ht_insert_open((long long*)" + PV(p_keys) + ", " + PV(p_range) + ", (long long)" + k;
@@ -1122,6 +1143,17 @@ void Generator::AggregateSink(const ir::Sink& a) {
   std::vector<std::string> values;
   for (const BoundExpr* ag : a.aggs) {
     const std::string& n = ag->name;  // GpuSupport: COUNT, SUM, AVG, MIN, MAX without DISTINCT
+    const BoundExpr* arg = ag->children.empty() ? nullptr : ag->children[0].get();
+    if (n == "count" && arg->kind == BExpr::Column && layers_[L][arg->index].nullable) {
+      // COUNT of a left join's build column: the rows that found a build row, summed into
+      // a state of their own.
+      const Col& c = layers_[L][arg->index];
+      prog_.agg_word.push_back((int)prog_.words.size());
+      prog_.words.push_back(AggWord::SumLo);
+      prog_.words.push_back(AggWord::SumHi);
+      values.push_back("(" + probes_[c.probe].slot_var + "[i] >= 0 ? 1LL : 0LL)");
+      continue;
+    }
     if (n == "count_star" || n == "count") {
       if (n == "count") Expr(*ag->children[0], L);  // no NULLs on the GPU: COUNT(x) = COUNT(*)
       prog_.agg_word.push_back(0);                  // the group's row count

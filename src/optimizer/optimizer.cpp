@@ -5,6 +5,7 @@ namespace tessera {
 LogicalOpPtr Optimize(LogicalOpPtr plan) {
   FoldConstants(*plan);
   FactorOrPredicates(*plan);
+  PushLeftJoinRightFilters(*plan);  // before the join order, which pushes them into the scans
   plan = ReorderJoins(std::move(plan));
   SimplifyOuterJoins(*plan);  // after the join order: the join keeps its sides and its single-match check
   SplitDistinctAggregates(*plan);

@@ -2,6 +2,8 @@
 //  1. constant folding (constant_folding.cpp)
 //  2. OR factoring (or_factoring.cpp): terms common to all disjuncts leave the OR; each
 //     relation every disjunct restricts gets the implied OR of those restrictions.
+//  2b. LEFT join residual terms over the right side only become a filter of that side
+//     (left_join_filters.cpp).
 //  3. join ordering + filter pushdown (join_order.cpp): inner/cross join regions are
 //     flattened into relations and predicates; single-table predicates go into the scans;
 //     equi-join predicates become hash-join keys; the join tree is built left-deep with
@@ -25,6 +27,7 @@ void SimplifyOuterJoins(LogicalOp& op);
 BoundExprPtr FoldExpression(BoundExprPtr e);
 LogicalOpPtr ReorderJoins(LogicalOpPtr op);
 void SplitDistinctAggregates(LogicalOp& root);
+void PushLeftJoinRightFilters(LogicalOp& root);
 void PruneColumns(LogicalOp& root);
 // Estimated fraction of rows a predicate keeps (used for join ordering).
 double EstimateSelectivity(const BoundExpr& pred, const LogicalOp* get);
