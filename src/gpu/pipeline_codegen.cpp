@@ -74,6 +74,8 @@ class Generator {
   std::string Need(int layer, int idx);
   std::string Expr(const BoundExpr& e, int layer);
   std::string DictPredicate(const BoundExpr& e, int layer, int idx);
+  // Column idx's dictionary in chunks of kVectorSize (the other columns empty): fn(chunk, first code).
+  void ForDictChunks(int layer, int idx, const std::function<void(const DataChunk&, size_t)>& fn);
   struct DictMapping {
     ColumnDomain domain;  // the results' sorted dictionary and code range
     size_t map = 0;       // prog_.bitmaps index: old code -> new code
@@ -203,12 +205,8 @@ static void CollectIndices(const BoundExpr& e, std::vector<int>& out) {
 // A boolean expression over one VARCHAR column: evaluated over the column's dictionary
 // by the CPU expression executor (the same semantics: LIKE, IN, ranges, ...); the kernel
 // tests the bit of the row's code.
-std::string Generator::DictPredicate(const BoundExpr& e, int layer, int idx) {
-  const Col& c = layers_[layer][idx];
-  if (!c.domain.dict) throw NotOnGpu("a string predicate over a computed string");
-  const auto& dict = *c.domain.dict;
-  std::vector<uint32_t> bits((dict.size() + 31) / 32 + 1, 0);
-  std::vector<uint32_t> sel;
+void Generator::ForDictChunks(int layer, int idx, const std::function<void(const DataChunk&, size_t)>& fn) {
+  const auto& dict = *layers_[layer][idx].domain.dict;
   for (size_t from = 0; from < dict.size(); from += kVectorSize) {
     uint32_t n = (uint32_t)std::min<size_t>(kVectorSize, dict.size() - from);
     DataChunk chunk;
@@ -216,13 +214,23 @@ std::string Generator::DictPredicate(const BoundExpr& e, int layer, int idx) {
     for (size_t k = 0; k < chunk.cols.size(); k++) chunk.cols[k].Init(layers_[layer][k].type, n);
     for (uint32_t r = 0; r < n; r++) chunk.cols[idx].data<StrRef>()[r] = dict[from + r];
     chunk.size = n;
+    fn(chunk, from);
+  }
+}
+
+std::string Generator::DictPredicate(const BoundExpr& e, int layer, int idx) {
+  const Col& c = layers_[layer][idx];
+  if (!c.domain.dict) throw NotOnGpu("a string predicate over a computed string");
+  std::vector<uint32_t> bits((c.domain.dict->size() + 31) / 32 + 1, 0);
+  std::vector<uint32_t> sel;
+  ForDictChunks(layer, idx, [&](const DataChunk& chunk, size_t from) {
     sel.clear();
     uint32_t m = EvaluateFilter(e, chunk, sel);
     for (uint32_t k = 0; k < m; k++) {
       size_t code = from + sel[k];
       bits[code / 32] |= 1u << (code % 32);
     }
-  }
+  });
   size_t b = prog_.bitmaps.size();
   prog_.bitmaps.push_back(std::move(bits));
   int k = Param([&prog = prog_, b] { return (uint64_t)prog.bitmap_buffers[b].ptr(); });
@@ -243,21 +251,15 @@ const Generator::DictMapping& Generator::DictMap(const BoundExpr& e, int layer, 
   if (!c.domain.dict) throw NotOnGpu("a string expression over a string without a dictionary");
   const auto& dict = *c.domain.dict;
   std::vector<std::string> results(dict.size());
-  for (size_t from = 0; from < dict.size(); from += kVectorSize) {
-    uint32_t n = (uint32_t)std::min<size_t>(kVectorSize, dict.size() - from);
-    DataChunk chunk;
-    chunk.cols.resize(layers_[layer].size());
-    for (size_t k = 0; k < chunk.cols.size(); k++) chunk.cols[k].Init(layers_[layer][k].type, n);
-    for (uint32_t r = 0; r < n; r++) chunk.cols[idx].data<StrRef>()[r] = dict[from + r];
-    chunk.size = n;
+  ForDictChunks(layer, idx, [&](const DataChunk& chunk, size_t from) {
     Vector out;
-    out.Init(e.type, n);
+    out.Init(e.type, chunk.size);
     Evaluate(e, chunk, out);
-    for (uint32_t r = 0; r < n; r++) {
+    for (uint32_t r = 0; r < chunk.size; r++) {
       if (!out.IsValid(r)) throw NotOnGpu("a string expression that gives NULL (NULLs are not on the GPU yet)");
       results[from + r] = std::string(out.data<StrRef>()[r]);
     }
-  }
+  });
   auto sorted = std::make_shared<std::vector<std::string>>(results);
   std::sort(sorted->begin(), sorted->end());
   sorted->erase(std::unique(sorted->begin(), sorted->end()), sorted->end());
@@ -1022,6 +1024,20 @@ void Generator::BuildSink(const ir::Sink& j) {
   int p_range = Param([t] { return t->dense ? t->range : t->range - 1; });
   int range_err = Error("join build key outside its planned range", true);
   std::string ht = "(unsigned*)" + PV(p_table), stride = "(int)" + PV(p_stride);
+  // The statements storing the build columns the table keeps into slot (or row) `slot`.
+  auto store_columns = [&](const std::string& slot) {
+    std::string stmt;
+    for (size_t c = 0; c < cols.size(); c++) {
+      if (t->word_of[c] < 0) continue;
+      std::string ct = DeviceCType(cols[c].type), v = vars[c] + "[i]", w = std::to_string(t->word_of[c]);
+      const std::string at = ht + ", " + stride + ", " + slot + ", " + w + ", ";
+      if (ct == "__int128") stmt += " ht_store128(" + at + v + ");";
+      else if (ct == "long long") stmt += " ht_store64(" + at + v + ");";
+      else if (ct == "double") stmt += " ht_store64(" + at + "tsr_f64_bits(" + v + "));";
+      else stmt += " ht_store32(" + at + "(int)" + v + ");";
+    }
+    return stmt;
+  };
   if (t->chained) {
     // Row r of the table is the build input's item r: no counter, no compaction.
     int p_heads = Param([t] { return (uint64_t)t->heads.ptr(); });
@@ -1029,15 +1045,7 @@ void Generator::BuildSink(const ir::Sink& j) {
                        (t->dense ? "ht_chain_insert_dense((unsigned*)" + PV(p_heads) + ", (long long)" + PV(p_lo) + ", " + PV(p_range)
                                  : "ht_chain_insert_open((long long*)" + PV(p_keys) + ", (unsigned*)" + PV(p_heads) + ", " + PV(p_range)) +
                        ", (long long)" + k + ", " + ht + ", " + stride + ", r, err, " + std::to_string(range_err) + ");";
-    for (size_t c = 0; c < cols.size(); c++) {
-      if (t->word_of[c] < 0) continue;
-      std::string ct = DeviceCType(cols[c].type), v = vars[c] + "[i]", w = std::to_string(t->word_of[c]);
-      if (ct == "__int128") stmt += " ht_store128(" + ht + ", " + stride + ", r, " + w + ", " + v + ");";
-      else if (ct == "long long") stmt += " ht_store64(" + ht + ", " + stride + ", r, " + w + ", " + v + ");";
-      else if (ct == "double") stmt += " ht_store64(" + ht + ", " + stride + ", r, " + w + ", tsr_f64_bits(" + v + "));";
-      else stmt += " ht_store32(" + ht + ", " + stride + ", r, " + w + ", (int)" + v + ");";
-    }
-    ForItems(stmt);
+    ForItems(stmt + store_columns("r"));
     prog_.is_build = true;
     prog_.join = j.node;
     prog_.table = t;
@@ -1061,16 +1069,7 @@ void Generator::BuildSink(const ir::Sink& j) {
       ? "ht_insert_dense(" + ht + ", " + stride + ", (long long)" + PV(p_lo) + ", " + PV(p_range) + ", (long long)" + k
       : "ht_insert_open((long long*)" + PV(p_keys) + ", " + PV(p_range) + ", (long long)" + k;
   ins += ", err, " + std::to_string(range_err) + ", " + std::to_string(dup_err) + ")";
-  std::string stmt = "long long s = " + ins + "; if (s >= 0) {";
-  for (size_t c = 0; c < cols.size(); c++) {
-    if (t->word_of[c] < 0) continue;
-    std::string ct = DeviceCType(cols[c].type), v = vars[c] + "[i]", w = std::to_string(t->word_of[c]);
-    if (ct == "__int128") stmt += " ht_store128(" + ht + ", " + stride + ", s, " + w + ", " + v + ");";
-    else if (ct == "long long") stmt += " ht_store64(" + ht + ", " + stride + ", s, " + w + ", " + v + ");";
-    else if (ct == "double") stmt += " ht_store64(" + ht + ", " + stride + ", s, " + w + ", tsr_f64_bits(" + v + "));";
-    else stmt += " ht_store32(" + ht + ", " + stride + ", s, " + w + ", (int)" + v + ");";
-  }
-  ForItems(stmt + " }");
+  ForItems("long long s = " + ins + "; if (s >= 0) {" + store_columns("s") + " }");
   prog_.is_build = true;
   prog_.join = j.node;
   prog_.table = t;
