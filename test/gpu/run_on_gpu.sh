@@ -13,6 +13,8 @@
 #             q1.1/q2.1/q4.1 and bench --json/--plot on the GPU and on the CPU at SF $SF,
 #             the CPU run side by side with DuckDB (--compare duckdb: DuckDB's C API from
 #             the PyPI package, installed from wheels carried in .whl, see below)
+#   tpch-gpu  TPC-H at SF $TPCH_SFS (default "1 10") with --device gpu beside DuckDB
+#   memcheck-tpch  compute-sanitizer memcheck over the 22 TPC-H queries at SF 0.1
 #   tpch      TPC-H at SF $TPCH_SFS (default "1 10"): bench tpch on the CPU (all threads)
 #             beside DuckDB (same threads, same rows; DuckDB as for model), and once
 #             with --device auto at the first SF (GPU where the plan allows, CPU otherwise)
@@ -106,6 +108,25 @@ for stage in $stages; do
       "$build/tessera" bench tpch --data /tmp/tpch-sf$first.tdb --device auto --reps 3 --quiet \
         > "$OUT/tpch-sf$first-auto.txt" 2>&1 || status=1
       tail -30 "$OUT/tpch-sf$first-auto.txt" ;;
+    # TPC-H on the GPU beside DuckDB (the issue 11 tables in docs/PERFORMANCE.md): every
+    # query with --device gpu at each SF of $TPCH_SFS, rows compared with DuckDB's.
+    tpch-gpu)
+      for tsf in ${TPCH_SFS:-1 10}; do
+        [ -e /tmp/tpch-sf$tsf.tdb ] || "$build/tessera" gen tpch --sf "$tsf" --db /tmp/tpch-sf$tsf.tdb > /dev/null 2>&1
+        [ -e /tmp/tpch-sf$tsf-tbl/schema.sql ] || "$build/tessera" gen tpch --sf "$tsf" --out /tmp/tpch-sf$tsf-tbl > /dev/null 2>&1
+        "$build/tessera" bench tpch --data /tmp/tpch-sf$tsf.tdb --tbl /tmp/tpch-sf$tsf-tbl --device gpu --reps 3 --quiet \
+          --compare duckdb --json "$OUT/tpch-sf$tsf-gpu.json" > "$OUT/tpch-sf$tsf-gpu.txt" 2>&1 || status=1
+        tail -30 "$OUT/tpch-sf$tsf-gpu.txt"
+      done ;;
+    # compute-sanitizer memcheck over the 22 TPC-H queries at SF 0.1 on the GPU.
+    memcheck-tpch)
+      [ -e /tmp/tpch-sf0.1.tdb ] || "$build/tessera" gen tpch --sf 0.1 --db /tmp/tpch-sf0.1.tdb > /dev/null 2>&1
+      for q in queries/tpch/q*.sql; do
+        n=$(basename "$q" .sql)
+        compute-sanitizer --tool memcheck --error-exitcode 3 "$build/tessera" /tmp/tpch-sf0.1.tdb --device gpu < "$q" \
+          > "$OUT/memcheck-tpch-$n.log" 2>&1 || status=1
+        echo "$n $(grep -m1 'ERROR SUMMARY' "$OUT/memcheck-tpch-$n.log")"
+      done ;;
     *) echo "unknown stage $stage"; exit 2 ;;
   esac
 done
