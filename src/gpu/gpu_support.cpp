@@ -19,10 +19,11 @@ bool IntLike(const Type& t) {
 
 Support No(std::string why) { return {false, std::move(why)}; }
 
-// Inner joins, and semi, anti and mark joins (a build of keys only, duplicates allowed), on
-// no keys (see below) or up to four integer keys (several are packed into one by their value ranges) without a
-// residual predicate. A null-aware mark join (NOT IN) needs no
-// NULL handling here: GPU columns and expressions are never NULL.
+// Inner and left joins, and semi, anti and mark joins (a build of keys only, duplicates
+// allowed), on up to four integer keys (several are packed into one by their value ranges)
+// or none; a residual predicate only on semi and anti joins (a chained table). A
+// null-aware mark join (NOT IN) needs no NULL handling here: GPU columns are never NULL; a
+// left join's build columns are, and the generator lets them be counted only.
 Support Join(const ir::JoinSpec& j) {
   const LJoinType type = j.type;
   const auto& keys = j.keys;
