@@ -1,9 +1,13 @@
 #include "gpu/pipeline_codegen.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <mutex>
+#include <thread>
 
 #include "execution/expression_executor.hpp"
 #include "function/arith_errors.hpp"
@@ -205,26 +209,47 @@ static void CollectIndices(const BoundExpr& e, std::vector<int>& out) {
 // A boolean expression over one VARCHAR column: evaluated over the column's dictionary
 // by the CPU expression executor (the same semantics: LIKE, IN, ranges, ...); the kernel
 // tests the bit of the row's code.
+// The chunks run on all host threads (a dictionary can hold millions of strings: TPC-H's
+// o_comment); `fn` must write only what its chunk's codes own (chunks start at multiples
+// of kVectorSize, a multiple of 32, so bitmap words are never shared).
 void Generator::ForDictChunks(int layer, int idx, const std::function<void(const DataChunk&, size_t)>& fn) {
   const auto& dict = *layers_[layer][idx].domain.dict;
-  for (size_t from = 0; from < dict.size(); from += kVectorSize) {
-    uint32_t n = (uint32_t)std::min<size_t>(kVectorSize, dict.size() - from);
-    DataChunk chunk;
-    chunk.cols.resize(layers_[layer].size());
-    for (size_t k = 0; k < chunk.cols.size(); k++) chunk.cols[k].Init(layers_[layer][k].type, n);
-    for (uint32_t r = 0; r < n; r++) chunk.cols[idx].data<StrRef>()[r] = dict[from + r];
-    chunk.size = n;
-    fn(chunk, from);
-  }
+  const size_t chunks = (dict.size() + kVectorSize - 1) / kVectorSize;
+  std::atomic<size_t> next{0};
+  std::exception_ptr failed;
+  std::mutex mu;
+  auto work = [&] {
+    try {
+      for (size_t c; (c = next.fetch_add(1)) < chunks;) {
+        const size_t from = c * kVectorSize;
+        uint32_t n = (uint32_t)std::min<size_t>(kVectorSize, dict.size() - from);
+        DataChunk chunk;
+        chunk.cols.resize(layers_[layer].size());
+        for (size_t k = 0; k < chunk.cols.size(); k++) chunk.cols[k].Init(layers_[layer][k].type, n);
+        for (uint32_t r = 0; r < n; r++) chunk.cols[idx].data<StrRef>()[r] = dict[from + r];
+        chunk.size = n;
+        fn(chunk, from);
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mu);
+      if (!failed) failed = std::current_exception();
+      next = chunks;
+    }
+  };
+  const size_t threads = std::min<size_t>(chunks, std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; t++) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  if (failed) std::rethrow_exception(failed);
 }
 
 std::string Generator::DictPredicate(const BoundExpr& e, int layer, int idx) {
   const Col& c = layers_[layer][idx];
   if (!c.domain.dict) throw NotOnGpu("a string predicate over a computed string");
   std::vector<uint32_t> bits((c.domain.dict->size() + 31) / 32 + 1, 0);
-  std::vector<uint32_t> sel;
   ForDictChunks(layer, idx, [&](const DataChunk& chunk, size_t from) {
-    sel.clear();
+    std::vector<uint32_t> sel;
     uint32_t m = EvaluateFilter(e, chunk, sel);
     for (uint32_t k = 0; k < m; k++) {
       size_t code = from + sel[k];
