@@ -11,26 +11,6 @@
 
 namespace tessera {
 
-namespace {
-
-bool Within(const BoundExpr& e, const std::vector<ColumnBinding>& cols) {
-  std::vector<ColumnBinding> used;
-  e.CollectBindings(used);
-  for (auto& b : used)
-    if (std::find(cols.begin(), cols.end(), b) == cols.end()) return false;
-  return true;
-}
-
-void Split(BoundExprPtr e, std::vector<BoundExprPtr>& out) {
-  if (e->kind == BExpr::And) {
-    for (auto& c : e->children) Split(std::move(c), out);
-    return;
-  }
-  out.push_back(std::move(e));
-}
-
-}  // namespace
-
 void PushLeftJoinRightFilters(LogicalOp& op) {
   for (auto& c : op.children) PushLeftJoinRightFilters(*c);
   if (op.kind != LogicalKind::Join || op.join_type != LJoinType::Left || !op.residual || op.single_match ||
@@ -38,14 +18,17 @@ void PushLeftJoinRightFilters(LogicalOp& op) {
     return;
   const std::vector<ColumnBinding> right = op.children[1]->Bindings();
   std::vector<BoundExprPtr> terms, keep, push;
-  Split(std::move(op.residual), terms);
+  SplitConjunction(std::move(op.residual), terms);
   for (auto& t : terms) {
     std::vector<ColumnBinding> used;
     t->CollectBindings(used);
-    if (!used.empty() && Within(*t, right)) push.push_back(std::move(t));
+    const bool right_only = !used.empty() && std::all_of(used.begin(), used.end(), [&](const ColumnBinding& b) {
+      return std::find(right.begin(), right.end(), b) != right.end();
+    });
+    if (right_only) push.push_back(std::move(t));
     else keep.push_back(std::move(t));
   }
-  if (!keep.empty()) op.residual = keep.size() == 1 ? std::move(keep[0]) : MakeAnd(std::move(keep));
+  if (!keep.empty()) op.residual = MakeAnd(std::move(keep));
   if (push.empty()) return;
   auto f = std::make_unique<LogicalOp>(LogicalKind::Filter);
   f->filters = std::move(push);
