@@ -74,9 +74,7 @@ void CastVector(const Vector& src, Vector& out, uint32_t n) {
   int fs = from.id == TypeId::Decimal ? from.scale : 0;
   if (from_int && to_int) {
     int ts = to.id == TypeId::Decimal ? to.scale : 0;
-    int128_t lim = to.id == TypeId::Decimal ? Pow10(to.precision)
-                   : to.id == TypeId::Integer ? (int128_t)INT32_MAX + 1
-                                              : (int128_t)INT64_MAX + 1;
+    const int128_t lim = ops::ExactCastLimit(to);
     for (uint32_t i = 0; i < n; i++) {
       if (!valid(i)) continue;
       int128_t x;

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "common/date.hpp"
+#include "common/types.hpp"
 #include "function/scalar_core.hpp"
 
 namespace tessera::ops {
@@ -16,6 +17,14 @@ inline bool Mod(double a, double b, double& r, bool&) {
   if (b == 0) return false;
   r = std::fmod(a, b);
   return true;
+}
+
+// The range of a cast's exact numeric target (CastExact's `limit`): 10^precision for a
+// DECIMAL, 2^31 for INTEGER, 2^63 for BIGINT.
+inline __int128 ExactCastLimit(const Type& to) {
+  return to.id == TypeId::Decimal ? Pow10Int128(to.precision)
+         : to.id == TypeId::Integer ? (__int128)INT32_MAX + 1
+                                    : (__int128)INT64_MAX + 1;
 }
 
 // The canonical NaN (one bit pattern for hashing equal NaNs alike), 0.0 for -0.0.

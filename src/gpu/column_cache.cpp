@@ -37,12 +37,10 @@ int DeviceWidth(const Type& t) {
   }
 }
 
-namespace {
-
 // Sorts and de-duplicates string views on all host threads: each thread sorts a slice,
 // then slices merge pairwise (TPC-H's o_comment: 15 M distinct values at SF10, which one
 // thread took seconds to sort as std::strings).
-void SortUnique(std::vector<std::string_view>& v) {
+void SortUniqueStrings(std::vector<std::string_view>& v) {
   const size_t threads = std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), v.size() / 65536));
   std::vector<size_t> bound(threads + 1);
   for (size_t t = 0; t <= threads; t++) bound[t] = v.size() * t / threads;
@@ -62,8 +60,6 @@ void SortUnique(std::vector<std::string_view>& v) {
   }
   v.erase(std::unique(v.begin(), v.end()), v.end());
 }
-
-}  // namespace
 
 ColumnCache& ColumnCache::Instance() {
   static ColumnCache* cache = new ColumnCache();  // never destroyed (device buffers outlive static destruction)
@@ -98,7 +94,7 @@ static void ComputeHostInfo(CachedColumn& c, const TableData& data) {
     }
   }
   if (c.type.id == TypeId::Varchar) {
-    SortUnique(strings);
+    SortUniqueStrings(strings);
     auto dict = std::make_shared<std::vector<std::string>>(strings.begin(), strings.end());
     c.domain.dict = dict;
     c.domain.has_range = true;

@@ -73,6 +73,9 @@ class ColumnCache {
   PinnedHostBuffer staging_;
 };
 
+// Sorts and de-duplicates string views on all host threads (dictionaries of millions).
+void SortUniqueStrings(std::vector<std::string_view>& v);
+
 // Device type of a logical type in generated code ("int", "long long", "__int128" for
 // DECIMALs above 18 digits, ...); "" when the GPU backend does not handle the type.
 std::string DeviceCType(const Type& t);

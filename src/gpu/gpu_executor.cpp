@@ -464,10 +464,7 @@ void GpuQuery::LaunchPipeline(PipelineProgram& prog, size_t index) {
   CompiledKernel& kernel = *prog.kernel;
   const int W = (int)prog.words.size();
   std::vector<uint64_t> params(prog.params.size());
-  // A pipeline reading an aggregation in place: one item per slot it ended with.
-  const uint64_t rows = prog.from_agg    ? prog.from_agg->slots
-                      : prog.from_rows ? prog.from_rows->out->capacity
-                                       : prog.rows;
+  const uint64_t rows = prog.SourceItems();
   params[kParamRows] = rows;
   params[kParamErr] = err_.ptr() + index * sizeof(int);
   params[kParamState] = prog.state.ptr();
@@ -522,7 +519,7 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
     if (t.chained) {
       // One row per item of the build input (rows of the scan, slots of the groups, rows
       // materialised), heads per key slot.
-      t.capacity = prog.from_agg ? prog.from_agg->slots : prog.from_rows ? prog.from_rows->out->capacity : prog.rows;
+      t.capacity = prog.SourceItems();
       if (t.capacity >= (1ull << 31)) throw GpuFallback("a chained join build side of 2^31 rows or more");
       t.table = ctx.Allocate(std::max<uint64_t>(t.capacity, 1) * t.stride * 4);
       t.heads = ctx.Allocate(std::max<uint64_t>(t.range, 1) * 4);
@@ -720,10 +717,9 @@ void GpuQuery::RunMaterialise(PipelineProgram& prog, size_t index) {
   GpuContext& ctx = GpuContext::Shared();
   GpuRowSet& rs = *prog.out;
   const ir::Sink& sink = *prog.materialise;
-  // At most one row per item of the source: joins on the GPU find one build row per key.
-  const uint64_t items = prog.from_agg    ? prog.from_agg->slots
-                         : prog.from_rows ? prog.from_rows->out->capacity
-                                          : prog.rows;
+  // One row per item of the source, unless a join expands rows (chained build keys): the
+  // buffer then grows below.
+  const uint64_t items = prog.SourceItems();
   rs.capacity = sink.kind == ir::Sink::Kind::Limit ? std::min(items, rs.limit) : items;
   rs.count = counts_.ptr() + index * 16;
   const uint64_t bytes = std::max<uint64_t>(rs.capacity, 1) * (rs.row_words + rs.key_words) * 8;

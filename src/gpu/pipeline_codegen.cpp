@@ -13,6 +13,7 @@
 #include "function/arith_errors.hpp"
 #include "function/date_core.hpp"
 #include "function/scalar_core.hpp"
+#include "function/scalar_ops.hpp"
 #include "gpu/gpu_support.hpp"
 #include "gpu/tile_library.hpp"
 
@@ -285,9 +286,9 @@ const Generator::DictMapping& Generator::DictMap(const BoundExpr& e, int layer, 
       results[from + r] = std::string(out.data<StrRef>()[r]);
     }
   });
-  auto sorted = std::make_shared<std::vector<std::string>>(results);
-  std::sort(sorted->begin(), sorted->end());
-  sorted->erase(std::unique(sorted->begin(), sorted->end()), sorted->end());
+  std::vector<std::string_view> distinct(results.begin(), results.end());
+  SortUniqueStrings(distinct);
+  auto sorted = std::make_shared<std::vector<std::string>>(distinct.begin(), distinct.end());
   std::vector<uint32_t> map(dict.size() + 1, 0);
   for (size_t k = 0; k < dict.size(); k++)
     map[k] = (uint32_t)(std::lower_bound(sorted->begin(), sorted->end(), results[k]) - sorted->begin());
@@ -392,9 +393,7 @@ std::string Generator::Expr(const BoundExpr& e, int layer) {
       const bool exact_from = from.id == TypeId::Integer || from.id == TypeId::BigInt || from.id == TypeId::Decimal;
       const bool exact_to = to.id == TypeId::Integer || to.id == TypeId::BigInt || to.id == TypeId::Decimal;
       if (exact_from && exact_to) {
-        const __int128 lim = to.id == TypeId::Decimal ? (__int128)Pow10(to.precision)
-                             : to.id == TypeId::Integer ? (__int128)INT32_MAX + 1
-                                                        : (__int128)INT64_MAX + 1;
+        const __int128 lim = ops::ExactCastLimit(to);
         const int id = Error("cast from " + from.ToString() + " to " + to.ToString() + " out of range", true);
         const std::string limit = "(((__int128)(long long)" + PV(ConstParam((uint64_t)(int64_t)(lim >> 64))) +
                                   " << 64) | (__int128)" + PV(ConstParam((uint64_t)lim)) + ")";
@@ -803,6 +802,7 @@ int Generator::EmitProbe(const ir::Step& j, int layer) {
   pr.p_range = Param([t] { return t->dense ? t->range : t->range - 1; });
   pr.slot_var = NewVar("slot");
   Declare("int", pr.slot_var);  // tables have fewer than 2^31 slots (checked when planned)
+  pr.left_on_keys = j.on.type == LJoinType::Left && !j.on.keys.empty();
   if (t->chained) {
     EmitChainedProbe(j, layer, pr, k);
     probes_.push_back(pr);
@@ -816,7 +816,6 @@ int Generator::EmitProbe(const ir::Step& j, int layer) {
   // without keys: GpuSupport) finds the one build row or, over an empty build side, would
   // give NULL build columns, which GPU columns do not hold: the query goes to the CPU.
   std::string keep;
-  pr.left_on_keys = j.on.type == LJoinType::Left && !j.on.keys.empty();
   if (j.on.type == LJoinType::Anti) keep = " if (" + pr.slot_var + "[i] >= 0) sel[i] = false;";
   else if (pr.left_on_keys) keep = "";  // every row stays; its build columns are NULL without a match
   else if (j.on.type == LJoinType::Left)
@@ -840,13 +839,14 @@ void Generator::EmitChainedProbe(const ir::Step& j, int layer, Probe& pr, const 
                      ", (long long)" + key + ")"
                : "ht_chain_first_open((const long long*)" + PV(pr.p_keys) + ", (const unsigned*)" + PV(p_heads) + ", " +
                      PV(pr.p_range) + ", (long long)" + key + ")";
+  const std::string next = pr.slot_var + "[i] = (int)ht_chain_next((const unsigned*)" + PV(pr.p_table) + ", (int)" +
+                           PV(pr.p_stride) + ", " + pr.slot_var + "[i]);";
   if (BuildsRows(j.on.type)) {
     // An inner, cross or left join over a chained table: the rest of the pipeline (steps
     // and sink) runs once per match, in a loop over the k-th match of every item; the
     // loop's condition is block-wide (sinks compact with block-wide steps). A left join's
     // item without a match runs it once, with slot -1 (its build columns NULL).
-    const bool left = j.on.type == LJoinType::Left;
-    pr.left_on_keys = left;
+    const bool left = pr.left_on_keys;  // chained left joins have keys
     ForItems(pr.slot_var + "[i] = (int)" + first + ";" + (left ? "" : " if (" + pr.slot_var + "[i] < 0) sel[i] = false;"));
     const std::string keep = NewVar("keep"), lone = NewVar("lone");
     body_ += "  bool " + keep + "[IPT], " + lone + "[IPT];\n  #pragma unroll\n  for (int i = 0; i < IPT; ++i) { " + keep +
@@ -854,8 +854,7 @@ void Generator::EmitChainedProbe(const ir::Step& j, int layer, Probe& pr, const 
     body_ += "  for (;;) {\n  bool any = false;\n  #pragma unroll\n  for (int i = 0; i < IPT; ++i) { sel[i] = " + keep +
              "[i] && (" + pr.slot_var + "[i] >= 0 || " + lone + "[i]); any |= sel[i]; }\n  if (!__syncthreads_or(any)) break;\n";
     loop_ends_.push_back("  #pragma unroll\n  for (int i = 0; i < IPT; ++i) { " + lone + "[i] = false; if (" + keep + "[i] && " +
-                         pr.slot_var + "[i] >= 0) " + pr.slot_var + "[i] = (int)ht_chain_next((const unsigned*)" +
-                         PV(pr.p_table) + ", (int)" + PV(pr.p_stride) + ", " + pr.slot_var + "[i]); }\n  }\n");
+                         pr.slot_var + "[i] >= 0) " + next + " }\n  }\n");
     return;
   }
   ForItems(pr.slot_var + "[i] = (int)" + first + ";");
@@ -888,8 +887,7 @@ void Generator::EmitChainedProbe(const ir::Step& j, int layer, Probe& pr, const 
   const std::string res = Expr(*j.on.residual, JL);
   ForItems("if (" + res + ") " + found + "[i] = true;");
   layers_.pop_back();
-  ForItems(pr.slot_var + "[i] = (int)ht_chain_next((const unsigned*)" + PV(pr.p_table) + ", (int)" + PV(pr.p_stride) + ", " +
-           pr.slot_var + "[i]);");
+  ForItems(next);
   body_ += "  }\n";
   body_ += "  #pragma unroll\n  for (int i = 0; i < IPT; ++i) sel[i] = " + keep + "[i] && " +
            (j.on.type == LJoinType::Anti ? "!" : "") + found + "[i];\n";

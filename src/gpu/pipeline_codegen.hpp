@@ -206,6 +206,11 @@ struct PipelineProgram {
   std::shared_ptr<GpuRowSet> out;
   // Source: another GPU pipeline's materialised rows (its `out`).
   const PipelineProgram* from_rows = nullptr;
+  // The items the kernel runs over at run time: the scanned rows, the slots an aggregation
+  // read in place ended with, or the rows another pipeline materialised.
+  uint64_t SourceItems() const {
+    return from_agg ? from_agg->slots : from_rows ? from_rows->out->capacity : rows;
+  }
 };
 
 // Join build tables of the query, by the join's node (filled as build pipelines are planned).
