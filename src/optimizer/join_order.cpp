@@ -65,6 +65,18 @@ std::set<size_t> RelsOf(const BoundExpr& e, const std::vector<Relation>& rels) {
   return r;
 }
 
+const LogicalOp* ScanOfColumn(const BoundExpr& e, const Relation& r) {
+  if (e.kind != BExpr::Column) return nullptr;
+  return r.scan;
+}
+
+double ExprDistinct(const BoundExpr& e, const Relation& r) {
+  if (auto* g = ScanOfColumn(e, r)) return DistinctValues(g, e.binding.column);
+  return std::max(1.0, r.rows);
+}
+
+}  // namespace
+
 // Global min/max of an integral or date column of a scan, from the row-group statistics.
 bool ColumnRange(const LogicalOp* get, uint32_t col, double& lo, double& hi) {
   const Type& t = get->table->schema.columns[col].type;
@@ -96,18 +108,6 @@ double DistinctValues(const LogicalOp* get, uint32_t col) {
   if (ColumnRange(get, col, lo, hi)) return std::min(rows, hi - lo + 1);
   return rows;
 }
-
-const LogicalOp* ScanOfColumn(const BoundExpr& e, const Relation& r) {
-  if (e.kind != BExpr::Column) return nullptr;
-  return r.scan;
-}
-
-double ExprDistinct(const BoundExpr& e, const Relation& r) {
-  if (auto* g = ScanOfColumn(e, r)) return DistinctValues(g, e.binding.column);
-  return std::max(1.0, r.rows);
-}
-
-}  // namespace
 
 double EstimateSelectivity(const BoundExpr& p, const LogicalOp* get) {
   auto col_dv = [&](const BoundExpr& c) -> double {

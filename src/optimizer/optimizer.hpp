@@ -11,6 +11,8 @@
 //     snowflake) as build sides, most selective first.
 //  4. outer join simplification (outer_join_simplification.cpp): LEFT joins under
 //     NULL-rejecting filters become inner joins.
+//  4b. semi-join reduction (semi_join_reduction.cpp): an aggregation joined on its group
+//     keys to a much smaller side is filtered by that side's keys before it groups.
 //  5. DISTINCT aggregates (distinct_aggregates.cpp): an aggregation whose aggregates are
 //     all DISTINCT over one argument becomes two plain aggregations.
 //  6. projection pruning (column_pruning.cpp): scans read only referenced columns.
@@ -29,6 +31,11 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op);
 void SplitDistinctAggregates(LogicalOp& root);
 void PushLeftJoinRightFilters(LogicalOp& root);
 void PruneColumns(LogicalOp& root);
+// Global min/max of an integral or date column of a scan, from the row-group statistics.
+bool ColumnRange(const LogicalOp* get, uint32_t col, double& lo, double& hi);
+// Distinct-value estimate of a column of a scan (min/max range, dictionary size).
+double DistinctValues(const LogicalOp* get, uint32_t col);
+void ReduceGroupsBySemiJoin(LogicalOp& root);
 // Estimated fraction of rows a predicate keeps (used for join ordering).
 double EstimateSelectivity(const BoundExpr& pred, const LogicalOp* get);
 

@@ -69,6 +69,40 @@ std::vector<Type> LogicalOp::Types() const {
   return r;
 }
 
+LogicalOpPtr LogicalOp::Copy() const {
+  auto r = std::make_unique<LogicalOp>(kind);
+  auto copy = [](const std::vector<BoundExprPtr>& v) {
+    std::vector<BoundExprPtr> out;
+    for (auto& e : v) out.push_back(e->Copy());
+    return out;
+  };
+  for (auto& c : children) r->children.push_back(c->Copy());
+  r->table = table;
+  r->alias = alias;
+  r->table_index = table_index;
+  r->column_ids = column_ids;
+  r->filters = copy(filters);
+  r->exprs = copy(exprs);
+  r->join_type = join_type;
+  r->left_keys = copy(left_keys);
+  r->right_keys = copy(right_keys);
+  if (residual) r->residual = residual->Copy();
+  r->single_match = single_match;
+  r->null_aware = null_aware;
+  r->nulls_equal = nulls_equal;
+  r->counted = counted;
+  r->group_index = group_index;
+  r->agg_index = agg_index;
+  r->groups = copy(groups);
+  r->aggs = copy(aggs);
+  for (auto& row : values) r->values.push_back(copy(row));
+  for (auto& o : orders) r->orders.push_back({o.expr->Copy(), o.desc, o.nulls_first});
+  r->limit = limit;
+  r->offset = offset;
+  r->estimated_rows = estimated_rows;
+  return r;
+}
+
 static std::string List(const std::vector<BoundExprPtr>& v) {
   std::string s;
   for (size_t i = 0; i < v.size(); i++) s += (i ? ", " : "") + v[i]->ToString();

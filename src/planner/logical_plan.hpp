@@ -74,6 +74,8 @@ struct LogicalOp {
   double estimated_rows = -1;
 
   explicit LogicalOp(LogicalKind k) : kind(k) {}
+  // A deep copy (same bindings: only for a place no operator sees both copies from).
+  LogicalOpPtr Copy() const;
   std::vector<ColumnBinding> Bindings() const;
   std::vector<Type> Types() const;
   std::string ToString(int indent = 0) const;

@@ -78,4 +78,31 @@ TEST(errors_carry_positions) {
   CHECK_THROWS_WITH(con.Query("select 'abc' + 1"), "could not convert");
 }
 
+// Semi-join reduction (src/optimizer/semi_join_reduction.cpp): a correlated aggregate's
+// input is filtered by the outer side's keys before it is grouped, and only when the outer
+// side is much smaller than the groups.
+TEST(correlated_aggregates_are_reduced_by_the_outer_keys) {
+  Database db;
+  Connection con(db);
+  con.Query("CREATE TABLE big (k INTEGER, s INTEGER, q INTEGER)");
+  con.Query("CREATE TABLE small (k INTEGER, tag VARCHAR)");
+  con.Query("CREATE TABLE d (v INTEGER)");
+  con.Query("INSERT INTO d VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9)");
+  // 20000 rows, 5000 keys; 40 outer keys
+  con.Query("INSERT INTO big SELECT (a.v * 1000 + b.v * 100 + c.v * 10 + e.v) % 5000, a.v % 7, (b.v + c.v) % 11 "
+            "FROM d a, d b, d c, d e, (VALUES (0), (1)) x(y)");
+  con.Query("INSERT INTO small SELECT (a.v * 10 + b.v) * 97, 'x' FROM d a, d b WHERE a.v < 4");
+  const std::string q =
+      "SELECT small.k FROM small WHERE tag = 'x' AND 3 < (SELECT avg(q) FROM big WHERE big.k = small.k)";
+  std::string p = Explain(con, q);
+  // the aggregation's input probes a semi join built from a copy of the outer side
+  size_t group = p.find("HASH_GROUP_BY");
+  CHECK(group != std::string::npos);
+  CHECK(p.find("HASH_JOIN SEMI k = k", group) != std::string::npos);
+  // the outer side as large as the groups: no reduction
+  con.Query("INSERT INTO small SELECT a.v * 1000 + b.v * 100 + c.v * 10 + e.v, 'x' FROM d a, d b, d c, d e");
+  std::string p2 = Explain(con, q);
+  CHECK(p2.find("HASH_JOIN SEMI") == std::string::npos);
+}
+
 TEST_MAIN()
