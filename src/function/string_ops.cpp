@@ -54,30 +54,6 @@ std::string_view Substring(std::string_view s, int64_t start, int64_t length, bo
   return s.substr(b, e - b);
 }
 
-bool LikeMatch(std::string_view s, std::string_view p) {
-  auto step = [&](size_t i) { return i + Utf8SequenceLength((unsigned char)s[i]); };
-  size_t si = 0, pi = 0, star_p = std::string_view::npos, star_s = 0;
-  while (si < s.size()) {
-    if (pi < p.size() && p[pi] == '_') {
-      si = step(si);
-      pi++;
-    } else if (pi < p.size() && p[pi] != '%' && p[pi] == s[si]) {
-      si++;
-      pi++;
-    } else if (pi < p.size() && p[pi] == '%') {
-      star_p = pi++;
-      star_s = si;
-    } else if (star_p != std::string_view::npos) {
-      pi = star_p + 1;
-      si = star_s = step(star_s);  // retry one whole character further
-    } else {
-      return false;
-    }
-  }
-  while (pi < p.size() && p[pi] == '%') pi++;
-  return pi == p.size() && si == s.size();
-}
-
 namespace {
 constexpr uint32_t kTableEnd = 0x530;  // through Cyrillic Supplement
 

@@ -1,18 +1,15 @@
-// String function semantics (CPU only: strings never reach generated GPU code except as
-// dictionary bitmaps, which the CPU evaluates with these same functions). Strings are
-// UTF-8 and positions and lengths count code points, as in DuckDB; invalid bytes count
+// String function semantics. The GPU evaluates string predicates over a column's
+// dictionary with these same functions, and LIKE over a column's own bytes with
+// string_core.hpp's LikeMatch, which the one here calls. Strings are UTF-8 and positions and lengths count code points, as in DuckDB; invalid bytes count
 // as one character each.
 #pragma once
+#include "function/string_core.hpp"
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 namespace tessera::ops {
 
-// Byte length of the UTF-8 sequence starting with byte `lead` (1 for invalid bytes).
-inline int Utf8SequenceLength(unsigned char lead) {
-  return lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : lead < 0xF8 ? 4 : 1;
-}
 // Number of code points.
 int64_t CharLength(std::string_view s);
 // DuckDB's substring(s, start, length) over code points: start is 1-based, counts from
@@ -20,8 +17,10 @@ int64_t CharLength(std::string_view s);
 // takes the characters before start. `has_length` false: to the end. Throws a UserError
 // for |start| or length beyond 2^32 - 1 as DuckDB does. Returns a view into s.
 std::string_view Substring(std::string_view s, int64_t start, int64_t length, bool has_length);
-// SQL LIKE without ESCAPE: % any sequence, _ exactly one character.
-bool LikeMatch(std::string_view s, std::string_view pattern);
+// SQL LIKE without ESCAPE: % any sequence, _ exactly one character (string_core.hpp).
+inline bool LikeMatch(std::string_view s, std::string_view pattern) {
+  return LikeMatch(s.data(), s.size(), pattern.data(), pattern.size());
+}
 // Simple (one code point to one code point) case mapping for ASCII, Latin-1 Supplement,
 // Latin Extended-A, Greek and Coptic (U+0370-U+03FF) and Cyrillic (U+0400-U+052F), as
 // DuckDB maps them (so ß upper-cases to ẞ, ÿ to Ÿ, µ to Greek Μ, ς to Σ). Other code

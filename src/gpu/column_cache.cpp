@@ -66,7 +66,76 @@ ColumnCache& ColumnCache::Instance() {
   return *cache;
 }
 
+bool ColumnCache::StoredPlain(const TableData& data, int column) {
+  if (data.row_groups.empty()) return false;
+  for (auto& rg : data.row_groups)
+    if (rg->columns[column]->str_enc != StringEncoding::Plain) return false;
+  return true;
+}
+
+static void ComputeRawInfo(CachedColumn& c, const TableData& data) {
+  c.device_width = 8;
+  for (auto& rg : data.row_groups) {
+    const ColumnChunk& ch = *rg->columns[c.column];
+    ch.EnsureVerified();
+    if (ch.validity || ch.stats.null_count) {
+      c.unsupported = "column has NULLs (not on the GPU yet)";
+      return;
+    }
+    if (ch.str_enc == StringEncoding::Plain) {
+      c.string_bytes += ch.count ? ch.offsets[ch.count] - ch.offsets[0] : 0;
+    } else {
+      for (uint32_t i = 0; i < ch.count; i++) c.string_bytes += ch.GetString(i).size();
+    }
+  }
+}
+
+// Offsets (u64, rows + 1) and then bytes of a VARCHAR column, row groups on all threads.
+static std::vector<uint8_t> RawStrings(const CachedColumn& c, const TableData& data) {
+  const auto& groups = data.row_groups;
+  const size_t n = groups.size();
+  std::vector<uint64_t> row0(n + 1, 0), byte0(n + 1, 0);
+  for (size_t g = 0; g < n; g++) {
+    const ColumnChunk& ch = *groups[g]->columns[c.column];
+    row0[g + 1] = row0[g] + ch.count;
+    uint64_t b = 0;
+    if (ch.str_enc == StringEncoding::Plain) b = ch.count ? ch.offsets[ch.count] - ch.offsets[0] : 0;
+    else for (uint32_t i = 0; i < ch.count; i++) b += ch.GetString(i).size();
+    byte0[g + 1] = byte0[g] + b;
+  }
+  const size_t off_bytes = (size_t)(row0[n] + 1) * 8;
+  std::vector<uint8_t> out(off_bytes + byte0[n]);
+  uint64_t* off = reinterpret_cast<uint64_t*>(out.data());
+  char* bytes = reinterpret_cast<char*>(out.data() + off_bytes);
+  off[row0[n]] = byte0[n];
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t g; (g = next.fetch_add(1)) < n;) {
+      const ColumnChunk& ch = *groups[g]->columns[c.column];
+      uint64_t at = byte0[g];
+      if (ch.str_enc == StringEncoding::Plain && ch.count) {
+        std::memcpy(bytes + at, ch.bytes + ch.offsets[0], ch.offsets[ch.count] - ch.offsets[0]);
+        for (uint32_t i = 0; i < ch.count; i++) off[row0[g] + i] = at + (ch.offsets[i] - ch.offsets[0]);
+      } else {
+        for (uint32_t i = 0; i < ch.count; i++) {
+          std::string_view v = ch.GetString(i);
+          off[row0[g] + i] = at;
+          std::memcpy(bytes + at, v.data(), v.size());
+          at += v.size();
+        }
+      }
+    }
+  };
+  const size_t threads = std::min<size_t>(n, std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; t++) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  return out;
+}
+
 static void ComputeHostInfo(CachedColumn& c, const TableData& data) {
+  if (c.raw) return ComputeRawInfo(c, data);
   c.device_width = DeviceWidth(c.type);
   if (!c.device_width) {
     c.unsupported = "type " + c.type.ToString() + " is not supported on the GPU yet";
@@ -108,11 +177,11 @@ static void ComputeHostInfo(CachedColumn& c, const TableData& data) {
 }
 
 std::shared_ptr<CachedColumn> ColumnCache::Get(const std::string& table, const std::shared_ptr<const TableData>& data,
-                                               int column, const std::string& name, Type type) {
+                                               int column, const std::string& name, Type type, bool raw) {
   std::lock_guard<std::mutex> g(mu_);
   for (size_t i = 0; i < entries_.size(); i++) {
     auto& e = entries_[i];
-    if (e->table != table || e->column != column) continue;
+    if (e->table != table || e->column != column || e->raw != raw) continue;
     auto snap = e->snapshot.lock();
     if (snap && snap.get() == data.get() && e->type == type) {
       e->last_use = epoch_;
@@ -130,6 +199,7 @@ std::shared_ptr<CachedColumn> ColumnCache::Get(const std::string& table, const s
   c->rows = data->row_count;
   c->snapshot = data;
   c->last_use = epoch_;
+  c->raw = raw && type.id == TypeId::Varchar;
   ComputeHostInfo(*c, *data);
   entries_.push_back(c);
   return c;
@@ -179,7 +249,10 @@ size_t ColumnCache::EnsureResident(CachedColumn& c, GpuContext& ctx) {
       off += take;
     }
   };
-  if (c.type.id == TypeId::Varchar) {
+  if (c.raw) {
+    const std::vector<uint8_t> all = RawStrings(c, *snap);
+    put(all.data(), all.size());
+  } else if (c.type.id == TypeId::Varchar) {
     // Codes of the sorted dictionary: per row group (a binary search per dictionary entry
     // of a dictionary-encoded chunk, per row of a plain one: TPC-H's comments, 15 M
     // distinct at SF10), the row groups spread over the host's threads.
@@ -231,7 +304,7 @@ std::vector<std::string> ColumnCache::Describe() {
   for (auto& e : entries_) {
     char buf[256];
     std::snprintf(buf, sizeof buf, "%s.%s  %s  %llu rows  %.1f MiB  %s  (last used by query %llu of %llu)",
-                  e->table.c_str(), e->name.c_str(), e->type.ToString().c_str(), (unsigned long long)e->rows,
+                  e->table.c_str(), e->name.c_str(), (e->type.ToString() + (e->raw ? " (bytes)" : "")).c_str(), (unsigned long long)e->rows,
                   e->device_bytes() / 1048576.0,
                   !e->unsupported.empty() ? ("not on the GPU: " + e->unsupported).c_str()
                                           : (e->data.empty() ? "not resident" : "resident"),

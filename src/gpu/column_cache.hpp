@@ -42,19 +42,28 @@ struct CachedColumn {
   ColumnDomain domain;
   std::string unsupported;  // why the GPU cannot take this column ("" if it can)
   int device_width = 0;     // bytes per value on the device
+  // A VARCHAR column's own bytes instead of dictionary codes (for LIKE over a column
+  // without a dictionary: no dictionary is built): `data` holds rows + 1 offsets (u64)
+  // and then the string_bytes bytes of all values, one after another.
+  bool raw = false;
+  uint64_t string_bytes = 0;
   DeviceBuffer data;        // empty until uploaded
   uint64_t last_use = 0;    // query epoch
   std::weak_ptr<const TableData> snapshot;
-  size_t device_bytes() const { return (size_t)rows * device_width; }
+  size_t device_bytes() const { return raw ? (size_t)(rows + 1) * 8 + string_bytes : (size_t)rows * device_width; }
 };
 
 class ColumnCache {
  public:
   static ColumnCache& Instance();
 
-  // The entry of a column of this snapshot (host information computed on first use).
+  // The entry of a column of this snapshot (host information computed on first use);
+  // `raw`: a VARCHAR column's bytes (CachedColumn::raw), a separate entry.
   std::shared_ptr<CachedColumn> Get(const std::string& table, const std::shared_ptr<const TableData>& data,
-                                    int column, const std::string& name, Type type);
+                                    int column, const std::string& name, Type type, bool raw = false);
+  // Whether every chunk of a VARCHAR column is stored plain (many distinct values: the
+  // storage found no small dictionary), so its GPU dictionary would be costly to build.
+  static bool StoredPlain(const TableData& data, int column);
   // Uploads the column unless resident; returns the bytes copied to the device (0 if it
   // was resident). Evicts least recently used columns of earlier queries to make room.
   size_t EnsureResident(CachedColumn& c, GpuContext& ctx);

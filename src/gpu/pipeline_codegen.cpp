@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -34,6 +36,9 @@ struct Col {
   int below = -1;
   std::string var;                             // register array, once materialised
   ColumnDomain domain;
+  // Scan of a VARCHAR column's own bytes (no dictionary): only LIKE with a constant
+  // pattern reads it (RawStringColumns).
+  bool raw = false;
   // Payload of a left join on keys: NULL where the probe row found no build row. Such a
   // column may only be counted (COUNT(x): its probe's slot says whether it is NULL).
   bool nullable = false;
@@ -79,6 +84,7 @@ class Generator {
   std::string Need(int layer, int idx);
   std::string Expr(const BoundExpr& e, int layer);
   std::string DictPredicate(const BoundExpr& e, int layer, int idx);
+  std::string RawLike(const BoundExpr& e, int layer, int idx);
   // Column idx's dictionary in chunks of kVectorSize (the other columns empty): fn(chunk, first code).
   void ForDictChunks(int layer, int idx, const std::function<void(const DataChunk&, size_t)>& fn);
   struct DictMapping {
@@ -91,7 +97,7 @@ class Generator {
   std::string JoinKey(const std::vector<const BoundExpr*>& keys, const GpuHashTable& t, int layer);
   ColumnDomain Domain(const BoundExpr& e, int layer);
   void Predicate(const BoundExpr& e, int layer);
-  void Source(const ir::ScanSource& scan);
+  void Source(const ir::ScanSource& scan, const std::vector<bool>& raw);
   void GroupSource(const ir::Source& src);
   void RowSource(const ir::Source& src);
   std::string OrderWords(const Col& c, const std::string& v, bool desc, std::vector<std::string>& out);
@@ -127,6 +133,7 @@ std::string Generator::Need(int layer, int idx) {
     throw NotOnGpu("a left join's build column (NULL where no row matched) used other than in COUNT: NULLs are not on the GPU yet");
   std::string ct = DeviceCType(c.type);
   if (ct.empty()) throw NotOnGpu(UnsupportedType(c.type));
+  if (c.raw) throw InternalError("a string column without a dictionary read other than by LIKE");
   std::string v = NewVar("v");
   switch (c.kind) {
     case Col::Scan: {
@@ -143,6 +150,8 @@ std::string Generator::Need(int layer, int idx) {
     }
     case Col::Payload: {
       Probe& pr = probes_[c.probe];
+      if (!pr.table->read_known && pr.table->word_of[c.build_col] < 0)
+        throw NotOnGpu("a string column without a dictionary (read only by LIKE where it is scanned) read through a join");
       pr.table->read[c.build_col] = 1;
       std::string w = "(int)" + PV(Param([t = pr.table, bc = c.build_col] { return (uint64_t)t->word_of[bc]; }));
       std::string args = "(const unsigned*)" + PV(pr.p_table) + ", (int)" + PV(pr.p_stride) + ", " + pr.slot_var + "[i], " + w;
@@ -264,6 +273,31 @@ std::string Generator::DictPredicate(const BoundExpr& e, int layer, int idx) {
   return "tsr_bit((const unsigned*)" + PV(k) + ", " + v + "[i])";
 }
 
+// LIKE over a VARCHAR column's own bytes (a column without a small dictionary that only
+// LIKE reads: TPC-H q13's o_comment): the scalar core's LikeMatch, as on the CPU, per row
+// still selected, the pattern a literal of the kernel. No dictionary is built.
+std::string Generator::RawLike(const BoundExpr& e, int layer, int idx) {
+  if (e.kind != BExpr::Like || e.children[0]->kind != BExpr::Column || e.children[1]->kind != BExpr::Constant)
+    throw InternalError("a string column without a dictionary read other than by LIKE");
+  const Col& c = layers_[layer][idx];
+  auto cached = c.cached;
+  if (std::find(prog_.columns.begin(), prog_.columns.end(), cached) == prog_.columns.end()) prog_.columns.push_back(cached);
+  int k = Param([cached] { return (uint64_t)cached->data.ptr(); });
+  int b = Param([cached] { return (uint64_t)cached->data.ptr() + (cached->rows + 1) * 8; });
+  const std::string pattern = e.children[1]->value.str_value();
+  std::string lit = "\"";
+  for (unsigned char ch : pattern) {
+    char esc[8];
+    std::snprintf(esc, sizeof esc, "\\%03o", ch);
+    lit += std::isalnum(ch) || ch == ' ' || ch == '%' || ch == '_' ? std::string(1, (char)ch) : std::string(esc);
+  }
+  lit += "\"";
+  const std::string row = "(u64)(tb + i * BT)";
+  const std::string off = "((const u64*)" + PV(k) + ")";
+  return std::string(e.negated ? "!" : "") + "tessera::ops::LikeMatch((const char*)" + PV(b) + " + " + off + "[" + row +
+         "], " + off + "[" + row + " + 1] - " + off + "[" + row + "], " + lit + ", " + std::to_string(pattern.size()) + "ull)";
+}
+
 // A string-valued expression over one VARCHAR column (substring, upper, concat with
 // constants, CASE, ...): evaluated by the CPU expression executor over the column's
 // dictionary, once per query, like DictPredicate. Its distinct results, sorted, are the
@@ -333,6 +367,7 @@ std::string Generator::Expr(const BoundExpr& e, int layer) {
     }
     if (any_str) {
       const bool boolean = e.type.id == TypeId::Boolean;
+      if (boolean && one_column && layers_[layer][idx[0]].raw) return RawLike(e, layer, idx[0]);
       if (boolean && one_column) return DictPredicate(e, layer, idx[0]);
       if (e.type.id == TypeId::Varchar && one_column) {
         const DictMapping& m = DictMap(e, layer, idx[0]);
@@ -723,14 +758,68 @@ void Generator::MaterialiseSink(const ir::Sink& s) {
   prog_.out = rs;
 }
 
-void Generator::Source(const ir::ScanSource& scan) {
+// References to the scan's columns (index < uses.size()) in e: LIKE with a constant
+// pattern over the column itself counts in `like`, any other reference in `other`.
+static void CountUses(const BoundExpr& e, std::vector<int>& other, std::vector<int>& like) {
+  if (e.kind == BExpr::Like && e.children[0]->kind == BExpr::Column && e.children[1]->kind == BExpr::Constant &&
+      !e.children[1]->value.is_null()) {
+    if (e.children[0]->index >= 0 && (size_t)e.children[0]->index < like.size()) like[e.children[0]->index]++;
+    return;
+  }
+  if (e.kind == BExpr::Column) {
+    if (e.index >= 0 && (size_t)e.index < other.size()) other[e.index]++;
+    return;
+  }
+  for (auto& c : e.children) CountUses(*c, other, like);
+}
+
+// The scan columns the kernel reads as bytes (CachedColumn::raw) rather than dictionary
+// codes: VARCHAR columns stored without a dictionary (many distinct values) that only LIKE
+// with a constant pattern reads, up to the first projection (without one: also in the
+// sink; a sink that materialises rows reads every column). Probes keep the scan columns'
+// positions. Their dictionary (TPC-H's o_comment: 30 M strings at SF20) is never built.
+static std::vector<bool> RawStringColumns(const ir::Pipeline& p) {
+  const ir::ScanSource& scan = p.source.scan;
+  const size_t n = scan.column_ids.size();
+  std::vector<int> other(n, 0), like(n, 0);
+  for (const BoundExpr* f : scan.filters) CountUses(*f, other, like);
+  bool projected = false;
+  for (const ir::Step& st : p.steps) {
+    if (st.predicate) CountUses(*st.predicate, other, like);
+    for (const BoundExpr* e : st.exprs) CountUses(*e, other, like);
+    for (const BoundExpr* k : st.on.keys) CountUses(*k, other, like);
+    if (st.on.residual) CountUses(*st.on.residual, other, like);
+    if (st.kind == ir::Step::Kind::Project) {
+      projected = true;
+      break;
+    }
+  }
+  if (!projected) {
+    const ir::Sink& k = p.sink;
+    for (const BoundExpr* e : k.groups) CountUses(*e, other, like);
+    for (const BoundExpr* e : k.aggs) CountUses(*e, other, like);
+    for (const BoundExpr* e : k.build.keys) CountUses(*e, other, like);
+    if (k.build.residual) CountUses(*k.build.residual, other, like);
+    for (const ir::OrderKey& o : k.orders) CountUses(*o.expr, other, like);
+    if (k.kind != ir::Sink::Kind::JoinBuild && k.kind != ir::Sink::Kind::Aggregate)
+      for (auto& o : other) o++;
+  }
+  std::vector<bool> raw(n, false);
+  for (size_t j = 0; j < n; j++)
+    raw[j] = scan.column_types[j].id == TypeId::Varchar && like[j] > 0 && other[j] == 0 &&
+             ColumnCache::StoredPlain(*scan.data, scan.column_ids[j]);
+  return raw;
+}
+
+void Generator::Source(const ir::ScanSource& scan, const std::vector<bool>& raw) {
   prog_.rows = scan.data->row_count;
   std::vector<Col> cols;
   for (size_t j = 0; j < scan.column_ids.size(); j++) {
     Col c;
     c.type = scan.column_types[j];
     c.kind = Col::Scan;
-    c.cached = ColumnCache::Instance().Get(scan.table, scan.data, scan.column_ids[j], scan.column_names[j], c.type);
+    c.cached = ColumnCache::Instance().Get(scan.table, scan.data, scan.column_ids[j], scan.column_names[j], c.type, raw[j]);
+    c.raw = c.cached->raw;
     if (!c.cached->unsupported.empty())
       throw NotOnGpu(scan.table + "." + scan.column_names[j] + ": " + c.cached->unsupported);
     c.domain = c.cached->domain;
@@ -990,7 +1079,9 @@ void Generator::BuildSink(const ir::Sink& j) {
   t->domains.clear();
   t->word_of.clear();
   for (size_t c = 0; c < cols.size(); c++) {
-    bool store = !t->keys_only && (!t->read_known || t->read[c]);
+    // A column only LIKE reads as bytes (raw) is never stored: a probe reading it hands its
+    // pipeline to the CPU.
+    bool store = !t->keys_only && !cols[c].raw && (!t->read_known || t->read[c]);
     const std::string ct = DeviceCType(cols[c].type);
     if (store && ct.empty())
       throw NotOnGpu("a join build column of type " + cols[c].type.ToString() + " is not supported on the GPU yet");
@@ -1327,7 +1418,7 @@ void Generator::Run(const ir::Pipeline& p) {
   if (!support.ok) throw NotOnGpu(support.reason);
   size_t done = 0;
   if (p.source.kind == ir::Source::Kind::TableScan) {
-    Source(p.source.scan);
+    Source(p.source.scan, RawStringColumns(p));
     done = ScanPrefix(p);
   } else if (p.source.rows) {
     RowSource(p.source);
