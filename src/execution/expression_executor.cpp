@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstring>
 
-#include "common/date.hpp"
 #include "common/decimal.hpp"
 #include "function/function_registry.hpp"
 #include "function/scalar_ops.hpp"
