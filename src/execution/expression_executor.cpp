@@ -6,8 +6,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "common/date.hpp"
 #include "common/decimal.hpp"
+#include "function/function_registry.hpp"
 #include "function/scalar_ops.hpp"
 #include "function/string_ops.hpp"
 
@@ -171,87 +171,6 @@ void EvalArith(const BoundExpr& e, const Vector& a, const Vector& b, Vector& out
       if (!ops::WithinPrecision(v, lim) && out.IsValid(i)) Overflow("arithmetic", out.type());
     }
   }
-}
-
-void EvalFunc(const BoundExpr& e, std::vector<Vector>& args, Vector& out, uint32_t n) {
-  const std::string& f = e.name;
-  if (f == "coalesce") {
-    uint8_t* ov = out.validity();
-    for (uint32_t i = 0; i < n; i++) {
-      ov[i] = 0;
-      for (auto& a : args)
-        if (a.IsValid(i)) {
-          CopyRows(a, &i, 1, out, i);
-          ov[i] = 1;
-          break;
-        }
-    }
-    return;
-  }
-  std::vector<const Vector*> ins;
-  for (auto& a : args) ins.push_back(&a);
-  for (auto* v : ins) MergeNulls(out, n, {v});
-  auto ok = [&](uint32_t i) { return out.IsValid(i); };
-  if (f == "extract_year" || f == "extract_month" || f == "extract_day") {
-    const int field = f == "extract_year" ? ops::kYear : f == "extract_month" ? ops::kMonth : ops::kDay;
-    for (uint32_t i = 0; i < n; i++)
-      if (ok(i)) out.data<int64_t>()[i] = ops::ExtractDateField(args[0].data<int32_t>()[i], field);
-    return;
-  }
-  if (f == "date_add_days" || f == "date_add_months") {
-    for (uint32_t i = 0; i < n; i++) {
-      if (!ok(i)) continue;
-      int32_t d = args[0].data<int32_t>()[i], k = args[1].data<int32_t>()[i];
-      out.data<int32_t>()[i] = f == "date_add_days" ? d + k : AddMonths(d, k);
-    }
-    return;
-  }
-  if (f == "substring") {
-    for (uint32_t i = 0; i < n; i++) {
-      if (!ok(i)) continue;
-      bool has_len = args.size() > 2;
-      out.data<StrRef>()[i] = ops::Substring(args[0].data<StrRef>()[i], args[1].data<int64_t>()[i],
-                                             has_len ? args[2].data<int64_t>()[i] : 0, has_len);
-    }
-    out.ShareStrings(args[0]);
-    return;
-  }
-  if (f == "upper" || f == "lower") {
-    std::string tmp;
-    for (uint32_t i = 0; i < n; i++) {
-      if (!ok(i)) continue;
-      tmp.clear();
-      ops::AppendCaseMapped(args[0].data<StrRef>()[i], f == "upper", tmp);
-      out.data<StrRef>()[i] = out.heap().Add(tmp);
-    }
-    return;
-  }
-  if (f == "length") {
-    for (uint32_t i = 0; i < n; i++)
-      if (ok(i)) out.data<int64_t>()[i] = ops::CharLength(args[0].data<StrRef>()[i]);
-    return;
-  }
-  if (f == "concat") {
-    std::string tmp;
-    for (uint32_t i = 0; i < n; i++) {
-      if (!ok(i)) continue;
-      tmp.assign(args[0].data<StrRef>()[i]);
-      tmp.append(args[1].data<StrRef>()[i]);
-      out.data<StrRef>()[i] = out.heap().Add(tmp);
-    }
-    return;
-  }
-  if (f == "abs") {
-    DispatchPhys(out.type().physical(), [&]<class T>() {
-      if constexpr (std::is_arithmetic_v<T> || std::is_same_v<T, int128_t>) {
-        for (uint32_t i = 0; i < n; i++)
-          if (!ops::AbsChecked(args[0].data<T>()[i], out.data<T>()[i]) && ok(i))
-            throw UserError(ErrorKind::Conversion, "Overflow on abs(" + args[0].GetValue(i).ToString() + ")");
-      }
-    });
-    return;
-  }
-  throw InternalError("unknown function " + f);
 }
 
 }  // namespace
@@ -440,7 +359,11 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
     case BExpr::Func: {
       std::vector<Vector> args(e.children.size());
       for (size_t k = 0; k < e.children.size(); k++) Evaluate(*e.children[k], in, args[k]);
-      EvalFunc(e, args, out, n);
+      // The registry's function (function/scalar_functions.cpp); NULL in, NULL out
+      // unless it reads NULLs itself.
+      if (!e.fn->reads_nulls)
+        for (auto& a : args) MergeNulls(out, n, {&a});
+      e.fn->cpu(args, out, n);
       return;
     }
     case BExpr::Agg: throw InternalError("aggregate evaluated as a scalar expression");

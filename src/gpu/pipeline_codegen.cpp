@@ -13,7 +13,7 @@
 
 #include "execution/expression_executor.hpp"
 #include "function/arith_errors.hpp"
-#include "function/date_core.hpp"
+#include "function/function_registry.hpp"
 #include "function/scalar_core.hpp"
 #include "function/scalar_ops.hpp"
 #include "gpu/gpu_support.hpp"
@@ -495,21 +495,19 @@ std::string Generator::Expr(const BoundExpr& e, int layer) {
       return s;
     }
     case BExpr::Func: {
-      // The scalar core's date functions (function/date_core.hpp), as on the CPU.
-      const std::string& f = e.name;
-      if (f == "extract_year" || f == "extract_month" || f == "extract_day") {
-        const int field = f == "extract_year" ? ops::kYear : f == "extract_month" ? ops::kMonth : ops::kDay;
-        return "tessera::ops::ExtractDateField((int)" + Expr(*e.children[0], layer) + ", " + std::to_string(field) + ")";
-      }
-      throw NotOnGpu("function " + f + " is not supported on the GPU yet");
+      // The registry's device expression: the scalar core function the CPU calls too.
+      if (!e.fn->device) throw NotOnGpu("function " + e.name + " has no GPU definition yet");
+      std::vector<std::string> args;
+      for (auto& c : e.children) args.push_back(Expr(*c, layer));
+      return e.fn->device(args);
     }
     default: throw NotOnGpu(e.ToString() + " is not supported on the GPU yet");
   }
 }
 
 // The range of an expression's values where it can be derived: a column's domain, a
-// constant, a widening cast, EXTRACT of a date column with a known range (the year is
-// monotone in the date; month and day have fixed ranges). has_range false otherwise.
+// constant, a widening cast, a function with a range hook in the registry (EXTRACT: the
+// year of a date column with a known range, month and day fixed). has_range false otherwise.
 ColumnDomain Generator::Domain(const BoundExpr& e, int layer) {
   ColumnDomain d;
   if (e.type.id == TypeId::Varchar && e.kind != BExpr::Column) {
@@ -533,19 +531,17 @@ ColumnDomain Generator::Domain(const BoundExpr& e, int layer) {
       if ((e.children[0]->type.id == TypeId::Integer && e.type.id == TypeId::BigInt)) return Domain(*e.children[0], layer);
       return d;
     case BExpr::Func: {
-      const std::string& f = e.name;
-      if (f == "extract_month" || f == "extract_day") {
-        d.has_range = true;
-        d.lo = 1;
-        d.hi = f == "extract_month" ? 12 : 31;
-      } else if (f == "extract_year") {
-        ColumnDomain in = Domain(*e.children[0], layer);
-        if (in.has_range && in.hi >= in.lo) {
-          d.has_range = true;
-          d.lo = DateYear((int)in.lo);
-          d.hi = DateYear((int)in.hi);
-        }
+      // The registry's range hook over the arguments' ranges.
+      if (!e.fn->range) return d;
+      std::vector<ValueRange> in;
+      for (auto& c : e.children) {
+        ColumnDomain cd = Domain(*c, layer);
+        in.push_back({cd.has_range, cd.lo, cd.hi});
       }
+      ValueRange r = e.fn->range(in);
+      d.has_range = r.known;
+      d.lo = r.lo;
+      d.hi = r.hi;
       return d;
     }
     default: return d;

@@ -5,6 +5,7 @@
 #include "common/date.hpp"
 #include "common/decimal.hpp"
 #include "common/string_cast.hpp"
+#include "function/function_registry.hpp"
 #include "planner/binder.hpp"
 #include "planner/binder_internal.hpp"
 
@@ -110,6 +111,24 @@ static void UnifyForCompare(BoundExprPtr& l, BoundExprPtr& r, SourcePos pos) {
                     pos);
   l = MakeCast(std::move(l), t);
   r = MakeCast(std::move(r), t);
+}
+
+// A call of the registry's function fn (written as `written`, for error messages): the
+// function's bind hook checks and coerces the arguments and gives the result type.
+static BoundExprPtr MakeFunction(const ScalarFunction& fn, std::string_view written,
+                                 std::vector<BoundExprPtr> args, SourcePos pos) {
+  ScalarCall call{written, pos, args};
+  Type t = fn.bind(call);
+  auto f = std::make_unique<BoundExpr>(BExpr::Func, t);
+  f->name = fn.name;
+  f->fn = &fn;
+  f->children = std::move(args);
+  return f;
+}
+
+static BoundExprPtr MakeFunction(std::string_view name, std::vector<BoundExprPtr> args, SourcePos pos) {
+  const ScalarFunction& fn = ScalarFunctionNamed(name);
+  return MakeFunction(fn, fn.name, std::move(args), pos);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -248,17 +267,16 @@ BoundExprPtr Binder::BindBinary(const ast::Expr& e, Ctx& ctx) {
     if (l->type.id == TypeId::Varchar && l->kind == BExpr::Constant) l = Coerce(std::move(l), Type::Date(), e.pos);
     if (l->type.id != TypeId::Date)
       throw TypeError("INTERVAL arithmetic needs a DATE, not " + l->type.ToString(), e.pos);
-    std::string fn;
+    const char* fn;
     if (iv.name == "day") fn = "date_add_days";
     else if (iv.name == "week") { fn = "date_add_days"; amount *= 7; }
     else if (iv.name == "month") fn = "date_add_months";
     else if (iv.name == "year") { fn = "date_add_months"; amount *= 12; }
     else throw UserError(ErrorKind::Unsupported, "unsupported interval unit \"" + iv.name + "\"", iv.pos);
-    auto f = std::make_unique<BoundExpr>(BExpr::Func, Type::Date());
-    f->name = fn;
-    f->children.push_back(std::move(l));
-    f->children.push_back(MakeConstant(Value::Integer((int32_t)amount)));
-    return f;
+    std::vector<BoundExprPtr> args;
+    args.push_back(std::move(l));
+    args.push_back(MakeConstant(Value::Integer((int32_t)amount)));
+    return MakeFunction(fn, std::move(args), e.pos);
   }
   auto l = Bind(*e.children[0], ctx);
   auto r = Bind(*e.children[1], ctx);
@@ -274,11 +292,10 @@ BoundExprPtr Binder::BindBinary(const ast::Expr& e, Ctx& ctx) {
       UnifyForCompare(l, r, e.pos);
       return MakeCompare(op, std::move(l), std::move(r));
     case Op::Concat: {
-      auto f = std::make_unique<BoundExpr>(BExpr::Func, Type::Varchar());
-      f->name = "concat";
-      f->children.push_back(Coerce(std::move(l), Type::Varchar(), e.pos));
-      f->children.push_back(Coerce(std::move(r), Type::Varchar(), e.pos));
-      return f;
+      std::vector<BoundExprPtr> args;
+      args.push_back(std::move(l));
+      args.push_back(std::move(r));
+      return MakeFunction("concat", std::move(args), e.pos);
     }
     default: return BindArith(op, std::move(l), std::move(r), e.pos);
   }
@@ -290,12 +307,16 @@ BoundExprPtr Binder::BindAggregate(const ast::Expr& e, Ctx& ctx) {
   Ctx inner;
   inner.scope = ctx.scope;
   inner.clause = "aggregate function arguments";
-  std::string name = e.name;
+  const std::string& name = e.name;
+  const AggregateFunction* fn = FindAggregateFunction(name);
+  if (!fn) throw InternalError("no aggregate " + name);
   BoundExprPtr agg;
   if (e.star_arg) {
-    if (name != "count") throw BindError(name + "(*) is not a valid aggregate", e.pos);
-    agg = std::make_unique<BoundExpr>(BExpr::Agg, Type::BigInt());
-    agg->name = "count_star";
+    if (!fn->star) throw BindError(name + "(*) is not a valid aggregate", e.pos);
+    const AggregateFunction& star = AggregateFunctionNamed(fn->star);
+    agg = std::make_unique<BoundExpr>(BExpr::Agg, star.result(Type()));
+    agg->name = star.name;
+    agg->agg_fn = &star;
   } else {
     if (e.children.size() != 1)
       throw BindError("aggregate " + name + " takes exactly one argument", e.pos);
@@ -304,22 +325,15 @@ BoundExprPtr Binder::BindAggregate(const ast::Expr& e, Ctx& ctx) {
         throw BindError("aggregate function calls cannot be nested", c->pos);
     auto arg = Bind(*e.children[0], inner);
     Type t = arg->type;
-    Type rt;
-    if (name == "count") rt = Type::BigInt();
-    else if (name == "min" || name == "max") rt = t.id == TypeId::Null ? Type::Integer() : t;
-    else {
+    if (fn->numeric_argument) {
       if (t.id == TypeId::Null) { arg = MakeCast(std::move(arg), Type::Integer()); t = Type::Integer(); }
       if (!t.IsNumeric())
         throw TypeError(name + "(" + t.ToString() + ") is not defined: argument must be numeric",
                         e.children[0]->pos);
-      if (name == "avg") rt = Type::Double();
-      else if (t.id == TypeId::Integer) rt = Type::BigInt();
-      else if (t.id == TypeId::BigInt) rt = Type::Decimal(38, 0);
-      else if (t.id == TypeId::Decimal) rt = Type::Decimal(38, t.scale);
-      else rt = Type::Double();
     }
-    agg = std::make_unique<BoundExpr>(BExpr::Agg, rt);
-    agg->name = name;
+    agg = std::make_unique<BoundExpr>(BExpr::Agg, fn->result(t));
+    agg->name = fn->name;
+    agg->agg_fn = fn;
     agg->distinct = e.distinct;
     agg->children.push_back(std::move(arg));
   }
@@ -336,51 +350,9 @@ BoundExprPtr Binder::BindFunction(const ast::Expr& e, Ctx& ctx) {
   if (IsAggregateName(e.name)) return BindAggregate(e, ctx);
   std::vector<BoundExprPtr> args;
   for (auto& c : e.children) args.push_back(Bind(*c, ctx));
-  auto expect_args = [&](size_t lo, size_t hi) {
-    if (args.size() < lo || args.size() > hi)
-      throw BindError("wrong number of arguments to function " + e.name, e.pos);
-  };
-  auto make = [&](Type t) {
-    auto f = std::make_unique<BoundExpr>(BExpr::Func, t);
-    f->name = e.name;
-    f->children = std::move(args);
-    return f;
-  };
-  const std::string& n = e.name;
-  if (n == "substring" || n == "substr") {
-    expect_args(2, 3);
-    args[0] = Coerce(std::move(args[0]), Type::Varchar(), e.pos);
-    for (size_t i = 1; i < args.size(); i++) args[i] = Coerce(std::move(args[i]), Type::BigInt(), e.pos);
-    auto f = make(Type::Varchar());
-    f->name = "substring";
-    return f;
-  }
-  if (n == "upper" || n == "lower" || n == "length") {
-    expect_args(1, 1);
-    args[0] = Coerce(std::move(args[0]), Type::Varchar(), e.pos);
-    return make(n == "length" ? Type::BigInt() : Type::Varchar());
-  }
-  if (n == "abs") {
-    expect_args(1, 1);
-    if (!args[0]->type.IsNumeric()) throw TypeError("abs() needs a numeric argument", e.pos);
-    Type t = args[0]->type;
-    return make(t);
-  }
-  if (n == "year") {
-    expect_args(1, 1);
-    args[0] = Coerce(std::move(args[0]), Type::Date(), e.pos);
-    auto f = make(Type::BigInt());
-    f->name = "extract_year";
-    return f;
-  }
-  if (n == "coalesce") {
-    if (args.empty()) throw BindError("coalesce needs at least one argument", e.pos);
-    Type t = args[0]->type;
-    for (auto& a : args) t = CommonType(t, a->type, e.pos);
-    for (auto& a : args) a = Coerce(std::move(a), t, e.pos);
-    return make(t);
-  }
-  throw BindError("function \"" + n + "\" does not exist", e.pos);
+  const ScalarFunction* fn = FindScalarFunction(e.name);
+  if (!fn) throw BindError("function \"" + e.name + "\" does not exist", e.pos);
+  return MakeFunction(*fn, e.name, std::move(args), e.pos);
 }
 
 BoundExprPtr Binder::Bind(const ast::Expr& e, Ctx& ctx) {
@@ -528,10 +500,9 @@ BoundExprPtr Binder::BindInner(const ast::Expr& e, Ctx& ctx) {
       auto c = Coerce(Bind(*e.children[0], ctx), Type::Date(), e.pos);
       if (e.name != "year" && e.name != "month" && e.name != "day")
         throw UserError(ErrorKind::Unsupported, "EXTRACT(" + e.name + ") is not supported", e.pos);
-      auto f = std::make_unique<BoundExpr>(BExpr::Func, Type::BigInt());
-      f->name = "extract_" + e.name;
-      f->children.push_back(std::move(c));
-      return f;
+      std::vector<BoundExprPtr> args;
+      args.push_back(std::move(c));
+      return MakeFunction("extract_" + e.name, std::move(args), e.pos);
     }
     case ExprKind::Interval:
       throw TypeError("an INTERVAL can only be added to or subtracted from a DATE", e.pos);

@@ -12,6 +12,7 @@
 //                  found one, Anti those that did not), so a row that appears l times on
 //                  the left and r times on the right appears min(l, r) times (INTERSECT
 //                  ALL) or max(l - r, 0) times (EXCEPT ALL).
+#include "function/function_registry.hpp"
 #include "planner/binder.hpp"
 #include "planner/binder_internal.hpp"
 
@@ -75,6 +76,7 @@ BoundQuery Binder::BindSetOperation(const ast::SelectStmt& stmt, std::vector<std
     right = MakeDistinct(std::move(right), out.names);
     auto count = std::make_unique<BoundExpr>(BExpr::Agg, Type::BigInt());
     count->name = "count_star";
+    count->agg_fn = &AggregateFunctionNamed("count_star");
     right->aggs.push_back(std::move(count));
   }
   auto j = std::make_unique<LogicalOp>(LogicalKind::Join);

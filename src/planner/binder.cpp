@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "function/function_registry.hpp"
 #include "planner/binder_internal.hpp"
 
 namespace tessera {
@@ -16,9 +17,7 @@ UserError BindError(const std::string& msg, SourcePos pos) {
   return UserError(ErrorKind::Binder, msg, pos);
 }
 
-bool IsAggregateName(const std::string& n) {
-  return n == "sum" || n == "count" || n == "avg" || n == "min" || n == "max";
-}
+bool IsAggregateName(const std::string& n) { return FindAggregateFunction(n) != nullptr; }
 
 bool AstContainsAggregate(const ast::Expr& e) {
   if (e.kind == ExprKind::Function && IsAggregateName(e.name)) return true;

@@ -30,6 +30,8 @@ class Binder {
   static Type CommonType(const Type& a, const Type& b, SourcePos pos = {});
   // The type of a set operation's column from its operands' (UNION, INTERSECT, EXCEPT).
   static Type SetOpType(const Type& a, const Type& b, SourcePos pos = {});
+  // `e` as type t (a cast, or a constant converted now; a Conversion error at pos).
+  static BoundExprPtr Coerce(BoundExprPtr e, const Type& t, SourcePos pos);
 
  private:
   struct ScopeEntry {
@@ -97,7 +99,6 @@ class Binder {
   BoundExprPtr BindArith(ast::Op op, BoundExprPtr l, BoundExprPtr r, SourcePos pos);
   BoundExprPtr BindFunction(const ast::Expr& e, Ctx& ctx);
   BoundExprPtr BindAggregate(const ast::Expr& e, Ctx& ctx);
-  BoundExprPtr Coerce(BoundExprPtr e, const Type& t, SourcePos pos);
   // Subqueries in expressions (bind_subquery.cpp).
   SubqueryPlan BindSubqueryPlan(const ast::Expr& e, const Ctx& ctx);
   BoundExprPtr BindSubqueryExpr(const ast::Expr& e, Ctx& ctx);

@@ -11,13 +11,16 @@ BoundExprPtr BoundExpr::Copy() const {
   r->negated = negated;
   r->distinct = distinct;
   r->name = name;
+  r->fn = fn;
+  r->agg_fn = agg_fn;
   for (auto& c : children) r->children.push_back(c->Copy());
   return r;
 }
 
 bool BoundExpr::Equals(const BoundExpr& o) const {
   if (kind != o.kind || type != o.type || op != o.op || negated != o.negated ||
-      distinct != o.distinct || name != o.name || children.size() != o.children.size())
+      distinct != o.distinct || name != o.name || fn != o.fn || agg_fn != o.agg_fn ||
+      children.size() != o.children.size())
     return false;
   if (kind == BExpr::Column && !(binding == o.binding)) return false;
   if (kind == BExpr::Constant) {

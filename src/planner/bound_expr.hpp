@@ -34,11 +34,13 @@ enum class BExpr {
   Like,      // children[0] LIKE children[1]; negated
   InList,    // children[0] IN (children[1..]); negated; all of equal type
   Case,      // children: when0, then0, when1, then1, ..., else (always present)
-  Func,      // scalar function `name`, children = args
-  Agg,       // aggregate `name` (sum, count, count_star, avg, min, max), distinct; children
+  Func,      // scalar function fn (registry entry; `name` is its name), children = args
+  Agg,       // aggregate agg_fn (sum, count, count_star, avg, min, max; `name`), distinct; children
 };
 
 struct BoundExpr;
+struct ScalarFunction;     // function/function_registry.hpp
+struct AggregateFunction;  // function/function_registry.hpp
 using BoundExprPtr = std::unique_ptr<BoundExpr>;
 
 struct BoundExpr {
@@ -51,6 +53,8 @@ struct BoundExpr {
   bool negated = false;
   bool distinct = false;
   std::string name;  // Func/Agg name; Column: display name
+  const ScalarFunction* fn = nullptr;         // Func: the registry's entry, set by the binder
+  const AggregateFunction* agg_fn = nullptr;  // Agg: the registry's entry, set by the binder
   std::vector<BoundExprPtr> children;
 
   BoundExpr(BExpr k, Type t) : kind(k), type(t) {}

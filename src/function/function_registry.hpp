@@ -1,0 +1,78 @@
+// The function registry: every scalar function and aggregate the engine knows, each
+// defined once. The binder resolves a call against it (BoundExpr::fn / agg_fn point at the
+// entry) and both backends then use the entry: the CPU executor calls `cpu`, the GPU code
+// generator `device` and `range`. No backend matches a function by its name.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/vector.hpp"
+#include "planner/bound_expr.hpp"
+
+namespace tessera {
+
+// The values an integral expression can take, where known (the GPU generator's domains).
+struct ValueRange {
+  bool known = false;
+  int64_t lo = 0, hi = 0;
+};
+
+// A call being bound: its arguments (already bound; the hook coerces them in place), the
+// name the query wrote (error messages say it) and the call's position.
+struct ScalarCall {
+  std::string_view written;
+  SourcePos pos;
+  std::vector<BoundExprPtr>& args;
+};
+
+struct ScalarFunction {
+  // BoundExpr::name of the bound call: what EXPLAIN and ToString show.
+  const char* name;
+  // The names a SQL call resolves to this function by; none for a function only syntax
+  // makes (|| is concat, EXTRACT(month ...) extract_month, DATE + INTERVAL date_add_*).
+  std::vector<std::string_view> sql_names;
+  // Checks the arity, coerces the arguments in place and returns the result type; throws
+  // the binder's UserErrors (with call.pos).
+  Type (*bind)(ScalarCall& call);
+  // False: a row with a NULL argument is NULL, and the executor marks those rows in `out`
+  // before `cpu` runs (which skips them: out.IsValid(i)). True: `cpu` reads NULLs itself.
+  bool reads_nulls;
+  // Evaluates rows [0, n) of the arguments into `out` (initialised to the result type).
+  void (*cpu)(std::vector<Vector>& args, Vector& out, uint32_t n);
+  // The GPU: the device expression of a call, given the generated expressions of its
+  // arguments; it calls the same scalar core function `cpu` calls. Null: not on the GPU.
+  std::string (*device)(std::span<const std::string> args) = nullptr;
+  // The range of the results given the ranges of the arguments (the generator's domains:
+  // dense group keys, narrow words). Null: unknown.
+  ValueRange (*range)(std::span<const ValueRange> args) = nullptr;
+};
+
+// The function a SQL call `name(...)` means; null when there is none.
+const ScalarFunction* FindScalarFunction(std::string_view sql_name);
+// The function named `name` (ScalarFunction::name); throws InternalError when there is none
+// (for the binder's syntax-made calls).
+const ScalarFunction& ScalarFunctionNamed(std::string_view name);
+std::span<const ScalarFunction> AllScalarFunctions();
+
+struct AggregateFunction {
+  const char* name;  // BoundExpr::name of the bound aggregate
+  // False for count_star, which only count(*) makes.
+  bool sql_callable;
+  // The aggregate `name(*)` means (count(*): count_star); null where (*) is an error.
+  const char* star = nullptr;
+  // The argument must be numeric; a NULL argument is read as INTEGER.
+  bool numeric_argument = false;
+  // The result type for an argument of type `arg` (after the numeric rule above).
+  Type (*result)(const Type& arg) = nullptr;
+};
+
+// The aggregate a SQL call `name(...)` means; null when there is none.
+const AggregateFunction* FindAggregateFunction(std::string_view sql_name);
+// The aggregate named `name`; throws InternalError when there is none.
+const AggregateFunction& AggregateFunctionNamed(std::string_view name);
+std::span<const AggregateFunction> AllAggregateFunctions();
+
+}  // namespace tessera

@@ -1,0 +1,175 @@
+// The scalar functions: for each, how a call binds (arity, coercions, result type), its
+// CPU loop and, where it has one, its GPU expression and result range. The loops and the
+// device expressions call the same core (function/date_core.hpp, scalar_core.hpp,
+// string_ops.hpp).
+#include "common/date.hpp"
+#include "execution/expression_executor.hpp"
+#include "function/function_registry.hpp"
+#include "function/scalar_ops.hpp"
+#include "function/string_ops.hpp"
+#include "planner/binder.hpp"
+#include "planner/binder_internal.hpp"
+
+namespace tessera {
+
+namespace {
+
+// ---------------------------------------------------------------------------------------
+// Binding
+
+void ExpectArgs(const ScalarCall& c, size_t lo, size_t hi) {
+  if (c.args.size() < lo || c.args.size() > hi)
+    throw BindError("wrong number of arguments to function " + std::string(c.written), c.pos);
+}
+
+// A bind hook for `n` arguments coerced to the types `In...`, with result type `Out`.
+template <Type (*Out)(), Type (*... In)()>
+Type BindFixed(ScalarCall& c) {
+  ExpectArgs(c, sizeof...(In), sizeof...(In));
+  size_t i = 0;
+  ((c.args[i] = Binder::Coerce(std::move(c.args[i]), In(), c.pos), i++), ...);
+  return Out();
+}
+
+Type BindSubstring(ScalarCall& c) {
+  ExpectArgs(c, 2, 3);
+  c.args[0] = Binder::Coerce(std::move(c.args[0]), Type::Varchar(), c.pos);
+  for (size_t i = 1; i < c.args.size(); i++) c.args[i] = Binder::Coerce(std::move(c.args[i]), Type::BigInt(), c.pos);
+  return Type::Varchar();
+}
+
+Type BindAbs(ScalarCall& c) {
+  ExpectArgs(c, 1, 1);
+  if (!c.args[0]->type.IsNumeric()) throw UserError(ErrorKind::Type, "abs() needs a numeric argument", c.pos);
+  return c.args[0]->type;
+}
+
+Type BindCoalesce(ScalarCall& c) {
+  if (c.args.empty()) throw BindError("coalesce needs at least one argument", c.pos);
+  Type t = c.args[0]->type;
+  for (auto& a : c.args) t = Binder::CommonType(t, a->type, c.pos);
+  for (auto& a : c.args) a = Binder::Coerce(std::move(a), t, c.pos);
+  return t;
+}
+
+// ---------------------------------------------------------------------------------------
+// CPU loops. Except coalesce's, rows with a NULL argument are already NULL in `out`.
+
+void CoalesceCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  uint8_t* ov = out.validity();
+  for (uint32_t i = 0; i < n; i++) {
+    ov[i] = 0;
+    for (auto& a : args)
+      if (a.IsValid(i)) {
+        CopyRows(a, &i, 1, out, i);
+        ov[i] = 1;
+        break;
+      }
+  }
+}
+
+template <int Field>
+void ExtractCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (out.IsValid(i)) out.data<int64_t>()[i] = ops::ExtractDateField(args[0].data<int32_t>()[i], Field);
+}
+
+template <bool Months>
+void DateAddCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    int32_t d = args[0].data<int32_t>()[i], k = args[1].data<int32_t>()[i];
+    out.data<int32_t>()[i] = Months ? AddMonths(d, k) : d + k;
+  }
+}
+
+void SubstringCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  const bool has_len = args.size() > 2;
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    out.data<StrRef>()[i] = ops::Substring(args[0].data<StrRef>()[i], args[1].data<int64_t>()[i],
+                                           has_len ? args[2].data<int64_t>()[i] : 0, has_len);
+  }
+  out.ShareStrings(args[0]);
+}
+
+template <bool Upper>
+void CaseMapCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  std::string tmp;
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    tmp.clear();
+    ops::AppendCaseMapped(args[0].data<StrRef>()[i], Upper, tmp);
+    out.data<StrRef>()[i] = out.heap().Add(tmp);
+  }
+}
+
+void LengthCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (out.IsValid(i)) out.data<int64_t>()[i] = ops::CharLength(args[0].data<StrRef>()[i]);
+}
+
+void ConcatCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  std::string tmp;
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    tmp.assign(args[0].data<StrRef>()[i]);
+    tmp.append(args[1].data<StrRef>()[i]);
+    out.data<StrRef>()[i] = out.heap().Add(tmp);
+  }
+}
+
+void AbsCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  DispatchPhys(out.type().physical(), [&]<class T>() {
+    if constexpr (std::is_arithmetic_v<T> || std::is_same_v<T, int128_t>) {
+      for (uint32_t i = 0; i < n; i++)
+        if (!ops::AbsChecked(args[0].data<T>()[i], out.data<T>()[i]) && out.IsValid(i))
+          throw UserError(ErrorKind::Conversion, "Overflow on abs(" + args[0].GetValue(i).ToString() + ")");
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// GPU expressions and result ranges
+
+template <int Field>
+std::string ExtractDevice(std::span<const std::string> args) {
+  return "tessera::ops::ExtractDateField((int)" + args[0] + ", " + std::to_string(Field) + ")";
+}
+
+// Month and day have fixed ranges; the year is monotone in the date.
+template <int Lo, int Hi>
+ValueRange FixedRange(std::span<const ValueRange>) { return {true, Lo, Hi}; }
+
+ValueRange YearRange(std::span<const ValueRange> args) {
+  const ValueRange& d = args[0];
+  if (!d.known || d.hi < d.lo) return {};
+  return {true, DateYear((int)d.lo), DateYear((int)d.hi)};
+}
+
+const std::vector<ScalarFunction>& Table() {
+  static const std::vector<ScalarFunction> table = {
+      {"substring", {"substring", "substr"}, BindSubstring, false, SubstringCpu},
+      {"upper", {"upper"}, BindFixed<Type::Varchar, Type::Varchar>, false, CaseMapCpu<true>},
+      {"lower", {"lower"}, BindFixed<Type::Varchar, Type::Varchar>, false, CaseMapCpu<false>},
+      {"length", {"length"}, BindFixed<Type::BigInt, Type::Varchar>, false, LengthCpu},
+      {"concat", {}, BindFixed<Type::Varchar, Type::Varchar, Type::Varchar>, false, ConcatCpu},
+      {"abs", {"abs"}, BindAbs, false, AbsCpu},
+      {"coalesce", {"coalesce"}, BindCoalesce, true, CoalesceCpu},
+      {"extract_year", {"year"}, BindFixed<Type::BigInt, Type::Date>, false, ExtractCpu<ops::kYear>,
+       ExtractDevice<ops::kYear>, YearRange},
+      {"extract_month", {}, BindFixed<Type::BigInt, Type::Date>, false, ExtractCpu<ops::kMonth>,
+       ExtractDevice<ops::kMonth>, FixedRange<1, 12>},
+      {"extract_day", {}, BindFixed<Type::BigInt, Type::Date>, false, ExtractCpu<ops::kDay>,
+       ExtractDevice<ops::kDay>, FixedRange<1, 31>},
+      {"date_add_days", {}, BindFixed<Type::Date, Type::Date, Type::Integer>, false, DateAddCpu<false>},
+      {"date_add_months", {}, BindFixed<Type::Date, Type::Date, Type::Integer>, false, DateAddCpu<true>},
+  };
+  return table;
+}
+
+}  // namespace
+
+std::span<const ScalarFunction> AllScalarFunctions() { return Table(); }
+
+}  // namespace tessera

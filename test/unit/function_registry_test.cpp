@@ -1,0 +1,259 @@
+// Every function of the registry (function/function_registry.hpp) over edge inputs: NULLs,
+// empty and multi-byte UTF-8 strings, date edges, the overflow edges of abs. Each
+// registered function must have cases here (the test fails for one without); each case
+// runs on the CPU against hand-written results or errors, and where a GPU exists and the
+// function has a GPU definition, again on the GPU, which must give the same rows or the
+// same error text. The aggregates' result types are checked the same way.
+#include <map>
+#include <set>
+
+#include "check.hpp"
+#include "function/function_registry.hpp"
+#include "gpu/gpu_executor.hpp"
+#include "main/database.hpp"
+
+using namespace tessera;
+
+namespace {
+
+// A query and what it gives: rows (cells joined by '|', in order) or an error (the exact
+// what(), position included).
+struct Case {
+  std::string sql;
+  std::vector<std::string> rows;
+  std::string error;
+};
+
+const char* kSetup[] = {
+    "CREATE TABLE strs (id INTEGER, s VARCHAR, t VARCHAR)",
+    "INSERT INTO strs VALUES (1, 'hello', 'x'), (2, '', ''), (3, NULL, 'y'), (4, 'ünïcode', NULL), "
+    "(5, 'ÀÉÎ ΣΑΣ Жж', 'ï')",
+    "CREATE TABLE nums (id INTEGER, i INTEGER, b BIGINT, d DOUBLE, m DECIMAL(10,2))",
+    "INSERT INTO nums VALUES (1, -5, -5, -1.5, -12.34), (2, NULL, NULL, NULL, NULL), "
+    "(3, 2147483647, 9223372036854775807, 0.0, 0.00), (4, -2147483647, -9223372036854775807, 2.5, 99999999.99)",
+    "CREATE TABLE int_min (i INTEGER)",
+    "INSERT INTO int_min VALUES (-2147483648)",
+    "CREATE TABLE bigint_min (b BIGINT)",
+    "INSERT INTO bigint_min VALUES (-9223372036854775808)",
+    "CREATE TABLE dates (id INTEGER, dt DATE)",
+    "INSERT INTO dates VALUES (1, DATE '2000-02-29'), (2, NULL), (3, DATE '0001-01-01'), (4, DATE '9999-12-31'), "
+    "(5, DATE '1969-12-31'), (6, DATE '2000-01-31')",
+    // No NULLs: the shape the GPU's columns take.
+    "CREATE TABLE days (id INTEGER, dt DATE)",
+    "INSERT INTO days VALUES (1, DATE '1992-01-01'), (2, DATE '1992-02-29'), (3, DATE '1998-12-31'), "
+    "(4, DATE '1970-01-01'), (5, DATE '1995-06-15')",
+};
+
+const std::map<std::string, std::vector<Case>>& ScalarCases() {
+  static const std::map<std::string, std::vector<Case>> cases = {
+      {"substring",
+       {{"SELECT substring(s, 2, 3), substr(s, -3), substring(s, 0, 2), substring(s, 2, -1) FROM strs ORDER BY id",
+         {"ell|llo|h|h", "|||", "NULL|NULL|NULL|NULL", "nïc|ode|ü|ü", "ÉÎ | Жж|À|À"}},
+        {"SELECT substring(s, NULL) FROM strs WHERE id = 1", {"NULL"}},
+        {"SELECT substr('x')", {}, "line 1, column 8: wrong number of arguments to function substr"},
+        {"SELECT substring(s, 1, 2, 3) FROM strs",
+         {}, "line 1, column 8: wrong number of arguments to function substring"}}},
+      {"upper",
+       {{"SELECT upper(s) FROM strs ORDER BY id", {"HELLO", "", "NULL", "ÜNÏCODE", "ÀÉÎ ΣΑΣ ЖЖ"}},
+        {"SELECT upper(42)", {"42"}},
+        {"SELECT upper()", {}, "line 1, column 8: wrong number of arguments to function upper"}}},
+      {"lower",
+       {{"SELECT lower(s) FROM strs ORDER BY id", {"hello", "", "NULL", "ünïcode", "àéî σασ жж"}},
+        {"SELECT lower('A', 'B')", {}, "line 1, column 8: wrong number of arguments to function lower"}}},
+      {"length",
+       {{"SELECT length(s), length(t) FROM strs ORDER BY id", {"5|1", "0|0", "NULL|1", "7|NULL", "10|1"}}}},
+      {"concat",
+       {{"SELECT s || t, s || 1 FROM strs ORDER BY id",
+         {"hellox|hello1", "|1", "NULL|NULL", "NULL|ünïcode1", "ÀÉÎ ΣΑΣ Жжï|ÀÉÎ ΣΑΣ Жж1"}}}},
+      {"abs",
+       {{"SELECT abs(i), abs(b), abs(d), abs(m) FROM nums ORDER BY id",
+         {"5|5|1.5|12.34", "NULL|NULL|NULL|NULL", "2147483647|9223372036854775807|0.0|0.00",
+          "2147483647|9223372036854775807|2.5|99999999.99"}},
+        {"SELECT abs(i) FROM int_min", {}, "Overflow on abs(-2147483648)"},
+        {"SELECT abs(b) FROM bigint_min", {}, "Overflow on abs(-9223372036854775808)"},
+        {"SELECT abs(CAST(i AS BIGINT)) FROM int_min", {"2147483648"}},
+        {"SELECT abs(s) FROM strs", {}, "line 1, column 8: abs() needs a numeric argument"}}},
+      {"coalesce",
+       {{"SELECT coalesce(s, t), coalesce(t, s, 'none') FROM strs ORDER BY id",
+         {"hello|x", "|", "y|y", "ünïcode|ünïcode", "ÀÉÎ ΣΑΣ Жж|ï"}},
+        {"SELECT coalesce(i, b), coalesce(NULL, i) FROM nums ORDER BY id",
+         {"-5|-5", "NULL|NULL", "2147483647|2147483647", "-2147483647|-2147483647"}},
+        {"SELECT coalesce()", {}, "line 1, column 8: coalesce needs at least one argument"},
+        {"SELECT coalesce(s, 1) FROM strs", {}, "line 1, column 8: cannot combine VARCHAR and INTEGER"}}},
+      {"extract_year",
+       {{"SELECT extract(year FROM dt), year(dt) FROM dates ORDER BY id",
+         {"2000|2000", "NULL|NULL", "1|1", "9999|9999", "1969|1969", "2000|2000"}},
+        {"SELECT extract(year FROM dt) FROM days ORDER BY id", {"1992", "1992", "1998", "1970", "1995"}},
+        {"SELECT year(dt), count(*) FROM days GROUP BY year(dt) ORDER BY 1", {"1970|1", "1992|2", "1995|1", "1998|1"}},
+        {"SELECT year(1)", {}, "line 1, column 8: could not convert INTEGER value '1' to DATE"},
+        {"SELECT year(dt, dt) FROM days", {}, "line 1, column 8: wrong number of arguments to function year"}}},
+      {"extract_month",
+       {{"SELECT extract(month FROM dt) FROM dates ORDER BY id", {"2", "NULL", "1", "12", "12", "1"}},
+        {"SELECT extract(month FROM dt), sum(id) FROM days GROUP BY 1 ORDER BY 1", {"1|5", "2|2", "6|5", "12|3"}},
+        {"SELECT extract(month FROM 'x')", {}, "line 1, column 8: could not convert VARCHAR value 'x' to DATE"}}},
+      {"extract_day",
+       {{"SELECT extract(day FROM dt) FROM dates ORDER BY id", {"29", "NULL", "1", "31", "31", "31"}},
+        {"SELECT extract(day FROM dt) FROM days WHERE extract(day FROM dt) > 14 ORDER BY id", {"29", "31", "15"}},
+        {"SELECT extract(hour FROM dt) FROM days", {}, "line 1, column 8: EXTRACT(hour) is not supported"}}},
+      {"date_add_days",
+       // (Not below 0001-01-01: DuckDB writes those dates as 0001-12-25 (BC), tessera as
+       // 0000-12-25.)
+       {{"SELECT dt + INTERVAL 1 DAY, dt - INTERVAL 1 WEEK FROM dates WHERE id <> 3 ORDER BY id",
+         {"2000-03-01|2000-02-22", "NULL|NULL", "10000-01-01|9999-12-24",
+          "1970-01-01|1969-12-24", "2000-02-01|2000-01-24"}},
+        {"SELECT 1 + INTERVAL 1 DAY", {}, "line 1, column 8: INTERVAL arithmetic needs a DATE, not INTEGER"}}},
+      {"date_add_months",
+       {{"SELECT dt + INTERVAL 1 MONTH, dt - INTERVAL 1 YEAR FROM dates WHERE id <> 3 ORDER BY id",
+         {"2000-03-29|1999-02-28", "NULL|NULL", "10000-01-31|9998-12-31",
+          "1970-01-31|1968-12-31", "2000-02-29|1999-01-31"}}}},
+  };
+  return cases;
+}
+
+// The aggregates: result types and values over NULLs.
+const std::map<std::string, std::vector<Case>>& AggregateCases() {
+  static const std::map<std::string, std::vector<Case>> cases = {
+      {"count", {{"SELECT count(i), count(s) FROM nums, strs WHERE nums.id = strs.id", {"3|3"}}}},
+      {"count_star", {{"SELECT count(*) FROM nums", {"4"}}, {"SELECT sum(*) FROM nums", {}, "line 1, column 8: sum(*) is not a valid aggregate"}}},
+      {"sum",
+       {{"SELECT sum(i), sum(b), sum(d), sum(m), sum(NULL) FROM nums",
+         {"-5|-5|1.0|99999987.65|NULL"}},
+        {"SELECT sum(s) FROM strs", {}, "line 1, column 12: sum(VARCHAR) is not defined: argument must be numeric"}}},
+      {"avg", {{"SELECT avg(i), avg(m) FROM nums WHERE id <> 3", {"-1073741826.0|49999993.825"}}}},
+      {"min", {{"SELECT min(i), min(s), min(dt) FROM nums, strs, dates WHERE nums.id = strs.id AND strs.id = dates.id",
+                {"-2147483647||0001-01-01"}}}},
+      {"max", {{"SELECT max(b), max(s), max(NULL) FROM nums, strs WHERE nums.id = strs.id",
+                {"9223372036854775807|ünïcode|NULL"}}}},
+  };
+  return cases;
+}
+
+Database& Db() {
+  static Database* db = [] {
+    auto* d = new Database();
+    Connection c(*d);
+    for (const char* s : kSetup) c.Query(s);
+    return d;
+  }();
+  return *db;
+}
+
+struct Outcome {
+  std::vector<std::string> rows;
+  std::string error;
+  std::string device;
+};
+
+Outcome Run(const std::string& sql, const std::string& device) {
+  Db().settings().device = device;
+  Connection c(Db());
+  Outcome o;
+  try {
+    QueryResult r = c.Query(sql);
+    for (auto& row : r.ToStrings()) {
+      std::string s;
+      for (size_t i = 0; i < row.size(); i++) s += (i ? "|" : "") + row[i];
+      o.rows.push_back(s);
+    }
+    for (auto& p : r.pipelines) o.device += (o.device.empty() ? "" : ",") + p.device;
+  } catch (const std::exception& e) {
+    o.error = e.what();
+  }
+  return o;
+}
+
+std::string Join(const std::vector<std::string>& rows) {
+  std::string s;
+  for (auto& r : rows) s += "[" + r + "]";
+  return s;
+}
+
+void Expect(const std::string& fn, const Case& c, const Outcome& o, const char* device) {
+  std::string where = std::string(device) + " " + fn + ": " + c.sql;
+  if (!c.error.empty()) {
+    if (o.error.find(c.error) == std::string::npos)
+      tcheck::Fail(__FILE__, __LINE__, where + "\n  expected error '" + c.error + "', got '" + o.error + "' rows " + Join(o.rows));
+    return;
+  }
+  if (!o.error.empty() || o.rows != c.rows)
+    tcheck::Fail(__FILE__, __LINE__, where + "\n  expected " + Join(c.rows) + ", got " + Join(o.rows) + " " + o.error);
+}
+
+std::string GpuMissing() {
+  try {
+    gpu::UseGpu("gpu");
+    return "";
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
+}  // namespace
+
+TEST(every_scalar_function_has_cases) {
+  for (const ScalarFunction& f : AllScalarFunctions()) {
+    auto it = ScalarCases().find(f.name);
+    if (it == ScalarCases().end() || it->second.empty())
+      tcheck::Fail(__FILE__, __LINE__, std::string("no test case for scalar function ") + f.name);
+  }
+  for (auto& [name, cases] : ScalarCases()) {
+    bool registered = false;
+    for (const ScalarFunction& f : AllScalarFunctions()) registered |= name == f.name;
+    if (!registered) tcheck::Fail(__FILE__, __LINE__, "cases for unregistered function " + name);
+  }
+}
+
+TEST(every_aggregate_has_cases) {
+  for (const AggregateFunction& f : AllAggregateFunctions())
+    if (!AggregateCases().count(f.name))
+      tcheck::Fail(__FILE__, __LINE__, std::string("no test case for aggregate ") + f.name);
+}
+
+TEST(registry_lookups) {
+  CHECK(FindScalarFunction("substr") == FindScalarFunction("substring"));
+  CHECK(FindScalarFunction("year") == &ScalarFunctionNamed("extract_year"));
+  // Names only syntax makes are not callable.
+  CHECK(FindScalarFunction("concat") == nullptr);
+  CHECK(FindScalarFunction("extract_year") == nullptr);
+  CHECK(FindScalarFunction("date_add_days") == nullptr);
+  CHECK(FindAggregateFunction("count_star") == nullptr);
+  CHECK(FindAggregateFunction("sum") == &AggregateFunctionNamed("sum"));
+  CHECK_THROWS(ScalarFunctionNamed("nope"));
+  Outcome o = Run("SELECT concat('a', 'b')", "cpu");
+  CHECK_EQ(o.error, std::string("line 1, column 8: function \"concat\" does not exist"));
+}
+
+TEST(scalar_functions_on_the_cpu) {
+  for (auto& [name, cases] : ScalarCases())
+    for (const Case& c : cases) Expect(name, c, Run(c.sql, "cpu"), "cpu");
+}
+
+TEST(aggregates_on_the_cpu) {
+  for (auto& [name, cases] : AggregateCases())
+    for (const Case& c : cases) Expect(name, c, Run(c.sql, "cpu"), "cpu");
+}
+
+// The functions with a GPU definition: the same rows or the same error on the GPU, and
+// each has a case whose query ran on the GPU.
+TEST(scalar_functions_on_the_gpu_as_on_the_cpu) {
+  std::string missing = GpuMissing();
+  if (!missing.empty()) {
+    std::cout << "  device part skipped (no GPU): " << missing << "\n";
+    return;
+  }
+  for (const ScalarFunction& f : AllScalarFunctions()) {
+    if (!f.device) continue;
+    bool ran_on_gpu = false;
+    for (const Case& c : ScalarCases().at(f.name)) {
+      Outcome cpu = Run(c.sql, "cpu"), gpu = Run(c.sql, "gpu");
+      Expect(f.name, c, gpu, "gpu");
+      CHECK_EQ(gpu.error, cpu.error);
+      CHECK_EQ(Join(gpu.rows), Join(cpu.rows));
+      ran_on_gpu |= gpu.device.find("gpu") != std::string::npos;
+      std::cout << "  " << f.name << " [" << gpu.device << "]: " << c.sql << "\n";
+    }
+    if (!ran_on_gpu) tcheck::Fail(__FILE__, __LINE__, std::string("no case of ") + f.name + " ran on the GPU");
+  }
+}
+
+TEST_MAIN()
