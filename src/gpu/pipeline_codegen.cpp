@@ -1007,7 +1007,10 @@ void Generator::AddProbeLayer(int probe) {
 // The scan's filter terms and the joins that directly follow the scan are all conjunctive
 // tests of a row; they run most useful first: by rank = (1 - selectivity) / cost, the
 // selectivities from the optimizer's estimates, the cost 1 for a term and 1 for a probe
-// plus 1 when its table exceeds 4 MB (it then lives in L2 rather than near the SM). A
+// plus 1 when its table exceeds 4 MB (it then lives in L2 rather than near the SM) and 6
+// more beyond 40 MB (most probes then miss the H100's 50 MB L2 and wait for DRAM: TPC-H
+// q20's semi join into a 268 MB table of partsupp keys, probed by all 120 M lineitem rows
+// at SF20 before the shipdate filter: 14.6 ms). A
 // later test then loads its columns only in the sectors that still hold selected rows.
 // Joins whose key reads another join's columns keep the plan's order.
 size_t Generator::ScanPrefix(const ir::Pipeline& p) {
@@ -1036,7 +1039,8 @@ size_t Generator::ScanPrefix(const ir::Pipeline& p) {
     double in = j->estimated_in, out = j->estimated_out;
     double sel = clamp(in > 0 && out >= 0 ? out / in : 1);
     const auto& t = *it->second;
-    double cost = 1 + ((double)t.range * t.stride * 4 > 4.0 * (1 << 20) ? 1 : 0);
+    const double bytes = (double)t.range * t.stride * 4;
+    double cost = 1 + (bytes > 4.0 * (1 << 20) ? 1 : 0) + (bytes > 40.0 * (1 << 20) ? 6 : 0);
     steps.push_back({nullptr, j, (1 - sel) / cost});
     njoins++;
   }
@@ -1390,7 +1394,43 @@ void Generator::AggregateSink(const ir::Sink& a) {
       prologue_ += "    if (w == " + std::to_string(w) + ") sh[x] = " + std::to_string(init) + "ull;\n";
     }
     prologue_ += "  }\n  __syncthreads();\n";
-    ForItems("u64* st = sh + (" + gid + ") * " + W_s + "; " + update("st"));
+    // Warp-aggregated: a few groups mean many rows of a warp update the same slot, and
+    // shared-memory atomics on one address serialise (TPC-H q01: 4 groups, 15 state words,
+    // 26 ms at SF20 with an atomic per row and word). The warp takes its groups one at a
+    // time: the lanes of that group reduce each state word with shuffles, and lane 0 adds
+    // the total with one atomic. Every lane of the warp runs this (not only selected ones).
+    std::string w_body = "  #pragma unroll\n  for (int i = 0; i < IPT; ++i) {\n    u64 g = ~0ull;\n    if (sel[i]) g = " + gid +
+                         ";\n    for (unsigned todo = __ballot_sync(0xffffffffu, sel[i]); todo;) {\n"
+                         "      const u64 lead = __shfl_sync(0xffffffffu, g, __ffs(todo) - 1);\n"
+                         "      const bool mine = sel[i] && g == lead;\n      const unsigned peers = __ballot_sync(0xffffffffu, mine);\n"
+                         "      u64* st = sh + lead * " + W_s + ";\n      const bool lane0 = (threadIdx.x & 31) == 0;\n"
+                         "      if (lane0) atomicAdd(st, (u64)__popc(peers));\n";
+    for (size_t k = 0; k < a.aggs.size(); k++) {
+      if (values[k].empty()) continue;
+      const int w = prog_.agg_word[k];
+      const std::string at = "st + " + std::to_string(w), x = "x" + std::to_string(k);
+      switch (prog_.words[w]) {
+        case AggWord::SumLo:
+          w_body += "      { I128 " + x + " = {0ull, 0ll}; if (mine) " + x + " = " + SumValue(a.aggs[k], values[k]) + "; " + x +
+                    " = WarpReduce(" + x + ", SumI128()); if (lane0) atomic_add_i128(" + at + ", " + x + "); }\n";
+          break;
+        case AggWord::SumF64:
+          w_body += "      { double " + x + " = 0; if (mine) " + x + " = (double)" + values[k] + "; " + x + " = WarpReduce(" + x +
+                    ", SumF64()); if (lane0) atomic_add_f64(" + at + ", " + x + "); }\n";
+          break;
+        case AggWord::Min:
+        case AggWord::Max: {
+          const bool mn = prog_.words[w] == AggWord::Min;
+          w_body += "      { long long " + x + " = " + (mn ? "0x7fffffffffffffffLL" : "(-0x7fffffffffffffffLL - 1)") + "; if (mine) " +
+                    x + " = (long long)" + values[k] + "; " + x + " = WarpReduce(" + x + (mn ? ", MinI64()" : ", MaxI64()") +
+                    "); if (lane0) atomic_" + (mn ? "min" : "max") + "_i64(" + at + ", " + x + "); }\n";
+          break;
+        }
+        default: break;
+      }
+    }
+    w_body += "      todo &= ~peers;\n    }\n  }\n";
+    body_ += w_body;
     epilogue_ += "  __syncthreads();\n  for (u64 s = threadIdx.x; s < nslots; s += BT) {\n";
     epilogue_ += "    const u64* src = sh + s * " + W_s + "; u64* dst = state + s * " + W_s + ";\n    if (!src[0]) continue;\n    atomicAdd(dst, src[0]);\n";
     for (int w = 1; w < W; w++) {

@@ -82,6 +82,12 @@ struct MaxI64 { __device__ i64 operator()(i64 a, i64 b) const { return a > b ? a
 __device__ __forceinline__ I128 tsr_shfl_down(I128 v, int o) {
   I128 r; r.lo = __shfl_down_sync(0xffffffffu, v.lo, o); r.hi = __shfl_down_sync(0xffffffffu, v.hi, o); return r; }
 template <class T> __device__ __forceinline__ T tsr_shfl_down(T v, int o) { return __shfl_down_sync(0xffffffffu, v, o); }
+// The warp's total lands in lane 0; every lane of the warp must call it.
+template <class T, class Op>
+__device__ __forceinline__ T WarpReduce(T v, Op op) {
+  for (int o = 16; o > 0; o >>= 1) v = op(v, tsr_shfl_down(v, o));
+  return v;
+}
 // The block's total lands in thread 0; every thread of the block must call it.
 template <int BT, class T, class Op>
 __device__ T BlockReduce(T v, Op op) {
