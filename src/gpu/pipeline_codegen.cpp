@@ -1394,11 +1394,18 @@ void Generator::AggregateSink(const ir::Sink& a) {
       prologue_ += "    if (w == " + std::to_string(w) + ") sh[x] = " + std::to_string(init) + "ull;\n";
     }
     prologue_ += "  }\n  __syncthreads();\n";
-    // Warp-aggregated: a few groups mean many rows of a warp update the same slot, and
-    // shared-memory atomics on one address serialise (TPC-H q01: 4 groups, 15 state words,
-    // 26 ms at SF20 with an atomic per row and word). The warp takes its groups one at a
-    // time: the lanes of that group reduce each state word with shuffles, and lane 0 adds
-    // the total with one atomic. Every lane of the warp runs this (not only selected ones).
+    // At most 16 groups and 8 state words: warp-aggregated. Many rows of a warp then update
+    // the same slot, and shared-memory atomics on one address serialise. The warp takes its
+    // groups one at a time: the lanes of that group reduce each state word with shuffles,
+    // and lane 0 adds the total with one atomic. Every lane of the warp runs this (not only
+    // selected ones). Measured at TPC-H SF20 on the H100 (6 slots: l_returnflag,
+    // l_linestatus): count(*) 3.1 -> 0.87 ms, two sums 5.4 -> 4.0 ms, three averages 6.5 ->
+    // 5.5 ms; but q01's 15 state words 26.0 -> 31.6 ms and q09's 175 groups 16.7 -> 19.5 ms
+    // (the shuffles per group and word cost more than the atomics they save), so those keep
+    // an atomic per row and word.
+    if (slots > 16 || W > 8) {
+      ForItems("u64* st = sh + (" + gid + ") * " + W_s + "; " + update("st"));
+    } else {
     std::string w_body = "  #pragma unroll\n  for (int i = 0; i < IPT; ++i) {\n    u64 g = ~0ull;\n    if (sel[i]) g = " + gid +
                          ";\n    for (unsigned todo = __ballot_sync(0xffffffffu, sel[i]); todo;) {\n"
                          "      const u64 lead = __shfl_sync(0xffffffffu, g, __ffs(todo) - 1);\n"
@@ -1431,6 +1438,7 @@ void Generator::AggregateSink(const ir::Sink& a) {
     }
     w_body += "      todo &= ~peers;\n    }\n  }\n";
     body_ += w_body;
+    }
     epilogue_ += "  __syncthreads();\n  for (u64 s = threadIdx.x; s < nslots; s += BT) {\n";
     epilogue_ += "    const u64* src = sh + s * " + W_s + "; u64* dst = state + s * " + W_s + ";\n    if (!src[0]) continue;\n    atomicAdd(dst, src[0]);\n";
     for (int w = 1; w < W; w++) {
