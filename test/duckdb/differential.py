@@ -3,6 +3,7 @@
 
   python test/duckdb/differential.py ssb|tpch TESSERA_BINARY SF [WORK_DIR]
                                      [--queries q01,q02] [--timeout SECONDS]
+                                     [--device cpu|gpu|auto] [--query-dir DIR]
 
 1. `tessera gen BENCH --sf SF --out WORK_DIR/tbl` writes the .tbl files and schema.sql
    (the generator's CREATE TABLE statements, so both engines get identical types).
@@ -17,6 +18,9 @@
    to 12 significant digits, NULL as NULL) and must be the same rows; in the order the
    ORDER BY prescribes when the query has one (rows tied on the sort keys may come in any
    order), else as sorted lists.
+--device: tessera's device for the queries (gpu: exits 77, skipped, where no GPU can be
+used); --query-dir: the queries of DIR instead of queries/BENCH (test/duckdb/
+tpch_variations: the TPC-H queries varied, for the GPU).
 Prints PASS / DIFF / ERROR per query (ERROR with tessera's message) and a summary; exits
 1 when any query does not pass.
 """
@@ -48,6 +52,8 @@ def main():
     ap.add_argument('sf', type=float)
     ap.add_argument('work', nargs='?')
     ap.add_argument('--queries', help='comma-separated query names (q01,q06 / q1.1,q2.1)')
+    ap.add_argument('--device', choices=['cpu', 'gpu', 'auto'])
+    ap.add_argument('--query-dir', help='the .sql files of this directory instead of queries/BENCH')
     ap.add_argument('--timeout', type=float, default=300,
                     help='limit for one tessera query in seconds (default 300); past it: ERROR')
     a = ap.parse_args()
@@ -58,7 +64,14 @@ def main():
         ap.error('SF must be positive')
     sf_text = f'{a.sf:g}'
     work = Path(a.work).resolve() if a.work else Path(tempfile.mkdtemp(prefix=f'{a.bench}-diff-'))
-    query_dir = REPO / 'queries' / a.bench
+    device = ['--device', a.device] if a.device else []
+    if a.device == 'gpu':
+        try:
+            run_tessera(tessera, ['--device', 'gpu', '-c', 'select 1'], 'GPU check')
+        except TesseraError as e:
+            print(f'skipped: {e}')
+            sys.exit(77)
+    query_dir = Path(a.query_dir).resolve() if a.query_dir else REPO / 'queries' / a.bench
     files = sorted((f for f in query_dir.iterdir() if f.suffix == '.sql'), key=lambda f: natural_key(f.stem))
     if a.queries:
         only = [q.strip() for q in a.queries.split(',') if q.strip()]
@@ -119,7 +132,7 @@ def main():
             res['d'] = len(d_rows)
             t0 = time.time()
             try:
-                out = run_tessera(tessera, [str(db_dir), '--csv', '-c', sql], f.stem, a.timeout)
+                out = run_tessera(tessera, [str(db_dir), '--csv', *device, '-c', sql], f.stem, a.timeout)
             except TesseraError:
                 # A view left behind by a failed q15 would break the next run.
                 if re.search(r'create\s+view', sql, re.I):
