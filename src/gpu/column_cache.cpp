@@ -73,20 +73,30 @@ bool ColumnCache::StoredPlain(const TableData& data, int column) {
   return true;
 }
 
+// Verifies a chunk before the GPU reads it; false (and the reason in `c`) when it holds NULLs.
+static bool ChunkForGpu(const ColumnChunk& ch, CachedColumn& c) {
+  ch.EnsureVerified();
+  if (ch.validity || ch.stats.null_count) {
+    c.unsupported = "column has NULLs (not on the GPU yet)";
+    return false;
+  }
+  return true;
+}
+
+// The bytes of a VARCHAR chunk's values, one after another.
+static uint64_t ChunkStringBytes(const ColumnChunk& ch) {
+  if (ch.str_enc == StringEncoding::Plain) return ch.count ? ch.offsets[ch.count] - ch.offsets[0] : 0;
+  uint64_t b = 0;
+  for (uint32_t i = 0; i < ch.count; i++) b += ch.GetString(i).size();
+  return b;
+}
+
 static void ComputeRawInfo(CachedColumn& c, const TableData& data) {
   c.device_width = 8;
   for (auto& rg : data.row_groups) {
     const ColumnChunk& ch = *rg->columns[c.column];
-    ch.EnsureVerified();
-    if (ch.validity || ch.stats.null_count) {
-      c.unsupported = "column has NULLs (not on the GPU yet)";
-      return;
-    }
-    if (ch.str_enc == StringEncoding::Plain) {
-      c.string_bytes += ch.count ? ch.offsets[ch.count] - ch.offsets[0] : 0;
-    } else {
-      for (uint32_t i = 0; i < ch.count; i++) c.string_bytes += ch.GetString(i).size();
-    }
+    if (!ChunkForGpu(ch, c)) return;
+    c.string_bytes += ChunkStringBytes(ch);
   }
 }
 
@@ -98,10 +108,7 @@ static std::vector<uint8_t> RawStrings(const CachedColumn& c, const TableData& d
   for (size_t g = 0; g < n; g++) {
     const ColumnChunk& ch = *groups[g]->columns[c.column];
     row0[g + 1] = row0[g] + ch.count;
-    uint64_t b = 0;
-    if (ch.str_enc == StringEncoding::Plain) b = ch.count ? ch.offsets[ch.count] - ch.offsets[0] : 0;
-    else for (uint32_t i = 0; i < ch.count; i++) b += ch.GetString(i).size();
-    byte0[g + 1] = byte0[g] + b;
+    byte0[g + 1] = byte0[g] + ChunkStringBytes(ch);
   }
   const size_t off_bytes = (size_t)(row0[n] + 1) * 8;
   std::vector<uint8_t> out(off_bytes + byte0[n]);
@@ -147,11 +154,7 @@ static void ComputeHostInfo(CachedColumn& c, const TableData& data) {
   std::vector<std::string_view> strings;  // VARCHAR: every dictionary entry or value, sorted and de-duplicated below
   for (auto& rg : data.row_groups) {
     const ColumnChunk& ch = *rg->columns[c.column];
-    ch.EnsureVerified();
-    if (ch.validity || ch.stats.null_count) {
-      c.unsupported = "column has NULLs (not on the GPU yet)";
-      return;
-    }
+    if (!ChunkForGpu(ch, c)) return;
     if (c.type.id == TypeId::Varchar) {
       if (ch.str_enc == StringEncoding::Dictionary)
         for (uint32_t k = 0; k < ch.dict_size; k++) strings.push_back(ch.DictEntry(k));

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <thread>
 
+#include "common/join_rules.hpp"
 #include "execution/expression_executor.hpp"
 #include "function/arith_errors.hpp"
 #include "function/function_registry.hpp"
@@ -1115,9 +1116,9 @@ void Generator::BuildSink(const ir::Sink& j) {
   } else if (key->kind == BExpr::Column) {
     kd = cols[key->index].domain;
   }
-  // Direct-mapped when the key's range is small next to the table (the CPU's rule).
+  // Direct-mapped when the key's range is small next to the table (common/join_rules.hpp).
   uint64_t rows = std::max<uint64_t>(prog_.rows, 1);
-  if (kd.has_range && kd.hi >= kd.lo && (uint64_t)(kd.hi - kd.lo) < 16ull * rows + (1ull << 20)) {
+  if (kd.has_range && kd.hi >= kd.lo && DirectMappedKeys((uint64_t)(kd.hi - kd.lo), rows)) {
     t->dense = true;
     t->lo = kd.lo;
     t->range = (uint64_t)(kd.hi - kd.lo) + 1;

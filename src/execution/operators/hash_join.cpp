@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "common/join_rules.hpp"
 #include "execution/expression_executor.hpp"
 #include "execution/hashing.hpp"
 #include "execution/operators/basic_operators.hpp"
@@ -100,9 +101,8 @@ void PhysicalHashJoin::Finalize() {
       int64_t mn = INT64_MAX, mx = INT64_MIN;
       for (uint32_t i = 0; i < n; i++)
         if (k.IsValid(i)) { mn = std::min(mn, val(i)); mx = std::max(mx, val(i)); }
-      // Direct-mapped when the key range is at most 16 slots per row plus 1 M slots (4 MB):
-      // dimension keys such as 1..N, filtered subsets of them, or yyyymmdd dates.
-      if (n > 0 && mx >= mn && (uint64_t)(mx - mn) < 16ull * n + (1ull << 20)) {
+      // Direct-mapped when the key range is small next to the rows (common/join_rules.hpp).
+      if (n > 0 && mx >= mn && DirectMappedKeys((uint64_t)(mx - mn), n)) {
         dense_.assign((size_t)(mx - mn + 1), 0);
         bool unique = true;
         for (uint32_t i = 0; i < n && unique; i++) {
