@@ -278,7 +278,8 @@ std::string Generator::DictPredicate(const BoundExpr& e, int layer, int idx) {
 // LIKE reads: TPC-H q13's o_comment): the scalar core's LikeMatch, as on the CPU, per row
 // still selected, the pattern a literal of the kernel. No dictionary is built.
 std::string Generator::RawLike(const BoundExpr& e, int layer, int idx) {
-  if (e.kind != BExpr::Like || e.children[0]->kind != BExpr::Column || e.children[1]->kind != BExpr::Constant)
+  if (e.kind != BExpr::Like || e.children.size() != 2 || e.children[0]->kind != BExpr::Column ||
+      e.children[1]->kind != BExpr::Constant)
     throw InternalError("a string column without a dictionary read other than by LIKE");
   const Col& c = layers_[layer][idx];
   auto cached = c.cached;
@@ -758,8 +759,8 @@ void Generator::MaterialiseSink(const ir::Sink& s) {
 // References to the scan's columns (index < uses.size()) in e: LIKE with a constant
 // pattern over the column itself counts in `like`, any other reference in `other`.
 static void CountUses(const BoundExpr& e, std::vector<int>& other, std::vector<int>& like) {
-  if (e.kind == BExpr::Like && e.children[0]->kind == BExpr::Column && e.children[1]->kind == BExpr::Constant &&
-      !e.children[1]->value.is_null()) {
+  if (e.kind == BExpr::Like && e.children.size() == 2 && e.children[0]->kind == BExpr::Column &&
+      e.children[1]->kind == BExpr::Constant && !e.children[1]->value.is_null()) {
     if (e.children[0]->index >= 0 && (size_t)e.children[0]->index < like.size()) like[e.children[0]->index]++;
     return;
   }

@@ -92,6 +92,8 @@ double Rows(const LogicalOp& op) {
   }
 }
 
+// Whether P may be evaluated twice with the same result. The engine has no volatile
+// function yet (random(), now()); one added must make this false where it appears.
 bool Copyable(const LogicalOp& op) {
   if (op.kind == LogicalKind::Limit) return false;
   return std::all_of(op.children.begin(), op.children.end(), [](const LogicalOpPtr& c) { return Copyable(*c); });

@@ -74,7 +74,8 @@ struct LogicalOp {
   double estimated_rows = -1;
 
   explicit LogicalOp(LogicalKind k) : kind(k) {}
-  // A deep copy (same bindings: only for a place no operator sees both copies from).
+  // A deep copy (same bindings: only for a place no operator sees both copies from). A
+  // field added to LogicalOp must be copied there too.
   LogicalOpPtr Copy() const;
   std::vector<ColumnBinding> Bindings() const;
   std::vector<Type> Types() const;
