@@ -5,6 +5,7 @@
 #include "common/date.hpp"
 #include "execution/expression_executor.hpp"
 #include "function/function_registry.hpp"
+#include "function/scalar_function_sets.hpp"
 #include "function/scalar_ops.hpp"
 #include "function/string_ops.hpp"
 #include "planner/binder.hpp"
@@ -17,10 +18,7 @@ namespace {
 // ---------------------------------------------------------------------------------------
 // Binding
 
-void ExpectArgs(const ScalarCall& c, size_t lo, size_t hi) {
-  if (c.args.size() < lo || c.args.size() > hi)
-    throw BindError("wrong number of arguments to function " + std::string(c.written), c.pos);
-}
+void ExpectArgs(const ScalarCall& c, size_t lo, size_t hi) { ExpectScalarArgs(c, lo, hi); }
 
 // A bind hook for `n` arguments coerced to the types `In...`, with result type `Out`.
 template <Type (*Out)(), Type (*... In)()>
@@ -148,7 +146,7 @@ ValueRange YearRange(std::span<const ValueRange> args) {
 }
 
 const std::vector<ScalarFunction>& Table() {
-  static const std::vector<ScalarFunction> table = {
+  static std::vector<ScalarFunction> table = {
       {"substring", {"substring", "substr"}, BindSubstring, false, SubstringCpu},
       {"upper", {"upper"}, BindFixed<Type::Varchar, Type::Varchar>, false, CaseMapCpu<true>},
       {"lower", {"lower"}, BindFixed<Type::Varchar, Type::Varchar>, false, CaseMapCpu<false>},
@@ -165,10 +163,21 @@ const std::vector<ScalarFunction>& Table() {
       {"date_add_days", {}, BindFixed<Type::Date, Type::Date, Type::Integer>, false, DateAddCpu<false>},
       {"date_add_months", {}, BindFixed<Type::Date, Type::Date, Type::Integer>, false, DateAddCpu<true>},
   };
+  static const bool families = [] {
+    for (auto* family : {TextFunctions, NumericFunctions})
+      for (ScalarFunction& f : family()) table.push_back(std::move(f));
+    return true;
+  }();
+  (void)families;
   return table;
 }
 
 }  // namespace
+
+void ExpectScalarArgs(const ScalarCall& c, size_t lo, size_t hi) {
+  if (c.args.size() < lo || c.args.size() > hi)
+    throw BindError("wrong number of arguments to function " + std::string(c.written), c.pos);
+}
 
 std::span<const ScalarFunction> AllScalarFunctions() { return Table(); }
 

@@ -171,4 +171,78 @@ void AppendCaseMapped(std::string_view s, bool upper, std::string& out) {
   }
 }
 
+namespace {
+// The code point of s starting at byte i (its sequence's bytes).
+std::string_view CharAt(std::string_view s, size_t i) {
+  return s.substr(i, std::min<size_t>(Utf8SequenceLength((unsigned char)s[i]), s.size() - i));
+}
+// Whether the character c is one of the characters of `chars`.
+bool OneOf(std::string_view c, std::string_view chars) {
+  for (size_t j = 0; j < chars.size(); j += Utf8SequenceLength((unsigned char)chars[j]))
+    if (CharAt(chars, j) == c) return true;
+  return false;
+}
+// Byte offset where the last character of s[0, end) starts.
+size_t LastCharStart(std::string_view s, size_t end) {
+  size_t i = end - 1;
+  while (i > 0 && ((unsigned char)s[i] & 0xC0) == 0x80) i--;
+  return i;
+}
+}  // namespace
+
+std::string_view Trim(std::string_view s, std::string_view chars, bool left, bool right) {
+  size_t b = 0, e = s.size();
+  if (left)
+    while (b < e && OneOf(CharAt(s, b), chars)) b += CharAt(s, b).size();
+  if (right)
+    while (e > b) {
+      size_t c = std::max(LastCharStart(s, e), b);
+      if (!OneOf(s.substr(c, e - c), chars)) break;
+      e = c;
+    }
+  return s.substr(b, e - b);
+}
+
+void AppendReplaced(std::string_view s, std::string_view from, std::string_view to, std::string& out) {
+  if (from.empty()) {
+    out.append(s);
+    return;
+  }
+  size_t at = 0;
+  for (size_t f; (f = s.find(from, at)) != std::string_view::npos; at = f + from.size()) {
+    out.append(s.substr(at, f - at));
+    out.append(to);
+  }
+  out.append(s.substr(at));
+}
+
+int64_t StrPos(std::string_view s, std::string_view needle) {
+  size_t f = s.find(needle);
+  return f == std::string_view::npos ? 0 : CharLength(s.substr(0, f)) + 1;
+}
+
+std::string_view LeftRight(std::string_view s, int64_t n, bool from_left) {
+  const int64_t len = CharLength(s);
+  const int64_t keep = n >= 0 ? std::min(n, len) : std::max<int64_t>(0, len + n);
+  if (from_left) return s.substr(0, ByteOffset(s, keep));
+  return s.substr(ByteOffset(s, len - keep));
+}
+
+bool AppendPadded(std::string_view s, int64_t n, std::string_view fill, bool left, std::string& out) {
+  if (n <= 0) return true;
+  const int64_t len = CharLength(s);
+  if (len >= n) {
+    out.append(s.substr(0, ByteOffset(s, n)));
+    return true;
+  }
+  if (fill.empty()) return false;
+  std::string pad;
+  const int64_t fill_len = CharLength(fill);
+  for (int64_t need = n - len; need > 0; need -= fill_len)
+    pad.append(need >= fill_len ? fill : fill.substr(0, ByteOffset(fill, need)));
+  if (left) out.append(pad).append(s);
+  else out.append(s).append(pad);
+  return true;
+}
+
 }  // namespace tessera::ops

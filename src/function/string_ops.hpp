@@ -30,4 +30,21 @@ uint32_t LowerCodePoint(uint32_t c);
 // Appends s to out with every code point upper- (or lower-) cased.
 void AppendCaseMapped(std::string_view s, bool upper, std::string& out);
 
+// DuckDB's trim family: the characters (code points) of `chars` removed from the start
+// (`left`) and / or the end (`right`) of s; a view into s.
+std::string_view Trim(std::string_view s, std::string_view chars, bool left, bool right);
+// s with every non-overlapping occurrence of `from`, left to right, replaced by `to`
+// (an empty `from` replaces nothing), appended to out.
+void AppendReplaced(std::string_view s, std::string_view from, std::string_view to, std::string& out);
+// The 1-based character position of the first occurrence of `needle` in s; 0 when there is
+// none; 1 for an empty needle.
+int64_t StrPos(std::string_view s, std::string_view needle);
+// The first (`from_left`) or last n characters of s; a negative n: all but the last (or
+// first) -n. A view into s.
+std::string_view LeftRight(std::string_view s, int64_t n, bool from_left);
+// lpad / rpad: s cut or padded to n characters (n < 0: empty) with `fill` repeated on the
+// left or the right, appended to out; false when padding is needed and `fill` is empty
+// (DuckDB's "Insufficient padding").
+bool AppendPadded(std::string_view s, int64_t n, std::string_view fill, bool left, std::string& out);
+
 }  // namespace tessera::ops

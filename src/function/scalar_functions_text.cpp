@@ -1,0 +1,129 @@
+// Text functions of the registry, with DuckDB's semantics and result types; the string
+// semantics themselves are function/string_ops (characters are UTF-8 code points).
+#include "common/error.hpp"
+#include "function/scalar_function_sets.hpp"
+#include "function/string_ops.hpp"
+#include "planner/binder.hpp"
+
+namespace tessera {
+
+namespace {
+
+// Results longer than this are refused rather than built (repeat, lpad, rpad).
+constexpr int64_t kMaxResultChars = int64_t(1) << 30;
+
+Type BindStrings(ScalarCall& c, size_t lo, size_t hi, Type result) {
+  ExpectScalarArgs(c, lo, hi);
+  for (auto& a : c.args) a = Binder::Coerce(std::move(a), Type::Varchar(), c.pos);
+  return result;
+}
+Type BindTrim(ScalarCall& c) { return BindStrings(c, 1, 2, Type::Varchar()); }
+Type BindReplace(ScalarCall& c) { return BindStrings(c, 3, 3, Type::Varchar()); }
+Type BindPredicate(ScalarCall& c) { return BindStrings(c, 2, 2, Type::Boolean()); }
+Type BindStrPos(ScalarCall& c) { return BindStrings(c, 2, 2, Type::BigInt()); }
+// (VARCHAR, BIGINT) -> VARCHAR: left, right, repeat; (VARCHAR, INTEGER, VARCHAR) ->
+// VARCHAR: lpad, rpad (DuckDB's signatures).
+template <size_t Args>
+Type BindStringCount(ScalarCall& c) {
+  ExpectScalarArgs(c, Args, Args);
+  c.args[0] = Binder::Coerce(std::move(c.args[0]), Type::Varchar(), c.pos);
+  c.args[1] = Binder::Coerce(std::move(c.args[1]), Args == 3 ? Type::Integer() : Type::BigInt(), c.pos);
+  if (Args == 3) c.args[2] = Binder::Coerce(std::move(c.args[2]), Type::Varchar(), c.pos);
+  return Type::Varchar();
+}
+
+StrRef Str(const std::vector<Vector>& args, size_t k, uint32_t i) { return args[k].data<StrRef>()[i]; }
+
+template <bool Left, bool Right>
+void TrimCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (out.IsValid(i)) out.data<StrRef>()[i] = ops::Trim(Str(args, 0, i), args.size() > 1 ? Str(args, 1, i) : " ", Left, Right);
+  out.ShareStrings(args[0]);
+}
+
+void ReplaceCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  std::string tmp;
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    tmp.clear();
+    ops::AppendReplaced(Str(args, 0, i), Str(args, 1, i), Str(args, 2, i), tmp);
+    out.data<StrRef>()[i] = out.heap().Add(tmp);
+  }
+}
+
+enum class Test { Starts, Ends, Contains };
+template <Test T>
+void PredicateCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    std::string_view s = Str(args, 0, i), x = Str(args, 1, i);
+    out.data<uint8_t>()[i] = T == Test::Starts ? s.starts_with(x) : T == Test::Ends ? s.ends_with(x)
+                                                                                   : s.find(x) != std::string_view::npos;
+  }
+}
+
+void StrPosCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (out.IsValid(i)) out.data<int64_t>()[i] = ops::StrPos(Str(args, 0, i), Str(args, 1, i));
+}
+
+template <bool FromLeft>
+void LeftRightCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (out.IsValid(i)) out.data<StrRef>()[i] = ops::LeftRight(Str(args, 0, i), args[1].data<int64_t>()[i], FromLeft);
+  out.ShareStrings(args[0]);
+}
+
+void CheckLength(const char* fn, int64_t chars) {
+  if (chars > kMaxResultChars)
+    throw UserError(ErrorKind::Input, std::string(fn) + ": a result of more than 2^30 characters is not supported");
+}
+
+void RepeatCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  std::string tmp;
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    std::string_view s = Str(args, 0, i);
+    const int64_t k = args[1].data<int64_t>()[i];
+    if (k > 0 && !s.empty()) CheckLength("repeat", ops::CharLength(s) * std::min(k, kMaxResultChars + 1));
+    tmp.clear();
+    for (int64_t r = 0; r < k && !s.empty(); r++) tmp.append(s);
+    out.data<StrRef>()[i] = out.heap().Add(tmp);
+  }
+}
+
+template <bool Left>
+void PadCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  std::string tmp;
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    const int64_t len = args[1].data<int32_t>()[i];
+    CheckLength(Left ? "lpad" : "rpad", len);
+    tmp.clear();
+    if (!ops::AppendPadded(Str(args, 0, i), len, Str(args, 2, i), Left, tmp))
+      throw UserError(ErrorKind::Input, Left ? "Insufficient padding in LPAD." : "Insufficient padding in RPAD.");
+    out.data<StrRef>()[i] = out.heap().Add(tmp);
+  }
+}
+
+}  // namespace
+
+std::vector<ScalarFunction> TextFunctions() {
+  return {
+      {"trim", {"trim"}, BindTrim, false, TrimCpu<true, true>},
+      {"ltrim", {"ltrim"}, BindTrim, false, TrimCpu<true, false>},
+      {"rtrim", {"rtrim"}, BindTrim, false, TrimCpu<false, true>},
+      {"replace", {"replace"}, BindReplace, false, ReplaceCpu},
+      {"starts_with", {"starts_with"}, BindPredicate, false, PredicateCpu<Test::Starts>},
+      {"ends_with", {"ends_with", "suffix"}, BindPredicate, false, PredicateCpu<Test::Ends>},
+      {"contains", {"contains"}, BindPredicate, false, PredicateCpu<Test::Contains>},
+      {"strpos", {"strpos", "instr"}, BindStrPos, false, StrPosCpu},
+      {"left", {"left"}, BindStringCount<2>, false, LeftRightCpu<true>},
+      {"right", {"right"}, BindStringCount<2>, false, LeftRightCpu<false>},
+      {"repeat", {"repeat"}, BindStringCount<2>, false, RepeatCpu},
+      {"lpad", {"lpad"}, BindStringCount<3>, false, PadCpu<true>},
+      {"rpad", {"rpad"}, BindStringCount<3>, false, PadCpu<false>},
+  };
+}
+
+}  // namespace tessera
