@@ -7,7 +7,7 @@
 
 namespace tessera {
 
-// trim, ltrim, rtrim, replace, starts_with, ends_with, contains, strpos / instr, left,
+// concat, trim, ltrim, rtrim, replace, starts_with, ends_with, contains, strpos / instr, left,
 // right, repeat, lpad, rpad (scalar_functions_text.cpp).
 std::vector<ScalarFunction> TextFunctions();
 // round, ceil, floor, greatest, least, nullif (scalar_functions_numeric.cpp).

@@ -151,7 +151,7 @@ const std::vector<ScalarFunction>& Table() {
       {"upper", {"upper"}, BindFixed<Type::Varchar, Type::Varchar>, false, CaseMapCpu<true>},
       {"lower", {"lower"}, BindFixed<Type::Varchar, Type::Varchar>, false, CaseMapCpu<false>},
       {"length", {"length"}, BindFixed<Type::BigInt, Type::Varchar>, false, LengthCpu},
-      {"concat", {}, BindFixed<Type::Varchar, Type::Varchar, Type::Varchar>, false, ConcatCpu},
+      {"||", {}, BindFixed<Type::Varchar, Type::Varchar, Type::Varchar>, false, ConcatCpu},
       {"abs", {"abs"}, BindAbs, false, AbsCpu},
       {"coalesce", {"coalesce"}, BindCoalesce, true, CoalesceCpu},
       {"extract_year", {"year"}, BindFixed<Type::BigInt, Type::Date>, false, ExtractCpu<ops::kYear>,

@@ -17,6 +17,12 @@ Type BindStrings(ScalarCall& c, size_t lo, size_t hi, Type result) {
   for (auto& a : c.args) a = Binder::Coerce(std::move(a), Type::Varchar(), c.pos);
   return result;
 }
+// concat(x, ...): every argument as text, NULLs skipped (DuckDB's; `||` is NULL on a NULL).
+Type BindConcat(ScalarCall& c) {
+  if (c.args.empty()) throw UserError(ErrorKind::Binder, "concat needs at least one argument", c.pos);
+  for (auto& a : c.args) a = MakeCast(std::move(a), Type::Varchar());
+  return Type::Varchar();
+}
 Type BindTrim(ScalarCall& c) { return BindStrings(c, 1, 2, Type::Varchar()); }
 Type BindReplace(ScalarCall& c) { return BindStrings(c, 3, 3, Type::Varchar()); }
 Type BindPredicate(ScalarCall& c) { return BindStrings(c, 2, 2, Type::Boolean()); }
@@ -33,6 +39,18 @@ Type BindStringCount(ScalarCall& c) {
 }
 
 StrRef Str(const std::vector<Vector>& args, size_t k, uint32_t i) { return args[k].data<StrRef>()[i]; }
+
+void ConcatCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  std::string tmp;
+  uint8_t* ov = out.validity();
+  for (uint32_t i = 0; i < n; i++) {
+    tmp.clear();
+    for (auto& a : args)
+      if (a.IsValid(i)) tmp.append(a.data<StrRef>()[i]);
+    ov[i] = 1;
+    out.data<StrRef>()[i] = out.heap().Add(tmp);
+  }
+}
 
 template <bool Left, bool Right>
 void TrimCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
@@ -110,6 +128,7 @@ void PadCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
 
 std::vector<ScalarFunction> TextFunctions() {
   return {
+      {"concat", {"concat"}, BindConcat, true, ConcatCpu},
       {"trim", {"trim"}, BindTrim, false, TrimCpu<true, true>},
       {"ltrim", {"ltrim"}, BindTrim, false, TrimCpu<true, false>},
       {"rtrim", {"rtrim"}, BindTrim, false, TrimCpu<false, true>},

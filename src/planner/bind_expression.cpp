@@ -295,7 +295,7 @@ BoundExprPtr Binder::BindBinary(const ast::Expr& e, Ctx& ctx) {
       std::vector<BoundExprPtr> args;
       args.push_back(std::move(l));
       args.push_back(std::move(r));
-      return MakeFunction("concat", std::move(args), e.pos);
+      return MakeFunction("||", std::move(args), e.pos);
     }
     default: return BindArith(op, std::move(l), std::move(r), e.pos);
   }

@@ -85,7 +85,9 @@ std::string BoundExpr::ToString() const {
         s += " WHEN " + children[i]->ToString() + " THEN " + children[i + 1]->ToString();
       return s + " ELSE " + children.back()->ToString() + " END";
     }
-    case BExpr::Func: return name + "(" + join(", ") + ")";
+    case BExpr::Func:
+      if (name == "||") return "(" + children[0]->ToString() + " || " + children[1]->ToString() + ")";
+      return name + "(" + join(", ") + ")";
     case BExpr::Agg:
       if (name == "count_star") return "count_star()";
       return name + "(" + (distinct ? "DISTINCT " : "") + join(", ") + ")";
