@@ -25,6 +25,11 @@ const AggregateFunction kAggregates[] = {
     {"avg", true, nullptr, true, DoubleResult},
     {"min", true, nullptr, false, SameAsArgument},
     {"max", true, nullptr, false, SameAsArgument},
+    // Welford's running mean and sum of squared deviations (CPU only so far).
+    {"var_samp", true, nullptr, true, DoubleResult, "variance"},
+    {"var_pop", true, nullptr, true, DoubleResult},
+    {"stddev_samp", true, nullptr, true, DoubleResult, "stddev"},
+    {"stddev_pop", true, nullptr, true, DoubleResult},
 };
 
 }  // namespace

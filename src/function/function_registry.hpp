@@ -67,6 +67,8 @@ struct AggregateFunction {
   bool numeric_argument = false;
   // The result type for an argument of type `arg` (after the numeric rule above).
   Type (*result)(const Type& arg) = nullptr;
+  // Another name a SQL call resolves to it by (variance is var_samp); null: none.
+  const char* alias = nullptr;
 };
 
 // The aggregate a SQL call `name(...)` means; null when there is none.

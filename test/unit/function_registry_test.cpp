@@ -173,6 +173,13 @@ const std::map<std::string, std::vector<Case>>& AggregateCases() {
                 {"-2147483647||0001-01-01"}}}},
       {"max", {{"SELECT max(b), max(s), max(NULL) FROM nums, strs WHERE nums.id = strs.id",
                 {"9223372036854775807|ünïcode|NULL"}}}},
+      // The variance family (test/sql/aggregate/variance.test checks them against DuckDB).
+      {"var_samp", {{"SELECT variance(d), var_samp(m), var_samp(i) FROM nums WHERE id <> 3", {"8.0|5000001233000076.0|2305842996328792064.0"}}}},
+      {"var_pop", {{"SELECT var_pop(d), var_pop(m) FROM nums WHERE id = 1", {"0.0|0.0"}}}},
+      {"stddev_samp",
+       {{"SELECT stddev(d), stddev_samp(d) FROM nums", {"2.0207259421636903|2.0207259421636903"}},
+        {"SELECT stddev(s) FROM strs", {}, "argument must be numeric"}}},
+      {"stddev_pop", {{"SELECT stddev_pop(d), stddev_pop(NULL) FROM nums", {"1.649915822768611|NULL"}}}},
   };
   return cases;
 }

@@ -1,5 +1,6 @@
 #include "execution/operators/hash_aggregate.hpp"
 
+#include <cmath>
 #include <cstring>
 
 #include "common/decimal.hpp"
@@ -77,6 +78,7 @@ void GroupTable::FindOrCreate(const std::vector<Vector>& keys, uint32_t n, std::
         a.count.push_back(0);
         a.isum.push_back(0);
         a.dsum.push_back(0);
+        a.m2.push_back(0);
         a.has.push_back(0);
         if (a.distinct) a.sets.emplace_back();
       }
@@ -108,6 +110,7 @@ void GroupTable::FindOrCreate(const std::vector<Vector>& keys, uint32_t n, std::
         a.count.push_back(0);
         a.isum.push_back(0);
         a.dsum.push_back(0);
+        a.m2.push_back(0);
         a.has.push_back(0);
         if (a.distinct) a.sets.emplace_back();
       }
@@ -126,8 +129,44 @@ static std::string CellBytes(const Vector& v, uint32_t i) {
   return std::string((const char*)v.raw() + i * w, w);
 }
 
+// var_samp, var_pop, stddev_samp, stddev_pop: count, running mean (dsum) and sum of
+// squared deviations (m2), updated with Welford's method and merged with Chan's, in double
+// (DuckDB's results and types: DOUBLE, NULL for fewer than two rows of a sample).
+static bool IsVariance(const std::string& n) {
+  return n == "var_samp" || n == "var_pop" || n == "stddev_samp" || n == "stddev_pop";
+}
+
+static void VarianceUpdate(AggColumn& a, const Vector& in, const std::vector<uint32_t>& gids, uint32_t n) {
+  const int scale = in.type().id == TypeId::Decimal ? in.type().scale : 0;
+  DispatchPhys(in.type().physical(), [&]<class T>() {
+    if constexpr (std::is_arithmetic_v<T> || std::is_same_v<T, int128_t>) {
+      for (uint32_t i = 0; i < n; i++) {
+        if (!in.IsValid(i)) continue;
+        const T v = in.data<T>()[i];
+        double x;
+        if constexpr (std::is_floating_point_v<T>) x = v;
+        else x = ops::DecimalToDouble((__int128)v, scale);
+        const uint32_t g = gids[i];
+        const double delta = x - a.dsum[g];
+        a.dsum[g] += delta / (double)++a.count[g];
+        a.m2[g] += delta * (x - a.dsum[g]);
+      }
+    }
+  });
+}
+
+static void VarianceCombine(AggColumn& a, uint32_t g, const AggColumn& b, uint32_t sg) {
+  const double na = (double)a.count[g], nb = (double)b.count[sg];
+  if (nb == 0) return;
+  const double delta = b.dsum[sg] - a.dsum[g], total = na + nb;
+  a.dsum[g] += delta * nb / total;
+  a.m2[g] += b.m2[sg] + delta * delta * na * nb / total;
+  a.count[g] += b.count[sg];
+}
+
 void GroupTable::Update(size_t ai, const Vector* in, const std::vector<uint32_t>& gids, uint32_t n) {
   AggColumn& a = aggs_[ai];
+  if (!a.distinct && IsVariance(a.name)) return VarianceUpdate(a, *in, gids, n);
   if (a.name == "count_star") {
     for (uint32_t i = 0; i < n; i++) a.count[gids[i]]++;
     return;
@@ -198,6 +237,7 @@ void GroupTable::CombineState(size_t ai, uint32_t g, const GroupTable& src, uint
     a.sets[g].insert(b.sets[sg].begin(), b.sets[sg].end());
     return;
   }
+  if (IsVariance(a.name)) return VarianceCombine(a, g, b, sg);
   a.count[g] += b.count[sg];
   if (!ops::AddChecked(a.isum[g], b.isum[sg], a.isum[g])) SumOverflow(a);
   a.dsum[g] += b.dsum[sg];
@@ -279,6 +319,11 @@ void GroupTable::Emit(uint32_t from, uint32_t n, DataChunk& out) const {
         const int scale = a.in_type.id == TypeId::Decimal ? a.in_type.scale : 0;
         o.data<double>()[i] = a.in_type.id == TypeId::Double ? ops::AvgOfSum(a.dsum[g], a.count[g])
                                                              : ops::AvgOfSum(a.isum[g], scale, a.count[g]);
+      } else if (IsVariance(a.name)) {
+        const bool sample = a.name.ends_with("_samp");
+        if (a.count[g] < (sample ? 2 : 1)) { o.SetNull(i); continue; }
+        const double var = a.m2[g] / (double)(a.count[g] - (sample ? 1 : 0));
+        o.data<double>()[i] = a.name.starts_with("stddev") ? std::sqrt(var) : var;
       } else {  // min / max
         if (!a.has[g]) { o.SetNull(i); continue; }
         CopyRows(a.ext, &g, 1, o, i);

@@ -11,12 +11,13 @@ namespace tessera {
 
 // Per-aggregate state for every group of a table.
 struct AggColumn {
-  std::string name;  // count_star, count, sum, avg, min, max
+  std::string name;  // count_star, count, sum, avg, min, max, var_samp, var_pop, stddev_samp, stddev_pop
   bool distinct = false;
   Type in_type, out_type;
   std::vector<int64_t> count;
   std::vector<int128_t> isum;
-  std::vector<double> dsum;
+  std::vector<double> dsum;      // the variance family: the running mean
+  std::vector<double> m2;        // the variance family: the sum of squared deviations
   Vector ext;                    // min/max current values
   std::vector<uint8_t> has;      // min/max: ext holds a value
   std::vector<std::unordered_set<std::string>> sets;  // DISTINCT
