@@ -65,6 +65,7 @@ struct Expr {
   bool negated = false;
   bool distinct = false;
   bool star_arg = false;
+  bool has_filter = false;   // Function: an aggregate's FILTER (WHERE cond) is the last child
   bool has_operand = false;  // CASE x WHEN ...: children[0] is the operand
   bool has_else = false;     // last child is the ELSE result
   Type cast_type;

@@ -341,7 +341,14 @@ ExprPtr Parser::ParseCall(std::string name, SourcePos pos) {
     ExpectOp(")");
   }
   if (AtKw("over")) Unsupported(Cur().pos, "window functions (OVER)");
-  if (AtKw("filter") && IsOp(Peek(), "(")) Unsupported(Cur().pos, "FILTER");
+  if (AtKw("filter") && IsOp(Peek(), "(")) {  // FILTER ([WHERE] cond): the call's last child
+    Next();
+    Next();
+    AcceptKw("where");
+    e->children.push_back(ParseExpr());
+    e->has_filter = true;
+    ExpectOp(")");
+  }
   return Done(std::move(e));
 }
 

@@ -311,19 +311,33 @@ BoundExprPtr Binder::BindAggregate(const ast::Expr& e, Ctx& ctx) {
   const AggregateFunction* fn = FindAggregateFunction(name);
   if (!fn) throw InternalError("no aggregate " + name);
   BoundExprPtr agg;
-  if (e.star_arg) {
+  for (auto& c : e.children)
+    if (AstContainsAggregate(*c)) throw BindError("aggregate function calls cannot be nested", c->pos);
+  // FILTER (WHERE cond): the aggregate sees CASE WHEN cond THEN x END, a NULL where cond is
+  // not TRUE, which every aggregate here skips (count(*) counts CASE WHEN cond THEN 1 END).
+  BoundExprPtr cond;
+  if (e.has_filter) cond = Coerce(Bind(*e.children.back(), inner), Type::Boolean(), e.children.back()->pos);
+  auto filtered = [&](BoundExprPtr x) {
+    if (!cond) return x;
+    auto c = std::make_unique<BoundExpr>(BExpr::Case, x->type);
+    c->children.push_back(std::move(cond));
+    c->children.push_back(MakeConstant(Value::Null(x->type)));
+    std::swap(c->children[1], x);  // WHEN cond THEN x ELSE NULL
+    c->children.push_back(std::move(x));
+    return BoundExprPtr(std::move(c));
+  };
+  const size_t nargs = e.children.size() - (e.has_filter ? 1 : 0);
+  if (e.star_arg && !cond) {
     if (!fn->star) throw BindError(name + "(*) is not a valid aggregate", e.pos);
     const AggregateFunction& star = AggregateFunctionNamed(fn->star);
     agg = std::make_unique<BoundExpr>(BExpr::Agg, star.result(Type()));
     agg->name = star.name;
     agg->agg_fn = &star;
   } else {
-    if (e.children.size() != 1)
+    if (e.star_arg && !fn->star) throw BindError(name + "(*) is not a valid aggregate", e.pos);
+    if (!e.star_arg && nargs != 1)
       throw BindError("aggregate " + name + " takes exactly one argument", e.pos);
-    for (auto& c : e.children)
-      if (AstContainsAggregate(*c))
-        throw BindError("aggregate function calls cannot be nested", c->pos);
-    auto arg = Bind(*e.children[0], inner);
+    auto arg = filtered(e.star_arg ? MakeConstant(Value::Integer(1)) : Bind(*e.children[0], inner));
     Type t = arg->type;
     if (fn->numeric_argument) {
       if (t.id == TypeId::Null) { arg = MakeCast(std::move(arg), Type::Integer()); t = Type::Integer(); }
@@ -348,6 +362,8 @@ BoundExprPtr Binder::BindAggregate(const ast::Expr& e, Ctx& ctx) {
 
 BoundExprPtr Binder::BindFunction(const ast::Expr& e, Ctx& ctx) {
   if (IsAggregateName(e.name)) return BindAggregate(e, ctx);
+  if (e.has_filter || e.distinct)
+    throw BindError("function \"" + e.name + "\" is a scalar function: DISTINCT and FILTER apply only to aggregates", e.pos);
   std::vector<BoundExprPtr> args;
   for (auto& c : e.children) args.push_back(Bind(*c, ctx));
   const ScalarFunction* fn = FindScalarFunction(e.name);
