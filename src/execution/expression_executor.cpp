@@ -294,12 +294,18 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
       return;
     }
     case BExpr::Like: {
-      Vector a, p;
+      Vector a, p, x;
       Evaluate(*e.children[0], in, a);
       Evaluate(*e.children[1], in, p);
+      const bool has_escape = e.children.size() > 2;
+      if (has_escape) Evaluate(*e.children[2], in, x);
       MergeNulls(out, n, {&a, &p});
-      for (uint32_t i = 0; i < n; i++)
-        out.data<uint8_t>()[i] = ops::LikeMatch(a.data<StrRef>()[i], p.data<StrRef>()[i]) != e.negated;
+      if (has_escape) MergeNulls(out, n, {&x});
+      for (uint32_t i = 0; i < n; i++) {
+        if (!out.IsValid(i)) continue;
+        const int escape = has_escape ? ops::LikeEscapeByte(x.data<StrRef>()[i]) : -1;
+        out.data<uint8_t>()[i] = ops::LikeMatch(a.data<StrRef>()[i], p.data<StrRef>()[i], escape) != e.negated;
+      }
       return;
     }
     case BExpr::InList: {

@@ -16,19 +16,24 @@ TESSERA_HD inline int Utf8SequenceLength(unsigned char lead) {
   return lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : lead < 0xF8 ? 4 : 1;
 }
 
-// s LIKE p. Greedy with backtracking to the last `%`: linear in |s| for patterns with
-// one `%` run between literals, at most |s| * |p| steps in general.
-TESSERA_HD inline bool LikeMatch(const char* s, unsigned long long n, const char* p, unsigned long long pn) {
+// s LIKE p [ESCAPE escape]. Greedy with backtracking to the last `%`: linear in |s| for
+// patterns with one `%` run between literals, at most |s| * |p| steps in general. `escape`
+// (a byte, or -1 for none) makes the byte after it literal (`%`, `_` and itself); a pattern
+// ending in the escape byte matches nothing (DuckDB's).
+TESSERA_HD inline bool LikeMatch(const char* s, unsigned long long n, const char* p, unsigned long long pn,
+                                 int escape) {
   unsigned long long si = 0, pi = 0, star_p = 0, star_s = 0;
   bool star = false;
   while (si < n) {
-    if (pi < pn && p[pi] == '_') {
+    const bool escaped = escape >= 0 && pi < pn && (unsigned char)p[pi] == escape;
+    if (escaped && pi + 1 >= pn) return false;
+    if (!escaped && pi < pn && p[pi] == '_') {
       si += Utf8SequenceLength((unsigned char)s[si]);
       pi++;
-    } else if (pi < pn && p[pi] != '%' && p[pi] == s[si]) {
+    } else if (pi < pn && (escaped ? p[pi + 1] == s[si] : p[pi] != '%' && p[pi] == s[si])) {
       si++;
-      pi++;
-    } else if (pi < pn && p[pi] == '%') {
+      pi += escaped ? 2 : 1;
+    } else if (!escaped && pi < pn && p[pi] == '%') {
       star = true;
       star_p = pi++;
       star_s = si;
@@ -40,8 +45,11 @@ TESSERA_HD inline bool LikeMatch(const char* s, unsigned long long n, const char
       return false;
     }
   }
-  while (pi < pn && p[pi] == '%') pi++;
+  while (pi < pn && p[pi] == '%' && !(escape >= 0 && (unsigned char)p[pi] == escape)) pi++;
   return pi == pn && si == n;
+}
+TESSERA_HD inline bool LikeMatch(const char* s, unsigned long long n, const char* p, unsigned long long pn) {
+  return LikeMatch(s, n, p, pn, -1);
 }
 
 }  // namespace ops

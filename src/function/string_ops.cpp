@@ -190,6 +190,13 @@ size_t LastCharStart(std::string_view s, size_t end) {
 }
 }  // namespace
 
+int LikeEscapeByte(std::string_view e) {
+  if (e.empty()) return -1;
+  if (e.size() != 1)
+    throw UserError(ErrorKind::Syntax, "Invalid escape string. Escape string must be empty or one character.");
+  return (unsigned char)e[0];
+}
+
 std::string_view Trim(std::string_view s, std::string_view chars, bool left, bool right) {
   size_t b = 0, e = s.size();
   if (left)

@@ -17,10 +17,14 @@ int64_t CharLength(std::string_view s);
 // takes the characters before start. `has_length` false: to the end. Throws a UserError
 // for |start| or length beyond 2^32 - 1 as DuckDB does. Returns a view into s.
 std::string_view Substring(std::string_view s, int64_t start, int64_t length, bool has_length);
-// SQL LIKE without ESCAPE: % any sequence, _ exactly one character (string_core.hpp).
-inline bool LikeMatch(std::string_view s, std::string_view pattern) {
-  return LikeMatch(s.data(), s.size(), pattern.data(), pattern.size());
+// SQL LIKE: % any sequence, _ exactly one character (string_core.hpp); `escape` a byte
+// that makes the next one literal, or -1.
+inline bool LikeMatch(std::string_view s, std::string_view pattern, int escape = -1) {
+  return LikeMatch(s.data(), s.size(), pattern.data(), pattern.size(), escape);
 }
+// The escape byte of LIKE ... ESCAPE e: -1 for an empty e; a UserError unless e is one
+// character (DuckDB's rule and message).
+int LikeEscapeByte(std::string_view e);
 // Simple (one code point to one code point) case mapping for ASCII, Latin-1 Supplement,
 // Latin Extended-A, Greek and Coptic (U+0370-U+03FF) and Cyrillic (U+0400-U+052F), as
 // DuckDB maps them (so ß upper-cases to ẞ, ÿ to Ÿ, µ to Greek Μ, ς to Σ). Other code

@@ -171,7 +171,7 @@ ExprPtr Parser::ParseInfix(ExprPtr left, int prec) {
     e->negated = negated;
     e->children.push_back(std::move(left));
     e->children.push_back(ParseBinary(kPred + 1));
-    if (AtKw("escape")) Unsupported(Cur().pos, "LIKE ... ESCAPE");
+    if (AcceptKw("escape")) e->children.push_back(ParseBinary(kPred + 1));  // the escape string
     return Done(std::move(e));
   }
   if (AtKw("ilike")) Unsupported(kw_pos, "ILIKE");

@@ -455,6 +455,8 @@ BoundExprPtr Binder::BindInner(const ast::Expr& e, Ctx& ctx) {
         throw TypeError("LIKE needs a VARCHAR argument, not " + x->type.ToString(), e.pos);
       r->children.push_back(Coerce(std::move(x), Type::Varchar(), e.pos));
       r->children.push_back(Coerce(std::move(p), Type::Varchar(), e.pos));
+      if (e.children.size() > 2)  // ESCAPE
+        r->children.push_back(Coerce(Bind(*e.children[2], ctx), Type::Varchar(), e.children[2]->pos));
       return r;
     }
     case ExprKind::IsNull: {

@@ -76,7 +76,8 @@ std::string BoundExpr::ToString() const {
     case BExpr::IsNull:
       return children[0]->ToString() + (negated ? " IS NOT NULL" : " IS NULL");
     case BExpr::Like:
-      return children[0]->ToString() + (negated ? " NOT LIKE " : " LIKE ") + children[1]->ToString();
+      return children[0]->ToString() + (negated ? " NOT LIKE " : " LIKE ") + children[1]->ToString() +
+             (children.size() > 2 ? " ESCAPE " + children[2]->ToString() : "");
     case BExpr::InList:
       return children[0]->ToString() + (negated ? " NOT IN (" : " IN (") + join(", ", 1) + ")";
     case BExpr::Case: {
