@@ -63,6 +63,8 @@ inline void WriteInt(Vector& v, uint32_t i, int128_t x) {
                                              v.ToString() + "' to " + t.ToString());
 }
 
+}  // namespace
+
 void CastVector(const Vector& src, Vector& out, uint32_t n) {
   const Type& from = src.type();
   const Type& to = out.type();
@@ -98,6 +100,8 @@ void CastVector(const Vector& src, Vector& out, uint32_t n) {
     out.SetValue(i, src.GetValue(i).CastTo(to));
   }
 }
+
+namespace {
 
 template <class T>
 void CompareLoop(int opc, const Vector& a, const Vector& b, uint8_t* r, uint32_t n) {

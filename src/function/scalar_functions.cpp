@@ -18,26 +18,25 @@ namespace {
 // ---------------------------------------------------------------------------------------
 // Binding
 
-void ExpectArgs(const ScalarCall& c, size_t lo, size_t hi) { ExpectScalarArgs(c, lo, hi); }
 
 // A bind hook for `n` arguments coerced to the types `In...`, with result type `Out`.
 template <Type (*Out)(), Type (*... In)()>
 Type BindFixed(ScalarCall& c) {
-  ExpectArgs(c, sizeof...(In), sizeof...(In));
+  ExpectScalarArgs(c, sizeof...(In), sizeof...(In));
   size_t i = 0;
   ((c.args[i] = Binder::Coerce(std::move(c.args[i]), In(), c.pos), i++), ...);
   return Out();
 }
 
 Type BindSubstring(ScalarCall& c) {
-  ExpectArgs(c, 2, 3);
+  ExpectScalarArgs(c, 2, 3);
   c.args[0] = Binder::Coerce(std::move(c.args[0]), Type::Varchar(), c.pos);
   for (size_t i = 1; i < c.args.size(); i++) c.args[i] = Binder::Coerce(std::move(c.args[i]), Type::BigInt(), c.pos);
   return Type::Varchar();
 }
 
 Type BindAbs(ScalarCall& c) {
-  ExpectArgs(c, 1, 1);
+  ExpectScalarArgs(c, 1, 1);
   if (!c.args[0]->type.IsNumeric()) throw UserError(ErrorKind::Type, "abs() needs a numeric argument", c.pos);
   return c.args[0]->type;
 }

@@ -52,18 +52,11 @@ Type BindExtreme(ScalarCall& c) {
 }
 
 // nullif(a, b): a's type; a and b compared in their common type (nullif(i, 17.5) compares
-// as DECIMAL): then the call holds a, a converted and b converted.
+// as DECIMAL): b is coerced to it, and the loop converts a.
 Type BindNullIf(ScalarCall& c) {
   ExpectScalarArgs(c, 2, 2);
   const Type t = c.args[0]->type;
-  const Type common = Binder::CommonType(t, c.args[1]->type, c.pos);
-  if (common == t) {
-    c.args[1] = Binder::Coerce(std::move(c.args[1]), t, c.pos);
-  } else {
-    BoundExprPtr b = Binder::Coerce(std::move(c.args[1]), common, c.pos);
-    c.args[1] = Binder::Coerce(c.args[0]->Copy(), common, c.pos);
-    c.args.push_back(std::move(b));
-  }
+  c.args[1] = Binder::Coerce(std::move(c.args[1]), Binder::CommonType(t, c.args[1]->type, c.pos), c.pos);
   return t;
 }
 
@@ -78,7 +71,7 @@ bool RoundExact(__int128 v, int s, int64_t d, __int128& r) {
     r = 0;
     return true;
   }
-  __int128 q;
+  __int128 q = 0;
   ops::RescaleChecked(v, (int)(s - d), 0, q);
   return ops::MulChecked(q, ops::Pow10Int128((int)-d), r);
 }
@@ -165,8 +158,14 @@ void ExtremeCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
 
 void NullIfCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
   CopyRows(args[0], nullptr, n, out, 0);
-  const Vector& a = args[args.size() - 2];
-  const Vector& b = args[args.size() - 1];
+  const Vector& b = args[1];
+  const bool convert = !(args[0].type() == b.type());
+  Vector converted;
+  if (convert) {
+    converted.Init(b.type(), n);
+    CastVector(args[0], converted, n);
+  }
+  const Vector& a = convert ? converted : args[0];
   uint8_t* ov = out.validity();
   DispatchPhys(a.type().physical(), [&]<class T>() {
     for (uint32_t i = 0; i < n; i++)
