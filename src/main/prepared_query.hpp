@@ -34,8 +34,10 @@ struct PreparedQuery {
 
 // `chained_joins`: the GPU plan's joins to build with duplicate keys chained (an earlier
 // run found duplicates on their build sides; gpu::GpuFallback::duplicate_join).
+// `overrides`: tables bound in place of the catalog's (Binder::SetTableOverrides).
 PreparedQuery PrepareSelect(Database& db, const ast::SelectStmt& select, bool allow_gpu = true,
-                            const std::set<int>& chained_joins = {});
+                            const std::set<int>& chained_joins = {},
+                            const Binder::TableOverrides* overrides = nullptr);
 
 // Runs the prepared query (again, when it ran before) and returns its result, with the
 // run and collect phases timed. When the GPU hands the query back (a case its kernels

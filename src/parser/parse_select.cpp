@@ -351,8 +351,9 @@ TableRefPtr Parser::ParseTablePrimary(int* height) {
   return t;
 }
 
-// (arg, ...): each argument a file name or pattern ('f.csv'), a list of them (['a', 'b']) or
-// a named option (name = value, value a string, number or word such as true).
+// (arg, ...): each argument a file name or pattern ('f.csv'), a list of them (['a', 'b']), a
+// named option (name = value, value a string, number or word such as true) or another
+// expression (range(0, 10)).
 void Parser::ParseTableFunctionArgs(TableRef& t) {
   ExpectOp("(");
   if (AcceptOp(")")) return;
@@ -378,11 +379,11 @@ void Parser::ParseTableFunctionArgs(TableRef& t) {
         } while (AcceptOp(","));
       }
       ExpectOp("]");
-    } else if (Cur().kind == TokenKind::String) {
+    } else if (Cur().kind == TokenKind::String && (IsOp(Peek(), ",") || IsOp(Peek(), ")"))) {
       t.func_paths.push_back(Cur().text);
       Next();
     } else {
-      SyntaxError(Cur(), "expected a file name in single quotes, a list of them or name = value");
+      t.func_args.push_back(ParseExpr());
     }
   } while (AcceptOp(","));
   ExpectOp(")");

@@ -22,6 +22,10 @@ struct BoundQuery {
 class Binder {
  public:
   explicit Binder(Catalog& catalog) : catalog_(catalog) {}
+  // Tables to bind in place of the catalog's of the same name (UPDATE and DELETE: the table
+  // with its row numbers, main/data_change.cpp).
+  using TableOverrides = std::map<std::string, std::shared_ptr<const TableEntry>>;
+  void SetTableOverrides(const TableOverrides* overrides) { overrides_ = overrides; }
   BoundQuery BindSelect(const ast::SelectStmt& stmt);
   // Binds an expression without any columns in scope (INSERT ... VALUES).
   BoundExprPtr BindStandalone(const ast::Expr& e);
@@ -89,6 +93,7 @@ class Binder {
     std::string name;
     Type type;
     bool not_null = false;
+    std::string default_sql;  // a table column's DEFAULT ("" when none)
   };
   // The columns of a table, a view or (ref.subquery) a query, as DESCRIBE shows them.
   std::vector<RelationColumn> DescribeRelation(const ast::TableRef& ref);
@@ -111,6 +116,7 @@ class Binder {
   BoundExprPtr ToBoolean(BoundExprPtr e, SourcePos pos, const char* what);
 
   Catalog& catalog_;
+  const TableOverrides* overrides_ = nullptr;
   uint32_t next_index_ = 0;
   std::vector<std::map<std::string, const ast::CommonTableExpr*>> ctes_;
   // Scopes of the queries enclosing the one being bound (innermost last): a column not
