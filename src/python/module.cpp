@@ -26,6 +26,7 @@
 #include "common/date.hpp"
 #include "common/decimal.hpp"
 #include "ext.hpp"
+#include "main/plan_cache.hpp"
 
 namespace tessera::python {
 
@@ -442,7 +443,7 @@ class Connection {
     return stmt;
   }
 
-  uint64_t RegisterArrow(const std::string& name, nb::handle capsule, bool replace) {
+  uint64_t RegisterArrow(const std::string& name, nb::handle capsule, bool replace, bool copy) {
     auto* s = static_cast<ArrowArrayStream*>(PyCapsule_GetPointer(capsule.ptr(), "arrow_array_stream"));
     if (!s) throw nb::python_error();
     if (!s->release) RaiseDbApi("InterfaceError", "register: the Arrow stream was already consumed");
@@ -450,7 +451,22 @@ class Connection {
     ArrowArrayStream stream = *s;
     s->release = nullptr;
     conn_->get();
-    return ImportArrowStream(*conn_, name, &stream, replace);
+    return ImportArrowStream(*conn_, name, &stream, replace, copy);
+  }
+
+  // For tests: per row group, the address of column `column`'s values (fixed-width types)
+  // or offsets (VARCHAR) in the table `name`, to compare with the Arrow buffers'.
+  std::vector<uintptr_t> ColumnAddresses(const std::string& name, size_t column) {
+    tessera_connection con = conn_->get();
+    auto e = con->db->catalog().GetTable(name);
+    if (!e || !e->data) RaiseDbApi("ProgrammingError", "no table \"" + name + "\"");
+    std::vector<uintptr_t> out;
+    for (auto& rg : e->data->row_groups) {
+      if (column >= rg->columns.size()) RaiseDbApi("ProgrammingError", "no such column");
+      const ColumnChunk& c = *rg->columns[column];
+      out.push_back(reinterpret_cast<uintptr_t>(c.type.physical() == PhysType::Str ? (const void*)c.offsets : c.data));
+    }
+    return out;
   }
 
   // Drops the temporary table `name` (a table made by register()); false if none.
@@ -460,6 +476,7 @@ class Connection {
     auto e = cat.GetTable(name);
     if (!e || !e->temporary) return false;
     cat.DropTable(name, true);
+    con->db->plan_cache().Clear();  // cached plans (now stale) would keep the data alive
     return true;
   }
 
@@ -499,7 +516,9 @@ NB_MODULE(_tessera, m) {
       .def_prop_ro("closed", &Connection::closed)
       .def("query", &Connection::Query, nb::arg("sql"))
       .def("prepare", &Connection::Prepare, nb::arg("sql"))
-      .def("register_arrow", &Connection::RegisterArrow, nb::arg("name"), nb::arg("capsule"), nb::arg("replace") = true)
+      .def("register_arrow", &Connection::RegisterArrow, nb::arg("name"), nb::arg("capsule"), nb::arg("replace") = true,
+           nb::arg("copy") = false)
+      .def("_column_addresses", &Connection::ColumnAddresses, nb::arg("name"), nb::arg("column"))
       .def("unregister", &Connection::Unregister, nb::arg("name"))
       .def("interrupt", &Connection::Interrupt);
 

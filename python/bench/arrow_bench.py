@@ -1,0 +1,151 @@
+"""tessera vs DuckDB from Python, in one process, same threads: the Arrow export of a large
+result (``.arrow()`` of ``SELECT * FROM t``), the Arrow import (``register`` of a pyarrow
+Table, then a query over it), and the per-query overhead of a trivial query (``SELECT 1``,
+``fetchall``). Prints one line per figure (median of the repetitions) and a memory-bandwidth
+bound for the export; ``--json FILE`` writes them too.
+
+    python python/bench/arrow_bench.py [--rows 10000000] [--threads 2] [--reps 5]
+
+Needs the packages tessera, duckdb, pyarrow and numpy (test/requirements.txt).
+"""
+import argparse
+import json
+import statistics
+import sys
+import time
+
+import duckdb
+import numpy as np
+import pyarrow as pa
+
+import tessera
+
+
+def median_time(fn, reps):
+    times = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), min(times)
+
+
+def per_call_us(fn, calls, reps):
+    """Median over `reps` rounds of the mean time of `calls` calls, in microseconds."""
+    rounds = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        rounds.append((time.perf_counter() - t0) / calls * 1e6)
+    return statistics.median(rounds)
+
+
+def copy_bandwidth(nbytes=1 << 28, reps=5):
+    """Bytes per second of one large memcpy (numpy copyto), read + write counted once:
+    the rate at which a copy of the result can be made on this machine."""
+    src = np.ones(nbytes // 8, dtype=np.int64)
+    dst = np.empty_like(src)
+    best = min(median_time(lambda: np.copyto(dst, src), reps))
+    return nbytes / best
+
+
+def make_table(rows):
+    rng = np.random.default_rng(42)
+    return pa.table({
+        "b": pa.array(np.arange(rows, dtype=np.int64)),
+        "d": pa.array(rng.random(rows)),
+        "i": pa.array(rng.integers(-1_000_000, 1_000_000, rows, dtype=np.int32)),
+        "dt": pa.array(rng.integers(0, 20_000, rows, dtype=np.int32)).cast(pa.int32()).view(pa.date32()),
+    })
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rows", type=int, default=10_000_000)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--calls", type=int, default=2000, help="trivial queries per round")
+    ap.add_argument("--json", help="also write the figures to this file")
+    args = ap.parse_args()
+
+    table = make_table(args.rows)
+    row_bytes = 8 + 8 + 4 + 4
+    nbytes = args.rows * row_bytes
+    out = {"rows": args.rows, "threads": args.threads, "reps": args.reps, "bytes": nbytes,
+           "tessera": tessera.__version__ if hasattr(tessera, "__version__") else "",
+           "duckdb": duckdb.__version__, "pyarrow": pa.__version__}
+
+    ts = tessera.connect(threads=args.threads)
+    dk = duckdb.connect(config={"threads": args.threads})
+
+    # Arrow in: register (tessera shares the buffers; DuckDB scans them in place).
+    t_reg, _ = median_time(lambda: ts.register("t", table), args.reps)
+    dk.register("t", table)
+    out["import_register_s"] = {"tessera": t_reg}
+    # Materialise as ordinary tables too, so the export reads engine storage in both.
+    ts.execute("CREATE TABLE m AS SELECT * FROM t")
+    dk.execute("CREATE TABLE m AS SELECT * FROM t")
+    # Arrow in, then a query over it (the scan of the registered data).
+    q = "SELECT SUM(b), SUM(d), MIN(i), MAX(dt) FROM t"
+    assert ts.execute(q).fetchall()[0][:1] == dk.execute(q).fetchall()[0][:1]
+    out["scan_registered_s"] = {
+        "tessera": median_time(lambda: ts.execute(q).fetchall(), args.reps)[0],
+        "duckdb": median_time(lambda: dk.execute(q).fetchall(), args.reps)[0],
+    }
+
+    # Arrow out: SELECT * of the 4-column table as a pyarrow Table.
+    for src in ("m", "t"):
+        sql = "SELECT * FROM %s" % src
+        a = ts.execute(sql).arrow()
+        b = dk.execute(sql).arrow()
+        if hasattr(b, "read_all"):  # DuckDB >= 1.4: .arrow() may give a RecordBatchReader
+            b = b.read_all()
+        assert a.num_rows == b.num_rows == args.rows
+        assert a.column("b").equals(b.column("b").cast(pa.int64()))
+
+        def duck_arrow():
+            r = dk.execute(sql).arrow()
+            return r.read_all() if hasattr(r, "read_all") else r
+
+        out["arrow_%s_s" % src] = {
+            "tessera": median_time(lambda: ts.execute(sql).arrow(), args.reps)[0],
+            "duckdb": median_time(duck_arrow, args.reps)[0],
+        }
+
+    # Per-query overhead: SELECT 1 from Python, result fetched.
+    ts.execute("SELECT 1").fetchall()
+    dk.execute("SELECT 1").fetchall()
+    out["select1_us"] = {
+        "tessera": per_call_us(lambda: ts.execute("SELECT 1").fetchall(), args.calls, args.reps),
+        "duckdb": per_call_us(lambda: dk.execute("SELECT 1").fetchall(), args.calls, args.reps),
+    }
+    cur = ts.cursor()
+    dcur = dk.cursor()
+    out["select1_cursor_us"] = {
+        "tessera": per_call_us(lambda: cur.execute("SELECT 1").fetchall(), args.calls, args.reps),
+        "duckdb": per_call_us(lambda: dcur.execute("SELECT 1").fetchall(), args.calls, args.reps),
+    }
+
+    bw = copy_bandwidth()
+    out["copy_bandwidth_GBps"] = bw / 1e9
+    # The export's floor: the result's bytes copied once (storage -> result vectors) and
+    # once more into the Arrow buffers, each a read and a write, at the measured copy rate.
+    out["arrow_bound_s"] = 2 * nbytes / bw
+
+    for k, v in out.items():
+        if isinstance(v, dict):
+            ratio = v["tessera"] / v["duckdb"] if v.get("duckdb") else None
+            print("%-22s tessera %10.4f   duckdb %10s   ratio %s" % (
+                k, v["tessera"], "%.4f" % v["duckdb"] if "duckdb" in v else "-",
+                "%.2f" % ratio if ratio else "-"))
+        else:
+            print("%-22s %s" % (k, v))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
