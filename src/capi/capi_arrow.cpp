@@ -7,6 +7,9 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <thread>
+#include <mutex>
+#include <exception>
 #include <vector>
 
 #include "capi/arrow_import.hpp"
@@ -142,18 +145,51 @@ uint8_t* AddZeroedBuffer(ArrayData& d, size_t bytes) {
   return p;
 }
 
-// Rows of column `col` in chunks [first, last) of `r`.
+// Rows of column `col` in chunks [first, last) of `r`; chunk k's rows start at row
+// start[k - first] of the batch.
 struct Span {
   const QueryResult& r;
   size_t first, last, col;
-  uint64_t rows;
+  const std::vector<uint64_t>& start;
+  uint64_t rows() const { return start.back(); }
   const Vector& vec(size_t k) const { return r.chunks[k].cols[col]; }
   uint32_t size(size_t k) const { return r.chunks[k].size; }
+  uint64_t at(size_t k) const { return start[k - first]; }
 };
+
+// Runs fn(k) for every chunk k of the span, split over the machine's cores when the work
+// (`bytes` to copy) is large enough to pay for the threads; fn must only write the rows of
+// chunk k.
+template <class F>
+void ForChunks(const Span& s, uint64_t bytes, F fn) {
+  const size_t chunks = s.last - s.first;
+  unsigned threads = std::min<unsigned>(std::max(1u, std::thread::hardware_concurrency()), 16);
+  threads = (unsigned)std::min<uint64_t>({threads, bytes / (2u << 20), chunks});
+  if (threads <= 1) {
+    for (size_t k = s.first; k < s.last; k++) fn(k);
+    return;
+  }
+  std::vector<std::thread> pool;
+  std::exception_ptr error;
+  std::mutex mu;
+  for (unsigned t = 0; t < threads; t++) {
+    size_t b = s.first + chunks * t / threads, e = s.first + chunks * (t + 1) / threads;
+    pool.emplace_back([&, b, e] {
+      try {
+        for (size_t k = b; k < e; k++) fn(k);
+      } catch (...) {
+        std::lock_guard<std::mutex> g(mu);
+        error = std::current_exception();
+      }
+    });
+  }
+  for (auto& th : pool) th.join();
+  if (error) std::rethrow_exception(error);
+}
 
 void ExportColumn(const Span& s, const Type& t, const std::shared_ptr<const QueryResult>& keep, ArrowArray* out) {
   auto d = std::make_unique<ArrayData>();
-  const int64_t n = (int64_t)s.rows;
+  const int64_t n = (int64_t)s.rows();
   if (t.id == TypeId::Null) {  // the null type has no buffers
     FillArray(out, n, n, d.release());
     return;
@@ -200,10 +236,7 @@ void ExportColumn(const Span& s, const Type& t, const std::shared_ptr<const Quer
         break;
       }
       uint8_t* dst = AddBuffer(*d, (size_t)n * w);
-      for (size_t k = s.first; k < s.last; k++) {
-        std::memcpy(dst, s.vec(k).raw(), s.size(k) * w);
-        dst += s.size(k) * w;
-      }
+      ForChunks(s, (uint64_t)n * w, [&](size_t k) { std::memcpy(dst + s.at(k) * w, s.vec(k).raw(), s.size(k) * w); });
       break;
     }
     case TypeId::Decimal: {  // decimal128: 16-byte little-endian two's complement
@@ -213,45 +246,49 @@ void ExportColumn(const Span& s, const Type& t, const std::shared_ptr<const Quer
         break;
       }
       auto* dst = AddBuffer(*d, (size_t)n * 16);
-      for (size_t k = s.first; k < s.last; k++) {
+      ForChunks(s, (uint64_t)n * 16, [&](size_t k) {
         const Vector& v = s.vec(k);
+        uint8_t* o = dst + s.at(k) * 16;
         if (t.physical() == PhysType::I128) {
-          std::memcpy(dst, v.raw(), s.size(k) * 16);
+          std::memcpy(o, v.raw(), s.size(k) * 16);
         } else {
           for (uint32_t i = 0; i < s.size(k); i++) {
             int128_t x = v.data<int64_t>()[i];
-            std::memcpy(dst + (size_t)i * 16, &x, 16);
+            std::memcpy(o + (size_t)i * 16, &x, 16);
           }
         }
-        dst += (size_t)s.size(k) * 16;
-      }
+      });
       break;
     }
     case TypeId::Varchar: {  // utf8: int32 offsets (n + 1), then the bytes
-      uint64_t total = 0;
+      // Each chunk's bytes, then their starts (a prefix sum), then the copies in parallel.
+      std::vector<uint64_t> at(s.last - s.first + 1, 0);
       for (size_t k = s.first; k < s.last; k++) {
         const Vector& v = s.vec(k);
         const StrRef* str = v.data<StrRef>();
+        uint64_t b = 0;
         for (uint32_t i = 0; i < s.size(k); i++)
-          if (v.IsValid(i)) total += str[i].size();
+          if (v.IsValid(i)) b += str[i].size();
+        at[k - s.first + 1] = at[k - s.first] + b;
       }
+      const uint64_t total = at.back();
       if (total > (uint64_t)INT32_MAX) throw UserError(ErrorKind::Unsupported, "a batch's strings exceed 2 GiB");
       auto* offsets = reinterpret_cast<int32_t*>(AddBuffer(*d, ((size_t)n + 1) * 4));
       uint8_t* bytes = AddBuffer(*d, (size_t)total);
-      int32_t at = 0;
-      int64_t row = 0;
-      for (size_t k = s.first; k < s.last; k++) {
+      ForChunks(s, total + (uint64_t)n * 4, [&](size_t k) {
         const Vector& v = s.vec(k);
         const StrRef* str = v.data<StrRef>();
-        for (uint32_t i = 0; i < s.size(k); i++, row++) {
-          offsets[row] = at;
+        int32_t pos = (int32_t)at[k - s.first];
+        int32_t* off = offsets + s.at(k);
+        for (uint32_t i = 0; i < s.size(k); i++) {
+          off[i] = pos;
           if (v.IsValid(i) && !str[i].empty()) {
-            std::memcpy(bytes + at, str[i].data(), str[i].size());
-            at += (int32_t)str[i].size();
+            std::memcpy(bytes + pos, str[i].data(), str[i].size());
+            pos += (int32_t)str[i].size();
           }
         }
-      }
-      offsets[n] = at;
+      });
+      offsets[n] = (int32_t)total;
       break;
     }
     case TypeId::Null: break;
@@ -276,9 +313,10 @@ uint64_t MaxStringBytes(const QueryResult& r, size_t k) {
 }
 
 // Chunks [first, last) of `r` as one struct array.
-void ExportBatch(const std::shared_ptr<const QueryResult>& keep, size_t first, size_t last, uint64_t rows,
-                 ArrowArray* out) {
+void ExportBatch(const std::shared_ptr<const QueryResult>& keep, size_t first, size_t last, ArrowArray* out) {
   const QueryResult& r = *keep;
+  std::vector<uint64_t> start(last - first + 1, 0);
+  for (size_t k = first; k < last; k++) start[k - first + 1] = start[k - first] + r.chunks[k].size;
   auto d = std::make_unique<ArrayData>();
   d->buffers.push_back(nullptr);  // the struct's rows are all valid
   try {
@@ -287,14 +325,14 @@ void ExportBatch(const std::shared_ptr<const QueryResult>& keep, size_t first, s
       child->release = nullptr;
       d->children.push_back(child.get());
       d->child_storage.push_back(std::move(child));
-      ExportColumn(Span{r, first, last, col, rows}, r.types[col], keep, d->children.back());
+      ExportColumn(Span{r, first, last, col, start}, r.types[col], keep, d->children.back());
     }
   } catch (...) {
     for (auto* child : d->children)
       if (child->release) child->release(child);
     throw;
   }
-  FillArray(out, (int64_t)rows, 0, d.release());
+  FillArray(out, (int64_t)start.back(), 0, d.release());
 }
 
 // ---- the stream --------------------------------------------------------------------------
@@ -353,7 +391,7 @@ int StreamGetNext(ArrowArrayStream* stream, ArrowArray* out) {
       bytes += b;
       last++;
     }
-    ExportBatch(s->result, s->next, last, rows, out);
+    ExportBatch(s->result, s->next, last, out);
     s->next = last;
     return 0;
   } catch (...) {

@@ -23,6 +23,8 @@
 #include <functional>
 #include <thread>
 
+#include <unistd.h>
+
 #include "common/date.hpp"
 #include "common/decimal.hpp"
 #include "ext.hpp"
@@ -56,8 +58,56 @@ namespace {
 // ------------------------------------------------------------------------------------
 // Running a statement: GIL released, interruptible from the main thread.
 
+// The thread that runs the main thread's statements: one for the process, started on first
+// use (again in a forked child), never stopped (it waits idle), so a statement does not pay
+// for starting a thread.
+class Helper {
+ public:
+  static Helper& Get() {
+    static Helper* h = nullptr;
+    static pid_t pid = 0;
+    if (!h || pid != getpid()) {  // first use, or a forked child (which has no helper thread)
+      h = new Helper();           // never destroyed: the thread outlives static destructors
+      pid = getpid();
+    }
+    return *h;
+  }
+  // Starts `fn` on the helper thread; Wait() then waits for it.
+  void Start(std::function<void()> fn) {
+    std::lock_guard<std::mutex> g(m_);
+    job_ = std::move(fn);
+    done_ = false;
+    cv_.notify_all();
+  }
+  // Waits up to `timeout` for the job started last; true when it is done.
+  bool WaitFor(std::chrono::milliseconds timeout) {
+    std::unique_lock<std::mutex> lk(m_);
+    return cv_.wait_for(lk, timeout, [&] { return done_; });
+  }
+
+ private:
+  Helper() { std::thread([this] { Loop(); }).detach(); }
+  void Loop() {
+    std::unique_lock<std::mutex> lk(m_);
+    for (;;) {
+      cv_.wait(lk, [&] { return (bool)job_; });
+      auto fn = std::move(job_);
+      job_ = nullptr;
+      lk.unlock();
+      fn();
+      lk.lock();
+      done_ = true;
+      cv_.notify_all();
+    }
+  }
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::function<void()> job_;
+  bool done_ = true;
+};
+
 // Runs `fn` (which makes a tessera_result) with the GIL released. On the main thread it
-// runs on a helper thread and the caller checks for signals while it waits; a signal
+// runs on the helper thread and the caller checks for signals while it waits; a signal
 // handler that raises interrupts the statement and its exception propagates.
 tessera_result Run(Conn& conn, const std::function<void(tessera_result*)>& fn) {
   tessera_connection con = conn.get();
@@ -68,48 +118,31 @@ tessera_result Run(Conn& conn, const std::function<void(tessera_result*)>& fn) {
     fn(&res);
     return res;
   }
-  struct Job {
-    std::mutex m;
-    std::condition_variable cv;
-    bool done = false;
-    tessera_result res = nullptr;
-  };
-  auto job = std::make_shared<Job>();
+  tessera_result res = nullptr;
   bool interrupted = false;
   {
     nb::gil_scoped_release unlocked;
     std::unique_lock<std::mutex> conn_lock(conn.mu);
-    std::thread worker([job, &fn] {
-      tessera_result r = nullptr;
-      fn(&r);
-      std::lock_guard<std::mutex> g(job->m);
-      job->res = r;
-      job->done = true;
-      job->cv.notify_one();
-    });
-    {
-      std::unique_lock<std::mutex> lk(job->m);
-      while (!job->cv.wait_for(lk, std::chrono::milliseconds(20), [&] { return job->done; })) {
-        lk.unlock();
-        {
-          nb::gil_scoped_acquire locked;
-          interrupted = PyErr_CheckSignals() != 0;
+    Helper& helper = Helper::Get();
+    helper.Start([&res, &fn] { fn(&res); });
+    while (!helper.WaitFor(std::chrono::milliseconds(20))) {
+      {
+        nb::gil_scoped_acquire locked;
+        interrupted = PyErr_CheckSignals() != 0;
+      }
+      if (interrupted) {
+        tessera_interrupt(con);
+        while (!helper.WaitFor(std::chrono::milliseconds(1000))) {
         }
-        lk.lock();
-        if (interrupted) {
-          tessera_interrupt(con);
-          job->cv.wait(lk, [&] { return job->done; });
-          break;
-        }
+        break;
       }
     }
-    worker.join();
   }
   if (interrupted) {
-    tessera_destroy_result(&job->res);
+    tessera_destroy_result(&res);
     throw nb::python_error();  // the signal handler's exception (KeyboardInterrupt)
   }
-  return job->res;
+  return res;
 }
 
 // ------------------------------------------------------------------------------------
