@@ -1,8 +1,9 @@
 """tessera vs DuckDB from Python, in one process, same threads: the Arrow export of a large
 result (``.arrow()`` of ``SELECT * FROM t``), the Arrow import (``register`` of a pyarrow
 Table, then a query over it), and the per-query overhead of a trivial query (``SELECT 1``,
-``fetchall``). Prints one line per figure (median of the repetitions) and a memory-bandwidth
-bound for the export; ``--json FILE`` writes them too.
+``fetchall``). Prints one line per figure (median and best wall time of the repetitions, and
+the median of the process's CPU time) and a memory-bandwidth bound for the export;
+``--json FILE`` writes them too.
 
     python python/bench/arrow_bench.py [--rows 10000000] [--threads 2] [--reps 5]
 
@@ -32,15 +33,20 @@ def median_time(fn, reps):
 
 
 def compare(fns, reps):
-    """{name: (median, min) seconds} of each function, run in turns (one of each per round,
-    so that a busy machine slows all of them alike)."""
+    """{name: (median, min, median CPU) seconds} of each function, run in turns (one of each
+    per round, so that a busy machine slows all of them alike). CPU: the process's CPU time
+    (all its threads) during the call, which a shared machine disturbs less than the wall
+    time."""
     times = {k: [] for k in fns}
+    cpu = {k: [] for k in fns}
     for _ in range(reps):
         for k, fn in fns.items():
+            c0 = time.process_time()
             t0 = time.perf_counter()
             fn()
             times[k].append(time.perf_counter() - t0)
-    return {k: (statistics.median(v), min(v)) for k, v in times.items()}
+            cpu[k].append(time.process_time() - c0)
+    return {k: (statistics.median(v), min(v), statistics.median(cpu[k])) for k, v in times.items()}
 
 
 def per_call_us(fn, calls, reps):
@@ -135,7 +141,7 @@ def main():
         for _ in range(args.reps):
             rounds["tessera"].append(per_call_us(tf, args.calls, 1))
             rounds["duckdb"].append(per_call_us(df, args.calls, 1))
-        out[name] = {k: (statistics.median(v), min(v)) for k, v in rounds.items()}
+        out[name] = {k: (statistics.median(v), min(v), float("nan")) for k, v in rounds.items()}
 
     bw = copy_bandwidth()
     out["copy_bandwidth_GBps"] = bw / 1e9
@@ -143,11 +149,12 @@ def main():
     # once more into the Arrow buffers, each a read and a write, at the measured copy rate.
     out["arrow_bound_s"] = 2 * nbytes / bw
 
+    print("%-20s %-34s %-34s %s" % ("", "tessera median/min/cpu", "duckdb median/min/cpu", "ratio median/min/cpu"))
     for k, v in out.items():
         if isinstance(v, dict):
             t, d = v["tessera"], v["duckdb"]
-            print("%-20s median/min  tessera %9.4f %9.4f   duckdb %9.4f %9.4f   ratio %.2f / %.2f" % (
-                k, t[0], t[1], d[0], d[1], t[0] / d[0], t[1] / d[1]))
+            print("%-20s %10.4f %10.4f %10.4f  %10.4f %10.4f %10.4f   %.2f / %.2f / %.2f" % (
+                k, t[0], t[1], t[2], d[0], d[1], d[2], t[0] / d[0], t[1] / d[1], t[2] / d[2]))
         else:
             print("%-20s %s" % (k, v))
     if args.json:
