@@ -6,6 +6,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "common/parallel.hpp"
+
 namespace tessera::capi {
 
 namespace {
@@ -424,18 +426,28 @@ void ArrowTableImporter::AddBatch(ArrowArray* in) {
     throw UserError(ErrorKind::Input, "a record batch has " + std::to_string(b.n_children) + " columns, not " +
                                           std::to_string(columns_.size()));
   if (b.length <= 0) return;
-  std::vector<std::shared_ptr<const RowGroup>> made;
-  for (int64_t at = 0; at < b.length; at += kRowGroupSize) {
-    uint32_t n = (uint32_t)std::min<int64_t>(kRowGroupSize, b.length - at);
-    auto rg = std::make_shared<RowGroup>();
-    rg->count = n;
-    for (size_t c = 0; c < columns_.size(); c++) {
-      const ArrowArray& child = *b.children[c];
-      if (child.length < b.offset + at + n) Malformed(columns_[c]->name, "shorter than its record batch");
-      rg->columns.push_back(columns_[c]->Chunk(child, child.offset + b.offset + at, n, batch, copy_, bytes_copied_));
-    }
-    made.push_back(std::move(rg));
+  // One task per row group and column (statistics are a pass over the values): spread
+  // over the machine's cores when the batch has more than one row group.
+  const size_t ncols = columns_.size();
+  const size_t ngroups = (size_t)((b.length + kRowGroupSize - 1) / kRowGroupSize);
+  std::vector<std::shared_ptr<RowGroup>> groups(ngroups);
+  for (size_t g = 0; g < ngroups; g++) {
+    groups[g] = std::make_shared<RowGroup>();
+    groups[g]->count = (uint32_t)std::min<int64_t>(kRowGroupSize, b.length - (int64_t)g * kRowGroupSize);
+    groups[g]->columns.resize(ncols);
   }
+  for (size_t c = 0; c < ncols; c++)
+    if (b.children[c]->length < b.offset + b.length) Malformed(columns_[c]->name, "shorter than its record batch");
+  std::vector<uint64_t> copied(ngroups * ncols, 0);
+  ParallelFor(ngroups * ncols, ngroups > 1 ? std::min(HardwareThreads(), 16u) : 1, [&](uint64_t task, unsigned) {
+    size_t g = task / ncols, c = task % ncols;
+    const ArrowArray& child = *b.children[c];
+    int64_t at = (int64_t)g * kRowGroupSize;
+    groups[g]->columns[c] = columns_[c]->Chunk(child, child.offset + b.offset + at, groups[g]->count, batch, copy_,
+                                               copied[task]);
+  });
+  for (uint64_t x : copied) bytes_copied_ += x;
+  std::vector<std::shared_ptr<const RowGroup>> made(groups.begin(), groups.end());
   rows_ += (uint64_t)b.length;
   if (b.length < kSmallBatch) {
     small_.push_back(made[0]);

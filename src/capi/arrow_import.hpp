@@ -43,7 +43,8 @@ class ArrowTableImporter {
 
   // Takes the batch `batch` (moved from: its release is NULL afterwards). Throws
   // UserError (Conversion) for values tessera cannot hold, e.g. a uint64 above INT64_MAX.
-  // Needs no Python GIL or other lock; thread-compatible.
+  // Needs no Python GIL or other lock; thread-compatible. A batch of several row groups is
+  // converted (and its statistics computed) on the machine's cores.
   void AddBatch(ArrowArray* batch);
   // The table's rows; the importer is spent afterwards.
   std::shared_ptr<TableData> Finish();
