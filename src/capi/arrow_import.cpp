@@ -403,7 +403,8 @@ std::shared_ptr<const ColumnChunk> ArrowTableImporter::Column::Chunk(const Arrow
   return chunk;
 }
 
-ArrowTableImporter::ArrowTableImporter(const ArrowSchema& schema, std::string table_name, bool copy) : copy_(copy) {
+ArrowTableImporter::ArrowTableImporter(const ArrowSchema& schema, std::string table_name, bool copy, unsigned threads)
+    : copy_(copy), threads_(std::min(threads ? threads : HardwareThreads(), 16u)) {
   if (std::string_view(schema.format ? schema.format : "") != "+s")
     throw UserError(ErrorKind::Unsupported, "the Arrow stream's schema is not a struct (record batches)");
   schema_.name = std::move(table_name);
@@ -439,7 +440,7 @@ void ArrowTableImporter::AddBatch(ArrowArray* in) {
   for (size_t c = 0; c < ncols; c++)
     if (b.children[c]->length < b.offset + b.length) Malformed(columns_[c]->name, "shorter than its record batch");
   std::vector<uint64_t> copied(ngroups * ncols, 0);
-  ParallelFor(ngroups * ncols, ngroups > 1 ? std::min(HardwareThreads(), 16u) : 1, [&](uint64_t task, unsigned) {
+  ParallelFor(ngroups * ncols, ngroups > 1 ? threads_ : 1, [&](uint64_t task, unsigned) {
     size_t g = task / ncols, c = task % ncols;
     const ArrowArray& child = *b.children[c];
     int64_t at = (int64_t)g * kRowGroupSize;
@@ -490,7 +491,7 @@ std::shared_ptr<TableData> ArrowTableImporter::Finish() {
 }
 
 std::shared_ptr<TableData> ImportArrowStream(ArrowArrayStream* stream, const std::string& table_name, bool copy,
-                                             TableSchema& schema) {
+                                             TableSchema& schema, unsigned threads) {
   struct Guard {
     ArrowArrayStream* s;
     ArrowSchema schema{};
@@ -505,7 +506,7 @@ std::shared_ptr<TableData> ImportArrowStream(ArrowArrayStream* stream, const std
                                        "): " + (e ? e : "no message"));
   };
   if (int rc = stream->get_schema(stream, &g.schema)) fail("get_schema", rc);
-  ArrowTableImporter importer(g.schema, table_name, copy);
+  ArrowTableImporter importer(g.schema, table_name, copy, threads);
   for (;;) {
     ArrowArray batch{};
     if (int rc = stream->get_next(stream, &batch)) fail("get_next", rc);

@@ -38,7 +38,8 @@ class ArrowTableImporter {
 
   // Plans the columns of `schema` (a struct, "+s"); throws UserError (Unsupported) for a
   // type tessera cannot import. `copy`: copy every buffer (the source may change later).
-  ArrowTableImporter(const ArrowSchema& schema, std::string table_name, bool copy);
+  // `threads`: how many threads convert a batch (0: the machine's cores).
+  ArrowTableImporter(const ArrowSchema& schema, std::string table_name, bool copy, unsigned threads = 0);
   ~ArrowTableImporter();
 
   // Takes the batch `batch` (moved from: its release is NULL afterwards). Throws
@@ -61,6 +62,7 @@ class ArrowTableImporter {
   TableSchema schema_;
   std::vector<std::unique_ptr<Column>> columns_;
   bool copy_;
+  unsigned threads_;
   std::vector<std::shared_ptr<const RowGroup>> groups_;
   std::vector<std::shared_ptr<const RowGroup>> small_;  // pending small batches' row groups
   uint64_t small_rows_ = 0;
@@ -72,6 +74,6 @@ class ArrowTableImporter {
 // named `table_name`; fills `schema`. Throws UserError on unsupported types, bad values or
 // a failing stream (IO).
 std::shared_ptr<TableData> ImportArrowStream(ArrowArrayStream* stream, const std::string& table_name, bool copy,
-                                             TableSchema& schema);
+                                             TableSchema& schema, unsigned threads = 0);
 
 }  // namespace tessera::capi

@@ -151,19 +151,20 @@ struct Span {
   const QueryResult& r;
   size_t first, last, col;
   const std::vector<uint64_t>& start;
+  unsigned threads;
   uint64_t rows() const { return start.back(); }
   const Vector& vec(size_t k) const { return r.chunks[k].cols[col]; }
   uint32_t size(size_t k) const { return r.chunks[k].size; }
   uint64_t at(size_t k) const { return start[k - first]; }
 };
 
-// Runs fn(k) for every chunk k of the span, split over the machine's cores when the work
-// (`bytes` to copy) is large enough to pay for the threads; fn must only write the rows of
+// Runs fn(k) for every chunk k of the span, split over up to s.threads threads when the
+// work (`bytes` to copy) is large enough to pay for them; fn must only write the rows of
 // chunk k.
 template <class F>
 void ForChunks(const Span& s, uint64_t bytes, F fn) {
   const size_t chunks = s.last - s.first;
-  unsigned threads = std::min<unsigned>(std::max(1u, std::thread::hardware_concurrency()), 16);
+  unsigned threads = s.threads;
   threads = (unsigned)std::min<uint64_t>({threads, bytes / (2u << 20), chunks});
   if (threads <= 1) {
     for (size_t k = s.first; k < s.last; k++) fn(k);
@@ -313,7 +314,8 @@ uint64_t MaxStringBytes(const QueryResult& r, size_t k) {
 }
 
 // Chunks [first, last) of `r` as one struct array.
-void ExportBatch(const std::shared_ptr<const QueryResult>& keep, size_t first, size_t last, ArrowArray* out) {
+void ExportBatch(const std::shared_ptr<const QueryResult>& keep, size_t first, size_t last, unsigned threads,
+                 ArrowArray* out) {
   const QueryResult& r = *keep;
   std::vector<uint64_t> start(last - first + 1, 0);
   for (size_t k = first; k < last; k++) start[k - first + 1] = start[k - first] + r.chunks[k].size;
@@ -325,7 +327,7 @@ void ExportBatch(const std::shared_ptr<const QueryResult>& keep, size_t first, s
       child->release = nullptr;
       d->children.push_back(child.get());
       d->child_storage.push_back(std::move(child));
-      ExportColumn(Span{r, first, last, col, start}, r.types[col], keep, d->children.back());
+      ExportColumn(Span{r, first, last, col, start, threads}, r.types[col], keep, d->children.back());
     }
   } catch (...) {
     for (auto* child : d->children)
@@ -339,6 +341,7 @@ void ExportBatch(const std::shared_ptr<const QueryResult>& keep, size_t first, s
 
 struct StreamData {
   std::shared_ptr<const QueryResult> result;
+  unsigned threads = 1;  // for copying a batch's columns
   size_t next = 0;
   std::string error;
 };
@@ -391,7 +394,7 @@ int StreamGetNext(ArrowArrayStream* stream, ArrowArray* out) {
       bytes += b;
       last++;
     }
-    ExportBatch(s->result, s->next, last, out);
+    ExportBatch(s->result, s->next, last, s->threads, out);
     s->next = last;
     return 0;
   } catch (...) {
@@ -424,6 +427,7 @@ tessera_state tessera_result_arrow_stream(tessera_result result, struct ArrowArr
   try {
     auto s = std::make_unique<StreamData>();
     s->result = result->data;
+    s->threads = std::min(result->threads ? result->threads : std::max(1u, std::thread::hardware_concurrency()), 16u);
     out_stream->get_schema = StreamGetSchema;
     out_stream->get_next = StreamGetNext;
     out_stream->get_last_error = StreamGetLastError;
@@ -449,7 +453,7 @@ tessera_state tessera_register_arrow_stream(tessera_connection connection, const
   if (!connection || !connection->db || !name || !*name || !stream->release) return fail("bad arguments");
   try {
     TableSchema schema;
-    auto data = capi::ImportArrowStream(stream, name, false, schema);
+    auto data = capi::ImportArrowStream(stream, name, false, schema, connection->db->threads());
     uint64_t rows = data->row_count;
     connection->db->catalog().PutTemporaryTable(std::move(schema), std::move(data), replace);
     connection->db->plan_cache().Clear();  // cached plans (now stale) would keep replaced data alive

@@ -335,7 +335,7 @@ struct ArrowArrayStream {
  * Types: BOOLEAN "b", INTEGER "i", BIGINT "l", DOUBLE "g", DECIMAL(p,s) decimal128 "d:p,s",
  * DATE date32 "tdD", VARCHAR utf8 "u", NULL "n"; NULLs in validity bitmaps. Fixed-width
  * columns of a batch of one chunk share the result's memory; the rest is copied once into
- * 64-byte aligned buffers. The stream and its arrays keep what they share alive: they stay
+ * 64-byte aligned buffers (on the database's threads). The stream and its arrays keep what they share alive: they stay
  * valid after the result is destroyed. The caller releases the stream (stream->release).
  * The result's own chunk fetching is unaffected. */
 TESSERA_API tessera_state tessera_result_arrow_stream(tessera_result result, struct ArrowArrayStream* out_stream);

@@ -53,14 +53,14 @@ uint64_t ImportArrowStream(Conn& conn, const std::string& name, ArrowArrayStream
   };
   SchemaGuard schema;
   if (int rc = stream->get_schema(stream, &schema.s)) stream_error("get_schema", rc);
+  tessera_connection con = conn.get();
+  auto& db = *con->db;
   std::unique_ptr<capi::ArrowTableImporter> importer;
   try {
-    importer = std::make_unique<capi::ArrowTableImporter>(schema.s, name, copy);
+    importer = std::make_unique<capi::ArrowTableImporter>(schema.s, name, copy, db.threads());
   } catch (const UserError& e) {
     RaiseImportError(e);
   }
-  tessera_connection con = conn.get();
-  auto& db = *con->db;
   std::shared_ptr<TableData> data;
   std::string err;
   ErrorKind kind = ErrorKind::Input;
