@@ -141,7 +141,7 @@ def main():
         for _ in range(args.reps):
             rounds["tessera"].append(per_call_us(tf, args.calls, 1))
             rounds["duckdb"].append(per_call_us(df, args.calls, 1))
-        out[name] = {k: (statistics.median(v), min(v), float("nan")) for k, v in rounds.items()}
+        out[name] = {k: (statistics.median(v), min(v), None) for k, v in rounds.items()}
 
     bw = copy_bandwidth()
     out["copy_bandwidth_GBps"] = bw / 1e9
@@ -153,8 +153,10 @@ def main():
     for k, v in out.items():
         if isinstance(v, dict):
             t, d = v["tessera"], v["duckdb"]
-            print("%-20s %10.4f %10.4f %10.4f  %10.4f %10.4f %10.4f   %.2f / %.2f / %.2f" % (
-                k, t[0], t[1], t[2], d[0], d[1], d[2], t[0] / d[0], t[1] / d[1], t[2] / d[2]))
+            cpu = lambda x: "%10.4f" % x if x is not None else "%10s" % "-"
+            print("%-20s %10.4f %10.4f %s  %10.4f %10.4f %s   %.2f / %.2f / %s" % (
+                k, t[0], t[1], cpu(t[2]), d[0], d[1], cpu(d[2]), t[0] / d[0], t[1] / d[1],
+                "%.2f" % (t[2] / d[2]) if t[2] is not None else "-"))
         else:
             print("%-20s %s" % (k, v))
     if args.json:

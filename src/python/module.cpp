@@ -72,7 +72,7 @@ class Helper {
     }
     return *h;
   }
-  // Starts `fn` on the helper thread; Wait() then waits for it.
+  // Starts `fn` on the helper thread (idle: the main thread runs one statement at a time).
   void Start(std::function<void()> fn) {
     std::lock_guard<std::mutex> g(m_);
     job_ = std::move(fn);
