@@ -428,7 +428,7 @@ void ArrowTableImporter::AddBatch(ArrowArray* in) {
                                           std::to_string(columns_.size()));
   if (b.length <= 0) return;
   // One task per row group and column (statistics are a pass over the values): spread
-  // over the machine's cores when the batch has more than one row group.
+  // over the importer's threads when the batch has more than one row group.
   const size_t ncols = columns_.size();
   const size_t ngroups = (size_t)((b.length + kRowGroupSize - 1) / kRowGroupSize);
   std::vector<std::shared_ptr<RowGroup>> groups(ngroups);
