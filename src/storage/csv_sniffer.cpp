@@ -1,5 +1,11 @@
 #include "storage/csv_sniffer.hpp"
 
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "common/ascii.hpp"
+
 #include "storage/csv_convert.hpp"
 #include "storage/csv_scan.hpp"
 
@@ -13,7 +19,216 @@ bool FitsColumnCount(const Record& r, size_t ncols) {
   return r.values.size() == ncols + 1 && !r.quoted.back() && r.values.back().empty();
 }
 
+// A number as the sniffer takes it: optional '-', digits without a leading zero (but "0"),
+// for DOUBLE also a fraction and an exponent ("1.5", ".5", "5.", "1e3"); spaces around.
+bool PlainNumber(std::string_view t, bool integer) {
+  size_t i = 0, n = t.size();
+  while (i < n && t[i] == ' ') i++;
+  while (n > i && t[n - 1] == ' ') n--;
+  if (i < n && t[i] == '-') i++;
+  auto digit = [&](size_t k) { return k < n && t[k] >= '0' && t[k] <= '9'; };
+  size_t int_start = i;
+  while (digit(i)) i++;
+  size_t int_digits = i - int_start;
+  if (int_digits > 1 && t[int_start] == '0') return false;
+  if (integer) return int_digits > 0 && i == n;
+  size_t frac_digits = 0;
+  if (i < n && t[i] == '.') {
+    i++;
+    while (digit(i)) i++, frac_digits++;
+  }
+  if (int_digits + frac_digits == 0) return false;
+  if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+    i++;
+    if (i < n && (t[i] == '+' || t[i] == '-')) i++;
+    if (!digit(i)) return false;
+    while (digit(i)) i++;
+  }
+  return i == n;
+}
+
+// The candidates in DuckDB's order; a column moves past those a value does not fit.
+enum Candidate { kBoolean, kBigInt, kDouble, kDate, kVarchar };
+
+bool Fits(Candidate c, std::string_view v) {
+  const char* s = v.data();
+  const char* e = s + v.size();
+  switch (c) {
+    case kBoolean: {
+      const char* ts = s;
+      const char* te = e;
+      TrimSpaces(ts, te);
+      std::string l = AsciiLower(std::string(ts, te));
+      return l == "true" || l == "false" || l == "t" || l == "f" || l == "yes" || l == "no";
+    }
+    case kBigInt: {
+      int64_t x;
+      return PlainNumber(v, true) && ParseInt(s, e, INT64_MIN, INT64_MAX, &x) == Conv::Ok;
+    }
+    case kDouble: {
+      double d;
+      return PlainNumber(v, false) && ParseDoubleField(s, e, &d) == Conv::Ok;
+    }
+    case kDate: {
+      int32_t day;
+      return ParseDateField(s, e, &day) == Conv::Ok;
+    }
+    case kVarchar: return true;
+  }
+  return true;
+}
+
+Type CandidateType(Candidate c) {
+  switch (c) {
+    case kBoolean: return Type::Boolean();
+    case kBigInt: return Type::BigInt();
+    case kDouble: return Type::Double();
+    case kDate: return Type::Date();
+    case kVarchar: return Type::Varchar();
+  }
+  return Type::Varchar();
+}
+
+bool IsNullText(const std::string& v, const CsvOptions& opt) {
+  return v.empty() || (!opt.null_str.empty() && v == opt.null_str);
+}
+
+// Per column, the first candidate that every value of records [from, to) fits.
+std::vector<Type> SniffRecordTypes(const std::vector<Record>& recs, size_t from, size_t to, size_t ncols,
+                                   const CsvOptions& opt) {
+  std::vector<Candidate> cand(ncols, kBoolean);
+  std::vector<bool> any(ncols, false);
+  for (size_t r = from; r < to; r++) {
+    const Record& rec = recs[r];
+    if (rec.values.size() < ncols) continue;  // the reader reports it
+    for (size_t c = 0; c < ncols; c++) {
+      const std::string& v = rec.values[c];
+      if (IsNullText(v, opt)) continue;
+      any[c] = true;
+      while (!Fits(cand[c], v)) cand[c] = (Candidate)(cand[c] + 1);
+    }
+  }
+  std::vector<Type> types;
+  for (size_t c = 0; c < ncols; c++) types.push_back(any[c] ? CandidateType(cand[c]) : Type::Varchar());
+  return types;
+}
+
+// Field counts of up to kSniffRecords records split at `delim`; 0 for a malformed one.
+std::vector<size_t> FieldCounts(const char* begin, const char* end, char delim, char quote, bool* all_trailing) {
+  std::vector<size_t> counts;
+  *all_trailing = true;
+  const char* p = begin;
+  Record r;
+  for (int i = 0; i < kSniffRecords && p < end; i++) {
+    ReadRecord(p, end, delim, quote, r);
+    counts.push_back(r.ok ? r.values.size() : 0);
+    if (!r.ok || r.values.size() < 2 || r.quoted.back() || !r.values.back().empty()) *all_trailing = false;
+    p = r.next;
+  }
+  return counts;
+}
+
+std::string ColumnName(size_t i, size_t ncols) {
+  std::string digits = std::to_string(i);
+  size_t width = std::to_string(ncols == 0 ? 0 : ncols - 1).size();
+  return "column" + std::string(width - std::min(width, digits.size()), '0') + digits;
+}
+
 }  // namespace
+
+Type SniffType(const std::vector<std::string>& values) {
+  Candidate c = kBoolean;
+  if (values.empty()) return Type::Varchar();
+  for (const auto& v : values)
+    while (!Fits(c, v)) c = (Candidate)(c + 1);
+  return CandidateType(c);
+}
+
+SniffedCsv SniffCsv(const char* begin, const char* end, const CsvOptions& given, uint64_t sample_size) {
+  SniffedCsv out;
+  out.opt = given;
+  CsvOptions& opt = out.opt;
+  if (!opt.delimiter_given) {
+    // The consistent candidate with the most fields; failing one of more than one field,
+    // the candidate that splits the first record most (the reader then reports the record
+    // that does not fit); failing that, ','.
+    size_t best_consistent = 1, best_first = 1;
+    char consistent = 0, first = 0;
+    for (char d : {',', '|', ';', '\t'}) {
+      if (d == opt.quote) continue;
+      bool trailing = false;
+      auto counts = FieldCounts(begin, end, d, opt.quote, &trailing);
+      if (counts.empty() || counts[0] == 0) continue;
+      bool same = std::all_of(counts.begin(), counts.end(), [&](size_t n) { return n == counts[0]; });
+      size_t fields = counts[0] - (trailing ? 1 : 0);
+      if (same && fields > best_consistent) {
+        consistent = d;
+        best_consistent = fields;
+      }
+      if (fields > best_first) {
+        first = d;
+        best_first = fields;
+      }
+    }
+    opt.delimiter = consistent ? consistent : first ? first : ',';
+    opt.delimiter_given = true;
+  }
+  // The sample: the first record and up to sample_size after it.
+  std::vector<Record> recs;
+  const char* p = begin;
+  while (p < end && recs.size() <= std::min<uint64_t>(sample_size, UINT64_MAX - 1)) {
+    Record r;
+    ReadRecord(p, end, opt.delimiter, opt.quote, r);
+    if (!r.ok) break;  // the reader reports it
+    p = r.next;
+    recs.push_back(std::move(r));
+  }
+  if (recs.empty()) {
+    if (!opt.header_given) opt.header = false;
+    opt.header_given = true;
+    return out;  // no columns: the caller reports an empty file
+  }
+  size_t ncols = recs[0].values.size();
+  bool all_trailing = ncols > 1;
+  for (const auto& r : recs)
+    if (r.values.size() != ncols || r.quoted.back() || !r.values.back().empty()) all_trailing = false;
+  if (all_trailing) ncols--;
+
+  std::vector<Type> rest = SniffRecordTypes(recs, recs.size() > 1 ? 1 : 0, recs.size(), ncols, opt);
+  if (!opt.header_given) {
+    bool all_varchar = std::all_of(rest.begin(), rest.end(), [](const Type& t) { return t.id == TypeId::Varchar; });
+    bool misfit = false;
+    if (recs.size() > 1)
+      for (size_t c = 0; c < ncols && c < recs[0].values.size(); c++) {
+        const std::string& v = recs[0].values[c];
+        if (!IsNullText(v, opt) && !FieldFits(rest[c], v)) misfit = true;
+      }
+    opt.header = misfit || all_varchar;
+    opt.header_given = true;
+  }
+  if (opt.header) {
+    out.types = recs.size() > 1 ? rest : std::vector<Type>(ncols, Type::Varchar());
+    std::set<std::string> seen;
+    std::map<std::string, int> repeats;
+    for (size_t c = 0; c < ncols; c++) {
+      std::string name = c < recs[0].values.size() ? recs[0].values[c] : std::string();
+      if (name.empty()) name = ColumnName(c, ncols);
+      std::string lower = AsciiLower(name);
+      if (seen.count(lower)) {
+        std::string base = name;
+        do {
+          name = base + "_" + std::to_string(++repeats[lower]);
+        } while (seen.count(AsciiLower(name)));
+      }
+      seen.insert(AsciiLower(name));
+      out.names.push_back(std::move(name));
+    }
+  } else {
+    out.types = SniffRecordTypes(recs, 0, recs.size(), ncols, opt);
+    for (size_t c = 0; c < ncols; c++) out.names.push_back(ColumnName(c, ncols));
+  }
+  return out;
+}
 
 char SniffDelimiter(const char* begin, const char* end, size_t ncols, char quote) {
   static const char kCandidates[] = {',', '|', ';', '\t'};
