@@ -5,7 +5,8 @@ files back with pyarrow and DuckDB.
   python test/duckdb/parquet_writer.py TESSERA_BINARY [WORKDIR]
 
 Every tessera type with NULLs (BOOLEAN, INTEGER, BIGINT, DOUBLE, DECIMAL(9,2), (18,4),
-(38,10), DATE, VARCHAR with unicode and long strings), 300000 rows (three row groups of
+(38,10), DATE, VARCHAR with unicode and long strings, and a VARCHAR of few distinct values,
+which is dictionary-encoded), 300000 rows (three row groups of
 122880 by default), written with each codec (snappy, gzip, uncompressed; zstd only where
 tessera was built with it, else a clear error) and compared value by value with the rows
 the script generated; the column chunks' statistics (min, max, null count) are checked
@@ -27,7 +28,7 @@ N = 300_000
 COLUMNS = [
     ('k', 'INTEGER'), ('flag', 'BOOLEAN'), ('i', 'INTEGER'), ('b', 'BIGINT'), ('d', 'DOUBLE'),
     ('m9', 'DECIMAL(9,2)'), ('m18', 'DECIMAL(18,4)'), ('m38', 'DECIMAL(38,10)'),
-    ('day', 'DATE'), ('s', 'VARCHAR'),
+    ('day', 'DATE'), ('s', 'VARCHAR'), ('cat', 'VARCHAR'),
 ]
 failures = []
 
@@ -53,13 +54,14 @@ def row(k):
         decimal.Decimal(k * 10**20 + 12345).scaleb(-10) * (-1 if k % 2 else 1),
         datetime.date(1970, 1, 1) + datetime.timedelta(days=k % 40_000 - 10_000),
         words[k % len(words)] + ('' if k % len(words) == 6 else str(k)) if k % 1000 else 'x' * 5000,
+        ['red', 'green', 'blue', 'ünïcode ✓', ''][k % 5] if k < 250_000 else f'late{k % 3}',
     ]
     return (k,) + tuple(None if null(c) else v for c, v in enumerate(vals))
 
 
 def csv_field(v):
     if v is None:
-        return ''
+        return '\\N'  # the NULL string: a quoted "" is the empty string then
     if isinstance(v, bool):
         return 'true' if v else 'false'
     if isinstance(v, float):
@@ -150,7 +152,7 @@ def main():
         for r in rows:
             f.write(','.join(csv_field(v) for v in r) + '\n')
     create = 'CREATE TABLE src (' + ', '.join(f'{n} {t}' for n, t in COLUMNS) + '); '
-    load = create + f"COPY src FROM '{src}' (HEADER true); "
+    load = create + f"COPY src FROM '{src}' (HEADER true, NULL '\\N'); "
 
     # Each codec: the format from the extension, from FORMAT, through COPY t TO.
     zstd_probe = subprocess.run(
@@ -191,6 +193,10 @@ def main():
         compare(f'{path} (duckdb)', duckdb.sql(f"SELECT * FROM '{path}' ORDER BY k").fetchall(), rows)
         if c == 'snappy':
             check_stats(path, rows)
+            enc = meta.row_group(0).column(len(COLUMNS) - 1).encodings
+            check('RLE_DICTIONARY' in enc, f'{path}: the low-cardinality strings are not dictionary-encoded: {enc}')
+            enc = meta.row_group(0).column(len(COLUMNS) - 2).encodings
+            check('RLE_DICTIONARY' not in enc, f'{path}: distinct strings dictionary-encoded: {enc}')
             types = [r[1] for r in duckdb.sql(f"DESCRIBE SELECT * FROM '{path}'").fetchall()]
             check(types == [t for _, t in COLUMNS], f'{path}: DuckDB reads the types as {types}')
 

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstring>
 #include <optional>
+#include <string_view>
+#include <unordered_map>
 
 #include "common/parallel.hpp"
 #include "storage/output_file.hpp"
@@ -152,7 +154,55 @@ struct EncodedChunk {
   uint64_t uncompressed = 0;
   uint64_t values = 0;
   Stats stats;
+  uint64_t dict_page_bytes = 0;  // > 0: a dictionary page first, RLE_DICTIONARY data pages
 };
+
+// Definition levels, bit width 1, with their 4-byte length in front: one RLE run of 1s when
+// there is no NULL, else bit-packed groups of 8.
+void EncodeLevels(const uint8_t* defs, size_t n, bool any_null, std::string& out) {
+  std::string body;
+  if (!any_null) {
+    Varint(body, (uint64_t)n << 1);
+    body.push_back(1);
+  } else {
+    size_t groups = (n + 7) / 8;
+    Varint(body, ((uint64_t)groups << 1) | 1);
+    for (size_t g = 0; g < groups; g++) {
+      uint8_t b = 0;
+      for (size_t i = 0; i < 8 && g * 8 + i < n; i++) b |= (uint8_t)(defs[g * 8 + i] << i);
+      body.push_back((char)b);
+    }
+  }
+  PutLE(out, (uint32_t)body.size(), 4);
+  out += body;
+}
+
+// Appends a page: its header and its body `page` compressed.
+void AppendPage(EncodedChunk& out, PageType type, const std::string& page, ParquetWriteOptions::Codec codec,
+                size_t num_values, Encoding encoding) {
+  std::string body = CompressPage(page, codec);
+  ThriftWriter h;
+  h.I32(1, (int32_t)type);
+  h.I32(2, (int32_t)page.size());
+  h.I32(3, (int32_t)body.size());
+  if (type == PageType::DICTIONARY_PAGE) {
+    h.BeginStruct(7);  // DictionaryPageHeader
+    h.I32(1, (int32_t)num_values);
+    h.I32(2, (int32_t)encoding);
+    h.EndStruct();
+  } else {
+    h.BeginStruct(5);  // DataPageHeader
+    h.I32(1, (int32_t)num_values);
+    h.I32(2, (int32_t)encoding);
+    h.I32(3, (int32_t)Encoding::RLE);  // definition levels
+    h.I32(4, (int32_t)Encoding::RLE);  // repetition levels (none: flat schema)
+    h.EndStruct();
+  }
+  h.Finish();
+  out.bytes += h.bytes();
+  out.bytes += body;
+  out.uncompressed += h.bytes().size() + page.size();
+}
 
 class ChunkEncoder {
  public:
@@ -241,29 +291,9 @@ class ChunkEncoder {
     }
   }
 
-  // Definition levels of the page, bit width 1, with their 4-byte length in front.
-  void EncodeLevels(std::string& out) const {
-    std::string body;
-    const size_t n = defs_.size();
-    if (page_nulls_ == 0) {
-      Varint(body, (uint64_t)n << 1);  // one RLE run of 1s
-      body.push_back(1);
-    } else {
-      size_t groups = (n + 7) / 8;
-      Varint(body, ((uint64_t)groups << 1) | 1);  // bit-packed, 8 values per group
-      for (size_t g = 0; g < groups; g++) {
-        uint8_t b = 0;
-        for (size_t i = 0; i < 8 && g * 8 + i < n; i++) b |= (uint8_t)(defs_[g * 8 + i] << i);
-        body.push_back((char)b);
-      }
-    }
-    PutLE(out, (uint32_t)body.size(), 4);
-    out += body;
-  }
-
   void FlushPage() {
     std::string page;
-    EncodeLevels(page);
+    EncodeLevels(defs_.data(), defs_.size(), page_nulls_ > 0, page);
     if (type_.id == TypeId::Boolean) {
       // PLAIN booleans: bit-packed, least significant bit first.
       for (size_t g = 0; g < (bools_.size() + 7) / 8; g++) {
@@ -274,21 +304,7 @@ class ChunkEncoder {
     } else {
       page += values_;
     }
-    std::string body = CompressPage(page, codec_);
-    ThriftWriter h;
-    h.I32(1, (int32_t)PageType::DATA_PAGE);
-    h.I32(2, (int32_t)page.size());
-    h.I32(3, (int32_t)body.size());
-    h.BeginStruct(5);  // DataPageHeader
-    h.I32(1, (int32_t)defs_.size());
-    h.I32(2, (int32_t)Encoding::PLAIN);
-    h.I32(3, (int32_t)Encoding::RLE);
-    h.I32(4, (int32_t)Encoding::RLE);
-    h.EndStruct();
-    h.Finish();
-    out_.bytes += h.bytes();
-    out_.bytes += body;
-    out_.uncompressed += h.bytes().size() + page.size();
+    AppendPage(out_, PageType::DATA_PAGE, page, codec_, defs_.size(), Encoding::PLAIN);
     out_.values += defs_.size();
     defs_.clear();
     bools_.clear();
@@ -306,8 +322,91 @@ class ChunkEncoder {
   EncodedChunk out_;
 };
 
+constexpr size_t kMaxDictEntries = 1 << 16;
+constexpr size_t kMaxDictBytes = 1 << 20;
+constexpr size_t kDictPageRows = 1 << 17;
+
+// A VARCHAR column chunk dictionary-encoded: a PLAIN dictionary page of the distinct
+// strings in order of appearance, then data pages of their indices (RLE/bit-packed hybrid,
+// bit-packed, after a byte with the bit width). Nothing when the strings are too many or
+// too long, or when most are distinct (PLAIN is then as small).
+std::optional<EncodedChunk> EncodeDictionary(const std::vector<Segment>& segs, size_t col,
+                                             ParquetWriteOptions::Codec codec) {
+  std::unordered_map<std::string_view, uint32_t> index;
+  std::vector<std::string_view> dict;
+  size_t dict_bytes = 0;
+  std::vector<uint8_t> defs;
+  std::vector<uint32_t> codes;
+  for (const Segment& s : segs) {
+    const Vector& v = s.chunk->cols[col];
+    for (uint32_t r = s.offset; r < s.offset + s.count; r++) {
+      bool valid = v.IsValid(r);
+      defs.push_back(valid);
+      if (!valid) continue;
+      std::string_view x = v.data<StrRef>()[r];
+      auto [it, added] = index.emplace(x, (uint32_t)dict.size());
+      if (added) {
+        dict.push_back(x);
+        dict_bytes += x.size() + 4;
+        if (dict.size() > kMaxDictEntries || dict_bytes > kMaxDictBytes) return std::nullopt;
+      }
+      codes.push_back(it->second);
+    }
+  }
+  if (dict.empty() || dict.size() * 2 > codes.size()) return std::nullopt;
+
+  EncodedChunk out;
+  Stats& st = out.stats;
+  st.nulls = defs.size() - codes.size();
+  st.any = true;
+  std::string page;
+  for (std::string_view x : dict) {
+    PutLE(page, (uint32_t)x.size(), 4);
+    page.append(x);
+    if (x.size() > kMaxStatBytes) st.too_long = true;
+  }
+  if (!st.too_long) {
+    st.smin.assign(*std::min_element(dict.begin(), dict.end()));
+    st.smax.assign(*std::max_element(dict.begin(), dict.end()));
+  }
+  AppendPage(out, PageType::DICTIONARY_PAGE, page, codec, dict.size(), Encoding::PLAIN);
+  out.dict_page_bytes = out.bytes.size();
+
+  int width = 1;
+  while (width < 32 && (dict.size() - 1) >> width) width++;
+  size_t code_at = 0;
+  for (size_t start = 0; start < defs.size(); start += kDictPageRows) {
+    size_t n = std::min(kDictPageRows, defs.size() - start);
+    size_t valid = 0;
+    for (size_t i = start; i < start + n; i++) valid += defs[i];
+    page.clear();
+    EncodeLevels(defs.data() + start, n, valid < n, page);
+    page.push_back((char)width);
+    size_t groups = (valid + 7) / 8;
+    Varint(page, ((uint64_t)groups << 1) | 1);
+    uint64_t buf = 0;
+    int bits = 0;
+    for (size_t k = 0; k < groups * 8; k++) {
+      uint64_t c = k < valid ? codes[code_at + k] : 0;
+      buf |= c << bits;
+      bits += width;
+      while (bits >= 8) {
+        page.push_back((char)(buf & 0xff));
+        buf >>= 8;
+        bits -= 8;
+      }
+    }
+    code_at += valid;
+    AppendPage(out, PageType::DATA_PAGE, page, codec, n, Encoding::RLE_DICTIONARY);
+  }
+  out.values = defs.size();
+  return out;
+}
+
 EncodedChunk EncodeChunk(const std::vector<Segment>& segs, size_t col, const Type& t,
                          ParquetWriteOptions::Codec codec) {
+  if (t.id == TypeId::Varchar)
+    if (auto d = EncodeDictionary(segs, col, codec)) return std::move(*d);
   ChunkEncoder enc(t, codec);
   for (const Segment& s : segs) {
     const Vector& v = s.chunk->cols[col];
@@ -469,16 +568,18 @@ uint64_t WriteParquetFile(const std::string& path, const std::vector<std::string
       w.I64(2, (int64_t)off);
       w.BeginStruct(3);  // ColumnMetaData
       w.I32(1, (int32_t)FormatOf(types[c]).physical);
-      w.BeginList(2, ThriftWriter::kI32, 2);
+      w.BeginList(2, ThriftWriter::kI32, e.dict_page_bytes ? 3 : 2);
       w.ElemI32((int32_t)Encoding::PLAIN);
       w.ElemI32((int32_t)Encoding::RLE);
+      if (e.dict_page_bytes) w.ElemI32((int32_t)Encoding::RLE_DICTIONARY);
       w.BeginList(3, ThriftWriter::kBinary, 1);
       w.ElemBinary(names[c]);
       w.I32(4, (int32_t)CodecOf(opt.codec));
       w.I64(5, (int64_t)e.values);
       w.I64(6, (int64_t)e.uncompressed);
       w.I64(7, (int64_t)e.bytes.size());
-      w.I64(9, (int64_t)off);
+      w.I64(9, (int64_t)(off + e.dict_page_bytes));  // the first data page
+      if (e.dict_page_bytes) w.I64(11, (int64_t)off);
       w.BeginStruct(12);  // Statistics
       w.I64(3, (int64_t)e.stats.nulls);
       if (HasMinMax(types[c], e.stats)) {
