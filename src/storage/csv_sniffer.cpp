@@ -186,13 +186,13 @@ SniffedCsv SniffCsv(const char* begin, const char* end, const CsvOptions& given,
   if (recs.empty()) {
     if (!opt.header_given) opt.header = false;
     opt.header_given = true;
-    return out;  // no columns: the caller reports an empty file
+    out.names = {"column0"};  // an empty file: one VARCHAR column, as in DuckDB
+    out.types = {Type::Varchar()};
+    return out;
   }
+  // The first record's fields are the columns (a trailing delimiter on every line, .tbl
+  // style, makes a last column of NULLs, as in DuckDB).
   size_t ncols = recs[0].values.size();
-  bool all_trailing = ncols > 1;
-  for (const auto& r : recs)
-    if (r.values.size() != ncols || r.quoted.back() || !r.values.back().empty()) all_trailing = false;
-  if (all_trailing) ncols--;
 
   std::vector<Type> rest = SniffRecordTypes(recs, recs.size() > 1 ? 1 : 0, recs.size(), ncols, opt);
   if (!opt.header_given) {

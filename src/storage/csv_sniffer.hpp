@@ -18,9 +18,12 @@
 //
 //  * Delimiter: of ',', '|', ';' and '\t', the one that splits the sampled records (up to
 //    kSniffRecords) into the same number (> 1) of fields, the most fields winning; ties go
-//    to the earlier candidate. A trailing empty field on every record (.tbl style) is no
-//    column. When none does, the one that splits the first record most (the reader then
+//    to the earlier candidate (a trailing empty field on every record, .tbl style, not
+//    counted). When none does, the one that splits the first record most (the reader then
 //    reports the record that does not fit), else ','.
+//  * Columns: the fields of the first record; a trailing delimiter on every line (.tbl
+//    style) makes a last VARCHAR column of NULLs, as in DuckDB; an empty file has one,
+//    column0 VARCHAR.
 //  * Types: each column gets the first of BOOLEAN, BIGINT, DOUBLE, DATE, VARCHAR that all
 //    its non-NULL sampled values convert to (SniffType); a column of NULLs only is VARCHAR.
 //    The sniffer is stricter than the reader: BOOLEAN takes true/false/t/f/yes/no (not 1/0

@@ -70,8 +70,6 @@ std::shared_ptr<const TableEntry> OpenCsvTable(const std::vector<std::string>& f
       CsvText text = CsvTextOf(in, ro.csv.skip);
       if (f == 0) {
         sniffed = csv::SniffCsv(text.begin, text.end, ro.csv, ro.sample_size);
-        if (sniffed.types.empty())
-          throw UserError(ErrorKind::Input, "file \"" + path + "\" holds no CSV records (it is empty)", pos);
         for (size_t c = 0; c < sniffed.names.size(); c++) {
           Type t = ro.all_varchar ? Type::Varchar() : sniffed.types[c];
           entry->schema.columns.push_back({sniffed.names[c], t, false});
