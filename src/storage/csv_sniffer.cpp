@@ -1,10 +1,9 @@
 #include "storage/csv_sniffer.hpp"
 
 #include <algorithm>
-#include <map>
-#include <set>
 
 #include "common/ascii.hpp"
+#include "storage/column_names.hpp"
 
 #include "storage/csv_convert.hpp"
 #include "storage/csv_scan.hpp"
@@ -208,21 +207,11 @@ SniffedCsv SniffCsv(const char* begin, const char* end, const CsvOptions& given,
   }
   if (opt.header) {
     out.types = recs.size() > 1 ? rest : std::vector<Type>(ncols, Type::Varchar());
-    std::set<std::string> seen;
-    std::map<std::string, int> repeats;
     for (size_t c = 0; c < ncols; c++) {
       std::string name = c < recs[0].values.size() ? recs[0].values[c] : std::string();
-      if (name.empty()) name = ColumnName(c, ncols);
-      std::string lower = AsciiLower(name);
-      if (seen.count(lower)) {
-        std::string base = name;
-        do {
-          name = base + "_" + std::to_string(++repeats[lower]);
-        } while (seen.count(AsciiLower(name)));
-      }
-      seen.insert(AsciiLower(name));
-      out.names.push_back(std::move(name));
+      out.names.push_back(name.empty() ? ColumnName(c, ncols) : name);
     }
+    out.names = UniqueColumnNames(std::move(out.names));
   } else {
     out.types = SniffRecordTypes(recs, 0, recs.size(), ncols, opt);
     for (size_t c = 0; c < ncols; c++) out.names.push_back(ColumnName(c, ncols));

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "common/parallel.hpp"
+#include "storage/column_names.hpp"
 #include "storage/output_file.hpp"
 #include "storage/parquet/parquet_format.hpp"
 #include "storage/parquet/snappy.hpp"
@@ -268,8 +269,9 @@ class ChunkEncoder {
         PutLE(values_, bits, 8);
         s.any = true;
         if (!std::isnan(d)) {
-          if (!s.dany || d < s.dmin) s.dmin = d;
-          if (!s.dany || d > s.dmax) s.dmax = d;
+          // The format's rule for zeros: a zero minimum is -0.0, a zero maximum +0.0.
+          if (!s.dany || d < s.dmin || (d == 0 && s.dmin == 0)) s.dmin = d == 0 ? -0.0 : d;
+          if (!s.dany || d > s.dmax || (d == 0 && s.dmax == 0)) s.dmax = d == 0 ? 0.0 : d;
           s.dany = true;
         }
         return;
@@ -500,9 +502,11 @@ struct ChunkPlacement {
 
 }  // namespace
 
-uint64_t WriteParquetFile(const std::string& path, const std::vector<std::string>& names,
+uint64_t WriteParquetFile(const std::string& path, const std::vector<std::string>& result_names,
                           const std::vector<Type>& types, const std::vector<DataChunk>& chunks,
                           const ParquetWriteOptions& opt, unsigned threads) {
+  // Readers refuse repeated names: a repeat gets _1, _2 (as DuckDB writes them).
+  const std::vector<std::string> names = UniqueColumnNames(result_names);
 #ifndef TESSERA_HAVE_ZSTD
   if (opt.codec == ParquetWriteOptions::Codec::Zstd)
     throw UserError(ErrorKind::Unsupported,

@@ -17,6 +17,7 @@
 //   DECIMAL(p,s): INT32 (p <= 9), INT64 (p <= 18), FIXED_LEN_BYTE_ARRAY(16) big-endian
 //   (p > 18), DECIMAL with scale and precision, both as converted and logical type.
 //   A column of NULL type: INT32 without annotation, every value NULL.
+// Repeated column names are made unique as DuckDB does (storage/column_names.hpp).
 #pragma once
 #include <cstdint>
 #include <string>
