@@ -92,24 +92,22 @@ bool IsNullText(const std::string& v, const CsvOptions& opt) {
   return v.empty() || (!opt.null_str.empty() && v == opt.null_str);
 }
 
-// Per column, the first candidate that every value of records [from, to) fits.
-std::vector<Type> SniffRecordTypes(const std::vector<Record>& recs, size_t from, size_t to, size_t ncols,
-                                   const CsvOptions& opt) {
-  std::vector<Candidate> cand(ncols, kBoolean);
-  std::vector<bool> any(ncols, false);
-  for (size_t r = from; r < to; r++) {
-    const Record& rec = recs[r];
-    if (rec.values.size() < ncols) continue;  // the reader reports it
-    for (size_t c = 0; c < ncols; c++) {
-      const std::string& v = rec.values[c];
-      if (IsNullText(v, opt)) continue;
-      any[c] = true;
-      while (!Fits(cand[c], v)) cand[c] = (Candidate)(cand[c] + 1);
-    }
+// One column's sniffing state: the first candidate every value so far fits.
+struct ColumnSniff {
+  Candidate cand = kBoolean;
+  bool any = false;  // a non-NULL value seen
+  void Add(const std::string& v, const CsvOptions& opt) {
+    if (IsNullText(v, opt)) return;
+    any = true;
+    while (!Fits(cand, v)) cand = (Candidate)(cand + 1);
   }
-  std::vector<Type> types;
-  for (size_t c = 0; c < ncols; c++) types.push_back(any[c] ? CandidateType(cand[c]) : Type::Varchar());
-  return types;
+  Type type() const { return any ? CandidateType(cand) : Type::Varchar(); }
+};
+
+std::vector<Type> TypesOf(const std::vector<ColumnSniff>& cols) {
+  std::vector<Type> t;
+  for (const auto& c : cols) t.push_back(c.type());
+  return t;
 }
 
 // Field counts of up to kSniffRecords records split at `delim`; 0 for a malformed one.
@@ -135,12 +133,10 @@ std::string ColumnName(size_t i, size_t ncols) {
 
 }  // namespace
 
-Type SniffType(const std::vector<std::string>& values) {
-  Candidate c = kBoolean;
-  if (values.empty()) return Type::Varchar();
-  for (const auto& v : values)
-    while (!Fits(c, v)) c = (Candidate)(c + 1);
-  return CandidateType(c);
+Type SniffType(const std::vector<std::string>& values, const CsvOptions& opt) {
+  ColumnSniff col;
+  for (const auto& v : values) col.Add(v, opt);
+  return col.type();
 }
 
 SniffedCsv SniffCsv(const char* begin, const char* end, const CsvOptions& given, uint64_t sample_size) {
@@ -172,17 +168,15 @@ SniffedCsv SniffCsv(const char* begin, const char* end, const CsvOptions& given,
     opt.delimiter = consistent ? consistent : first ? first : ',';
     opt.delimiter_given = true;
   }
-  // The sample: the first record and up to sample_size after it.
-  std::vector<Record> recs;
+  // The sample: the first record, then up to sample_size records after it, streamed
+  // into per-column states (the first record's own kept apart).
   const char* p = begin;
-  while (p < end && recs.size() <= std::min<uint64_t>(sample_size, UINT64_MAX - 1)) {
-    Record r;
-    ReadRecord(p, end, opt.delimiter, opt.quote, r);
-    if (!r.ok) break;  // the reader reports it
-    p = r.next;
-    recs.push_back(std::move(r));
+  Record first;
+  if (begin < end) {
+    ReadRecord(p, end, opt.delimiter, opt.quote, first);
+    p = first.next;
   }
-  if (recs.empty()) {
+  if (begin >= end || !first.ok) {
     if (!opt.header_given) opt.header = false;
     opt.header_given = true;
     out.names = {"column0"};  // an empty file: one VARCHAR column, as in DuckDB
@@ -191,29 +185,40 @@ SniffedCsv SniffCsv(const char* begin, const char* end, const CsvOptions& given,
   }
   // The first record's fields are the columns (a trailing delimiter on every line, .tbl
   // style, makes a last column of NULLs, as in DuckDB).
-  size_t ncols = recs[0].values.size();
-
-  std::vector<Type> rest = SniffRecordTypes(recs, recs.size() > 1 ? 1 : 0, recs.size(), ncols, opt);
+  const size_t ncols = first.values.size();
+  std::vector<ColumnSniff> rest(ncols);
+  uint64_t sampled = 0;
+  Record r;
+  while (p < end && sampled < sample_size) {
+    ReadRecord(p, end, opt.delimiter, opt.quote, r);
+    if (!r.ok) break;  // the reader reports it
+    p = r.next;
+    sampled++;
+    if (r.values.size() < ncols) continue;  // the reader reports it
+    for (size_t c = 0; c < ncols; c++) rest[c].Add(r.values[c], opt);
+  }
+  std::vector<ColumnSniff> all = rest;
+  for (size_t c = 0; c < ncols; c++) all[c].Add(first.values[c], opt);
+  const std::vector<Type> rest_types = TypesOf(sampled > 0 ? rest : all);
   if (!opt.header_given) {
-    bool all_varchar = std::all_of(rest.begin(), rest.end(), [](const Type& t) { return t.id == TypeId::Varchar; });
+    bool all_varchar =
+        std::all_of(rest_types.begin(), rest_types.end(), [](const Type& t) { return t.id == TypeId::Varchar; });
     bool misfit = false;
-    if (recs.size() > 1)
-      for (size_t c = 0; c < ncols && c < recs[0].values.size(); c++) {
-        const std::string& v = recs[0].values[c];
-        if (!IsNullText(v, opt) && !FieldFits(rest[c], v)) misfit = true;
+    if (sampled > 0)
+      for (size_t c = 0; c < ncols; c++) {
+        const std::string& v = first.values[c];
+        if (!IsNullText(v, opt) && !FieldFits(rest_types[c], v)) misfit = true;
       }
     opt.header = misfit || all_varchar;
     opt.header_given = true;
   }
   if (opt.header) {
-    out.types = recs.size() > 1 ? rest : std::vector<Type>(ncols, Type::Varchar());
-    for (size_t c = 0; c < ncols; c++) {
-      std::string name = c < recs[0].values.size() ? recs[0].values[c] : std::string();
-      out.names.push_back(name.empty() ? ColumnName(c, ncols) : name);
-    }
+    out.types = sampled > 0 ? rest_types : std::vector<Type>(ncols, Type::Varchar());
+    for (size_t c = 0; c < ncols; c++)
+      out.names.push_back(first.values[c].empty() ? ColumnName(c, ncols) : first.values[c]);
     out.names = UniqueColumnNames(std::move(out.names));
   } else {
-    out.types = SniffRecordTypes(recs, 0, recs.size(), ncols, opt);
+    out.types = TypesOf(all);
     for (size_t c = 0; c < ncols; c++) out.names.push_back(ColumnName(c, ncols));
   }
   return out;

@@ -54,9 +54,9 @@ char SniffDelimiter(const char* begin, const char* end, size_t ncols, char quote
 bool SniffHeader(const char* begin, const char* end, const std::vector<Type>& types,
                  const CsvOptions& opt);
 
-// The type of a column whose non-NULL sampled values are `values` (read_csv's rules above;
-// all_varchar aside). Shared by every reader that sniffs types.
-Type SniffType(const std::vector<std::string>& values);
+// The type of a column whose sampled values are `values` (read_csv's rules above; a value
+// that is empty or opt.null_str is NULL). SniffCsv's rule, for any reader that sniffs.
+Type SniffType(const std::vector<std::string>& values, const CsvOptions& opt = {});
 
 // What SniffCsv decides. `opt` on return holds the delimiter and header (given or sniffed).
 struct SniffedCsv {
