@@ -75,6 +75,10 @@ std::shared_ptr<const TableEntry> OpenCsvTable(const std::vector<std::string>& f
           entry->schema.columns.push_back({sniffed.names[c], t, false});
         }
         if (sniffed.opt.header) first_header = FirstRecord(text, sniffed.opt);
+        if (ro.filename)
+          for (auto& c : entry->schema.columns)
+            if (AsciiLower(c.name) == "filename")
+              throw UserError(ErrorKind::Binder, "read_csv: the file already has a column \"filename\"", pos);
       } else if (sniffed.opt.header) {
         // Later files: the same header (or, headerless, the same column count, which the
         // reader checks on every record).
@@ -87,6 +91,7 @@ std::shared_ptr<const TableEntry> OpenCsvTable(const std::vector<std::string>& f
         }
       }
       if (text.begin >= text.end) continue;
+      // (The columns so far are the file's: filename is added after the loop.)
       auto groups = ReadCsvRowGroups(path, in, entry->schema.columns, sniffed.opt, threads);
       if (ro.filename) AddConstantColumn(groups, path);
       for (auto& g : groups) {
@@ -94,12 +99,7 @@ std::shared_ptr<const TableEntry> OpenCsvTable(const std::vector<std::string>& f
         data->row_groups.push_back(std::move(g));
       }
     }
-    if (ro.filename) {
-      std::string name = "filename";
-      for (auto& c : entry->schema.columns)
-        if (AsciiLower(c.name) == name) throw UserError(ErrorKind::Binder, "read_csv: the file already has a column \"filename\"", pos);
-      entry->schema.columns.push_back({name, Type::Varchar(), false});
-    }
+    if (ro.filename) entry->schema.columns.push_back({"filename", Type::Varchar(), false});
     entry->data = std::move(data);
     return entry;
   } catch (const UserError& e) {
