@@ -25,6 +25,7 @@ PreparedQuery PrepareSelect(Database& db, const ast::SelectStmt& select, bool al
   auto t0 = Clock::now();
   Binder binder(db.catalog());
   q.bound = binder.BindSelect(select);
+  q.cacheable = !binder.reads_files();
   q.bound.plan = Optimize(std::move(q.bound.plan));
   q.plan = CreatePhysicalPlan(*q.bound.plan);
   q.pipelines = std::make_unique<PipelineSet>(q.plan.get());
