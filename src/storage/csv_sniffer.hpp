@@ -29,7 +29,9 @@
 //    The sniffer is stricter than the reader: BOOLEAN takes true/false/t/f/yes/no (not 1/0
 //    or y/n), numbers take no '+' sign, no leading zero ("007", "00.5") and no inf/nan, an
 //    integer beyond BIGINT is a DOUBLE. DuckDB's TIME and TIMESTAMP columns stay VARCHAR
-//    (tessera has neither type).
+//    (tessera has neither type); DATE takes ISO dates (2020-01-02, 2020-1-2) only, where
+//    DuckDB also detects other date formats (2020/01/02, 01/02/2020); the quote is '"'
+//    unless given (DuckDB also tries '\'' and escape characters).
 //  * Header: the first record is a header when a field of it does not convert to the type
 //    sniffed from the records after it, or when all those types are VARCHAR (so "1,2"
 //    above "x,y" is a header); a file of one record is a header when its own types are all
