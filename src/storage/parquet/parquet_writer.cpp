@@ -158,22 +158,58 @@ struct EncodedChunk {
   uint64_t dict_page_bytes = 0;  // > 0: a dictionary page first, RLE_DICTIONARY data pages
 };
 
-// Definition levels, bit width 1, with their 4-byte length in front: one RLE run of 1s when
-// there is no NULL, else bit-packed groups of 8.
-void EncodeLevels(const uint8_t* defs, size_t n, bool any_null, std::string& out) {
-  std::string body;
-  if (!any_null) {
-    Varint(body, (uint64_t)n << 1);
-    body.push_back(1);
-  } else {
-    size_t groups = (n + 7) / 8;
-    Varint(body, ((uint64_t)groups << 1) | 1);
-    for (size_t g = 0; g < groups; g++) {
-      uint8_t b = 0;
-      for (size_t i = 0; i < 8 && g * 8 + i < n; i++) b |= (uint8_t)(defs[g * 8 + i] << i);
-      body.push_back((char)b);
+// The RLE/bit-packed hybrid encoding of v[0, n) at bit width `width` (without a length):
+// a run of 8 or more equal values is an RLE run (varint n << 1, the value in
+// ceil(width / 8) bytes); the values between runs are bit-packed in groups of 8 (varint
+// groups << 1 | 1, then the values least significant bit first), the last group padded
+// with zeros. A literal stretch is topped up to a multiple of 8 from the run after it.
+template <class T>
+void EncodeHybrid(const T* v, size_t n, int width, std::string& out) {
+  std::vector<uint32_t> lit;
+  auto flush_literals = [&] {
+    if (lit.empty()) return;
+    while (lit.size() % 8) lit.push_back(0);
+    Varint(out, ((uint64_t)(lit.size() / 8) << 1) | 1);
+    uint64_t buf = 0;
+    int bits = 0;
+    for (uint32_t x : lit) {
+      buf |= (uint64_t)x << bits;
+      bits += width;
+      while (bits >= 8) {
+        out.push_back((char)(buf & 0xff));
+        buf >>= 8;
+        bits -= 8;
+      }
+    }
+    lit.clear();
+  };
+  size_t i = 0;
+  while (i < n) {
+    size_t j = i + 1;
+    while (j < n && v[j] == v[i]) j++;
+    size_t run = j - i;
+    if (run >= 8 && lit.size() % 8 != 0) {
+      // Complete the literal group from the run; the rest of the run is looked at again.
+      size_t need = 8 - lit.size() % 8;
+      for (size_t k = 0; k < need; k++) lit.push_back((uint32_t)v[i]);
+      i += need;
+    } else if (run >= 8) {
+      flush_literals();
+      Varint(out, (uint64_t)run << 1);
+      for (int b = 0; b < (width + 7) / 8; b++) out.push_back((char)((uint32_t)v[i] >> (8 * b)));
+      i = j;
+    } else {
+      for (size_t k = i; k < j; k++) lit.push_back((uint32_t)v[k]);
+      i = j;
     }
   }
+  flush_literals();
+}
+
+// Definition levels (bit width 1) with their 4-byte length in front.
+void EncodeLevels(const uint8_t* defs, size_t n, std::string& out) {
+  std::string body;
+  EncodeHybrid(defs, n, 1, body);
   PutLE(out, (uint32_t)body.size(), 4);
   out += body;
 }
@@ -214,7 +250,6 @@ class ChunkEncoder {
     defs_.push_back(valid);
     if (!valid) {
       out_.stats.nulls++;
-      page_nulls_++;
     } else {
       AddValue(v, r);
     }
@@ -295,7 +330,7 @@ class ChunkEncoder {
 
   void FlushPage() {
     std::string page;
-    EncodeLevels(defs_.data(), defs_.size(), page_nulls_ > 0, page);
+    EncodeLevels(defs_.data(), defs_.size(), page);
     if (type_.id == TypeId::Boolean) {
       // PLAIN booleans: bit-packed, least significant bit first.
       for (size_t g = 0; g < (bools_.size() + 7) / 8; g++) {
@@ -311,7 +346,6 @@ class ChunkEncoder {
     defs_.clear();
     bools_.clear();
     values_.clear();
-    page_nulls_ = 0;
   }
 
   Type type_;
@@ -320,7 +354,6 @@ class ChunkEncoder {
   std::vector<uint8_t> defs_;   // the page's definition levels (1: a value)
   std::vector<uint8_t> bools_;  // the page's BOOLEAN values
   std::string values_;          // the page's other values, PLAIN
-  uint64_t page_nulls_ = 0;
   EncodedChunk out_;
 };
 
@@ -329,8 +362,8 @@ constexpr size_t kMaxDictBytes = 1 << 20;
 constexpr size_t kDictPageRows = 1 << 17;
 
 // A VARCHAR column chunk dictionary-encoded: a PLAIN dictionary page of the distinct
-// strings in order of appearance, then data pages of their indices (RLE/bit-packed hybrid,
-// bit-packed, after a byte with the bit width). Nothing when the strings are too many or
+// strings in order of appearance, then data pages of their indices (a byte with the bit
+// width, then the RLE/bit-packed hybrid). Nothing when the strings are too many or
 // too long, or when most are distinct (PLAIN is then as small).
 std::optional<EncodedChunk> EncodeDictionary(const std::vector<Segment>& segs, size_t col,
                                              ParquetWriteOptions::Codec codec) {
@@ -382,22 +415,9 @@ std::optional<EncodedChunk> EncodeDictionary(const std::vector<Segment>& segs, s
     size_t valid = 0;
     for (size_t i = start; i < start + n; i++) valid += defs[i];
     page.clear();
-    EncodeLevels(defs.data() + start, n, valid < n, page);
+    EncodeLevels(defs.data() + start, n, page);
     page.push_back((char)width);
-    size_t groups = (valid + 7) / 8;
-    Varint(page, ((uint64_t)groups << 1) | 1);
-    uint64_t buf = 0;
-    int bits = 0;
-    for (size_t k = 0; k < groups * 8; k++) {
-      uint64_t c = k < valid ? codes[code_at + k] : 0;
-      buf |= c << bits;
-      bits += width;
-      while (bits >= 8) {
-        page.push_back((char)(buf & 0xff));
-        buf >>= 8;
-        bits -= 8;
-      }
-    }
+    EncodeHybrid(codes.data() + code_at, valid, width, page);
     code_at += valid;
     AppendPage(out, PageType::DATA_PAGE, page, codec, n, Encoding::RLE_DICTIONARY);
   }

@@ -5,8 +5,9 @@
 // default as in DuckDB) one column chunk per column, the footer (FileMetaData, thrift
 // compact protocol: thrift_writer.hpp), its length, "PAR1". Every column is OPTIONAL in a
 // flat schema. A column chunk is data pages v1 of about 1 MiB each: the definition levels
-// (RLE/bit-packed hybrid, bit width 1: one RLE run when the page has no NULL, bit-packed
-// otherwise), then the non-NULL values PLAIN-encoded, the page compressed with the codec
+// (RLE/bit-packed hybrid, bit width 1: runs of 8 or more equal levels RLE, the rest
+// bit-packed), then the non-NULL values PLAIN-encoded (VARCHAR chunks with few distinct
+// strings as dictionary indices, RLE_DICTIONARY), the page compressed with the codec
 // (SNAPPY by default, GZIP, UNCOMPRESSED; ZSTD when built with libzstd). Each column chunk
 // carries statistics: min_value, max_value (PLAIN bytes; left out for strings longer than
 // 4 KiB and for all-NULL chunks) and null_count.
