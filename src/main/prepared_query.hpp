@@ -24,6 +24,7 @@ struct PreparedQuery {
   // Set when the GPU handed this query back once: it was prepared again for the CPU, and
   // every later run of it reports the same note.
   std::string fallback_note;
+  bool cacheable = true;   // false when it read files at bind time (Binder::reads_files)
   double plan_ms = 0;      // bind, optimise, physical plan, pipelines
   double gpu_plan_ms = 0;  // GPU code generation (kernels are compiled when first run)
   PreparedQuery();

@@ -19,6 +19,7 @@
 #include "planner/binder.hpp"
 #include "storage/csv_reader.hpp"
 #include "storage/csv_writer.hpp"
+#include "storage/parquet/parquet_writer.hpp"
 
 namespace tessera {
 
@@ -215,9 +216,11 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
     case ast::StmtKind::Copy: {
       auto& cp = static_cast<const ast::CopyStatement&>(stmt);
       if (cp.to) {
-        CsvWriteOptions wopt = ParseCopyToOptions(cp.options);
+        CopyToOptions wopt = ParseCopyToOptions(cp.options, cp.path);
         auto r = RunSelect(db, *cp.query);
-        uint64_t n = WriteCsvFile(cp.path, r.names, r.types, r.chunks, wopt);
+        uint64_t n = wopt.parquet
+                         ? WriteParquetFile(cp.path, r.names, r.types, r.chunks, wopt.parquet_opt, db.threads())
+                         : WriteCsvFile(cp.path, r.names, r.types, r.chunks, wopt.csv);
         return Status("COPY " + std::to_string(n));
       }
       if (!db.catalog().GetTable(cp.table))

@@ -362,10 +362,12 @@ void Parser::ParseTableFunctionArgs(TableRef& t) {
       std::string name = Cur().kind == TokenKind::Word ? Cur().text : AsciiLower(Cur().text);
       Next();
       Next();  // = or :=
+      // A number may be negative (sample_size = -1).
+      bool minus = AcceptOp("-");
       const Token& v = Cur();
-      if (v.kind == TokenKind::String || v.kind == TokenKind::Integer || v.kind == TokenKind::Decimal ||
-          v.kind == TokenKind::Float || v.kind == TokenKind::Word) {
-        t.func_options.emplace_back(name, v.text);
+      bool number = v.kind == TokenKind::Integer || v.kind == TokenKind::Decimal || v.kind == TokenKind::Float;
+      if (number || (!minus && (v.kind == TokenKind::String || v.kind == TokenKind::Word))) {
+        t.func_options.emplace_back(name, minus ? "-" + v.text : v.text);
         Next();
       } else {
         SyntaxError(v, "expected a string, number or word as the value of \"" + name + "\"");

@@ -29,6 +29,9 @@ class Binder {
   BoundQuery BindSelect(const ast::SelectStmt& stmt);
   // Binds an expression without any columns in scope (INSERT ... VALUES).
   BoundExprPtr BindStandalone(const ast::Expr& e);
+  // Whether what was bound reads files (FROM 'f.csv'): its plan holds their contents as of
+  // now, so it must not be cached (main/plan_cache.hpp).
+  bool reads_files() const { return reads_files_; }
 
   // Shared typing rules (also used by the optimizer's constant folding).
   static Type CommonType(const Type& a, const Type& b, SourcePos pos = {});
@@ -117,6 +120,7 @@ class Binder {
 
   Catalog& catalog_;
   const TableOverrides* overrides_ = nullptr;
+  bool reads_files_ = false;
   uint32_t next_index_ = 0;
   std::vector<std::map<std::string, const ast::CommonTableExpr*>> ctes_;
   // Scopes of the queries enclosing the one being bound (innermost last): a column not
