@@ -9,6 +9,7 @@
 #include "main/statement_executor.hpp"
 #include "parser/parser.hpp"
 #include "storage/disk_backend.hpp"
+#include "storage/file_table.hpp"
 
 namespace tessera {
 
@@ -69,7 +70,9 @@ std::vector<QueryResult> Connection::ExecuteAll(std::string_view sql) {
       entry->key = std::move(key);
       entry->catalog_version = db_.catalog().version();  // before preparing: a change meanwhile makes it stale
       entry->statement = std::move(stmts[0]);
+      const uint64_t files_before = FileTablesOpened();
       entry->query = PrepareSelect(db_, *static_cast<const ast::SelectStatement&>(*entry->statement).select);
+      entry->cacheable = FileTablesOpened() == files_before;
     }
   }
   std::vector<QueryResult> results;
@@ -80,7 +83,7 @@ std::vector<QueryResult> Connection::ExecuteAll(std::string_view sql) {
     r.phases.parse_ms = parse_ms;
     r.phases.plan_cached = cached;
     r.elapsed_ms = MsSince(t0);
-    db_.plan_cache().Put(std::move(entry), db_.catalog().version());
+    if (entry->cacheable) db_.plan_cache().Put(std::move(entry), db_.catalog().version());
     results.push_back(std::move(r));
     return results;
   }

@@ -17,6 +17,7 @@ namespace tessera {
 struct PlanCacheEntry {
   std::string key;
   bool fresh = true;  // prepared for this run (not taken from the cache)
+  bool cacheable = true;  // false: reads files (FROM 'f.parquet'), which may change
   uint64_t catalog_version = 0;
   std::unique_ptr<ast::Statement> statement;  // the parsed SELECT (binding refers to it)
   PreparedQuery query;

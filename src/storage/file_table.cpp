@@ -39,7 +39,17 @@ FileKind KindFromBytes(const std::string& path) {
   return n == 4 && std::string(magic, 4) == "PAR1" ? FileKind::Parquet : FileKind::Csv;
 }
 
+thread_local uint64_t g_file_tables_opened = 0;
+
 }  // namespace
+
+uint64_t FileTablesOpened() { return g_file_tables_opened; }
+
+bool IsParquetFile(const std::string& path) {
+  FileKind k = KindFromName(path);
+  if (k == FileKind::Unknown) k = KindFromBytes(path);
+  return k == FileKind::Parquet;
+}
 
 std::vector<std::string> ExpandFilePatterns(const std::vector<std::string>& patterns, SourcePos pos) {
   if (patterns.empty()) throw UserError(ErrorKind::Binder, "expected a file name or pattern", pos);
@@ -71,6 +81,7 @@ std::vector<std::string> ExpandFilePatterns(const std::vector<std::string>& patt
 }
 
 std::shared_ptr<const TableEntry> OpenFileTable(const FileTableRequest& req) {
+  g_file_tables_opened++;
   const std::string fn = AsciiLower(req.function);
   FileKind kind = FileKind::Unknown;
   if (fn == "read_parquet" || fn == "parquet_scan") {

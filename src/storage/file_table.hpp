@@ -34,6 +34,13 @@ std::vector<std::string> ExpandFilePatterns(const std::vector<std::string>& patt
 // Opens the files as one table (their schemas must agree). Throws UserError with `pos`.
 std::shared_ptr<const TableEntry> OpenFileTable(const FileTableRequest& req);
 
+// Whether `path` is a Parquet file: by its name (.parquet, .parq), else its first bytes.
+bool IsParquetFile(const std::string& path);
+
+// File tables opened by this thread so far. A query that opened one reads the files as they
+// were when it was planned, so the plan cache leaves it out (main/database.cpp).
+uint64_t FileTablesOpened();
+
 // The readers (storage/parquet/parquet_table.cpp, storage/csv_table.cpp).
 std::shared_ptr<const TableEntry> OpenParquetTable(const std::vector<std::string>& files,
                                                    const FileOptionList& options, SourcePos pos,
