@@ -62,7 +62,7 @@ QUERIES = [
     'SELECT * FROM {f}',
     'SELECT count(*), count(i32), min(i64), max(s), sum(dec18), min(d), max(dec30), sum(u32), count(allnull) FROM {f}',
     'SELECT sd, count(*), sum(i16) FROM {f} GROUP BY sd',
-    'SELECT count(*), sum(i64) FROM {f} WHERE i64 > 1000003 * 50000',
+    'SELECT count(*), sum(i64) FROM {f} WHERE i64 > 50000150000',
     'SELECT s, dec9 FROM {f} WHERE s >= \'str9\' AND s < \'str91\'',
 ]
 
@@ -86,7 +86,7 @@ def pyarrow_files(d, big):
     pq.write_table(t, f, use_dictionary=False, data_page_size=700, compression='none', row_group_size=20000)
     out[f.name] = f
     enc = {'i32': 'DELTA_BINARY_PACKED', 'i64': 'DELTA_BINARY_PACKED', 'i8': 'DELTA_BINARY_PACKED',
-           'u32': 'DELTA_BINARY_PACKED', 'd': 'DELTA_BINARY_PACKED', 'dec9': 'DELTA_BINARY_PACKED',
+           'u32': 'DELTA_BINARY_PACKED', 'd': 'DELTA_BINARY_PACKED', 'dec30': 'DELTA_BYTE_ARRAY',
            's': 'DELTA_LENGTH_BYTE_ARRAY', 'sd': 'DELTA_BYTE_ARRAY',
            'f32': 'BYTE_STREAM_SPLIT', 'f64': 'BYTE_STREAM_SPLIT'}
     for v in ['1.0', '2.0']:
@@ -94,6 +94,9 @@ def pyarrow_files(d, big):
         pq.write_table(t, f, use_dictionary=False, column_encoding=enc, data_page_version=v,
                        compression='snappy', row_group_size=8000, data_page_size=4096)
         out[f.name] = f
+    f = d / 'pa_decimal_as_int.parquet'  # DECIMAL on INT32 / INT64 (and FLBA past 18 digits)
+    pq.write_table(t, f, store_decimal_as_integer=True, compression='gzip', row_group_size=10000)
+    out[f.name] = f
     f = d / 'pa_empty.parquet'
     pq.write_table(make_table(0), f)
     out[f.name] = f

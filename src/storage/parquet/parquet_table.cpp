@@ -265,6 +265,7 @@ OpenedFile OpenOne(const std::string& path, SourcePos pos) {
       if (md.type != plan.physical) bad("column \"" + plan.name + "\" has a physical type other than the schema's");
       if (md.path.size() != 1 || md.path[0] != plan.name) bad("column chunk path does not match the schema");
       if (md.num_values != rg.num_rows) bad("column \"" + plan.name + "\" has a value count other than the row count");
+      if (rg.num_rows == 0) continue;  // nothing is read (writers place empty chunks anywhere)
       int64_t start = md.data_page_offset;
       if (md.dictionary_page_offset && *md.dictionary_page_offset > 0 && *md.dictionary_page_offset < start)
         start = *md.dictionary_page_offset;
