@@ -443,9 +443,12 @@ void DecodeBoolValues(int32_t enc, const uint8_t* p, const uint8_t* end, uint32_
 }
 
 // One page decompressed: definition levels (one byte per row, 1 = defined) and the values.
+// Its buffers are the decoding thread's, reused from page to page (no allocation, no
+// zeroing, no page faults once they have grown).
 struct DecodedPage {
   std::vector<uint8_t> buffer;  // decompressed bytes (v1: everything; v2: the values)
   std::vector<uint8_t> defined; // empty: every row defined
+  std::vector<uint32_t> levels;
   uint32_t num_defined = 0;
   const uint8_t* values = nullptr;
   const uint8_t* values_end = nullptr;
@@ -502,7 +505,8 @@ void OpenPage(const PageRef& pg, const ColumnPlan& plan, int32_t codec, DecodedP
   dp.defined.clear();
   dp.num_defined = rows;
   if (plan.optional) {
-    std::vector<uint32_t> lv(rows);
+    std::vector<uint32_t>& lv = dp.levels;
+    lv.resize(rows);
     RleDecoder(levels, levels + levels_len, 1).Get(lv.data(), rows);
     uint32_t defined = 0;
     for (uint32_t i = 0; i < rows; i++) defined += lv[i];
@@ -531,7 +535,7 @@ void SetValidity(std::vector<uint64_t>& validity, uint64_t at, const uint8_t* de
 }
 
 struct OwnedSlice {
-  std::vector<uint8_t> fixed;
+  std::unique_ptr<uint8_t[]> fixed;  // every row written by the decoder (not zeroed first)
   std::vector<uint64_t> validity;
   std::vector<uint32_t> offsets;
   std::string bytes;
@@ -545,11 +549,11 @@ ChunkSource::~ChunkSource() { delete pages_; }
 void ChunkSource::Prepare() {
   if (prepared_) return;
   const ColumnPlan& plan = *plan_;
-  raw_.resize(loc_.size);
-  file_->Read(loc_.offset, loc_.size, raw_.data());
+  raw_.reset(new uint8_t[loc_.size + 1]);
+  file_->Read(loc_.offset, loc_.size, raw_.get());
   auto pages = std::make_unique<std::vector<PageRef>>();
-  const uint8_t* p = raw_.data();
-  const uint8_t* end = p + raw_.size();
+  const uint8_t* p = raw_.get();
+  const uint8_t* end = p + loc_.size;
   uint64_t values = 0, row = 0;
   std::shared_ptr<DecodedDictionary> dict;
   while (values < (uint64_t)loc_.num_values) {
@@ -663,14 +667,14 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
   bool any_null = false;
   owned->validity.assign(((size_t)count + 63) / 64, ~(uint64_t)0);
   const size_t w = str ? (dict_strings ? 4 : 0) : (size_t)plan.type.width();
-  if (w) owned->fixed.assign((size_t)count * w + 16, 0);
+  if (w) owned->fixed.reset(new uint8_t[(size_t)count * w + 16]);
   if (str && !dict_strings) owned->offsets.assign(1, 0);
 
-  DecodedPage dp;
-  std::vector<uint8_t> tmp, rows_buf;
-  std::vector<uint32_t> idx;
-  std::vector<std::string_view> sv;
-  std::string scratch;
+  thread_local DecodedPage dp;
+  thread_local std::vector<uint8_t> tmp, rows_buf;
+  thread_local std::vector<uint32_t> idx;
+  thread_local std::vector<std::string_view> sv;
+  thread_local std::string scratch;
   for (const PageRef* pg : mine) {
     OpenPage(*pg, plan, loc_.codec, dp);
     const uint32_t rows = pg->rows;
@@ -698,7 +702,7 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
           idx[i] = dict_->remap[idx[i]];
         }
         if (defined) Spread(idx.data(), defined, rows, dp.num_defined);
-        std::memcpy(owned->fixed.data() + at * 4, idx.data() + skip, (size_t)take * 4);
+        std::memcpy(owned->fixed.get() + at * 4, idx.data() + skip, (size_t)take * 4);
         continue;
       }
       if (IsDictEncoding(pg->encoding)) {
@@ -732,9 +736,9 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
     const bool direct = skip == 0 && take == rows && !defined;
     uint8_t* dst;
     if (direct) {
-      dst = owned->fixed.data() + at * w;
+      dst = owned->fixed.get() + at * w;
     } else {
-      rows_buf.assign((size_t)rows * w + 16, 0);
+      rows_buf.resize((size_t)rows * w + 16);
       dst = rows_buf.data();
     }
     const uint32_t nd = dp.num_defined;
@@ -761,7 +765,7 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
         break;
       default: Fail("unexpected column type");
     }
-    if (!direct) std::memcpy(owned->fixed.data() + at * w, dst + (size_t)skip * w, (size_t)take * w);
+    if (!direct) std::memcpy(owned->fixed.get() + at * w, dst + (size_t)skip * w, (size_t)take * w);
   }
   // Publish.
   if (!any_null) owned->validity.clear();
@@ -771,7 +775,7 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
       owned->dict = dict_;
       out.str_enc = StringEncoding::Dictionary;
       out.dict_size = (uint32_t)dict_->sorted_offsets.size() - 1;
-      out.data = owned->fixed.data();
+      out.data = owned->fixed.get();
       out.offsets = dict_->sorted_offsets.data();
       out.bytes = dict_->sorted_bytes.data();
     } else {
@@ -781,13 +785,13 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
       out.bytes = owned->bytes.data();
     }
   } else {
-    out.data = owned->fixed.data();
+    out.data = owned->fixed.get();
   }
   out.owner = owned;
   // The last slice loaded: the chunk's compressed bytes are no longer needed.
   if (slices_left_.fetch_sub(1) == 1) {
     std::lock_guard<std::mutex> g(mu_);
-    std::vector<uint8_t>().swap(raw_);
+    raw_.reset();
     for (auto& pg : *pages_) pg.body = nullptr;
   }
 }

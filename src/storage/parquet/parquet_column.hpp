@@ -75,7 +75,7 @@ class ChunkSource {
   std::mutex mu_;
   bool prepared_ = false;
   std::atomic<uint32_t> slices_left_;
-  std::vector<uint8_t> raw_;
+  std::unique_ptr<uint8_t[]> raw_;  // the chunk's bytes, freed once every slice is loaded
   std::vector<PageRef>* pages_ = nullptr;
   std::shared_ptr<DecodedDictionary> dict_;
 };

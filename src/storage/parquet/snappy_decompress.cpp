@@ -53,8 +53,12 @@ bool Decompress(const uint8_t* in, size_t n, uint8_t* out, size_t out_len) {
         p += bytes;
       }
       lit += 1;
-      if ((size_t)(end - p) < lit || (size_t)(oend - o) < lit) return false;
-      std::memcpy(o, p, lit);
+      if (lit <= 16 && end - p >= 16 && oend - o >= 16) {  // short literal: one 16-byte move
+        std::memcpy(o, p, 16);
+      } else {
+        if ((size_t)(end - p) < lit || (size_t)(oend - o) < lit) return false;
+        std::memcpy(o, p, lit);
+      }
       p += lit;
       o += lit;
       continue;
@@ -81,13 +85,22 @@ bool Decompress(const uint8_t* in, size_t n, uint8_t* out, size_t out_len) {
     }
     if (offset == 0 || offset > (size_t)(o - out) || (size_t)(oend - o) < copy) return false;
     const uint8_t* src = o - offset;
-    if (offset >= copy) {
+    if ((size_t)(oend - o) >= copy + 16) {
+      // Room to overrun by up to 15 bytes (rewritten by later elements or never part of
+      // the result): fixed-size moves, each reading bytes already written.
+      if (offset >= 16) {
+        for (size_t i = 0; i < copy; i += 16) std::memcpy(o + i, src + i, 16);
+      } else if (offset >= 8) {
+        for (size_t i = 0; i < copy; i += 8) std::memcpy(o + i, src + i, 8);
+      } else {
+        for (size_t i = 0; i < copy; i++) o[i] = src[i];
+      }
+    } else if (offset >= copy) {
       std::memcpy(o, src, copy);
-      o += copy;
     } else {  // overlapping: the pattern repeats
       for (size_t i = 0; i < copy; i++) o[i] = src[i];
-      o += copy;
     }
+    o += copy;
   }
   return o == oend;
 }
