@@ -162,14 +162,12 @@ class RleDecoder {
 
 // DELTA_BINARY_PACKED: `n` values (at most the header's count) into out; returns the
 // position after the encoded block(s) it consumed.
-const uint8_t* DecodeDeltaBinary(const uint8_t* p, const uint8_t* end, std::vector<int64_t>& out,
-                                 uint64_t* total_out = nullptr) {
+const uint8_t* DecodeDeltaBinary(const uint8_t* p, const uint8_t* end, std::vector<int64_t>& out, uint64_t max_values) {
   uint64_t block = ReadUleb(p, end), minis = ReadUleb(p, end), total = ReadUleb(p, end);
   int64_t first = ReadZigZag(p, end);
   if (block == 0 || block % 128 || minis == 0 || block % minis || (block / minis) % 32 || minis > block)
     Fail("invalid DELTA_BINARY_PACKED header");
-  if (total > (uint64_t)(end - p) * 64 + 1 && total > (1u << 31)) Fail("invalid DELTA_BINARY_PACKED count");
-  if (total_out) *total_out = total;
+  if (total > max_values) Fail("DELTA_BINARY_PACKED count exceeds the page's values");
   out.resize(total);
   if (total == 0) return p;
   const uint64_t per_mini = block / minis;
@@ -223,7 +221,7 @@ void DecodeBinaryPage(int32_t enc, const ColumnPlan& plan, const uint8_t* p, con
       return;
     case Encoding::DELTA_LENGTH_BYTE_ARRAY: {
       std::vector<int64_t> lens;
-      p = DecodeDeltaBinary(p, end, lens);
+      p = DecodeDeltaBinary(p, end, lens, n);
       if (lens.size() < n) Fail("DELTA_LENGTH_BYTE_ARRAY page holds too few values");
       for (uint32_t i = 0; i < n; i++) {
         if (lens[i] < 0 || (uint64_t)(end - p) < (uint64_t)lens[i]) Fail("DELTA_LENGTH_BYTE_ARRAY lengths exceed the page");
@@ -234,8 +232,8 @@ void DecodeBinaryPage(int32_t enc, const ColumnPlan& plan, const uint8_t* p, con
     }
     case Encoding::DELTA_BYTE_ARRAY: {
       std::vector<int64_t> prefix, lens;
-      p = DecodeDeltaBinary(p, end, prefix);
-      p = DecodeDeltaBinary(p, end, lens);
+      p = DecodeDeltaBinary(p, end, prefix, n);
+      p = DecodeDeltaBinary(p, end, lens, n);
       if (prefix.size() < n || lens.size() < n) Fail("DELTA_BYTE_ARRAY page holds too few values");
       uint64_t total = 0;
       for (uint32_t i = 0; i < n; i++) {
@@ -404,7 +402,7 @@ void DecodeFixedValues(const ColumnPlan& plan, int32_t enc, const DecodedDiction
       if (phys != (int32_t)PhysicalType::INT32 && phys != (int32_t)PhysicalType::INT64)
         Fail("DELTA_BINARY_PACKED on a non-integer column");
       std::vector<int64_t> v;
-      DecodeDeltaBinary(p, end, v);
+      DecodeDeltaBinary(p, end, v, n);
       if (v.size() < n) Fail("DELTA_BINARY_PACKED page holds too few values");
       if (phys == (int32_t)PhysicalType::INT32) {
         tmp.resize((size_t)n * 4);
@@ -454,9 +452,13 @@ struct DecodedPage {
   const uint8_t* values_end = nullptr;
 };
 
+// Larger pages are taken for corruption (writers cut pages at about 1 MiB).
+constexpr int32_t kMaxPageSize = 1 << 30;
+
 void OpenPage(const PageRef& pg, const ColumnPlan& plan, int32_t codec, DecodedPage& dp) {
   const PageHeader& h = pg.header;
   if (h.uncompressed_page_size < 0 || h.compressed_page_size < 0) Fail("negative page size");
+  if (h.uncompressed_page_size > kMaxPageSize) Fail("page size of " + std::to_string(h.uncompressed_page_size) + " bytes");
   const uint8_t* body = pg.body;
   const size_t csize = (size_t)h.compressed_page_size;
   const uint32_t rows = pg.rows;
@@ -574,6 +576,15 @@ void ChunkSource::Prepare() {
       if (!h.dict) Fail("dictionary page without its header");
       if (dict) Fail("two dictionary pages in one column chunk");
       if (h.dict->num_values < 0) Fail("negative dictionary size");
+      if (h.uncompressed_page_size > kMaxPageSize) Fail("dictionary page too large");
+      {
+        // Every PLAIN value takes at least this many bytes (a 4-byte length for strings).
+        const uint64_t min_width = plan.physical == (int32_t)PhysicalType::FIXED_LEN_BYTE_ARRAY
+                                       ? (uint64_t)std::max(plan.type_length, 1)
+                                       : plan.physical == (int32_t)PhysicalType::BOOLEAN ? 1 : 4;
+        if ((uint64_t)h.dict->num_values * min_width > (uint64_t)h.uncompressed_page_size)
+          Fail("dictionary page holds fewer bytes than its " + std::to_string(h.dict->num_values) + " values need");
+      }
       dict = std::make_shared<DecodedDictionary>();
       dict->page.resize((size_t)h.uncompressed_page_size + 8);
       DecompressPage(loc_.codec, body, (size_t)h.compressed_page_size, dict->page.data(), (size_t)h.uncompressed_page_size);

@@ -280,6 +280,10 @@ OpenedFile OpenOne(const std::string& path, SourcePos pos) {
     }
   }
   if (rows != m.num_rows) FileError(path, "the row groups' row counts do not add up to the file's", pos);
+  // Row counts far beyond what the bytes could hold are corruption (and would make
+  // millions of slices): even RLE-encoded constants take a byte per few thousand rows.
+  if ((uint64_t)rows > file->size * 4096 + (1u << 20))
+    FileError(path, "the footer claims " + std::to_string(rows) + " rows, more than the file can hold (corrupt)", pos);
   of.file = std::move(file);
   return of;
 }
