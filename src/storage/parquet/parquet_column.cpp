@@ -278,6 +278,43 @@ int128_t BigEndianInt(std::string_view b) {
   return (int128_t)v;
 }
 
+// Whether s[0, n) is valid UTF-8 (no overlong forms, surrogates or code points past
+// U+10FFFF); ASCII eight bytes at a time.
+bool ValidUtf8(const char* str, size_t n) {
+  const uint8_t* s = reinterpret_cast<const uint8_t*>(str);
+  size_t i = 0;
+  while (i < n) {
+    if (i + 8 <= n) {
+      uint64_t w;
+      std::memcpy(&w, s + i, 8);
+      if (!(w & 0x8080808080808080ull)) {
+        i += 8;
+        continue;
+      }
+    }
+    const uint8_t c = s[i];
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    size_t len;
+    uint32_t cp;
+    if (c >= 0xc2 && c <= 0xdf) len = 2, cp = c & 0x1f;
+    else if (c >= 0xe0 && c <= 0xef) len = 3, cp = c & 0x0f;
+    else if (c >= 0xf0 && c <= 0xf4) len = 4, cp = c & 0x07;
+    else return false;
+    if (i + len > n) return false;
+    for (size_t k = 1; k < len; k++) {
+      if ((s[i + k] & 0xc0) != 0x80) return false;
+      cp = (cp << 6) | (s[i + k] & 0x3f);
+    }
+    if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+      return false;
+    i += len;
+  }
+  return true;
+}
+
 // Width in bytes of a fixed-width physical value.
 int PhysicalWidth(int32_t physical) {
   switch ((PhysicalType)physical) {
@@ -610,6 +647,8 @@ void ChunkSource::Prepare() {
           }
           dict->remap[order[k]] = (uint32_t)dict->sorted_offsets.size() - 2;
         }
+        if (!ValidUtf8(dict->sorted_bytes.data(), dict->sorted_bytes.size()))
+          Fail("a string in the dictionary is not valid UTF-8");
       } else {
         const size_t w = (size_t)plan.type.width();
         dict->fixed.resize((size_t)n * w + 8);
@@ -778,6 +817,10 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
     }
     if (!direct) std::memcpy(owned->fixed.get() + at * w, dst + (size_t)skip * w, (size_t)take * w);
   }
+  // VARCHAR holds UTF-8 (a dictionary was checked once; values here as one run: each
+  // value is valid when the run is, but for a sequence split between two values).
+  if (str && !dict_strings && !ValidUtf8(owned->bytes.data(), owned->bytes.size()))
+    Fail("a string is not valid UTF-8");
   // Publish.
   if (!any_null) owned->validity.clear();
   out.validity = owned->validity.empty() ? nullptr : owned->validity.data();
