@@ -34,7 +34,7 @@ void ParquetFile::Read(uint64_t offset, uint64_t n, uint8_t* out) const {
 // A data page of the chunk: where its bytes are and which rows it holds.
 struct PageRef {
   PageHeader header;
-  const uint8_t* body = nullptr;  // compressed_page_size bytes (in ChunkSource::raw_)
+  const uint8_t* body = nullptr;  // compressed_page_size bytes (in the chunk's bytes)
   uint64_t first_row = 0;
   uint32_t rows = 0;
   int32_t encoding = 0;
@@ -585,13 +585,12 @@ struct OwnedSlice {
 
 ChunkSource::~ChunkSource() { delete pages_; }
 
-void ChunkSource::Prepare() {
-  if (prepared_) return;
+void ChunkSource::Prepare(uint8_t* raw, std::vector<PageRef>& pages,
+                          std::shared_ptr<DecodedDictionary>& dict_out) const {
   const ColumnPlan& plan = *plan_;
-  raw_.reset(new uint8_t[loc_.size + 1]);
-  file_->Read(loc_.offset, loc_.size, raw_.get());
-  auto pages = std::make_unique<std::vector<PageRef>>();
-  const uint8_t* p = raw_.get();
+  file_->Read(loc_.offset, loc_.size, raw);
+  pages.clear();
+  const uint8_t* p = raw;
   const uint8_t* end = p + loc_.size;
   uint64_t values = 0, row = 0;
   std::shared_ptr<DecodedDictionary> dict;
@@ -681,29 +680,48 @@ void ChunkSource::Prepare() {
       pr.first_row = row;
       row += pr.rows;
       values += pr.rows;
-      pages->push_back(std::move(pr));
+      pages.push_back(std::move(pr));
       continue;
     }
     // INDEX_PAGE and unknown page types are skipped.
   }
   if (row != loc_.rows) Fail("the column chunk holds " + std::to_string(row) + " rows, the row group " + std::to_string(loc_.rows));
-  pages_ = pages.release();
-  dict_ = std::move(dict);
-  prepared_ = true;
+  dict_out = std::move(dict);
 }
 
 void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
-  {
+  // One slice (DuckDB's row groups, up to 122880 rows): the chunk's bytes and page list in
+  // the thread's reused buffers. Several: read once into the shared ones.
+  thread_local std::vector<uint8_t> raw_local;
+  thread_local std::vector<PageRef> pages_local;
+  std::shared_ptr<DecodedDictionary> dict_local;
+  const std::vector<PageRef>* pages_ref;
+  const DecodedDictionary* dict_ptr;
+  std::shared_ptr<DecodedDictionary> dict_keep;
+  if (slices_ == 1) {
+    raw_local.resize(loc_.size + 1);
+    Prepare(raw_local.data(), pages_local, dict_local);
+    pages_ref = &pages_local;
+    dict_keep = dict_local;
+  } else {
     std::lock_guard<std::mutex> g(mu_);
-    Prepare();
+    if (!prepared_) {
+      raw_.reset(new uint8_t[loc_.size + 1]);
+      if (!pages_) pages_ = new std::vector<PageRef>();
+      Prepare(raw_.get(), *pages_, dict_);
+      prepared_ = true;
+    }
+    pages_ref = pages_;
+    dict_keep = dict_;
   }
+  dict_ptr = dict_keep.get();
   const ColumnPlan& plan = *plan_;
   const uint32_t count = out.count;
   const uint64_t end = begin + count;
   const bool str = plan.type.id == TypeId::Varchar;
   auto owned = std::make_shared<OwnedSlice>();
   // Pages overlapping [begin, end).
-  const auto& pages = *pages_;
+  const auto& pages = *pages_ref;
   size_t first = std::upper_bound(pages.begin(), pages.end(), begin,
                                   [](uint64_t r, const PageRef& pg) { return r < pg.first_row; }) -
                  pages.begin();
@@ -711,7 +729,7 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
   std::vector<const PageRef*> mine;
   for (size_t i = first; i < pages.size() && pages[i].first_row < end; i++)
     if (pages[i].first_row + pages[i].rows > begin && pages[i].rows) mine.push_back(&pages[i]);
-  bool dict_strings = str && dict_ && dict_->size > 0;
+  bool dict_strings = str && dict_ptr && dict_ptr->size > 0;
   for (const PageRef* pg : mine) dict_strings = dict_strings && IsDictEncoding(pg->encoding);
 
   bool any_null = false;
@@ -748,15 +766,15 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
           RleDecoder(p, dp.values_end, bw).Get(idx.data(), dp.num_defined);
         }
         for (uint32_t i = 0; i < dp.num_defined; i++) {
-          if (idx[i] >= dict_->size) Fail("dictionary index out of range");
-          idx[i] = dict_->remap[idx[i]];
+          if (idx[i] >= dict_ptr->size) Fail("dictionary index out of range");
+          idx[i] = dict_ptr->remap[idx[i]];
         }
         if (defined) Spread(idx.data(), defined, rows, dp.num_defined);
         std::memcpy(owned->fixed.get() + at * 4, idx.data() + skip, (size_t)take * 4);
         continue;
       }
       if (IsDictEncoding(pg->encoding)) {
-        if (!dict_) Fail("dictionary-encoded page without a dictionary page");
+        if (!dict_ptr) Fail("dictionary-encoded page without a dictionary page");
         idx.resize(rows);
         const uint8_t* p = dp.values;
         if (dp.num_defined) {
@@ -766,8 +784,8 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
         }
         sv.resize(rows);
         for (uint32_t i = 0; i < dp.num_defined; i++) {
-          if (idx[i] >= dict_->size) Fail("dictionary index out of range");
-          sv[i] = dict_->strings[idx[i]];
+          if (idx[i] >= dict_ptr->size) Fail("dictionary index out of range");
+          sv[i] = dict_ptr->strings[idx[i]];
         }
       } else {
         DecodeBinaryPage(pg->encoding, plan, dp.values, dp.values_end, dp.num_defined, sv, scratch);
@@ -798,19 +816,19 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
         if (defined) Spread(dst, defined, rows, nd);
         break;
       case PhysType::I32:
-        DecodeFixedValues(plan, pg->encoding, dict_.get(), dp.values, dp.values_end, nd, reinterpret_cast<int32_t*>(dst), tmp);
+        DecodeFixedValues(plan, pg->encoding, dict_ptr, dp.values, dp.values_end, nd, reinterpret_cast<int32_t*>(dst), tmp);
         if (defined) Spread(reinterpret_cast<int32_t*>(dst), defined, rows, nd);
         break;
       case PhysType::I64:
-        DecodeFixedValues(plan, pg->encoding, dict_.get(), dp.values, dp.values_end, nd, reinterpret_cast<int64_t*>(dst), tmp);
+        DecodeFixedValues(plan, pg->encoding, dict_ptr, dp.values, dp.values_end, nd, reinterpret_cast<int64_t*>(dst), tmp);
         if (defined) Spread(reinterpret_cast<int64_t*>(dst), defined, rows, nd);
         break;
       case PhysType::I128:
-        DecodeFixedValues(plan, pg->encoding, dict_.get(), dp.values, dp.values_end, nd, reinterpret_cast<int128_t*>(dst), tmp);
+        DecodeFixedValues(plan, pg->encoding, dict_ptr, dp.values, dp.values_end, nd, reinterpret_cast<int128_t*>(dst), tmp);
         if (defined) Spread(reinterpret_cast<int128_t*>(dst), defined, rows, nd);
         break;
       case PhysType::F64:
-        DecodeFixedValues(plan, pg->encoding, dict_.get(), dp.values, dp.values_end, nd, reinterpret_cast<double*>(dst), tmp);
+        DecodeFixedValues(plan, pg->encoding, dict_ptr, dp.values, dp.values_end, nd, reinterpret_cast<double*>(dst), tmp);
         if (defined) Spread(reinterpret_cast<double*>(dst), defined, rows, nd);
         break;
       default: Fail("unexpected column type");
@@ -826,12 +844,12 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
   out.validity = owned->validity.empty() ? nullptr : owned->validity.data();
   if (str) {
     if (dict_strings) {
-      owned->dict = dict_;
+      owned->dict = dict_keep;
       out.str_enc = StringEncoding::Dictionary;
-      out.dict_size = (uint32_t)dict_->sorted_offsets.size() - 1;
+      out.dict_size = (uint32_t)dict_ptr->sorted_offsets.size() - 1;
       out.data = owned->fixed.get();
-      out.offsets = dict_->sorted_offsets.data();
-      out.bytes = dict_->sorted_bytes.data();
+      out.offsets = dict_ptr->sorted_offsets.data();
+      out.bytes = dict_ptr->sorted_bytes.data();
     } else {
       out.str_enc = StringEncoding::Plain;
       out.dict_size = 0;
@@ -843,7 +861,7 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
   }
   out.owner = owned;
   // The last slice loaded: the chunk's compressed bytes are no longer needed.
-  if (slices_left_.fetch_sub(1) == 1) {
+  if (slices_ > 1 && slices_left_.fetch_sub(1) == 1) {
     std::lock_guard<std::mutex> g(mu_);
     raw_.reset();
     for (auto& pg : *pages_) pg.body = nullptr;

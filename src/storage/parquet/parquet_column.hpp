@@ -59,7 +59,7 @@ class ChunkSource {
  public:
   ChunkSource(std::shared_ptr<const ParquetFile> file, std::shared_ptr<const ColumnPlan> plan,
               ColumnChunkLocation loc, uint32_t slices)
-      : file_(std::move(file)), plan_(std::move(plan)), loc_(loc), slices_left_(slices) {}
+      : file_(std::move(file)), plan_(std::move(plan)), loc_(loc), slices_(slices), slices_left_(slices) {}
   ~ChunkSource();
   // Fills `out` (type and count already set) with rows [begin, begin + out.count) of the
   // chunk: data, validity, offsets, bytes, str_enc, dict_size, owner. Throws DecodeError.
@@ -68,12 +68,15 @@ class ChunkSource {
   const ColumnPlan& plan() const { return *plan_; }
 
  private:
-  void Prepare();  // bytes, page index, dictionary (once)
+  // Reads the chunk's bytes into raw (loc_.size of them), lists its data pages and decodes
+  // its dictionary.
+  void Prepare(uint8_t* raw, std::vector<PageRef>& pages, std::shared_ptr<DecodedDictionary>& dict) const;
   std::shared_ptr<const ParquetFile> file_;
   std::shared_ptr<const ColumnPlan> plan_;
   ColumnChunkLocation loc_;
   std::mutex mu_;
-  bool prepared_ = false;
+  const uint32_t slices_;
+  bool prepared_ = false;  // (several slices) raw_, pages_ and dict_ are there
   std::atomic<uint32_t> slices_left_;
   std::unique_ptr<uint8_t[]> raw_;  // the chunk's bytes, freed once every slice is loaded
   std::vector<PageRef>* pages_ = nullptr;
