@@ -315,6 +315,20 @@ bool ValidUtf8(const char* str, size_t n) {
   return true;
 }
 
+// Whether every valid value of v[0, n) lies in [lo, hi].
+template <class T>
+bool WithinRange(const T* v, uint32_t n, const uint64_t* validity, int128_t lo, int128_t hi) {
+  const T tlo = (T)lo, thi = (T)hi;
+  if (!validity) {
+    bool ok = true;
+    for (uint32_t i = 0; i < n; i++) ok &= v[i] >= tlo && v[i] <= thi;
+    return ok;
+  }
+  for (uint32_t i = 0; i < n; i++)
+    if (((validity[i >> 6] >> (i & 63)) & 1) && (v[i] < tlo || v[i] > thi)) return false;
+  return true;
+}
+
 // Width in bytes of a fixed-width physical value.
 int PhysicalWidth(int32_t physical) {
   switch ((PhysicalType)physical) {
@@ -834,6 +848,20 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
       default: Fail("unexpected column type");
     }
     if (!direct) std::memcpy(owned->fixed.get() + at * w, dst + (size_t)skip * w, (size_t)take * w);
+  }
+  // The footer's min/max serve as zone maps and as the GPU's key ranges: a file whose
+  // values lie outside them is refused rather than trusted.
+  if (out.stats.has_stats && plan.type.id != TypeId::Double && plan.type.id != TypeId::Boolean && !str) {
+    const uint64_t* valid = any_null ? owned->validity.data() : nullptr;
+    const int128_t lo = out.stats.min.int_value(), hi = out.stats.max.int_value();
+    bool ok = true;
+    switch (plan.type.physical()) {
+      case PhysType::I32: ok = WithinRange(reinterpret_cast<const int32_t*>(owned->fixed.get()), count, valid, lo, hi); break;
+      case PhysType::I64: ok = WithinRange(reinterpret_cast<const int64_t*>(owned->fixed.get()), count, valid, lo, hi); break;
+      case PhysType::I128: ok = WithinRange(reinterpret_cast<const int128_t*>(owned->fixed.get()), count, valid, lo, hi); break;
+      default: break;
+    }
+    if (!ok) Fail("values outside the column chunk's min/max statistics (corrupt statistics)");
   }
   // VARCHAR holds UTF-8 (a dictionary was checked once; values here as one run: each
   // value is valid when the run is, but for a sequence split between two values).
