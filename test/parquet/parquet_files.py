@@ -192,6 +192,21 @@ def main():
     failed += diff is not None
     print(f"{'PASS' if diff is None else 'FAIL'} COPY t FROM Parquet" + (f'\n     {diff}' if diff else ''), flush=True)
 
+    # A file changed between two queries of one process is read again (not the decoded
+    # chunks kept from the first).
+    f = work / 'changing.parquet'
+    shutil.copy(files['pa_snappy.parquet'], f)
+    try:
+        out = run_tessera(tessera, ['--csv', '-c', f"SELECT count(*) FROM '{f}'", '-c',
+                                    f"COPY (SELECT 1 AS a) TO '{f}' (FORMAT csv)", '-c', f"SELECT count(*) FROM '{f}'"],
+                          'tessera', 60)
+        ok, msg = False, f'the changed file was not read again: {out!r}'
+    except TesseraError as e:
+        msg = str(e)
+        ok = 'too small to be a Parquet file' in msg
+    failed += not ok
+    print(f"{'PASS' if ok else 'FAIL'} a changed file is read again\n     {msg[:160]}", flush=True)
+
     # Files that must fail with a clear error.
     good = files['pa_snappy.parquet'].read_bytes()
     bad = {}

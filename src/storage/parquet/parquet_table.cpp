@@ -10,6 +10,9 @@
 
 #include <cmath>
 #include <cstring>
+#include <array>
+#include <list>
+#include <mutex>
 
 #include "common/ascii.hpp"
 #include "storage/file_table.hpp"
@@ -308,6 +311,41 @@ void CheckOptions(const FileOptionList& options, SourcePos pos) {
   }
 }
 
+// The tables opened last, by their files and options, while every file's device, inode,
+// size and modification time are unchanged: a repeated query reuses the decoded chunks
+// (and, through the table snapshot, the GPU column cache's copies) instead of reading the
+// files again. A changed file makes its entry stale (opened again).
+struct CachedTable {
+  std::string key;
+  std::vector<std::array<int64_t, 5>> stamps;
+  std::shared_ptr<const TableEntry> entry;
+};
+constexpr size_t kCachedTables = 8;
+std::mutex g_cache_mu;
+std::list<CachedTable> g_cache;  // most recently used first
+
+// The files' stamps; false when one cannot be read (then nothing is cached).
+bool Stamps(const std::vector<std::string>& files, std::vector<std::array<int64_t, 5>>& out) {
+  out.clear();
+  for (const auto& f : files) {
+    struct stat sb;
+    if (::stat(f.c_str(), &sb) != 0) return false;
+    out.push_back({(int64_t)sb.st_dev, (int64_t)sb.st_ino, (int64_t)sb.st_size, (int64_t)sb.st_mtim.tv_sec,
+                   (int64_t)sb.st_mtim.tv_nsec});
+  }
+  return true;
+}
+
+std::string CacheKey(const std::vector<std::string>& files, const FileOptionList& options) {
+  std::string k;
+  for (const auto& f : files) k += f + '\0';
+  k += '\1';
+  for (const auto& [n, v] : options) k += n + '=' + v + '\0';
+  return k;
+}
+
+std::shared_ptr<const TableEntry> OpenTable(const std::vector<std::string>& files, SourcePos pos);
+
 }  // namespace
 }  // namespace parquet
 
@@ -315,6 +353,35 @@ std::shared_ptr<const TableEntry> OpenParquetTable(const std::vector<std::string
                                                    SourcePos pos, unsigned) {
   using namespace parquet;
   CheckOptions(options, pos);
+  std::vector<std::array<int64_t, 5>> stamps;
+  const bool stamped = Stamps(files, stamps);
+  const std::string key = CacheKey(files, options);
+  if (stamped) {
+    std::lock_guard<std::mutex> g(g_cache_mu);
+    for (auto it = g_cache.begin(); it != g_cache.end(); ++it) {
+      if (it->key != key) continue;
+      if (it->stamps == stamps) {
+        g_cache.splice(g_cache.begin(), g_cache, it);
+        return g_cache.front().entry;
+      }
+      g_cache.erase(it);
+      break;
+    }
+  }
+  auto entry = OpenTable(files, pos);
+  std::vector<std::array<int64_t, 5>> after;
+  if (stamped && Stamps(files, after) && after == stamps) {  // unchanged while it was opened
+    std::lock_guard<std::mutex> g(g_cache_mu);
+    g_cache.push_front({key, std::move(stamps), entry});
+    if (g_cache.size() > kCachedTables) g_cache.pop_back();
+  }
+  return entry;
+}
+
+namespace parquet {
+namespace {
+
+std::shared_ptr<const TableEntry> OpenTable(const std::vector<std::string>& files, SourcePos pos) {
   std::vector<OpenedFile> opened;
   for (const auto& f : files) opened.push_back(OpenOne(f, pos));
   auto entry = std::make_shared<TableEntry>();
@@ -380,5 +447,8 @@ std::shared_ptr<const TableEntry> OpenParquetTable(const std::vector<std::string
   entry->data = std::move(data);
   return entry;
 }
+
+}  // namespace
+}  // namespace parquet
 
 }  // namespace tessera
