@@ -85,6 +85,10 @@ class Vector {
 struct DataChunk {
   std::vector<Vector> cols;
   uint32_t size = 0;
+  // Where the chunk's rows stand in the source's order (a table scan: row group index << 32
+  // | first row), carried through a pipeline's operators, so that the result can be put
+  // back in the table's order (DuckDB keeps insertion order); 0 where there is none.
+  uint64_t batch = 0;
 
   void Init(const std::vector<Type>& types, uint32_t capacity = kVectorSize) {
     cols.resize(types.size());

@@ -102,6 +102,7 @@ void RunPipeline(Pipeline& p, unsigned threads) {
       rows[0] += chunk.size;
       for (size_t i = 0; i < p.operators.size() && !empty; i++) {
         p.operators[i]->Execute(chunk, next, *lops[i]);
+        next.batch = chunk.batch;
         std::swap(chunk, next);
         empty = chunk.size == 0;
         rows[i + 1] += chunk.size;

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <exception>
 #include <functional>
+#include <mutex>
 #include <thread>
 #include <cstring>
 #include <unordered_map>
@@ -69,7 +71,7 @@ ColumnCache& ColumnCache::Instance() {
 bool ColumnCache::StoredPlain(const TableData& data, int column) {
   if (data.row_groups.empty()) return false;
   for (auto& rg : data.row_groups)
-    if (rg->columns[column]->str_enc != StringEncoding::Plain) return false;
+    if (!rg->columns[column]->Loaded() || rg->columns[column]->str_enc != StringEncoding::Plain) return false;
   return true;
 }
 
@@ -141,7 +143,38 @@ static std::vector<uint8_t> RawStrings(const CachedColumn& c, const TableData& d
   return out;
 }
 
+// Loads a column's lazily decoded chunks (a file table's, storage/parquet) on all host
+// threads, so the loops below do not decode them one after another; the first error is
+// rethrown.
+static void LoadChunks(const TableData& data, int column) {
+  const auto& groups = data.row_groups;
+  bool lazy = false;
+  for (auto& rg : groups) lazy = lazy || !rg->columns[column]->Loaded();
+  if (!lazy) return;
+  std::atomic<size_t> next{0};
+  std::mutex mu;
+  std::exception_ptr error;
+  auto work = [&] {
+    for (size_t g; (g = next.fetch_add(1)) < groups.size();) {
+      try {
+        groups[g]->columns[column]->EnsureVerified();
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (!error) error = std::current_exception();
+        next = groups.size();
+      }
+    }
+  };
+  const size_t threads = std::min<size_t>(groups.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; t++) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
+}
+
 static void ComputeHostInfo(CachedColumn& c, const TableData& data) {
+  LoadChunks(data, c.column);
   if (c.raw) return ComputeRawInfo(c, data);
   c.device_width = DeviceWidth(c.type);
   if (!c.device_width) {
@@ -151,6 +184,7 @@ static void ComputeHostInfo(CachedColumn& c, const TableData& data) {
   int64_t lo = INT64_MAX, hi = INT64_MIN;
   bool integral = c.type.id == TypeId::Integer || c.type.id == TypeId::BigInt || c.type.id == TypeId::Date ||
                   c.type.id == TypeId::Decimal || c.type.id == TypeId::Boolean;
+  bool range_known = true;
   std::vector<std::string_view> strings;  // VARCHAR: every dictionary entry or value, sorted and de-duplicated below
   for (auto& rg : data.row_groups) {
     const ColumnChunk& ch = *rg->columns[c.column];
@@ -163,6 +197,8 @@ static void ComputeHostInfo(CachedColumn& c, const TableData& data) {
     } else if (integral && ch.stats.has_stats) {
       lo = std::min<int64_t>(lo, (int64_t)ch.stats.min.int_value());
       hi = std::max<int64_t>(hi, (int64_t)ch.stats.max.int_value());
+    } else if (integral && ch.stats.null_count < ch.count) {
+      range_known = false;  // values without statistics (a Parquet file may omit them)
     }
   }
   if (c.type.id == TypeId::Varchar) {
@@ -172,7 +208,7 @@ static void ComputeHostInfo(CachedColumn& c, const TableData& data) {
     c.domain.has_range = true;
     c.domain.lo = 0;
     c.domain.hi = (int64_t)dict->size() - 1;
-  } else if (integral && lo <= hi) {
+  } else if (integral && range_known && lo <= hi) {
     c.domain.has_range = true;
     c.domain.lo = lo;
     c.domain.hi = hi;

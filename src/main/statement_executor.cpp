@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "common/ascii.hpp"
 #include "execution/expression_executor.hpp"
 #include "execution/operators/basic_operators.hpp"
 #include "execution/physical_planner.hpp"
@@ -19,6 +20,7 @@
 #include "planner/binder.hpp"
 #include "storage/csv_reader.hpp"
 #include "storage/csv_writer.hpp"
+#include "storage/file_table.hpp"
 #include "storage/parquet/parquet_writer.hpp"
 
 namespace tessera {
@@ -81,6 +83,42 @@ uint64_t AppendResult(Database& db, const std::string& table, std::vector<DataCh
   }
   db.catalog().Append(table, writer.Finish());
   return rows;
+}
+
+// COPY t FROM 'f.parquet' (or FORMAT parquet): the file opened as a file table
+// (storage/file_table.hpp), its columns by position cast to the table's types as INSERT
+// does, appended in one commit (all or nothing).
+uint64_t CopyFromParquet(Database& db, const ast::CopyStatement& cp) {
+  for (const auto& [k, v] : cp.options)
+    if (k != "format")
+      throw UserError(ErrorKind::Input, "COPY option \"" + k + "\" does not apply to Parquet files", cp.pos);
+  auto entry = db.catalog().GetTable(cp.table);
+  FileTableRequest req;
+  req.function = "read_parquet";
+  req.patterns = {cp.path};
+  req.pos = cp.path_pos;
+  auto file = OpenFileTable(req);
+  const size_t ncols = file->schema.columns.size();
+  if (ncols != entry->schema.columns.size())
+    throw UserError(ErrorKind::Binder,
+                    "table \"" + cp.table + "\" has " + std::to_string(entry->schema.columns.size()) +
+                        " columns but the Parquet file \"" + cp.path + "\" has " + std::to_string(ncols),
+                    cp.pos);
+  std::vector<DataChunk> chunks;
+  const auto types = file->schema.types();
+  for (const auto& rg : file->data->row_groups) {
+    for (uint32_t at = 0; at < rg->count; at += kVectorSize) {
+      const uint32_t n = std::min(kVectorSize, rg->count - at);
+      DataChunk c;
+      c.Init(types, n);
+      for (size_t col = 0; col < ncols; col++) rg->columns[col]->Read(at, n, c.cols[col]);
+      c.size = n;
+      chunks.push_back(std::move(c));
+    }
+  }
+  std::vector<int> all;
+  for (size_t i = 0; i < ncols; i++) all.push_back((int)i);
+  return AppendResult(db, cp.table, chunks, all);
 }
 
 std::vector<int> TargetColumns(const TableSchema& schema, const std::vector<std::string>& names, SourcePos pos) {
@@ -225,6 +263,14 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
       }
       if (!db.catalog().GetTable(cp.table))
         throw UserError(ErrorKind::Catalog, "table \"" + cp.table + "\" does not exist", stmt.pos);
+      bool parquet = false, format_given = false;
+      for (const auto& [k, v] : cp.options)
+        if (k == "format") {
+          format_given = true;
+          parquet = AsciiLower(v) == "parquet";
+        }
+      if (parquet || (!format_given && IsParquetFile(cp.path)))
+        return Status("COPY " + std::to_string(CopyFromParquet(db, cp)));
       CsvOptions opt = ParseCopyOptions(cp.options, cp.path);
       std::function<void(uint64_t, uint64_t)> progress;
       if (db.settings().progress) {

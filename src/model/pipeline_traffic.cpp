@@ -24,7 +24,7 @@ double StoredWidth(const PhysicalTableScan& scan, size_t out_col) {
   if (t.physical() != PhysType::Str) return t.width();
   if (scan.data->row_groups.empty()) return 4;
   const ColumnChunk& ch = *scan.data->row_groups[0]->columns[scan.column_ids[out_col]];
-  if (ch.str_enc == StringEncoding::Dictionary || ch.count == 0) return 4;
+  if (!ch.Loaded() || ch.str_enc == StringEncoding::Dictionary || ch.count == 0) return 4;  // not loaded: unknown
   ch.EnsureVerified();
   return 4 + double(ch.offsets[ch.count] - ch.offsets[0]) / ch.count;
 }

@@ -20,6 +20,9 @@ struct ColumnDef {
   // DEFAULT: the SQL text of a constant expression that INSERT gives the column when it
   // names no value for it ("" when none: NULL).
   std::string default_sql;
+  ColumnDef() = default;
+  ColumnDef(std::string name, Type type, bool not_null = false, std::string default_sql = {})
+      : name(std::move(name)), type(type), not_null(not_null), default_sql(std::move(default_sql)) {}
 };
 
 struct TableSchema {

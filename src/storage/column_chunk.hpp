@@ -34,9 +34,13 @@ struct ColumnStats {
 };
 
 // Verifies a persisted chunk's checksum on first use (lazy open); throws on corruption.
+// A file table's chunk (storage/parquet) uses it as its loader: Verify() decodes the
+// chunk and fills in data, validity, offsets, bytes, str_enc, dict_size and owner, which
+// must not be read before (type, count and stats are set from the start).
 struct ChunkVerifier {
   virtual ~ChunkVerifier() = default;
   virtual void Verify() const = 0;  // must be cheap after the first call and thread-safe
+  virtual bool Loaded() const { return true; }  // false until a loader has run
 };
 
 struct ColumnChunk {
@@ -56,6 +60,9 @@ struct ColumnChunk {
   void EnsureVerified() const {
     if (verifier) verifier->Verify();
   }
+  // False while a lazily loaded chunk's buffers, str_enc and dict_size are not there yet
+  // (estimates made before a scan read them only when true).
+  bool Loaded() const { return !verifier || verifier->Loaded(); }
   bool IsValid(uint32_t i) const { return !validity || ((validity[i >> 6] >> (i & 63)) & 1); }
   std::string_view DictEntry(uint32_t code) const {
     return {bytes + offsets[code], offsets[code + 1] - offsets[code]};

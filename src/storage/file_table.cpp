@@ -41,6 +41,12 @@ FileKind KindFromBytes(const std::string& path) {
 
 }  // namespace
 
+bool IsParquetFile(const std::string& path) {
+  FileKind k = KindFromName(path);
+  if (k == FileKind::Unknown) k = KindFromBytes(path);
+  return k == FileKind::Parquet;
+}
+
 std::vector<std::string> ExpandFilePatterns(const std::vector<std::string>& patterns, SourcePos pos) {
   if (patterns.empty()) throw UserError(ErrorKind::Binder, "expected a file name or pattern", pos);
   std::vector<std::string> files;

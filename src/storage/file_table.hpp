@@ -34,6 +34,9 @@ std::vector<std::string> ExpandFilePatterns(const std::vector<std::string>& patt
 // Opens the files as one table (their schemas must agree). Throws UserError with `pos`.
 std::shared_ptr<const TableEntry> OpenFileTable(const FileTableRequest& req);
 
+// Whether `path` is a Parquet file: by its name (.parquet, .parq), else its first bytes.
+bool IsParquetFile(const std::string& path);
+
 // The readers (storage/parquet/parquet_table.cpp, storage/csv_table.cpp).
 std::shared_ptr<const TableEntry> OpenParquetTable(const std::vector<std::string>& files,
                                                    const FileOptionList& options, SourcePos pos,

@@ -18,6 +18,9 @@
    to 12 significant digits, NULL as NULL) and must be the same rows; in the order the
    ORDER BY prescribes when the query has one (rows tied on the sort keys may come in any
    order), else as sorted lists.
+--parquet: DuckDB writes each table to WORK_DIR/parquet/TABLE.parquet (snappy) and
+tessera reads them through views (CREATE VIEW t AS SELECT * FROM read_parquet('...'))
+instead of loading the .tbl files: the queries over Parquet files.
 --device: tessera's device for the queries (gpu: exits 77, skipped, where no GPU can be
 used); --query-dir: the queries of DIR instead of queries/BENCH (test/duckdb/
 tpch_variations: the TPC-H queries varied, for the GPU).
@@ -54,6 +57,8 @@ def main():
     ap.add_argument('--queries', help='comma-separated query names (q01,q06 / q1.1,q2.1)')
     ap.add_argument('--device', choices=['cpu', 'gpu', 'auto'])
     ap.add_argument('--query-dir', help='the .sql files of this directory instead of queries/BENCH')
+    ap.add_argument('--parquet', action='store_true',
+                    help='tessera reads Parquet files DuckDB wrote (through views) instead of loading .tbl files')
     ap.add_argument('--timeout', type=float, default=300,
                     help='limit for one tessera query in seconds (default 300); past it: ERROR')
     a = ap.parse_args()
@@ -96,15 +101,26 @@ def main():
     if not tables:
         raise SystemExit('Error: schema.sql names no table')
     copy_sql = '\n'.join(f"COPY {t} FROM '{tbl_dir / (t + '.tbl')}' (DELIMITER '|', HEADER false);" for t in tables)
-    t0 = time.time()
-    run_tessera(tessera, [str(db_dir), '-c', f'{schema_sql}\n{copy_sql}'], 'tessera load')
-    print(f'loaded into tessera in {time.time() - t0:.1f} s', flush=True)
-
     con = duckdb.connect(':memory:')
     t0 = time.time()
     con.execute(schema_sql)
     con.execute(copy_sql)
     print(f'loaded into DuckDB in {time.time() - t0:.1f} s', flush=True)
+
+    t0 = time.time()
+    if a.parquet:
+        pq_dir = work / 'parquet'
+        pq_dir.mkdir()
+        views = []
+        for t in tables:
+            f = pq_dir / f'{t}.parquet'
+            con.execute(f"COPY {t} TO '{f}' (FORMAT parquet, COMPRESSION snappy)")
+            views.append(f"CREATE VIEW {t} AS SELECT * FROM read_parquet('{f}');")
+        run_tessera(tessera, [str(db_dir), '-c', '\n'.join(views)], 'tessera views over Parquet files')
+        print(f'wrote Parquet files (DuckDB) and tessera views in {time.time() - t0:.1f} s', flush=True)
+    else:
+        run_tessera(tessera, [str(db_dir), '-c', f'{schema_sql}\n{copy_sql}'], 'tessera load')
+        print(f'loaded into tessera in {time.time() - t0:.1f} s', flush=True)
 
     # Row counts must agree before the queries mean anything.
     for t in tables:

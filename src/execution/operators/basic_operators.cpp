@@ -1,5 +1,7 @@
 #include "execution/operators/basic_operators.hpp"
 
+#include <algorithm>
+
 #include "execution/expression_executor.hpp"
 
 namespace tessera {
@@ -64,21 +66,42 @@ std::string PhysicalLimit::Details() const {
   return std::to_string(limit) + (offset ? " OFFSET " + std::to_string(offset) : "");
 }
 
+// The first offset + limit rows in the source's order (DataChunk::batch): chunks are kept
+// ordered by batch and those past the first offset + limit rows dropped as they arrive,
+// so what is held stays near offset + limit rows.
 void PhysicalLimit::Sink(DataChunk& in, LocalState&) {
   std::lock_guard<std::mutex> g(mu_);
-  uint64_t want = limit < 0 ? UINT64_MAX : (uint64_t)(offset + limit);
-  if (seen_ >= want) return;
-  uint32_t take = (uint32_t)std::min<uint64_t>(in.size, want - seen_);
-  uint32_t skip = seen_ < (uint64_t)offset ? (uint32_t)std::min<uint64_t>(take, offset - seen_) : 0;
-  seen_ += take;
-  if (take - skip == 0) return;
-  std::vector<uint32_t> sel(take - skip);
-  for (uint32_t i = 0; i < take - skip; i++) sel[i] = skip + i;
-  DataChunk c;
-  SliceChunk(in, sel.data(), take - skip, c);
-  rows_.Add(std::move(c));
+  const uint64_t want = limit < 0 ? UINT64_MAX : (uint64_t)(offset + limit);
+  if (want == 0 || in.size == 0) return;
+  if (seen_ >= want && !pending_.empty() && in.batch >= pending_.rbegin()->first) return;
+  seen_ += in.size;
+  pending_.emplace(in.batch, std::move(in));  // after the chunks of an equal batch
+  uint64_t rows = 0;
+  auto it = pending_.begin();
+  for (; it != pending_.end() && rows < want; ++it) rows += it->second.size;
+  while (it != pending_.end()) {
+    seen_ -= it->second.size;
+    it = pending_.erase(it);
+  }
 }
-void PhysicalLimit::Finalize() { rows_out = rows_.rows; }
+void PhysicalLimit::Finalize() {
+  const uint64_t want = limit < 0 ? UINT64_MAX : (uint64_t)(offset + limit);
+  uint64_t at = 0;  // rows before the chunk
+  for (auto& [batch, c] : pending_) {
+    if (at >= want) break;
+    const uint64_t from = at < (uint64_t)offset ? std::min<uint64_t>(c.size, offset - at) : 0;
+    const uint64_t to = std::min<uint64_t>(c.size, want - at);
+    at += c.size;
+    if (to <= from) continue;
+    std::vector<uint32_t> sel(to - from);
+    for (uint32_t i = 0; i < sel.size(); i++) sel[i] = (uint32_t)(from + i);
+    DataChunk out;
+    SliceChunk(c, sel.data(), (uint32_t)sel.size(), out);
+    rows_.Add(std::move(out));
+  }
+  pending_.clear();
+  rows_out = rows_.rows;
+}
 std::unique_ptr<GlobalSourceState> PhysicalLimit::InitSource() {
   return std::make_unique<ChunkListSourceState>();
 }
@@ -96,6 +119,13 @@ void PhysicalResult::Sink(DataChunk& in, LocalState& ls) {
 void PhysicalResult::Combine(LocalState& ls) {
   for (auto& c : static_cast<ResultLocal&>(ls).rows.chunks) result.Add(std::move(c));
   rows_out = result.rows;
+}
+void PhysicalResult::Finalize() {
+  // Each pipeline that feeds the result (UNION ALL: one per branch) finishes with this call:
+  // its chunks follow the earlier pipelines' ones.
+  std::stable_sort(result.chunks.begin() + (std::ptrdiff_t)finalized_, result.chunks.end(),
+                   [](const DataChunk& a, const DataChunk& b) { return a.batch < b.batch; });
+  finalized_ = result.chunks.size();
 }
 
 }  // namespace tessera

@@ -1,5 +1,7 @@
 // Small operators: dummy source, filter, projection, limit and the result collector.
 #pragma once
+#include <map>
+
 #include "execution/physical_operator.hpp"
 
 namespace tessera {
@@ -34,7 +36,8 @@ class PhysicalProjection : public PhysicalOperator {
   void Execute(DataChunk& in, DataChunk& out, LocalState&) override;
 };
 
-// LIMIT/OFFSET as a sink (keeps the first offset+limit rows it receives) and source.
+// LIMIT/OFFSET as a sink (keeps the first offset+limit rows in the source's order) and
+// source.
 class PhysicalLimit : public PhysicalOperator {
  public:
   PhysicalLimit(std::vector<Type> t, int64_t limit, int64_t offset)
@@ -50,12 +53,14 @@ class PhysicalLimit : public PhysicalOperator {
   void ResetState() override {
     PhysicalOperator::ResetState();
     seen_ = 0;
+    pending_.clear();
     rows_ = ChunkList();
   }
 
  private:
   std::mutex mu_;
-  uint64_t seen_ = 0;
+  uint64_t seen_ = 0;                          // rows in pending_
+  std::multimap<uint64_t, DataChunk> pending_;  // by DataChunk::batch
   ChunkList rows_;
 };
 
@@ -67,11 +72,18 @@ class PhysicalResult : public PhysicalOperator {
   std::unique_ptr<LocalState> InitLocalSink() override;
   void Sink(DataChunk& in, LocalState&) override;
   void Combine(LocalState&) override;
+  // Puts the chunks the finished pipeline added back in their source's order
+  // (DataChunk::batch; stable).
+  void Finalize() override;
   void ResetState() override {
     PhysicalOperator::ResetState();
     result = ChunkList();
+    finalized_ = 0;
   }
   ChunkList result;
+
+ private:
+  size_t finalized_ = 0;  // chunks already in order (earlier pipelines')
 };
 
 // Compacts `in` to the rows in sel[0..n) into `out`.

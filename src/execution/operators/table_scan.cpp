@@ -38,6 +38,7 @@ struct ScanGlobal : GlobalSourceState {
 };
 struct ScanLocal : LocalState {
   const RowGroup* group = nullptr;
+  uint64_t group_index = 0;
   uint32_t offset = 0;
   std::vector<uint32_t> sel, sel2;
 };
@@ -116,6 +117,7 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
       size_t gi = g.next_group.fetch_add(1);
       if (gi >= data->row_groups.size()) return false;
       l.group = data->row_groups[gi].get();
+      l.group_index = gi;
       l.offset = 0;
       if (!GroupMayMatch(*l.group)) {
         groups_skipped++;
@@ -129,6 +131,7 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
     uint32_t base = l.offset;
     l.offset += n;
     out.Init(types, kVectorSize);
+    out.batch = (l.group_index << 32) | base;
     if (filters.empty()) {
       for (size_t c = 0; c < column_ids.size(); c++) rg.columns[column_ids[c]]->Read(base, n, out.cols[c]);
       out.size = n;

@@ -1,0 +1,252 @@
+#include "storage/parquet/parquet_metadata.hpp"
+
+#include "storage/parquet/thrift_compact.hpp"
+
+namespace tessera::parquet {
+
+namespace {
+
+// Reads a struct: calls fn(id, type) per field; fn returns false to have it skipped.
+template <class Fn>
+void ReadStruct(ThriftReader& r, Fn&& fn) {
+  r.BeginStruct();
+  int16_t id;
+  TType t;
+  while (r.NextField(id, t))
+    if (!fn(id, t)) r.Skip(t);
+  r.EndStruct();
+}
+
+void Expect(TType got, TType want) {
+  if (got != want) throw ThriftError("field of unexpected type");
+}
+
+int32_t ReadI32(ThriftReader& r, TType t) {
+  Expect(t, TType::I32);
+  return r.I32();
+}
+int64_t ReadI64(ThriftReader& r, TType t) {
+  Expect(t, TType::I64);
+  return r.I64();
+}
+bool ReadBool(ThriftReader& r, TType t) {
+  if (t != TType::True && t != TType::False) throw ThriftError("field of unexpected type");
+  return r.FieldBool();
+}
+std::string ReadString(ThriftReader& r, TType t) {
+  Expect(t, TType::Binary);
+  return std::string(r.Binary());
+}
+
+template <class Fn>
+void ReadList(ThriftReader& r, TType t, Fn&& each) {
+  if (t != TType::List && t != TType::Set) throw ThriftError("field of unexpected type");
+  TType e;
+  uint32_t n = r.BeginList(e);
+  for (uint32_t i = 0; i < n; i++) each(e);
+}
+
+LogicalType ReadLogicalType(ThriftReader& r) {
+  LogicalType lt;
+  ReadStruct(r, [&](int16_t id, TType t) {
+    if (t != TType::Struct) return false;
+    lt.kind = id;
+    if (id == LogicalType::Decimal) {
+      ReadStruct(r, [&](int16_t f, TType ft) {
+        if (f == 1) lt.scale = ReadI32(r, ft);
+        else if (f == 2) lt.precision = ReadI32(r, ft);
+        else return false;
+        return true;
+      });
+      return true;
+    }
+    if (id == LogicalType::Integer) {
+      ReadStruct(r, [&](int16_t f, TType ft) {
+        if (f == 1) {
+          Expect(ft, TType::Byte);
+          lt.bit_width = r.I8();
+        } else if (f == 2) {
+          lt.is_signed = ReadBool(r, ft);
+        } else {
+          return false;
+        }
+        return true;
+      });
+      return true;
+    }
+    return false;  // the member's struct (units etc.) is skipped
+  });
+  return lt;
+}
+
+SchemaElement ReadSchemaElement(ThriftReader& r) {
+  SchemaElement s;
+  ReadStruct(r, [&](int16_t id, TType t) {
+    switch (id) {
+      case 1: s.type = ReadI32(r, t); return true;
+      case 2: s.type_length = ReadI32(r, t); return true;
+      case 3: s.repetition = ReadI32(r, t); return true;
+      case 4: s.name = ReadString(r, t); return true;
+      case 5: s.num_children = ReadI32(r, t); return true;
+      case 6: s.converted_type = ReadI32(r, t); return true;
+      case 7: s.scale = ReadI32(r, t); return true;
+      case 8: s.precision = ReadI32(r, t); return true;
+      case 10: Expect(t, TType::Struct); s.logical = ReadLogicalType(r); return true;
+      default: return false;
+    }
+  });
+  return s;
+}
+
+Statistics ReadStatistics(ThriftReader& r) {
+  Statistics s;
+  ReadStruct(r, [&](int16_t id, TType t) {
+    switch (id) {
+      case 1: s.max = ReadString(r, t); return true;
+      case 2: s.min = ReadString(r, t); return true;
+      case 3: s.null_count = ReadI64(r, t); return true;
+      case 5: s.max_value = ReadString(r, t); return true;
+      case 6: s.min_value = ReadString(r, t); return true;
+      default: return false;
+    }
+  });
+  return s;
+}
+
+ColumnMetaData ReadColumnMetaData(ThriftReader& r) {
+  ColumnMetaData m;
+  ReadStruct(r, [&](int16_t id, TType t) {
+    switch (id) {
+      case 1: m.type = ReadI32(r, t); return true;
+      case 2: ReadList(r, t, [&](TType e) { m.encodings.push_back(ReadI32(r, e)); }); return true;
+      case 3: ReadList(r, t, [&](TType e) { m.path.push_back(ReadString(r, e)); }); return true;
+      case 4: m.codec = ReadI32(r, t); return true;
+      case 5: m.num_values = ReadI64(r, t); return true;
+      case 6: m.total_uncompressed_size = ReadI64(r, t); return true;
+      case 7: m.total_compressed_size = ReadI64(r, t); return true;
+      case 9: m.data_page_offset = ReadI64(r, t); return true;
+      case 11: m.dictionary_page_offset = ReadI64(r, t); return true;
+      case 12: Expect(t, TType::Struct); m.statistics = ReadStatistics(r); return true;
+      default: return false;
+    }
+  });
+  return m;
+}
+
+ColumnChunkMeta ReadColumnChunk(ThriftReader& r) {
+  ColumnChunkMeta c;
+  ReadStruct(r, [&](int16_t id, TType t) {
+    switch (id) {
+      case 1: c.file_path = ReadString(r, t); return true;
+      case 3: Expect(t, TType::Struct); c.meta = ReadColumnMetaData(r); c.has_meta = true; return true;
+      default: return false;
+    }
+  });
+  return c;
+}
+
+RowGroupMeta ReadRowGroup(ThriftReader& r) {
+  RowGroupMeta g;
+  ReadStruct(r, [&](int16_t id, TType t) {
+    switch (id) {
+      case 1:
+        ReadList(r, t, [&](TType e) {
+          Expect(e, TType::Struct);
+          g.columns.push_back(ReadColumnChunk(r));
+        });
+        return true;
+      case 3: g.num_rows = ReadI64(r, t); return true;
+      default: return false;
+    }
+  });
+  return g;
+}
+
+}  // namespace
+
+FileMetaData ParseFileMetaData(const uint8_t* p, size_t n) {
+  ThriftReader r(p, n);
+  FileMetaData f;
+  ReadStruct(r, [&](int16_t id, TType t) {
+    switch (id) {
+      case 1: f.version = ReadI32(r, t); return true;
+      case 2:
+        ReadList(r, t, [&](TType e) {
+          Expect(e, TType::Struct);
+          f.schema.push_back(ReadSchemaElement(r));
+        });
+        return true;
+      case 3: f.num_rows = ReadI64(r, t); return true;
+      case 4:
+        ReadList(r, t, [&](TType e) {
+          Expect(e, TType::Struct);
+          f.row_groups.push_back(ReadRowGroup(r));
+        });
+        return true;
+      case 6: f.created_by = ReadString(r, t); return true;
+      case 8: f.encrypted = true; return false;
+      default: return false;
+    }
+  });
+  return f;
+}
+
+PageHeader ParsePageHeader(const uint8_t* p, size_t n, size_t* header_len) {
+  ThriftReader r(p, n);
+  PageHeader h;
+  ReadStruct(r, [&](int16_t id, TType t) {
+    switch (id) {
+      case 1: h.type = ReadI32(r, t); return true;
+      case 2: h.uncompressed_page_size = ReadI32(r, t); return true;
+      case 3: h.compressed_page_size = ReadI32(r, t); return true;
+      case 5: {
+        Expect(t, TType::Struct);
+        DataPageHeader d;
+        ReadStruct(r, [&](int16_t f, TType ft) {
+          if (f == 1) d.num_values = ReadI32(r, ft);
+          else if (f == 2) d.encoding = ReadI32(r, ft);
+          else if (f == 3) d.definition_level_encoding = ReadI32(r, ft);
+          else return false;
+          return true;
+        });
+        h.data = d;
+        return true;
+      }
+      case 7: {
+        Expect(t, TType::Struct);
+        DictionaryPageHeader d;
+        ReadStruct(r, [&](int16_t f, TType ft) {
+          if (f == 1) d.num_values = ReadI32(r, ft);
+          else if (f == 2) d.encoding = ReadI32(r, ft);
+          else return false;
+          return true;
+        });
+        h.dict = d;
+        return true;
+      }
+      case 8: {
+        Expect(t, TType::Struct);
+        DataPageHeaderV2 d;
+        ReadStruct(r, [&](int16_t f, TType ft) {
+          switch (f) {
+            case 1: d.num_values = ReadI32(r, ft); return true;
+            case 2: d.num_nulls = ReadI32(r, ft); return true;
+            case 3: d.num_rows = ReadI32(r, ft); return true;
+            case 4: d.encoding = ReadI32(r, ft); return true;
+            case 5: d.definition_levels_byte_length = ReadI32(r, ft); return true;
+            case 6: d.repetition_levels_byte_length = ReadI32(r, ft); return true;
+            case 7: d.is_compressed = ReadBool(r, ft); return true;
+            default: return false;
+          }
+        });
+        h.data_v2 = d;
+        return true;
+      }
+      default: return false;
+    }
+  });
+  *header_len = r.position();
+  return h;
+}
+
+}  // namespace tessera::parquet
