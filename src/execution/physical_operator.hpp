@@ -15,7 +15,7 @@
 
 namespace tessera {
 
-enum class PhysKind { TableScan, Dummy, Values, Filter, Projection, HashJoin, HashAggregate, Order, Limit, UnionAll, Result };
+enum class PhysKind { TableScan, Dummy, Values, Filter, Projection, HashJoin, HashAggregate, Order, Limit, UnionAll, Result, Window };
 
 struct LocalState {
   virtual ~LocalState() = default;

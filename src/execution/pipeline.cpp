@@ -36,6 +36,7 @@ void PipelineSet::Build(PhysicalOperator* op, Pipeline* cur) {
       return;
     }
     case PhysKind::HashAggregate:
+    case PhysKind::Window:
     case PhysKind::Order:
     case PhysKind::Limit:
     case PhysKind::Result: {

@@ -338,9 +338,13 @@ ExprPtr Parser::ParseCall(std::string name, SourcePos pos) {
       e->children.push_back(ParseExpr());
     } while (AcceptOp(","));
     if (AtKw("order")) Unsupported(Cur().pos, "ORDER BY inside a function call");
+    if ((AtKw("ignore") || AtKw("respect")) && IsKw(Peek(), "nulls")) {  // a window function's
+      e->ignore_nulls = AtKw("ignore");
+      Next();
+      Next();
+    }
     ExpectOp(")");
   }
-  if (AtKw("over")) Unsupported(Cur().pos, "window functions (OVER)");
   if (AtKw("filter") && IsOp(Peek(), "(")) {  // FILTER ([WHERE] cond): the call's last child
     Next();
     Next();
@@ -349,6 +353,7 @@ ExprPtr Parser::ParseCall(std::string name, SourcePos pos) {
     e->has_filter = true;
     ExpectOp(")");
   }
+  if (AtKw("over")) return ParseOver(std::move(e));
   return Done(std::move(e));
 }
 

@@ -182,6 +182,14 @@ class Parser {
   ExprPtr ParsePosition();
   ExprPtr ParseInterval();
 
+  // ---------------------------------------------------------------- parse_window.cpp
+  ExprPtr ParseOver(ExprPtr call);
+  std::shared_ptr<WindowSpec> ParseWindowSpec();
+  FrameBound ParseFrameBound();
+  void ParseWindowClause(SelectStmt& s);
+  OrderItem ParseOrderItem();
+  int WindowSpecHeight(const WindowSpec& w) const;
+
   // ---------------------------------------------------------------- parse_create.cpp
   StatementPtr ParseCreate();
   void ParseTableElement(CreateTableStatement& st);

@@ -264,6 +264,33 @@ void GroupTable::SetState(size_t ai, uint32_t g, int64_t count, int128_t isum, d
   }
 }
 
+void GroupTable::ResetStates(uint32_t n) {
+  TESSERA_ASSERT(key_types_.empty(), "ResetStates on a table with keys");
+  Grow(std::max<uint32_t>(n, 1));
+  ngroups_ = n;
+  hashes_.assign(n, 0);
+  for (auto& a : aggs_) {
+    a.count.assign(n, 0);
+    a.isum.assign(n, 0);
+    a.dsum.assign(n, 0);
+    a.m2.assign(n, 0);
+    a.has.assign(n, 0);
+    if (a.distinct) a.sets.assign(n, {});
+  }
+}
+
+void GroupTable::ClearStates(uint32_t from, uint32_t n) {
+  for (auto& a : aggs_) {
+    std::fill_n(a.count.begin() + from, n, 0);
+    std::fill_n(a.isum.begin() + from, n, 0);
+    std::fill_n(a.dsum.begin() + from, n, 0);
+    std::fill_n(a.m2.begin() + from, n, 0);
+    std::fill_n(a.has.begin() + from, n, 0);
+    if (a.distinct)
+      for (uint32_t g = from; g < from + n; g++) a.sets[g].clear();
+  }
+}
+
 void GroupTable::Merge(GroupTable& other) {
   std::vector<uint32_t> gids;
   const uint32_t step = 2048;

@@ -1,0 +1,571 @@
+#include "execution/operators/window.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstring>
+
+#include "common/parallel.hpp"
+#include "execution/expression_executor.hpp"
+#include "execution/hashing.hpp"
+#include "execution/operators/hash_aggregate.hpp"
+#include "function/scalar_ops.hpp"
+#include "planner/bound_window.hpp"
+
+namespace tessera {
+
+namespace {
+
+template <class T>
+int Cmp(const T& a, const T& b) { return ops::LessThan(a, b) ? -1 : (ops::LessThan(b, a) ? 1 : 0); }
+
+// Compares rows a and b of v: NULLs equal each other and sort last (first: nulls_first).
+int CompareCells(const Vector& v, uint32_t a, uint32_t b, bool nulls_first) {
+  bool va = v.IsValid(a), vb = v.IsValid(b);
+  if (!va || !vb) {
+    if (va == vb) return 0;
+    int r = va ? -1 : 1;  // NULL last
+    return nulls_first ? -r : r;
+  }
+  return DispatchPhys(v.type().physical(), [&]<class T>() { return Cmp(v.data<T>()[a], v.data<T>()[b]); });
+}
+
+// Row `from` of src into row `to` of dst (same type; dst's validity materialised and its
+// strings shared beforehand, so that tasks may write disjoint rows concurrently).
+void SetCell(const Vector& src, uint32_t from, Vector& dst, uint32_t to) {
+  size_t w = (size_t)src.type().width();
+  std::memcpy(dst.raw() + to * w, src.raw() + from * w, w);
+  dst.validity()[to] = src.IsValid(from);
+}
+
+int64_t BigIntAt(const Vector& v, uint32_t i) { return v.data<int64_t>()[i]; }
+
+[[noreturn]] void OutOfRange(const std::string& msg) { throw UserError(ErrorKind::Conversion, msg); }
+
+// Whether row i of v (a RANGE offset) is negative.
+bool Negative(const Vector& v, uint32_t i) {
+  return DispatchPhys(v.type().physical(), [&]<class T>() {
+    if constexpr (std::is_same_v<T, StrRef>) return false;
+    else return ops::LessThan(v.data<T>()[i], T(0));
+  });
+}
+
+// The window functions sharing one PARTITION BY / ORDER BY, evaluated over one sort.
+struct SortGroup {
+  std::vector<size_t> members;  // indices into exprs
+  const BoundExpr* first = nullptr;
+};
+
+}  // namespace
+
+PhysicalWindow::PhysicalWindow(std::vector<Type> t, std::vector<BoundExprPtr> e)
+    : PhysicalOperator(PhysKind::Window, std::move(t)), exprs(std::move(e)) {}
+
+std::string PhysicalWindow::Details() const {
+  std::string s;
+  for (size_t i = 0; i < exprs.size(); i++) s += (i ? ", " : "") + exprs[i]->ToString();
+  return s;
+}
+
+struct WindowLocal : LocalState {
+  ChunkList rows;
+};
+std::unique_ptr<LocalState> PhysicalWindow::InitLocalSink() { return std::make_unique<WindowLocal>(); }
+
+// Keeps the chunk with every window function's children evaluated after its columns.
+void PhysicalWindow::Sink(DataChunk& in, LocalState& ls) {
+  std::vector<Vector> evaluated;
+  for (auto& e : exprs)
+    for (auto& ch : e->children) {
+      Vector v;
+      Evaluate(*ch, in, v);
+      evaluated.push_back(std::move(v));
+    }
+  DataChunk c;
+  c.cols = std::move(in.cols);
+  c.size = in.size;
+  for (auto& v : evaluated) c.cols.push_back(std::move(v));
+  static_cast<WindowLocal&>(ls).rows.Add(std::move(c));
+}
+
+void PhysicalWindow::Combine(LocalState& ls) {
+  for (auto& c : static_cast<WindowLocal&>(ls).rows.chunks) input_.Add(std::move(c));
+}
+
+namespace {
+
+// Evaluates the window functions of one sort group over one partition, rows
+// idx[ps, pe) (indices into the full columns) in window order.
+struct PartitionEval {
+  const std::vector<const BoundExpr*>& fns;
+  const std::vector<size_t>& child_col;  // per fn: the column of its first child
+  std::vector<Vector>& cols;
+  const std::vector<size_t>& result_col;  // per fn
+  const uint32_t* idx;
+  uint32_t ps, pe;
+  std::vector<std::unique_ptr<GroupTable>>& tables;  // per fn (aggregates), reused
+  std::vector<BoundExprPtr>& agg_shapes;            // per fn: the aggregate as BExpr::Agg
+
+  std::vector<uint32_t> peer_start, peer_end;  // partition-relative
+  std::vector<uint32_t> group_of, group_start;  // GROUPS: each row's peer group, each group's start
+
+  const Vector& Child(size_t f, uint32_t c) const { return cols[child_col[f] + c]; }
+
+  void Peers(const WindowInfo& w, size_t f) {
+    uint32_t m = pe - ps;
+    peer_start.resize(m);
+    peer_end.resize(m);
+    group_of.resize(m);
+    group_start.clear();
+    uint32_t start = 0;
+    for (uint32_t k = 0; k < m; k++) {
+      bool same = k > 0;
+      for (uint32_t o = 0; o < w.orders.size() && same; o++)
+        same = CompareCells(Child(f, w.OrderChild() + o), idx[ps + k - 1], idx[ps + k], false) == 0;
+      if (!same) {
+        start = k;
+        group_start.push_back(k);
+      }
+      peer_start[k] = start;
+      group_of[k] = (uint32_t)group_start.size() - 1;
+    }
+    uint32_t end = m;
+    for (uint32_t k = m; k-- > 0;) {
+      peer_end[k] = end;
+      if (peer_start[k] == k) end = k;
+    }
+  }
+
+  // The frame [fs, fe) of row k (partition-relative), clipped to the partition.
+  void Frame(const WindowInfo& w, size_t f, uint32_t k, int64_t& fs, int64_t& fe) {
+    const int64_t m = pe - ps;
+    const uint32_t row = idx[ps + k];
+    auto offset = [&](uint32_t child, bool& unbounded) -> int64_t {
+      const Vector& v = Child(f, child);
+      unbounded = !v.IsValid(row);
+      return unbounded ? 0 : BigIntAt(v, row);
+    };
+    auto bound = [&](WindowBound b, bool is_start) -> int64_t {
+      uint32_t child = is_start ? w.StartOffsetChild() : w.EndOffsetChild();
+      switch (b) {
+        case WindowBound::UnboundedPreceding: return 0;
+        case WindowBound::UnboundedFollowing: return m;
+        case WindowBound::CurrentRow:
+          if (w.unit == WindowFrameUnit::Rows) return is_start ? k : k + 1;
+          return is_start ? peer_start[k] : peer_end[k];
+        default: break;
+      }
+      const bool preceding = b == WindowBound::Preceding;
+      if (w.unit == WindowFrameUnit::Rows) {
+        bool unb;
+        int64_t n = offset(child, unb);
+        if (unb) return preceding ? 0 : m;
+        int64_t at = preceding ? (int64_t)k - n : (int64_t)k + n;
+        return is_start ? at : at + 1;
+      }
+      if (w.unit == WindowFrameUnit::Groups) {
+        bool unb;
+        int64_t n = offset(child, unb);
+        if (unb) return preceding ? 0 : m;
+        if (n < 0) OutOfRange(std::string("Invalid GROUPS ") + (preceding ? "PRECEDING" : "FOLLOWING") + " value");
+        const int64_t groups = (int64_t)group_start.size();
+        int64_t g = (int64_t)group_of[k] + (preceding ? -n : n);
+        if (is_start) return g < 0 ? 0 : g >= groups ? m : group_start[g];
+        return g < 0 ? 0 : g + 1 >= groups ? m : group_start[g + 1];
+      }
+      // RANGE: the rows whose key lies within the row's start/end value (binary search
+      // among the partition's rows with a non-NULL key; a NULL key's frame is its peers).
+      const Vector& key = Child(f, w.RangeKeyChild());
+      if (!key.IsValid(row)) return is_start ? peer_start[k] : peer_end[k];
+      const Vector& off = Child(f, child);
+      if (off.IsValid(row) && Negative(off, row))
+        OutOfRange(std::string("Invalid RANGE ") + (preceding ? "PRECEDING" : "FOLLOWING") + " value");
+      const Vector& val = Child(f, is_start ? w.StartValueChild() : w.EndValueChild());
+      if (!val.IsValid(row)) return preceding ? 0 : m;
+      const bool desc = w.orders[0].desc;
+      // The non-NULL keys: after the NULLs (NULLS FIRST) or before them.
+      uint32_t lo = 0, hi = (uint32_t)m;
+      if (w.orders[0].nulls_first) {
+        while (lo < hi && !key.IsValid(idx[ps + lo])) lo = peer_end[lo];
+      } else {
+        while (hi > lo && !key.IsValid(idx[ps + hi - 1])) hi = peer_start[hi - 1];
+      }
+      // Key values are compared through a scratch: row `row` of `val` against the keys.
+      auto before = [&](uint32_t j) {  // key_j precedes the value (start) / does not pass it (end)
+        int c = DispatchPhys(key.type().physical(), [&]<class T>() {
+          return Cmp(key.data<T>()[idx[ps + j]], val.data<T>()[row]);
+        });
+        if (desc) c = -c;
+        return is_start ? c < 0 : c <= 0;
+      };
+      uint32_t a = lo, b2 = hi;
+      while (a < b2) {
+        uint32_t mid = a + (b2 - a) / 2;
+        if (before(mid)) a = mid + 1;
+        else b2 = mid;
+      }
+      return a;
+    };
+    fs = std::clamp<int64_t>(bound(w.start, true), 0, m);
+    fe = std::clamp<int64_t>(bound(w.end, false), 0, m);
+    if (fe < fs) fe = fs;
+  }
+
+  void Run(size_t f) {
+    const BoundExpr& e = *fns[f];
+    const WindowInfo& w = *e.window;
+    const uint32_t m = pe - ps;
+    Vector& out = cols[result_col[f]];
+    Peers(w, f);
+    auto out_row = [&](uint32_t k) { return idx[ps + k]; };
+    switch (w.func) {
+      case WindowFunc::RowNumber:
+        for (uint32_t k = 0; k < m; k++) out.data<int64_t>()[out_row(k)] = k + 1;
+        return;
+      case WindowFunc::Rank:
+        for (uint32_t k = 0; k < m; k++) out.data<int64_t>()[out_row(k)] = peer_start[k] + 1;
+        return;
+      case WindowFunc::DenseRank:
+        for (uint32_t k = 0; k < m; k++) out.data<int64_t>()[out_row(k)] = group_of[k] + 1;
+        return;
+      case WindowFunc::PercentRank:
+        for (uint32_t k = 0; k < m; k++)
+          out.data<double>()[out_row(k)] = m > 1 ? (double)peer_start[k] / (double)(m - 1) : 0.0;
+        return;
+      case WindowFunc::CumeDist:
+        for (uint32_t k = 0; k < m; k++) out.data<double>()[out_row(k)] = (double)peer_end[k] / (double)m;
+        return;
+      case WindowFunc::Ntile:
+        for (uint32_t k = 0; k < m; k++) {
+          const Vector& nv = Child(f, 0);
+          uint32_t r = out_row(k);
+          if (!nv.IsValid(r)) {
+            out.validity()[r] = 0;
+            continue;
+          }
+          int64_t n = BigIntAt(nv, r);
+          if (n <= 0) throw UserError(ErrorKind::Conversion, "Argument for ntile must be greater than zero");
+          int64_t total = m;
+          if (n > total) n = total;
+          int64_t size = total / n, large = total - n * size, small_end = large * (size + 1);
+          int64_t t = k < small_end ? 1 + (int64_t)k / (size + 1) : 1 + large + ((int64_t)k - small_end) / size;
+          out.data<int64_t>()[r] = t;
+        }
+        return;
+      case WindowFunc::Lag:
+      case WindowFunc::Lead: {
+        const Vector& x = Child(f, 0);
+        const bool lag = w.func == WindowFunc::Lag;
+        std::vector<uint32_t> nonnull;  // IGNORE NULLS: partition-relative rows with a value
+        if (w.ignore_nulls)
+          for (uint32_t k = 0; k < m; k++)
+            if (x.IsValid(idx[ps + k])) nonnull.push_back(k);
+        for (uint32_t k = 0; k < m; k++) {
+          uint32_t r = out_row(k);
+          int64_t n = 1;
+          if (w.args >= 2) {
+            const Vector& nv = Child(f, 1);
+            if (!nv.IsValid(r)) {
+              out.validity()[r] = 0;
+              continue;
+            }
+            n = BigIntAt(nv, r);
+          }
+          int64_t target;
+          if (!w.ignore_nulls) {
+            target = lag ? (int64_t)k - n : (int64_t)k + n;
+          } else if (n == 0) {
+            target = k;
+          } else {
+            // The n-th row with a value before k (lag) or after it (lead).
+            int64_t before = std::lower_bound(nonnull.begin(), nonnull.end(), k) - nonnull.begin();
+            int64_t upto = std::upper_bound(nonnull.begin(), nonnull.end(), k) - nonnull.begin();
+            bool back = lag;
+            if (n < 0) n = -n, back = !back;
+            int64_t pos = back ? before - n : upto + n - 1;
+            target = pos >= 0 && pos < (int64_t)nonnull.size() ? nonnull[pos] : -1;
+          }
+          if (target >= 0 && target < (int64_t)m) {
+            SetCell(x, idx[ps + target], out, r);
+          } else if (w.args >= 3) {
+            SetCell(Child(f, 2), r, out, r);
+          } else {
+            out.validity()[r] = 0;
+          }
+        }
+        return;
+      }
+      case WindowFunc::FirstValue:
+      case WindowFunc::LastValue:
+      case WindowFunc::NthValue: {
+        const Vector& x = Child(f, 0);
+        std::vector<uint32_t> nonnull;
+        if (w.ignore_nulls)
+          for (uint32_t k = 0; k < m; k++)
+            if (x.IsValid(idx[ps + k])) nonnull.push_back(k);
+        for (uint32_t k = 0; k < m; k++) {
+          uint32_t r = out_row(k);
+          int64_t fs, fe;
+          Frame(w, f, k, fs, fe);
+          int64_t n = 1;
+          if (w.func == WindowFunc::NthValue) {
+            const Vector& nv = Child(f, 1);
+            if (!nv.IsValid(r)) {
+              out.validity()[r] = 0;
+              continue;
+            }
+            n = BigIntAt(nv, r);
+          }
+          int64_t target = -1;
+          if (!w.ignore_nulls) {
+            if (w.func == WindowFunc::LastValue) target = fe - 1;
+            else target = fs + n - 1;
+            if (n < 1 || target < fs || target >= fe) target = -1;
+          } else {
+            auto lo = std::lower_bound(nonnull.begin(), nonnull.end(), (uint32_t)fs) - nonnull.begin();
+            auto hi = std::lower_bound(nonnull.begin(), nonnull.end(), (uint32_t)fe) - nonnull.begin();
+            int64_t pos = w.func == WindowFunc::LastValue ? hi - 1 : lo + n - 1;
+            if (n >= 1 && pos >= lo && pos < hi) target = nonnull[pos];
+          }
+          if (target < 0) out.validity()[r] = 0;
+          else SetCell(x, idx[ps + target], out, r);
+        }
+        return;
+      }
+      case WindowFunc::Aggregate: return Aggregate(f, w, out);
+    }
+  }
+
+  // An aggregate over each row's frame, with the hash aggregate's states (see window.hpp).
+  void Aggregate(size_t f, const WindowInfo& w, Vector& out) {
+    const uint32_t m = pe - ps;
+    std::vector<int64_t> fs(m), fe(m);
+    bool running = true;  // every frame starts at the partition start, ends no earlier
+    for (uint32_t k = 0; k < m; k++) {
+      Frame(w, f, k, fs[k], fe[k]);
+      running &= fs[k] == 0 && (k == 0 || fe[k] >= fe[k - 1]);
+    }
+    if (!tables[f]) {
+      const BoundExpr* shape = agg_shapes[f].get();
+      tables[f] = std::make_unique<GroupTable>(std::vector<Type>{}, std::vector<const BoundExpr*>{shape});
+    }
+    GroupTable& t = *tables[f];
+    // Leaves: one state per row of the partition, in window order.
+    const uint32_t batch = std::min<uint32_t>(m, kVectorSize);
+    // Running: [0] the running state, [1, 1+m) leaves, then the batch's results.
+    // Tree: node j at state j (1 the root), leaves [m, 2m), then the batch's results.
+    const uint32_t leaf0 = running ? 1 : m;
+    const uint32_t res0 = running ? 1 + m : 2 * m;
+    t.ResetStates(res0 + batch);
+    {
+      std::vector<uint32_t> gids(m), rows(m);
+      for (uint32_t k = 0; k < m; k++) {
+        gids[k] = leaf0 + k;
+        rows[k] = idx[ps + k];
+      }
+      if (w.args == 0) {
+        t.Update(0, nullptr, gids, m);
+      } else {
+        const Vector& arg = Child(f, 0);
+        Vector leaves(arg.type(), m);
+        CopyRows(arg, rows.data(), m, leaves, 0);
+        t.Update(0, &leaves, gids, m);
+      }
+    }
+    if (!running)
+      for (uint32_t j = m; j-- > 1;) {
+        t.CombineStates(j, 2 * j);
+        t.CombineStates(j, 2 * j + 1);
+      }
+    int64_t added = 0;  // running: rows [0, added) merged into state 0
+    DataChunk chunk;
+    for (uint32_t from = 0; from < m; from += batch) {
+      const uint32_t n = std::min(batch, m - from);
+      t.ClearStates(res0, n);
+      for (uint32_t i = 0; i < n; i++) {
+        const uint32_t k = from + i, slot = res0 + i;
+        if (running) {
+          for (; added < fe[k]; added++) t.CombineStates(0, leaf0 + (uint32_t)added);
+          t.CombineStates(slot, 0);
+          continue;
+        }
+        if (i > 0 && fs[k] == fs[k - 1] && fe[k] == fe[k - 1]) {  // the previous row's frame
+          t.CombineStates(slot, slot - 1);
+          continue;
+        }
+        for (int64_t l = fs[k] + m, r = fe[k] + m; l < r; l >>= 1, r >>= 1) {
+          if (l & 1) t.CombineStates(slot, (uint32_t)l++);
+          if (r & 1) t.CombineStates(slot, (uint32_t)--r);
+        }
+      }
+      t.Emit(res0, n, chunk);
+      for (uint32_t i = 0; i < n; i++) SetCell(chunk.cols[0], i, out, idx[ps + from + i]);
+    }
+  }
+};
+
+}  // namespace
+
+void PhysicalWindow::Finalize() {
+  const size_t ncols = children[0]->types.size();
+  uint64_t n64 = input_.rows;
+  if (n64 >= UINT32_MAX) throw UserError(ErrorKind::Unsupported, "window functions over more than 4 billion rows");
+  const uint32_t n = (uint32_t)n64;
+  rows_ = n;
+  // Concatenate: input columns, each function's children, then the results.
+  std::vector<size_t> child_col(exprs.size()), result_col(exprs.size());
+  std::vector<Type> col_types(children[0]->types);
+  for (size_t f = 0; f < exprs.size(); f++) {
+    child_col[f] = col_types.size();
+    for (auto& c : exprs[f]->children) col_types.push_back(c->type);
+  }
+  const size_t evaluated = col_types.size();
+  for (size_t f = 0; f < exprs.size(); f++) {
+    result_col[f] = col_types.size();
+    col_types.push_back(exprs[f]->type);
+  }
+  cols_.assign(col_types.size(), Vector());
+  const uint32_t cap = std::max<uint32_t>(n, 1);
+  for (size_t c = 0; c < col_types.size(); c++) cols_[c].Init(col_types[c], cap);
+  uint32_t off = 0;
+  for (auto& ch : input_.chunks) {
+    for (size_t c = 0; c < evaluated; c++) CopyRows(ch.cols[c], nullptr, ch.size, cols_[c], off);
+    off += ch.size;
+  }
+  input_ = ChunkList();
+  // Results: validity materialised, strings of every column a value may come from shared,
+  // so that partitions may be evaluated concurrently.
+  for (size_t f = 0; f < exprs.size(); f++) {
+    Vector& r = cols_[result_col[f]];
+    r.validity();
+    for (size_t c = ncols; c < evaluated; c++) r.ShareStrings(cols_[c]);
+  }
+  rows_out = n;
+  if (n == 0) return;
+
+  // Sort groups: functions with equal PARTITION BY and ORDER BY share one sort.
+  auto same_keys = [&](const BoundExpr& a, const BoundExpr& b) {
+    const WindowInfo &wa = *a.window, &wb = *b.window;
+    if (wa.partitions != wb.partitions || wa.orders != wb.orders) return false;
+    for (uint32_t i = 0; i < wa.partitions + wa.orders.size(); i++)
+      if (!a.children[wa.PartitionChild() + i]->Equals(*b.children[wb.PartitionChild() + i])) return false;
+    return true;
+  };
+  std::vector<SortGroup> groups;
+  for (size_t f = 0; f < exprs.size(); f++) {
+    bool placed = false;
+    for (auto& g : groups)
+      if (!placed && same_keys(*g.first, *exprs[f])) {
+        g.members.push_back(f);
+        placed = true;
+      }
+    if (!placed) groups.push_back({{f}, exprs[f].get()});
+  }
+  std::vector<const BoundExpr*> fns;
+  std::vector<BoundExprPtr> agg_shapes;
+  for (auto& e : exprs) {
+    fns.push_back(e.get());
+    BoundExprPtr shape;
+    if (e->window->func == WindowFunc::Aggregate) {  // the aggregate as the hash aggregate sees it
+      shape = std::make_unique<BoundExpr>(BExpr::Agg, e->type);
+      shape->name = e->name;
+      shape->agg_fn = e->agg_fn;
+      shape->distinct = e->distinct;
+      for (uint32_t i = 0; i < e->window->args; i++) shape->children.push_back(e->children[i]->Copy());
+    }
+    agg_shapes.push_back(std::move(shape));
+  }
+
+  const unsigned threads = HardwareThreads();
+  for (auto& g : groups) {
+    const BoundExpr& lead = *g.first;
+    const WindowInfo& w = *lead.window;
+    const size_t lf = g.members[0];
+    auto key = [&](uint32_t i) -> const Vector& { return cols_[child_col[lf] + w.PartitionChild() + i]; };
+    auto okey = [&](uint32_t i) -> const Vector& { return cols_[child_col[lf] + w.OrderChild() + i]; };
+    // Buckets by the partition keys' hash (one without PARTITION BY).
+    const uint32_t nbuckets = w.partitions == 0 ? 1 : (uint32_t)std::min<uint64_t>(1024, std::max<uint64_t>(1, n / 256));
+    std::vector<uint32_t> bucket(n, 0), bstart(nbuckets + 1, 0), idx(n);
+    if (nbuckets > 1)
+      for (uint32_t r = 0; r < n; r++) {
+        uint64_t h = 0;
+        for (uint32_t p = 0; p < w.partitions; p++) h = HashCombine(h, HashValue(key(p), r));
+        bucket[r] = (uint32_t)(h % nbuckets);
+      }
+    for (uint32_t r = 0; r < n; r++) bstart[bucket[r] + 1]++;
+    for (uint32_t b = 0; b < nbuckets; b++) bstart[b + 1] += bstart[b];
+    {
+      std::vector<uint32_t> fill(bstart.begin(), bstart.end() - 1);
+      for (uint32_t r = 0; r < n; r++) idx[fill[bucket[r]]++] = r;
+    }
+    auto less = [&](uint32_t a, uint32_t b) {
+      for (uint32_t p = 0; p < w.partitions; p++) {
+        int c = CompareCells(key(p), a, b, false);
+        if (c) return c < 0;
+      }
+      for (uint32_t o = 0; o < w.orders.size(); o++) {
+        const Vector& v = okey(o);
+        bool va = v.IsValid(a), vb = v.IsValid(b);
+        int c;
+        if (!va || !vb) {
+          if (va == vb) continue;
+          c = va ? -1 : 1;
+          if (w.orders[o].nulls_first) c = -c;
+          return c < 0;
+        }
+        c = CompareCells(v, a, b, false);
+        if (c == 0) continue;
+        if (w.orders[o].desc) c = -c;
+        return c < 0;
+      }
+      return a < b;  // ties in input order
+    };
+    ParallelFor(nbuckets, threads, [&](uint64_t b, unsigned) {
+      uint32_t* lo = idx.data() + bstart[b];
+      uint32_t* hi = idx.data() + bstart[b + 1];
+      if (lo == hi) return;
+      std::sort(lo, hi, less);
+      std::vector<std::unique_ptr<GroupTable>> tables(exprs.size());
+      uint32_t ps = bstart[b];
+      while (ps < bstart[b + 1]) {
+        uint32_t pe = ps + 1;
+        while (pe < bstart[b + 1]) {
+          bool same = true;
+          for (uint32_t p = 0; p < w.partitions && same; p++)
+            same = CompareCells(key(p), idx[ps], idx[pe], false) == 0;
+          if (!same) break;
+          pe++;
+        }
+        PartitionEval ev{fns, child_col, cols_, result_col, idx.data(), ps, pe, tables, agg_shapes};
+        for (size_t f : g.members) ev.Run(f);
+        ps = pe;
+      }
+    });
+  }
+}
+
+struct WindowSource : GlobalSourceState {
+  std::atomic<uint32_t> next{0};
+};
+std::unique_ptr<GlobalSourceState> PhysicalWindow::InitSource() { return std::make_unique<WindowSource>(); }
+
+bool PhysicalWindow::GetChunk(GlobalSourceState& gs, LocalState&, DataChunk& out) {
+  auto& s = static_cast<WindowSource&>(gs);
+  const uint32_t from = s.next.fetch_add(kVectorSize);
+  if (from >= rows_) return false;
+  const uint32_t m = std::min(kVectorSize, rows_ - from);
+  std::vector<uint32_t> sel(m);
+  for (uint32_t i = 0; i < m; i++) sel[i] = from + i;
+  const size_t ncols = children[0]->types.size();
+  out.cols.resize(types.size());
+  auto copy = [&](size_t out_col, const Vector& src) {
+    out.cols[out_col].Init(types[out_col], m);
+    CopyRows(src, sel.data(), m, out.cols[out_col], 0);
+  };
+  for (size_t c = 0; c < ncols; c++) copy(c, cols_[c]);
+  for (size_t f = 0; f < exprs.size(); f++) copy(ncols + f, cols_[cols_.size() - exprs.size() + f]);
+  out.size = m;
+  return true;
+}
+
+}  // namespace tessera
