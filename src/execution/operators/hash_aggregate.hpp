@@ -13,6 +13,7 @@ namespace tessera {
 struct AggColumn {
   std::string name;  // count_star, count, sum, avg, min, max, var_samp, var_pop, stddev_samp, stddev_pop
   bool distinct = false;
+  bool variance = false, extremum = false, is_min = false;  // of `name`, for the merge loops
   Type in_type, out_type;
   std::vector<int64_t> count;
   std::vector<int128_t> isum;

@@ -19,16 +19,42 @@ namespace {
 template <class T>
 int Cmp(const T& a, const T& b) { return ops::LessThan(a, b) ? -1 : (ops::LessThan(b, a) ? 1 : 0); }
 
-// Compares rows a and b of v: NULLs equal each other and sort last (first: nulls_first).
-int CompareCells(const Vector& v, uint32_t a, uint32_t b, bool nulls_first) {
-  bool va = v.IsValid(a), vb = v.IsValid(b);
-  if (!va || !vb) {
-    if (va == vb) return 0;
-    int r = va ? -1 : 1;  // NULL last
-    return nulls_first ? -r : r;
+// A sort key column read without dispatching on its type per comparison.
+struct KeyColumn {
+  PhysType phys;
+  const uint8_t* data;
+  const uint8_t* valid;  // null: no NULLs
+  bool desc = false, nulls_first = false;
+
+  KeyColumn(const Vector& v, bool d, bool nf)
+      : phys(v.type().physical()), data(v.raw()), valid(v.validity_or_null()), desc(d), nulls_first(nf) {}
+
+  template <class T>
+  int CmpAs(uint32_t a, uint32_t b) const {
+    return Cmp(reinterpret_cast<const T*>(data)[a], reinterpret_cast<const T*>(data)[b]);
   }
-  return DispatchPhys(v.type().physical(), [&]<class T>() { return Cmp(v.data<T>()[a], v.data<T>()[b]); });
-}
+  // <0, 0, >0: row a before, with, after row b in this key's order.
+  int Compare(uint32_t a, uint32_t b) const {
+    if (valid) {
+      bool va = valid[a], vb = valid[b];
+      if (!va || !vb) {
+        if (va == vb) return 0;
+        int r = va ? -1 : 1;  // NULLS LAST
+        return nulls_first ? -r : r;
+      }
+    }
+    int c;
+    switch (phys) {
+      case PhysType::Bool: c = CmpAs<uint8_t>(a, b); break;
+      case PhysType::I32: c = CmpAs<int32_t>(a, b); break;
+      case PhysType::I64: c = CmpAs<int64_t>(a, b); break;
+      case PhysType::I128: c = CmpAs<int128_t>(a, b); break;
+      case PhysType::F64: c = CmpAs<double>(a, b); break;
+      default: c = CmpAs<StrRef>(a, b); break;
+    }
+    return desc ? -c : c;
+  }
+};
 
 // Row `from` of src into row `to` of dst (same type; dst's validity materialised and its
 // strings shared beforehand, so that tasks may write disjoint rows concurrently).
@@ -117,11 +143,12 @@ struct PartitionEval {
     peer_end.resize(m);
     group_of.resize(m);
     group_start.clear();
+    std::vector<KeyColumn> order_keys;
+    for (uint32_t o = 0; o < w.orders.size(); o++) order_keys.emplace_back(Child(f, w.OrderChild() + o), false, false);
     uint32_t start = 0;
     for (uint32_t k = 0; k < m; k++) {
       bool same = k > 0;
-      for (uint32_t o = 0; o < w.orders.size() && same; o++)
-        same = CompareCells(Child(f, w.OrderChild() + o), idx[ps + k - 1], idx[ps + k], false) == 0;
+      for (size_t o = 0; o < order_keys.size() && same; o++) same = order_keys[o].Compare(idx[ps + k - 1], idx[ps + k]) == 0;
       if (!same) {
         start = k;
         group_start.push_back(k);
@@ -498,45 +525,43 @@ void PhysicalWindow::Finalize() {
       std::vector<uint32_t> fill(bstart.begin(), bstart.end() - 1);
       for (uint32_t r = 0; r < n; r++) idx[fill[bucket[r]]++] = r;
     }
+    std::vector<KeyColumn> sort_keys, part_keys;
+    for (uint32_t p = 0; p < w.partitions; p++) part_keys.emplace_back(key(p), false, false);
+    sort_keys = part_keys;
+    for (uint32_t o = 0; o < w.orders.size(); o++)
+      sort_keys.emplace_back(okey(o), w.orders[o].desc, w.orders[o].nulls_first);
     auto less = [&](uint32_t a, uint32_t b) {
-      for (uint32_t p = 0; p < w.partitions; p++) {
-        int c = CompareCells(key(p), a, b, false);
-        if (c) return c < 0;
-      }
-      for (uint32_t o = 0; o < w.orders.size(); o++) {
-        const Vector& v = okey(o);
-        bool va = v.IsValid(a), vb = v.IsValid(b);
-        int c;
-        if (!va || !vb) {
-          if (va == vb) continue;
-          c = va ? -1 : 1;
-          if (w.orders[o].nulls_first) c = -c;
-          return c < 0;
-        }
-        c = CompareCells(v, a, b, false);
-        if (c == 0) continue;
-        if (w.orders[o].desc) c = -c;
-        return c < 0;
-      }
+      for (auto& k : sort_keys)
+        if (int c = k.Compare(a, b)) return c < 0;
       return a < b;  // ties in input order
     };
+    // One bucket (no PARTITION BY): sorted in parallel runs, then merged.
+    const uint32_t runs = nbuckets == 1 && n >= 65536 ? std::min(threads, 8u) : 1;
+    if (runs > 1) {
+      std::vector<uint32_t> bounds(runs + 1);
+      for (uint32_t r = 0; r <= runs; r++) bounds[r] = (uint32_t)((uint64_t)n * r / runs);
+      ParallelFor(runs, threads, [&](uint64_t r, unsigned) {
+        std::sort(idx.begin() + bounds[r], idx.begin() + bounds[r + 1], less);
+      });
+      for (uint32_t r = 1; r < runs; r++)
+        std::inplace_merge(idx.begin(), idx.begin() + bounds[r], idx.begin() + bounds[r + 1], less);
+    }
     ParallelFor(nbuckets, threads, [&](uint64_t b, unsigned) {
       uint32_t* lo = idx.data() + bstart[b];
       uint32_t* hi = idx.data() + bstart[b + 1];
       if (lo == hi) return;
-      std::sort(lo, hi, less);
+      if (runs == 1) std::sort(lo, hi, less);
       std::vector<std::unique_ptr<GroupTable>> tables(exprs.size());
       uint32_t ps = bstart[b];
       while (ps < bstart[b + 1]) {
         uint32_t pe = ps + 1;
         while (pe < bstart[b + 1]) {
           bool same = true;
-          for (uint32_t p = 0; p < w.partitions && same; p++)
-            same = CompareCells(key(p), idx[ps], idx[pe], false) == 0;
+          for (size_t p = 0; p < part_keys.size() && same; p++) same = part_keys[p].Compare(idx[ps], idx[pe]) == 0;
           if (!same) break;
           pe++;
         }
-        PartitionEval ev{fns, child_col, cols_, result_col, idx.data(), ps, pe, tables, agg_shapes};
+        PartitionEval ev{fns, child_col, cols_, result_col, idx.data(), ps, pe, tables, agg_shapes, {}, {}, {}, {}};
         for (size_t f : g.members) ev.Run(f);
         ps = pe;
       }
