@@ -178,6 +178,9 @@ ExprPtr Parser::ParseInfix(ExprPtr left, int prec) {
   SyntaxError(Cur());  // not reached: InfixPrec only reports the operators handled above
 }
 
+// An operand that stops before AND (BETWEEN's bounds, a window frame's offsets).
+ExprPtr Parser::ParseBoundOperand() { return ParseBinary(kPred + 1); }
+
 ExprPtr Parser::ParseIn(ExprPtr left, bool negated) {
   SourcePos pos = left->pos;
   ExpectOp("(");

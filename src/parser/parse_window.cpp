@@ -118,7 +118,7 @@ FrameBound Parser::ParseFrameBound() {
     b.kind = FrameBoundKind::CurrentRow;
     return b;
   }
-  b.offset = ParseExpr();
+  b.offset = ParseBoundOperand();
   if (AcceptKw("preceding")) {
     b.kind = FrameBoundKind::Preceding;
   } else if (AcceptKw("following")) {

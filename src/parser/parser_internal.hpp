@@ -168,6 +168,7 @@ class Parser {
   ExprPtr ParsePrefix();
   ExprPtr ParseInfix(ExprPtr left, int prec);
   ExprPtr ParseIn(ExprPtr left, bool negated);
+  ExprPtr ParseBoundOperand();
   ExprPtr MakeInSubquery(ExprPtr left, bool negated, std::unique_ptr<SelectStmt> q);
   ExprPtr MakeSubquery(std::unique_ptr<SelectStmt> q, SourcePos pos);
   ExprPtr Literal(LiteralKind kind, std::string text, SourcePos pos);
