@@ -60,6 +60,9 @@ class PhysicalOperator {
   virtual void Finalize() {}
   // Rows the sink holds after Finalize (for EXPLAIN ANALYZE-style reporting).
   uint64_t rows_out = 0;
+  // The threads the sink's pipeline was given (set before Finalize, for a sink that
+  // finalizes in parallel: the window operator).
+  unsigned threads = 1;
 
   // Forgets (and frees) what the last execution left in this operator: sink state, result
   // rows, counters. Overrides call the base.

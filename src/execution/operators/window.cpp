@@ -131,6 +131,7 @@ struct PartitionEval {
   uint32_t ps, pe;
   std::vector<std::unique_ptr<GroupTable>>& tables;  // per fn (aggregates), reused
   std::vector<BoundExprPtr>& agg_shapes;            // per fn: the aggregate as BExpr::Agg
+  unsigned inner_threads;                            // for one partition's rows
 
   std::vector<uint32_t> peer_start, peer_end;  // partition-relative
   std::vector<uint32_t> group_of, group_start;  // GROUPS: each row's peer group, each group's start
@@ -377,13 +378,15 @@ struct PartitionEval {
       tables[f] = std::make_unique<GroupTable>(std::vector<Type>{}, std::vector<const BoundExpr*>{shape});
     }
     GroupTable& t = *tables[f];
-    // Leaves: one state per row of the partition, in window order.
+    // Running: [0] the running state, [1, 1+m) the leaves (one state per row, in window
+    // order), then the results. Tree: node j at state j (1 the root), leaves [m, 2m),
+    // then the results. Results are made a batch of rows at a time; tree queries of a
+    // large partition run in parallel (each worker with its own result states).
     const uint32_t batch = std::min<uint32_t>(m, kVectorSize);
-    // Running: [0] the running state, [1, 1+m) leaves, then the batch's results.
-    // Tree: node j at state j (1 the root), leaves [m, 2m), then the batch's results.
+    const unsigned workers = running || m < 4 * kVectorSize ? 1 : inner_threads;
     const uint32_t leaf0 = running ? 1 : m;
     const uint32_t res0 = running ? 1 + m : 2 * m;
-    t.ResetStates(res0 + batch);
+    t.ResetStates(res0 + batch * workers);
     {
       std::vector<uint32_t> gids(m), rows(m);
       for (uint32_t k = 0; k < m; k++) {
@@ -405,28 +408,36 @@ struct PartitionEval {
         t.CombineStates(j, 2 * j + 1);
       }
     int64_t added = 0;  // running: rows [0, added) merged into state 0
-    DataChunk chunk;
-    for (uint32_t from = 0; from < m; from += batch) {
-      const uint32_t n = std::min(batch, m - from);
-      t.ClearStates(res0, n);
+    auto run_batch = [&](uint32_t from, unsigned worker) {
+      const uint32_t n = std::min(batch, m - from), base = res0 + worker * batch;
+      t.ClearStates(base, n);
+      std::vector<uint32_t> slot(n);  // the result state each row reads
       for (uint32_t i = 0; i < n; i++) {
-        const uint32_t k = from + i, slot = res0 + i;
-        if (running) {
-          for (; added < fe[k]; added++) t.CombineStates(0, leaf0 + (uint32_t)added);
-          t.CombineStates(slot, 0);
+        const uint32_t k = from + i;
+        if (i > 0 && fs[k] == fs[k - 1] && fe[k] == fe[k - 1]) {  // the previous row's frame
+          slot[i] = slot[i - 1];
           continue;
         }
-        if (i > 0 && fs[k] == fs[k - 1] && fe[k] == fe[k - 1]) {  // the previous row's frame
-          t.CombineStates(slot, slot - 1);
+        slot[i] = i;
+        if (running) {
+          for (; added < fe[k]; added++) t.CombineStates(0, leaf0 + (uint32_t)added);
+          t.CombineStates(base + i, 0);
           continue;
         }
         for (int64_t l = fs[k] + m, r = fe[k] + m; l < r; l >>= 1, r >>= 1) {
-          if (l & 1) t.CombineStates(slot, (uint32_t)l++);
-          if (r & 1) t.CombineStates(slot, (uint32_t)--r);
+          if (l & 1) t.CombineStates(base + i, (uint32_t)l++);
+          if (r & 1) t.CombineStates(base + i, (uint32_t)--r);
         }
       }
-      t.Emit(res0, n, chunk);
-      for (uint32_t i = 0; i < n; i++) SetCell(chunk.cols[0], i, out, idx[ps + from + i]);
+      DataChunk chunk;
+      t.Emit(base, n, chunk);
+      for (uint32_t i = 0; i < n; i++) SetCell(chunk.cols[0], slot[i], out, idx[ps + from + i]);
+    };
+    const uint32_t batches = (m + batch - 1) / batch;
+    if (workers > 1) {
+      ParallelFor(batches, workers, [&](uint64_t b, unsigned wk) { run_batch((uint32_t)b * batch, wk); });
+    } else {
+      for (uint32_t b = 0; b < batches; b++) run_batch(b * batch, 0);
     }
   }
 };
@@ -503,7 +514,7 @@ void PhysicalWindow::Finalize() {
     agg_shapes.push_back(std::move(shape));
   }
 
-  const unsigned threads = HardwareThreads();
+  const unsigned threads = std::max(1u, this->threads);
   for (auto& g : groups) {
     const BoundExpr& lead = *g.first;
     const WindowInfo& w = *lead.window;
@@ -536,7 +547,8 @@ void PhysicalWindow::Finalize() {
       return a < b;  // ties in input order
     };
     // One bucket (no PARTITION BY): sorted in parallel runs, then merged.
-    const uint32_t runs = nbuckets == 1 && n >= 65536 ? std::min(threads, 8u) : 1;
+    const uint32_t runs = nbuckets == 1 && n >= 65536 && !std::is_sorted(idx.begin(), idx.end(), less)
+                              ? std::min(threads, 8u) : 1;
     if (runs > 1) {
       std::vector<uint32_t> bounds(runs + 1);
       for (uint32_t r = 0; r <= runs; r++) bounds[r] = (uint32_t)((uint64_t)n * r / runs);
@@ -546,11 +558,12 @@ void PhysicalWindow::Finalize() {
       for (uint32_t r = 1; r < runs; r++)
         std::inplace_merge(idx.begin(), idx.begin() + bounds[r], idx.begin() + bounds[r + 1], less);
     }
+    const unsigned inner = nbuckets == 1 ? threads : 1;  // one bucket: parallel inside it
     ParallelFor(nbuckets, threads, [&](uint64_t b, unsigned) {
       uint32_t* lo = idx.data() + bstart[b];
       uint32_t* hi = idx.data() + bstart[b + 1];
       if (lo == hi) return;
-      if (runs == 1) std::sort(lo, hi, less);
+      if (runs == 1 && !std::is_sorted(lo, hi, less)) std::sort(lo, hi, less);
       std::vector<std::unique_ptr<GroupTable>> tables(exprs.size());
       uint32_t ps = bstart[b];
       while (ps < bstart[b + 1]) {
@@ -561,7 +574,8 @@ void PhysicalWindow::Finalize() {
           if (!same) break;
           pe++;
         }
-        PartitionEval ev{fns, child_col, cols_, result_col, idx.data(), ps, pe, tables, agg_shapes, {}, {}, {}, {}};
+        PartitionEval ev{fns,   child_col, cols_, result_col, idx.data(), ps, pe, tables, agg_shapes,
+                         inner, {},        {},    {},         {}};
         for (size_t f : g.members) ev.Run(f);
         ps = pe;
       }
