@@ -78,6 +78,7 @@ BoundExprPtr Binder::BindWindow(const ast::Expr& e, Ctx& ctx) {
   Type type;
   std::string name = e.name;
   const AggregateFunction* agg_fn = nullptr;
+  bool distinct = false;
   const size_t nargs = e.children.size() - (e.has_filter ? 1 : 0);
 
   const RankingFunction* rf = nullptr;
@@ -132,14 +133,22 @@ BoundExprPtr Binder::BindWindow(const ast::Expr& e, Ctx& ctx) {
       throw BindError("aggregate function with name " + e.name + " does not exist", e.pos);
     }
     if (e.ignore_nulls) throw BindError("RESPECT/IGNORE NULLS is not supported for windowed aggregates", e.pos);
-    if (e.distinct)
-      throw UserError(ErrorKind::Unsupported, "DISTINCT in a window aggregate is not supported", e.pos);
+    // DISTINCT: count over whole partitions only (a state per frame would hold a set).
+    if (e.distinct) {
+      bool whole = (orders.empty() && frame.unit == ast::FrameUnit::Default) ||
+                   (frame.unit != ast::FrameUnit::Default && frame.start.kind == ast::FrameBoundKind::UnboundedPreceding &&
+                    frame.end.kind == ast::FrameBoundKind::UnboundedFollowing);
+      if (e.name != "count" || !whole)
+        throw UserError(ErrorKind::Unsupported,
+                        "DISTINCT in a window aggregate is supported only for count over the whole partition", e.pos);
+    }
     for (auto& c : e.children)
       if (AstContainsWindow(*c)) throw BindError("window function calls cannot be nested", c->pos);
     // The aggregate as GROUP BY would bind it (FILTER folded into its argument); its
     // argument becomes the window function's.
     BoundExprPtr agg = MakeAggregate(e, inner);
     info->func = WindowFunc::Aggregate;
+    distinct = agg->distinct;
     agg_fn = agg->agg_fn;
     name = agg->name;
     type = agg->type;
@@ -203,6 +212,7 @@ BoundExprPtr Binder::BindWindow(const ast::Expr& e, Ctx& ctx) {
   auto w = std::make_unique<BoundExpr>(BExpr::Window, type);
   w->name = name;
   w->agg_fn = agg_fn;
+  w->distinct = distinct;
   w->window = std::move(info);
   w->children = std::move(children);
   for (uint32_t i = 0; i < ctx.win->exprs.size(); i++)
