@@ -66,6 +66,10 @@ void SetCell(const Vector& src, uint32_t from, Vector& dst, uint32_t to) {
 
 int64_t BigIntAt(const Vector& v, uint32_t i) { return v.data<int64_t>()[i]; }
 
+// An offset or position clamped to +-(m + 1): the same frame or row within m rows, and no
+// overflow in the arithmetic on it.
+int64_t Clamp(int64_t n, int64_t m) { return std::clamp<int64_t>(n, -(m + 1), m + 1); }
+
 [[noreturn]] void OutOfRange(const std::string& msg) { throw UserError(ErrorKind::Conversion, msg); }
 
 // Whether row i of v (a RANGE offset) is negative.
@@ -171,7 +175,7 @@ struct PartitionEval {
     auto offset = [&](uint32_t child, bool& unbounded) -> int64_t {
       const Vector& v = Child(f, child);
       unbounded = !v.IsValid(row);
-      return unbounded ? 0 : BigIntAt(v, row);
+      return unbounded ? 0 : Clamp(BigIntAt(v, row), m);
     };
     auto bound = [&](WindowBound b, bool is_start) -> int64_t {
       uint32_t child = is_start ? w.StartOffsetChild() : w.EndOffsetChild();
@@ -218,8 +222,9 @@ struct PartitionEval {
       } else {
         while (hi > lo && !key.IsValid(idx[ps + hi - 1])) hi = peer_start[hi - 1];
       }
-      // Key values are compared through a scratch: row `row` of `val` against the keys.
-      auto before = [&](uint32_t j) {  // key_j precedes the value (start) / does not pass it (end)
+      // The first row whose key is not before the start value (start), or is past the end
+      // value (end), in the key's order.
+      auto before = [&](uint32_t j) {
         int c = DispatchPhys(key.type().physical(), [&]<class T>() {
           return Cmp(key.data<T>()[idx[ps + j]], val.data<T>()[row]);
         });
@@ -297,7 +302,7 @@ struct PartitionEval {
               out.validity()[r] = 0;
               continue;
             }
-            n = BigIntAt(nv, r);
+            n = Clamp(BigIntAt(nv, r), m);
           }
           int64_t target;
           if (!w.ignore_nulls) {
@@ -342,7 +347,7 @@ struct PartitionEval {
               out.validity()[r] = 0;
               continue;
             }
-            n = BigIntAt(nv, r);
+            n = Clamp(BigIntAt(nv, r), m);
           }
           int64_t target = -1;
           if (!w.ignore_nulls) {
