@@ -137,8 +137,21 @@ struct PartitionEval {
   std::vector<BoundExprPtr>& agg_shapes;            // per fn: the aggregate as BExpr::Agg
   unsigned inner_threads;                            // for one partition's rows
 
+  PartitionEval(const std::vector<const BoundExpr*>& fns, const std::vector<size_t>& child_col,
+                std::vector<Vector>& cols, const std::vector<size_t>& result_col, const uint32_t* idx,
+                std::vector<std::unique_ptr<GroupTable>>& tables, std::vector<BoundExprPtr>& agg_shapes,
+                unsigned inner_threads)
+      : fns(fns), child_col(child_col), cols(cols), result_col(result_col), idx(idx), ps(0), pe(0),
+        tables(tables), agg_shapes(agg_shapes), inner_threads(inner_threads) {}
+
   std::vector<uint32_t> peer_start, peer_end;  // partition-relative
   std::vector<uint32_t> group_of, group_start;  // GROUPS: each row's peer group, each group's start
+  uint32_t keys_lo = 0, keys_hi = 0;             // RANGE: the rows with a non-NULL key
+  // Scratch reused from partition to partition (small partitions: no allocations).
+  std::vector<int64_t> fs, fe;
+  std::vector<uint32_t> gids, rows, slots;
+  Vector leaves;
+  DataChunk results;
 
   const Vector& Child(size_t f, uint32_t c) const { return cols[child_col[f] + c]; }
 
@@ -165,6 +178,18 @@ struct PartitionEval {
     for (uint32_t k = m; k-- > 0;) {
       peer_end[k] = end;
       if (peer_start[k] == k) end = k;
+    }
+    // RANGE with offsets: the rows with a non-NULL key, after the NULLs (NULLS FIRST) or
+    // before them.
+    keys_lo = 0;
+    keys_hi = m;
+    if (w.RangeValues()) {
+      const Vector& key = Child(f, w.RangeKeyChild());
+      if (w.orders[0].nulls_first) {
+        while (keys_lo < keys_hi && !key.IsValid(idx[ps + keys_lo])) keys_lo = peer_end[keys_lo];
+      } else {
+        while (keys_hi > keys_lo && !key.IsValid(idx[ps + keys_hi - 1])) keys_hi = peer_start[keys_hi - 1];
+      }
     }
   }
 
@@ -215,29 +240,21 @@ struct PartitionEval {
       const Vector& val = Child(f, is_start ? w.StartValueChild() : w.EndValueChild());
       if (!val.IsValid(row)) return preceding ? 0 : m;
       const bool desc = w.orders[0].desc;
-      // The non-NULL keys: after the NULLs (NULLS FIRST) or before them.
-      uint32_t lo = 0, hi = (uint32_t)m;
-      if (w.orders[0].nulls_first) {
-        while (lo < hi && !key.IsValid(idx[ps + lo])) lo = peer_end[lo];
-      } else {
-        while (hi > lo && !key.IsValid(idx[ps + hi - 1])) hi = peer_start[hi - 1];
-      }
-      // The first row whose key is not before the start value (start), or is past the end
-      // value (end), in the key's order.
-      auto before = [&](uint32_t j) {
-        int c = DispatchPhys(key.type().physical(), [&]<class T>() {
-          return Cmp(key.data<T>()[idx[ps + j]], val.data<T>()[row]);
-        });
-        if (desc) c = -c;
-        return is_start ? c < 0 : c <= 0;
-      };
-      uint32_t a = lo, b2 = hi;
-      while (a < b2) {
-        uint32_t mid = a + (b2 - a) / 2;
-        if (before(mid)) a = mid + 1;
-        else b2 = mid;
-      }
-      return a;
+      // The first row among the non-NULL keys [keys_lo, keys_hi) whose key is not before
+      // the start value (start), or is past the end value (end), in the key's order.
+      return DispatchPhys(key.type().physical(), [&]<class T>() -> int64_t {
+        const T* keys = key.data<T>();
+        const T v = val.data<T>()[row];
+        uint32_t a = keys_lo, b2 = keys_hi;
+        while (a < b2) {
+          uint32_t mid = a + (b2 - a) / 2;
+          int c = Cmp(keys[idx[ps + mid]], v);
+          if (desc) c = -c;
+          if (is_start ? c < 0 : c <= 0) a = mid + 1;
+          else b2 = mid;
+        }
+        return a;
+      });
     };
     fs = std::clamp<int64_t>(bound(w.start, true), 0, m);
     fe = std::clamp<int64_t>(bound(w.end, false), 0, m);
@@ -372,7 +389,8 @@ struct PartitionEval {
   // An aggregate over each row's frame, with the hash aggregate's states (see window.hpp).
   void Aggregate(size_t f, const WindowInfo& w, Vector& out) {
     const uint32_t m = pe - ps;
-    std::vector<int64_t> fs(m), fe(m);
+    fs.resize(m);
+    fe.resize(m);
     bool running = true;  // every frame starts at the partition start, ends no earlier
     for (uint32_t k = 0; k < m; k++) {
       Frame(w, f, k, fs[k], fe[k]);
@@ -393,7 +411,8 @@ struct PartitionEval {
     const uint32_t res0 = running ? 1 + m : 2 * m;
     t.ResetStates(res0 + batch * workers);
     {
-      std::vector<uint32_t> gids(m), rows(m);
+      gids.resize(m);
+      rows.resize(m);
       for (uint32_t k = 0; k < m; k++) {
         gids[k] = leaf0 + k;
         rows[k] = idx[ps + k];
@@ -402,7 +421,7 @@ struct PartitionEval {
         t.Update(0, nullptr, gids, m);
       } else {
         const Vector& arg = Child(f, 0);
-        Vector leaves(arg.type(), m);
+        leaves.Init(arg.type(), m);
         CopyRows(arg, rows.data(), m, leaves, 0);
         t.Update(0, &leaves, gids, m);
       }
@@ -416,7 +435,9 @@ struct PartitionEval {
     auto run_batch = [&](uint32_t from, unsigned worker) {
       const uint32_t n = std::min(batch, m - from), base = res0 + worker * batch;
       t.ClearStates(base, n);
-      std::vector<uint32_t> slot(n);  // the result state each row reads
+      std::vector<uint32_t> own_slot;  // the result state each row reads
+      std::vector<uint32_t>& slot = workers > 1 ? own_slot : slots;
+      slot.resize(n);
       for (uint32_t i = 0; i < n; i++) {
         const uint32_t k = from + i;
         if (i > 0 && fs[k] == fs[k - 1] && fe[k] == fe[k - 1]) {  // the previous row's frame
@@ -434,7 +455,8 @@ struct PartitionEval {
           if (r & 1) t.CombineStates(base + i, (uint32_t)--r);
         }
       }
-      DataChunk chunk;
+      DataChunk own_chunk;
+      DataChunk& chunk = workers > 1 ? own_chunk : results;
       t.Emit(base, n, chunk);
       for (uint32_t i = 0; i < n; i++) SetCell(chunk.cols[0], slot[i], out, idx[ps + from + i]);
     };
@@ -570,6 +592,7 @@ void PhysicalWindow::Finalize() {
       if (lo == hi) return;
       if (runs == 1 && !std::is_sorted(lo, hi, less)) std::sort(lo, hi, less);
       std::vector<std::unique_ptr<GroupTable>> tables(exprs.size());
+      PartitionEval ev(fns, child_col, cols_, result_col, idx.data(), tables, agg_shapes, inner);
       uint32_t ps = bstart[b];
       while (ps < bstart[b + 1]) {
         uint32_t pe = ps + 1;
@@ -579,8 +602,8 @@ void PhysicalWindow::Finalize() {
           if (!same) break;
           pe++;
         }
-        PartitionEval ev{fns,   child_col, cols_, result_col, idx.data(), ps, pe, tables, agg_shapes,
-                         inner, {},        {},    {},         {}};
+        ev.ps = ps;
+        ev.pe = pe;
         for (size_t f : g.members) ev.Run(f);
         ps = pe;
       }
