@@ -147,6 +147,8 @@ struct PartitionEval {
   std::vector<uint32_t> peer_start, peer_end;  // partition-relative
   std::vector<uint32_t> group_of, group_start;  // GROUPS: each row's peer group, each group's start
   uint32_t keys_lo = 0, keys_hi = 0;             // RANGE: the rows with a non-NULL key
+  Vector range_keys;                             // RANGE: the keys in window order
+  uint32_t start_hint = 0, end_hint = 0;         // RANGE: the previous row's bounds
   // Scratch reused from partition to partition (small partitions: no allocations).
   std::vector<int64_t> fs, fe;
   std::vector<uint32_t> gids, rows, slots;
@@ -185,12 +187,15 @@ struct PartitionEval {
     keys_hi = m;
     if (w.RangeValues()) {
       const Vector& key = Child(f, w.RangeKeyChild());
+      range_keys.Init(key.type(), std::max<uint32_t>(m, 1));
+      CopyRows(key, idx + ps, m, range_keys, 0);
       if (w.orders[0].nulls_first) {
         while (keys_lo < keys_hi && !key.IsValid(idx[ps + keys_lo])) keys_lo = peer_end[keys_lo];
       } else {
         while (keys_hi > keys_lo && !key.IsValid(idx[ps + keys_hi - 1])) keys_hi = peer_start[keys_hi - 1];
       }
     }
+    start_hint = end_hint = keys_lo;
   }
 
   // The frame [fs, fe) of row k (partition-relative), clipped to the partition.
@@ -242,19 +247,44 @@ struct PartitionEval {
       const bool desc = w.orders[0].desc;
       // The first row among the non-NULL keys [keys_lo, keys_hi) whose key is not before
       // the start value (start), or is past the end value (end), in the key's order.
-      return DispatchPhys(key.type().physical(), [&]<class T>() -> int64_t {
-        const T* keys = key.data<T>();
+      // Galloping from the row's previous answer (the next row's is near it), then binary
+      // search, over the keys copied in window order.
+      uint32_t& hint = is_start ? start_hint : end_hint;
+      hint = DispatchPhys(key.type().physical(), [&]<class T>() -> uint32_t {
+        const T* keys = range_keys.data<T>();
         const T v = val.data<T>()[row];
-        uint32_t a = keys_lo, b2 = keys_hi;
+        auto before = [&](uint32_t j) {
+          int c = Cmp(keys[j], v);
+          if (desc) c = -c;
+          return is_start ? c < 0 : c <= 0;
+        };
+        uint32_t a = keys_lo, b2 = keys_hi;  // the answer lies in [a, b2]
+        uint32_t h = std::clamp(hint, keys_lo, keys_hi);
+        if (h < keys_hi && before(h)) {
+          uint32_t step = 1;
+          a = h + 1;
+          while (a + step - 1 < keys_hi && before(a + step - 1)) {
+            a += step;
+            step *= 2;
+          }
+          b2 = std::min(keys_hi, a + step - 1);
+        } else {
+          uint32_t step = 1;
+          b2 = h;
+          while (b2 >= keys_lo + step && !before(b2 - step)) {
+            b2 -= step;
+            step *= 2;
+          }
+          a = b2 >= keys_lo + step ? b2 - step + 1 : keys_lo;
+        }
         while (a < b2) {
           uint32_t mid = a + (b2 - a) / 2;
-          int c = Cmp(keys[idx[ps + mid]], v);
-          if (desc) c = -c;
-          if (is_start ? c < 0 : c <= 0) a = mid + 1;
+          if (before(mid)) a = mid + 1;
           else b2 = mid;
         }
         return a;
       });
+      return hint;
     };
     fs = std::clamp<int64_t>(bound(w.start, true), 0, m);
     fe = std::clamp<int64_t>(bound(w.end, false), 0, m);
@@ -573,6 +603,34 @@ void PhysicalWindow::Finalize() {
         if (int c = k.Compare(a, b)) return c < 0;
       return a < b;  // ties in input order
     };
+    // Sorts rows [lo, hi) (ascending row numbers): one integer key by (key, row) pairs,
+    // NULLs in row order before or after them; otherwise through the key columns.
+    const bool int_key = sort_keys.size() == 1 &&
+                         (sort_keys[0].phys == PhysType::I32 || sort_keys[0].phys == PhysType::I64);
+    auto sort_rows = [&](uint32_t* lo, uint32_t* hi) {
+      if (std::is_sorted(lo, hi, less)) return;
+      if (!int_key) return std::sort(lo, hi, less);
+      const KeyColumn& k = sort_keys[0];
+      std::vector<std::pair<int64_t, uint32_t>> keyed;
+      std::vector<uint32_t> nulls;
+      keyed.reserve(hi - lo);
+      for (uint32_t* p = lo; p < hi; p++) {
+        if (k.valid && !k.valid[*p]) nulls.push_back(*p);
+        else keyed.emplace_back(k.phys == PhysType::I32 ? reinterpret_cast<const int32_t*>(k.data)[*p]
+                                                        : reinterpret_cast<const int64_t*>(k.data)[*p],
+                                *p);
+      }
+      if (k.desc)
+        std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
+          return a.first != b.first ? a.first > b.first : a.second < b.second;
+        });
+      else
+        std::sort(keyed.begin(), keyed.end());
+      uint32_t* out = lo;
+      if (k.nulls_first) out = std::copy(nulls.begin(), nulls.end(), out);
+      for (auto& kv : keyed) *out++ = kv.second;
+      if (!k.nulls_first) std::copy(nulls.begin(), nulls.end(), out);
+    };
     // One bucket (no PARTITION BY): sorted in parallel runs, then merged.
     const uint32_t runs = nbuckets == 1 && n >= 65536 && !std::is_sorted(idx.begin(), idx.end(), less)
                               ? std::min(threads, 8u) : 1;
@@ -580,7 +638,7 @@ void PhysicalWindow::Finalize() {
       std::vector<uint32_t> bounds(runs + 1);
       for (uint32_t r = 0; r <= runs; r++) bounds[r] = (uint32_t)((uint64_t)n * r / runs);
       ParallelFor(runs, threads, [&](uint64_t r, unsigned) {
-        std::sort(idx.begin() + bounds[r], idx.begin() + bounds[r + 1], less);
+        sort_rows(idx.data() + bounds[r], idx.data() + bounds[r + 1]);
       });
       for (uint32_t r = 1; r < runs; r++)
         std::inplace_merge(idx.begin(), idx.begin() + bounds[r], idx.begin() + bounds[r + 1], less);
@@ -590,7 +648,7 @@ void PhysicalWindow::Finalize() {
       uint32_t* lo = idx.data() + bstart[b];
       uint32_t* hi = idx.data() + bstart[b + 1];
       if (lo == hi) return;
-      if (runs == 1 && !std::is_sorted(lo, hi, less)) std::sort(lo, hi, less);
+      if (runs == 1) sort_rows(lo, hi);
       std::vector<std::unique_ptr<GroupTable>> tables(exprs.size());
       PartitionEval ev(fns, child_col, cols_, result_col, idx.data(), tables, agg_shapes, inner);
       uint32_t ps = bstart[b];
