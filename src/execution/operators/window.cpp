@@ -156,6 +156,10 @@ struct PartitionEval {
   DataChunk results;
 
   const Vector& Child(size_t f, uint32_t c) const { return cols[child_col[f] + c]; }
+  // Where child c's value for input row `row` is: row 0 for a constant (no cache miss).
+  uint32_t At(size_t f, uint32_t c, uint32_t row) const {
+    return fns[f]->children[c]->kind == BExpr::Constant ? 0 : row;
+  }
 
   void Peers(const WindowInfo& w, size_t f) {
     uint32_t m = pe - ps;
@@ -202,10 +206,13 @@ struct PartitionEval {
   void Frame(const WindowInfo& w, size_t f, uint32_t k, int64_t& fs, int64_t& fe) {
     const int64_t m = pe - ps;
     const uint32_t row = idx[ps + k];
+    // A constant is read from row 0 (not from the row's place in the input: no cache miss).
+    auto at = [&](uint32_t child) { return At(f, child, row); };
     auto offset = [&](uint32_t child, bool& unbounded) -> int64_t {
       const Vector& v = Child(f, child);
-      unbounded = !v.IsValid(row);
-      return unbounded ? 0 : Clamp(BigIntAt(v, row), m);
+      const uint32_t r = at(child);
+      unbounded = !v.IsValid(r);
+      return unbounded ? 0 : Clamp(BigIntAt(v, r), m);
     };
     auto bound = [&](WindowBound b, bool is_start) -> int64_t {
       uint32_t child = is_start ? w.StartOffsetChild() : w.EndOffsetChild();
@@ -237,10 +244,10 @@ struct PartitionEval {
       }
       // RANGE: the rows whose key lies within the row's start/end value (binary search
       // among the partition's rows with a non-NULL key; a NULL key's frame is its peers).
-      const Vector& key = Child(f, w.RangeKeyChild());
-      if (!key.IsValid(row)) return is_start ? peer_start[k] : peer_end[k];
+      const Vector& key = range_keys;  // in window order
+      if (!key.IsValid(k)) return is_start ? peer_start[k] : peer_end[k];
       const Vector& off = Child(f, child);
-      if (off.IsValid(row) && Negative(off, row))
+      if (off.IsValid(at(child)) && Negative(off, at(child)))
         OutOfRange(std::string("Invalid RANGE ") + (preceding ? "PRECEDING" : "FOLLOWING") + " value");
       const Vector& val = Child(f, is_start ? w.StartValueChild() : w.EndValueChild());
       if (!val.IsValid(row)) return preceding ? 0 : m;
@@ -318,12 +325,12 @@ struct PartitionEval {
       case WindowFunc::Ntile:
         for (uint32_t k = 0; k < m; k++) {
           const Vector& nv = Child(f, 0);
-          uint32_t r = out_row(k);
-          if (!nv.IsValid(r)) {
+          uint32_t r = out_row(k), a = At(f, 0, r);
+          if (!nv.IsValid(a)) {
             out.validity()[r] = 0;
             continue;
           }
-          int64_t n = BigIntAt(nv, r);
+          int64_t n = BigIntAt(nv, a);
           if (n <= 0) throw UserError(ErrorKind::Conversion, "Argument for ntile must be greater than zero");
           int64_t total = m;
           if (n > total) n = total;
@@ -345,11 +352,11 @@ struct PartitionEval {
           int64_t n = 1;
           if (w.args >= 2) {
             const Vector& nv = Child(f, 1);
-            if (!nv.IsValid(r)) {
+            if (!nv.IsValid(At(f, 1, r))) {
               out.validity()[r] = 0;
               continue;
             }
-            n = Clamp(BigIntAt(nv, r), m);
+            n = Clamp(BigIntAt(nv, At(f, 1, r)), m);
           }
           int64_t target;
           if (!w.ignore_nulls) {
@@ -368,7 +375,7 @@ struct PartitionEval {
           if (target >= 0 && target < (int64_t)m) {
             SetCell(x, idx[ps + target], out, r);
           } else if (w.args >= 3) {
-            SetCell(Child(f, 2), r, out, r);
+            SetCell(Child(f, 2), At(f, 2, r), out, r);
           } else {
             out.validity()[r] = 0;
           }
@@ -390,11 +397,11 @@ struct PartitionEval {
           int64_t n = 1;
           if (w.func == WindowFunc::NthValue) {
             const Vector& nv = Child(f, 1);
-            if (!nv.IsValid(r)) {
+            if (!nv.IsValid(At(f, 1, r))) {
               out.validity()[r] = 0;
               continue;
             }
-            n = Clamp(BigIntAt(nv, r), m);
+            n = Clamp(BigIntAt(nv, At(f, 1, r)), m);
           }
           int64_t target = -1;
           if (!w.ignore_nulls) {
