@@ -39,14 +39,51 @@ TESSERA_HD inline int DateYear(int days) {
 
 namespace ops {
 
-// EXTRACT(field FROM date) as BIGINT, as DuckDB types it. The year is monotone in the
-// date, so a date range [lo, hi] gives the years [ExtractYear(lo), ExtractYear(hi)].
-enum DateField { kYear = 0, kMonth = 1, kDay = 2 };
+// EXTRACT(field FROM date) / date_part('field', date) as BIGINT, as DuckDB defines each
+// field: dow 0 (Sunday) .. 6, isodow 1 (Monday) .. 7, doy 1 .. 366, week and isoyear the ISO
+// 8601 week and its year, yearweek isoyear * 100 + week, decade year / 10, century and
+// millennium counted from 1 (year 2000 is in the 20th century), era 1 (AD) or 0 (BC).
+// The year and the fields marked monotone never decrease as the date grows, so a date range
+// [lo, hi] gives the values [f(lo), f(hi)].
+enum DateField {
+  kYear = 0, kMonth = 1, kDay = 2, kQuarter = 3, kDow = 4, kIsoDow = 5, kDoy = 6, kWeek = 7,
+  kIsoYear = 8, kYearWeek = 9, kDecade = 10, kCentury = 11, kMillennium = 12, kEra = 13,
+};
+TESSERA_HD inline bool DateFieldMonotone(int field) {
+  return field == kYear || field == kIsoYear || field == kYearWeek || field == kDecade || field == kCentury ||
+         field == kMillennium || field == kEra;
+}
+// Day of the week, 0 = Sunday (1970-01-01 was a Thursday).
+TESSERA_HD inline int DayOfWeek(int days) {
+  const int r = (days + 4) % 7;
+  return r < 0 ? r + 7 : r;
+}
 TESSERA_HD inline long long ExtractDateField(int days, int field) {
   int y;
   unsigned m, d;
   CivilFromDays(days, y, m, d);
-  return field == kYear ? (long long)y : field == kMonth ? (long long)m : (long long)d;
+  switch (field) {
+    case kYear: return y;
+    case kMonth: return m;
+    case kDay: return d;
+    case kQuarter: return (m - 1) / 3 + 1;
+    case kDow: return DayOfWeek(days);
+    case kIsoDow: { const int w = DayOfWeek(days); return w == 0 ? 7 : w; }
+    case kDoy: return days - DaysFromCivil(y, 1, 1) + 1;
+    case kDecade: return y / 10;
+    case kCentury: return y > 0 ? (y - 1) / 100 + 1 : y / 100 - 1;
+    case kMillennium: return y > 0 ? (y - 1) / 1000 + 1 : y / 1000 - 1;
+    case kEra: return y > 0 ? 1 : 0;
+    default: break;
+  }
+  // ISO 8601: the week belongs to the year of its Thursday.
+  const int w = DayOfWeek(days);
+  const int thursday = days - (w == 0 ? 6 : w - 1) + 3;
+  const int iso_year = DateYear(thursday);
+  const long long week = (thursday - DaysFromCivil(iso_year, 1, 1)) / 7 + 1;
+  if (field == kWeek) return week;
+  if (field == kIsoYear) return iso_year;
+  return (long long)iso_year * 100 + (iso_year < 0 ? -week : week);  // kYearWeek
 }
 
 }  // namespace ops

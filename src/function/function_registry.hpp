@@ -56,6 +56,9 @@ const ScalarFunction* FindScalarFunction(std::string_view sql_name);
 // (for the binder's syntax-made calls).
 const ScalarFunction& ScalarFunctionNamed(std::string_view name);
 std::span<const ScalarFunction> AllScalarFunctions();
+// The function of a date part as EXTRACT(part FROM d) and date_part('part', d) name it
+// (year, dow, isodow, doy, week, ..., epoch; DuckDB's synonyms); null when unknown.
+const ScalarFunction* FindDatePart(std::string_view part);
 
 struct AggregateFunction {
   const char* name;  // BoundExpr::name of the bound aggregate

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "function/function_registry.hpp"
+#include "planner/binder.hpp"
 
 namespace tessera {
 
@@ -12,8 +13,23 @@ namespace tessera {
 std::vector<ScalarFunction> TextFunctions();
 // round, ceil, floor, greatest, least, nullif (scalar_functions_numeric.cpp).
 std::vector<ScalarFunction> NumericFunctions();
+// The date parts (extract_*: year ... era, epoch), make_date, last_day, dayname, monthname,
+// date_diff (scalar_functions_date.cpp).
+std::vector<ScalarFunction> DateFunctions();
+// sign, sqrt, cbrt, exp, ln, log, log10, log2, power, pi, trigonometry, isnan, isinf,
+// isfinite, ifnull, trunc (scalar_functions_math.cpp).
+std::vector<ScalarFunction> MathFunctions();
 
 // Shared by the families' bind hooks: the arity check with the binder's message.
 void ExpectScalarArgs(const ScalarCall& c, size_t lo, size_t hi);
+
+// A bind hook for `n` arguments coerced to the types `In...`, with result type `Out`.
+template <Type (*Out)(), Type (*... In)()>
+Type BindFixed(ScalarCall& c) {
+  ExpectScalarArgs(c, sizeof...(In), sizeof...(In));
+  size_t i = 0;
+  ((c.args[i] = Binder::Coerce(std::move(c.args[i]), In(), c.pos), i++), ...);
+  return Out();
+}
 
 }  // namespace tessera

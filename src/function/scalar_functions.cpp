@@ -19,15 +19,6 @@ namespace {
 // Binding
 
 
-// A bind hook for `n` arguments coerced to the types `In...`, with result type `Out`.
-template <Type (*Out)(), Type (*... In)()>
-Type BindFixed(ScalarCall& c) {
-  ExpectScalarArgs(c, sizeof...(In), sizeof...(In));
-  size_t i = 0;
-  ((c.args[i] = Binder::Coerce(std::move(c.args[i]), In(), c.pos), i++), ...);
-  return Out();
-}
-
 Type BindSubstring(ScalarCall& c) {
   ExpectScalarArgs(c, 2, 3);
   c.args[0] = Binder::Coerce(std::move(c.args[0]), Type::Varchar(), c.pos);
@@ -41,7 +32,9 @@ Type BindAbs(ScalarCall& c) {
   return c.args[0]->type;
 }
 
+// coalesce(a, ...); ifnull(a, b) is coalesce of exactly two.
 Type BindCoalesce(ScalarCall& c) {
+  if (c.written == "ifnull") ExpectScalarArgs(c, 2, 2);
   if (c.args.empty()) throw BindError("coalesce needs at least one argument", c.pos);
   Type t = c.args[0]->type;
   for (auto& a : c.args) t = Binder::CommonType(t, a->type, c.pos);
@@ -63,12 +56,6 @@ void CoalesceCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
         break;
       }
   }
-}
-
-template <int Field>
-void ExtractCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
-  for (uint32_t i = 0; i < n; i++)
-    if (out.IsValid(i)) out.data<int64_t>()[i] = ops::ExtractDateField(args[0].data<int32_t>()[i], Field);
 }
 
 template <bool Months>
@@ -129,21 +116,6 @@ void AbsCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
 // ---------------------------------------------------------------------------------------
 // GPU expressions and result ranges
 
-template <int Field>
-std::string ExtractDevice(std::span<const std::string> args) {
-  return "tessera::ops::ExtractDateField((int)" + args[0] + ", " + std::to_string(Field) + ")";
-}
-
-// Month and day have fixed ranges; the year is monotone in the date.
-template <int Lo, int Hi>
-ValueRange FixedRange(std::span<const ValueRange>) { return {true, Lo, Hi}; }
-
-ValueRange YearRange(std::span<const ValueRange> args) {
-  const ValueRange& d = args[0];
-  if (!d.known || d.hi < d.lo) return {};
-  return {true, DateYear((int)d.lo), DateYear((int)d.hi)};
-}
-
 const std::vector<ScalarFunction>& Table() {
   static std::vector<ScalarFunction> table = {
       {"substring", {"substring", "substr"}, BindSubstring, false, SubstringCpu},
@@ -152,18 +124,12 @@ const std::vector<ScalarFunction>& Table() {
       {"length", {"length"}, BindFixed<Type::BigInt, Type::Varchar>, false, LengthCpu},
       {"||", {}, BindFixed<Type::Varchar, Type::Varchar, Type::Varchar>, false, ConcatCpu},
       {"abs", {"abs"}, BindAbs, false, AbsCpu},
-      {"coalesce", {"coalesce"}, BindCoalesce, true, CoalesceCpu},
-      {"extract_year", {"year"}, BindFixed<Type::BigInt, Type::Date>, false, ExtractCpu<ops::kYear>,
-       ExtractDevice<ops::kYear>, YearRange},
-      {"extract_month", {}, BindFixed<Type::BigInt, Type::Date>, false, ExtractCpu<ops::kMonth>,
-       ExtractDevice<ops::kMonth>, FixedRange<1, 12>},
-      {"extract_day", {}, BindFixed<Type::BigInt, Type::Date>, false, ExtractCpu<ops::kDay>,
-       ExtractDevice<ops::kDay>, FixedRange<1, 31>},
+      {"coalesce", {"coalesce", "ifnull"}, BindCoalesce, true, CoalesceCpu},
       {"date_add_days", {}, BindFixed<Type::Date, Type::Date, Type::Integer>, false, DateAddCpu<false>},
       {"date_add_months", {}, BindFixed<Type::Date, Type::Date, Type::Integer>, false, DateAddCpu<true>},
   };
   static const bool families = [] {
-    for (auto* family : {TextFunctions, NumericFunctions})
+    for (auto* family : {TextFunctions, NumericFunctions, DateFunctions, MathFunctions})
       for (ScalarFunction& f : family()) table.push_back(std::move(f));
     return true;
   }();

@@ -84,7 +84,10 @@ struct Expr {
 // Describe: the columns of a table, view or query (DESCRIBE/SHOW name, DESCRIBE query);
 // ShowTables: the names of the tables and views (SHOW TABLES). Both are bound to rows
 // made from the catalog (planner/bind_system_table.cpp).
-enum class TableRefKind { Base, Join, Subquery, Describe, ShowTables };
+// TableFunction: a file read as a table, FROM 'file' (name empty) or FROM name(args), e.g.
+// read_parquet('dir/*.parquet'), read_csv('f.csv', header = true)
+// (planner/bind_table_function.cpp, storage/file_table.hpp).
+enum class TableRefKind { Base, Join, Subquery, Describe, ShowTables, TableFunction };
 enum class JoinType { Inner, Left, Right, Full, Cross };
 
 struct TableRef {
@@ -98,6 +101,10 @@ struct TableRef {
   std::unique_ptr<TableRef> left, right;  // Join
   ExprPtr on;                             // Join condition (absent for CROSS/comma)
   std::unique_ptr<SelectStmt> subquery;   // Subquery; Describe of a query
+  // TableFunction: the file names or glob patterns (positional arguments: strings or
+  // ['a', 'b'] lists) and the named arguments (name = value), values as written.
+  std::vector<std::string> func_paths;
+  std::vector<std::pair<std::string, std::string>> func_options;
   explicit TableRef(TableRefKind k, SourcePos p = {}) : kind(k), pos(p) {}
 };
 using TableRefPtr = std::unique_ptr<TableRef>;

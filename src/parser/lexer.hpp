@@ -17,7 +17,7 @@ enum class TokenKind {
   Decimal,      // 4.2, .5, 4.      text as written
   Float,        // 4e2, 1.5E-3      text as written
   String,       // 'it''s'          text = contents with '' unescaped
-  Operator,     // = <> != < <= > >= + - * / % || :: ( ) , . ;
+  Operator,     // = <> != < <= > >= + - * / % || :: := ( ) , . ; [ ]
   End,          // end of input (always the last token)
 };
 

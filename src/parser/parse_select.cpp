@@ -1,5 +1,6 @@
 // Queries: WITH, set operations (UNION/INTERSECT/EXCEPT), ORDER BY/LIMIT/OFFSET, the
 // SELECT core (select list, FROM with joins, WHERE, GROUP BY, HAVING).
+#include "common/ascii.hpp"
 #include "parser/parser_internal.hpp"
 
 namespace tessera::parser_internal {
@@ -309,6 +310,15 @@ TableRefPtr Parser::ParseTablePrimary(int* height) {
   }
   if (Cur().kind == TokenKind::Word && (Cur().text == "lateral" || Cur().text == "values"))
     Unsupported(pos, Upper(Cur().text) + " in FROM without parentheses");
+  if (Cur().kind == TokenKind::String) {
+    // FROM 'file.parquet': the file read as a table, its reader chosen by the name.
+    auto t = std::make_unique<TableRef>(TableRefKind::TableFunction, pos);
+    t->func_paths.push_back(Cur().text);
+    Next();
+    ParseTableAlias(*t);
+    *height = 1;
+    return t;
+  }
   auto t = std::make_unique<TableRef>(TableRefKind::Base, pos);
   t->name = ParseIdent();
   if (AcceptOp(".")) {
@@ -316,10 +326,51 @@ TableRefPtr Parser::ParseTablePrimary(int* height) {
     t->name = ParseIdent();
     if (AtOp(".")) Unsupported(Cur().pos, "a table name qualified by a database");
   }
-  if (AtOp("(")) Unsupported(Cur().pos, "table functions");
+  if (AtOp("(")) {
+    if (!t->schema.empty()) Unsupported(Cur().pos, "a table function qualified by a schema");
+    t->kind = TableRefKind::TableFunction;
+    ParseTableFunctionArgs(*t);
+  }
   ParseTableAlias(*t);
   *height = 1;
   return t;
+}
+
+// (arg, ...): each argument a file name or pattern ('f.csv'), a list of them (['a', 'b']) or
+// a named option (name = value, value a string, number or word such as true).
+void Parser::ParseTableFunctionArgs(TableRef& t) {
+  ExpectOp("(");
+  if (AcceptOp(")")) return;
+  do {
+    if (IsIdentToken(Cur()) && (IsOp(Peek(), "=") || IsOp(Peek(), ":="))) {
+      std::string name = Cur().kind == TokenKind::Word ? Cur().text : AsciiLower(Cur().text);
+      Next();
+      Next();  // = or :=
+      const Token& v = Cur();
+      if (v.kind == TokenKind::String || v.kind == TokenKind::Integer || v.kind == TokenKind::Decimal ||
+          v.kind == TokenKind::Float || v.kind == TokenKind::Word) {
+        t.func_options.emplace_back(name, v.text);
+        Next();
+      } else {
+        SyntaxError(v, "expected a string, number or word as the value of \"" + name + "\"");
+      }
+    } else if (AcceptOp("[")) {
+      if (!AtOp("]")) {
+        do {
+          if (Cur().kind != TokenKind::String) SyntaxError(Cur(), "expected a file name in single quotes");
+          t.func_paths.push_back(Cur().text);
+          Next();
+        } while (AcceptOp(","));
+      }
+      ExpectOp("]");
+    } else if (Cur().kind == TokenKind::String) {
+      t.func_paths.push_back(Cur().text);
+      Next();
+    } else {
+      SyntaxError(Cur(), "expected a file name in single quotes, a list of them or name = value");
+    }
+  } while (AcceptOp(","));
+  ExpectOp(")");
 }
 
 TableRefPtr Parser::SubqueryRef(std::unique_ptr<SelectStmt> q, SourcePos pos, int* height) {

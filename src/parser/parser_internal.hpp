@@ -157,6 +157,7 @@ class Parser {
   SelectItem ParseSelectItem();
   TableRefPtr ParseFromItem(int* height);
   TableRefPtr ParseTablePrimary(int* height);
+  void ParseTableFunctionArgs(TableRef& t);
   TableRefPtr SubqueryRef(std::unique_ptr<SelectStmt> q, SourcePos pos, int* height);
   void ParseTableAlias(TableRef& t);
 

@@ -2,9 +2,11 @@
 // operators, functions and aggregates, CASE, CAST, EXTRACT.
 #include <algorithm>
 
+#include "common/ascii.hpp"
 #include "common/date.hpp"
 #include "common/decimal.hpp"
 #include "common/string_cast.hpp"
+#include "execution/expression_executor.hpp"
 #include "function/function_registry.hpp"
 #include "planner/binder.hpp"
 #include "planner/binder_internal.hpp"
@@ -375,6 +377,18 @@ BoundExprPtr Binder::BindFunction(const ast::Expr& e, Ctx& ctx) {
     throw BindError("function \"" + e.name + "\" is a scalar function: DISTINCT and FILTER apply only to aggregates", e.pos);
   std::vector<BoundExprPtr> args;
   for (auto& c : e.children) args.push_back(Bind(*c, ctx));
+  if ((e.name == "date_part" || e.name == "datepart") && args.size() == 2 && args[0]->IsConstant() &&
+      (args[0]->type.id == TypeId::Varchar || args[0]->type.id == TypeId::Null)) {
+    // date_part('part', d): the part's function, as EXTRACT(part FROM d).
+    const Value part = EvaluateConstant(*args[0]);
+    if (part.is_null()) return MakeConstant(Value::Null(Type::BigInt()));
+    const std::string name = AsciiLower(part.str_value());
+    const ScalarFunction* fn = FindDatePart(name);
+    if (!fn) throw UserError(ErrorKind::Unsupported, "date_part('" + name + "') is not supported", e.pos);
+    std::vector<BoundExprPtr> date;
+    date.push_back(Coerce(std::move(args[1]), Type::Date(), e.pos));
+    return MakeFunction(*fn, e.name, std::move(date), e.pos);
+  }
   const ScalarFunction* fn = FindScalarFunction(e.name);
   if (!fn) throw BindError("function \"" + e.name + "\" does not exist", e.pos);
   return MakeFunction(*fn, e.name, std::move(args), e.pos);
@@ -530,11 +544,11 @@ BoundExprPtr Binder::BindInner(const ast::Expr& e, Ctx& ctx) {
     case ExprKind::Function: return BindFunction(e, ctx);
     case ExprKind::Extract: {
       auto c = Coerce(Bind(*e.children[0], ctx), Type::Date(), e.pos);
-      if (e.name != "year" && e.name != "month" && e.name != "day")
-        throw UserError(ErrorKind::Unsupported, "EXTRACT(" + e.name + ") is not supported", e.pos);
+      const ScalarFunction* fn = FindDatePart(e.name);
+      if (!fn) throw UserError(ErrorKind::Unsupported, "EXTRACT(" + e.name + ") is not supported", e.pos);
       std::vector<BoundExprPtr> args;
       args.push_back(std::move(c));
-      return MakeFunction("extract_" + e.name, std::move(args), e.pos);
+      return MakeFunction(*fn, e.name, std::move(args), e.pos);
     }
     case ExprKind::Interval:
       throw TypeError("an INTERVAL can only be added to or subtracted from a DATE", e.pos);

@@ -61,12 +61,13 @@ LogicalOpPtr Binder::BindBaseTable(const ast::TableRef& ref, Scope& scope) {
 }
 
 LogicalOpPtr Binder::BindTableEntry(std::shared_ptr<const TableEntry> entry, const ast::TableRef& ref,
-                                    Scope& scope) {
-  CheckAliasCount(ref.name, entry->schema.columns.size(), ref.column_aliases.size(), ref.pos);
+                                    Scope& scope, const std::string* name) {
+  const std::string& table_name = name ? *name : ref.name;
+  CheckAliasCount(table_name, entry->schema.columns.size(), ref.column_aliases.size(), ref.pos);
   auto get = std::make_unique<LogicalOp>(LogicalKind::Get);
   get->table = entry;
   get->table_index = next_index_++;
-  get->alias = ref.alias.empty() ? ref.name : ref.alias;
+  get->alias = ref.alias.empty() ? table_name : ref.alias;
   ScopeEntry se;
   se.alias = get->alias;
   for (size_t i = 0; i < entry->schema.columns.size(); i++) {
@@ -142,6 +143,7 @@ LogicalOpPtr Binder::BindFrom(const ast::TableRef& ref, Scope& scope) {
     case ast::TableRefKind::Base: return BindBaseTable(ref, scope);
     case ast::TableRefKind::Describe:
     case ast::TableRefKind::ShowTables: return BindSystemTable(ref, scope);
+    case ast::TableRefKind::TableFunction: return BindTableFunction(ref, scope);
     case ast::TableRefKind::Subquery:
       return BindSubqueryRef(*ref.subquery, ref.alias, ref.column_aliases, ref.pos, scope, true);
     case ast::TableRefKind::Join: {

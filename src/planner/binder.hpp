@@ -87,7 +87,11 @@ class Binder {
   LogicalOpPtr BindFrom(const ast::TableRef& ref, Scope& scope);
   LogicalOpPtr BindBaseTable(const ast::TableRef& ref, Scope& scope);
   // A scan of `entry` (a catalog table, or one made by BindSystemTable) named by `ref`.
-  LogicalOpPtr BindTableEntry(std::shared_ptr<const TableEntry> entry, const ast::TableRef& ref, Scope& scope);
+  // `name` (when given) replaces ref.name as the table's name.
+  LogicalOpPtr BindTableEntry(std::shared_ptr<const TableEntry> entry, const ast::TableRef& ref, Scope& scope,
+                              const std::string* name = nullptr);
+  // A file read as a table: FROM 'file', read_parquet(...), read_csv(...) (bind_table_function.cpp).
+  LogicalOpPtr BindTableFunction(const ast::TableRef& ref, Scope& scope);
   // Tables made from the catalog at bind time (bind_system_table.cpp): SHOW TABLES,
   // DESCRIBE, information_schema.tables and information_schema.columns.
   LogicalOpPtr BindSystemTable(const ast::TableRef& ref, Scope& scope);

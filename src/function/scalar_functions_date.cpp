@@ -1,0 +1,213 @@
+// Date functions of the registry, with DuckDB's results and types: the date parts (EXTRACT,
+// date_part and the functions named after a part: year, month, day / dayofmonth, quarter,
+// dayofweek, isodow, dayofyear, week / weekofyear, isoyear, yearweek, decade, century,
+// millennium, era; BIGINT; epoch DOUBLE seconds), date_diff / datediff (part boundaries
+// crossed between two dates, BIGINT), make_date, last_day, dayname, monthname. The parts
+// are `ops::ExtractDateField` of date_core.hpp, which the GPU's kernels compile too.
+#include <string>
+
+#include "common/date.hpp"
+#include "common/error.hpp"
+#include "execution/expression_executor.hpp"
+#include "function/scalar_function_sets.hpp"
+#include "planner/binder.hpp"
+
+namespace tessera {
+
+namespace {
+
+template <int Field>
+void ExtractCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (out.IsValid(i)) out.data<int64_t>()[i] = ops::ExtractDateField(args[0].data<int32_t>()[i], Field);
+}
+
+template <int Field>
+std::string ExtractDevice(std::span<const std::string> args) {
+  return "tessera::ops::ExtractDateField((int)" + args[0] + ", " + std::to_string(Field) + ")";
+}
+
+template <int Lo, int Hi>
+ValueRange FixedRange(std::span<const ValueRange>) { return {true, Lo, Hi}; }
+
+// A monotone part's range is the parts of the date range's ends.
+template <int Field>
+ValueRange MonotoneRange(std::span<const ValueRange> args) {
+  const ValueRange& d = args[0];
+  if (!d.known || d.hi < d.lo) return {};
+  return {true, ops::ExtractDateField((int)d.lo, Field), ops::ExtractDateField((int)d.hi, Field)};
+}
+
+void EpochCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (out.IsValid(i)) out.data<double>()[i] = (double)args[0].data<int32_t>()[i] * 86400.0;
+}
+
+Type BindMakeDate(ScalarCall& c) {
+  ExpectScalarArgs(c, 3, 3);
+  for (auto& a : c.args) a = Binder::Coerce(std::move(a), Type::BigInt(), c.pos);
+  return Type::Date();
+}
+
+void MakeDateCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    const int64_t y = args[0].data<int64_t>()[i], m = args[1].data<int64_t>()[i], d = args[2].data<int64_t>()[i];
+    const std::string shown = std::to_string(y) + "-" + std::to_string(m) + "-" + std::to_string(d);
+    if (y < -290000 || y > 290000 || m < 1 || m > 12 || d < 1 || d > DaysInMonth((int)y, (int)m))
+      throw UserError(ErrorKind::Conversion, "Date out of range: " + shown);
+    out.data<int32_t>()[i] = DaysFromCivil((int)y, (unsigned)m, (unsigned)d);
+  }
+}
+
+void LastDayCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    int y;
+    unsigned m, d;
+    CivilFromDays(args[0].data<int32_t>()[i], y, m, d);
+    out.data<int32_t>()[i] = DaysFromCivil(y, m, (unsigned)DaysInMonth(y, (int)m));
+  }
+}
+
+const char* const kDayNames[] = {"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"};
+const char* const kMonthNames[] = {"January", "February", "March",     "April",   "May",      "June",
+                                   "July",    "August",   "September", "October", "November", "December"};
+
+template <bool Month>
+void NameCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    const int32_t days = args[0].data<int32_t>()[i];
+    out.data<StrRef>()[i] = Month ? kMonthNames[ops::ExtractDateField(days, ops::kMonth) - 1]
+                                  : kDayNames[ops::DayOfWeek(days)];
+  }
+}
+
+// date_diff(part, start, end): the part's boundaries crossed from start to end.
+enum class DiffUnit { Year, Quarter, Month, Week, Day, Decade, Century, Millennium, Hour, Minute, Second,
+                      Millisecond, Microsecond };
+
+bool DiffUnitNamed(std::string_view p, DiffUnit& u) {
+  static const std::pair<const char*, DiffUnit> k[] = {
+      {"year", DiffUnit::Year},       {"years", DiffUnit::Year},         {"y", DiffUnit::Year},
+      {"yr", DiffUnit::Year},         {"yrs", DiffUnit::Year},           {"quarter", DiffUnit::Quarter},
+      {"quarters", DiffUnit::Quarter}, {"month", DiffUnit::Month},       {"months", DiffUnit::Month},
+      {"mon", DiffUnit::Month},       {"mons", DiffUnit::Month},         {"week", DiffUnit::Week},
+      {"weeks", DiffUnit::Week},      {"w", DiffUnit::Week},             {"day", DiffUnit::Day},
+      {"days", DiffUnit::Day},        {"d", DiffUnit::Day},              {"dayofmonth", DiffUnit::Day},
+      {"decade", DiffUnit::Decade},   {"decades", DiffUnit::Decade},     {"century", DiffUnit::Century},
+      {"centuries", DiffUnit::Century}, {"millennium", DiffUnit::Millennium},
+      {"millennia", DiffUnit::Millennium}, {"hour", DiffUnit::Hour},     {"hours", DiffUnit::Hour},
+      {"h", DiffUnit::Hour},          {"minute", DiffUnit::Minute},      {"minutes", DiffUnit::Minute},
+      {"m", DiffUnit::Minute},        {"second", DiffUnit::Second},      {"seconds", DiffUnit::Second},
+      {"s", DiffUnit::Second},        {"millisecond", DiffUnit::Millisecond},
+      {"milliseconds", DiffUnit::Millisecond}, {"ms", DiffUnit::Millisecond},
+      {"microsecond", DiffUnit::Microsecond}, {"microseconds", DiffUnit::Microsecond},
+      {"us", DiffUnit::Microsecond},
+  };
+  for (auto& [name, unit] : k)
+    if (p == name) {
+      u = unit;
+      return true;
+    }
+  return false;
+}
+
+Type BindDateDiff(ScalarCall& c) {
+  ExpectScalarArgs(c, 3, 3);
+  c.args[0] = Binder::Coerce(std::move(c.args[0]), Type::Varchar(), c.pos);
+  c.args[1] = Binder::Coerce(std::move(c.args[1]), Type::Date(), c.pos);
+  c.args[2] = Binder::Coerce(std::move(c.args[2]), Type::Date(), c.pos);
+  return Type::BigInt();
+}
+
+void DateDiffCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    std::string part(args[0].data<StrRef>()[i]);
+    for (char& ch : part) ch = (char)std::tolower((unsigned char)ch);
+    DiffUnit u;
+    if (!DiffUnitNamed(part, u))
+      throw UserError(ErrorKind::Conversion, "unknown date part \"" + std::string(args[0].data<StrRef>()[i]) +
+                                                 "\" for date_diff");
+    const int32_t a = args[1].data<int32_t>()[i], b = args[2].data<int32_t>()[i];
+    auto part_of = [&](int field, int32_t d) { return (int64_t)ops::ExtractDateField(d, field); };
+    const int64_t ya = part_of(ops::kYear, a), yb = part_of(ops::kYear, b);
+    const int64_t days = (int64_t)b - a;
+    int64_t r = 0;
+    switch (u) {
+      case DiffUnit::Year: r = yb - ya; break;
+      case DiffUnit::Quarter: r = (yb * 4 + part_of(ops::kQuarter, b)) - (ya * 4 + part_of(ops::kQuarter, a)); break;
+      case DiffUnit::Month: r = (yb * 12 + part_of(ops::kMonth, b)) - (ya * 12 + part_of(ops::kMonth, a)); break;
+      case DiffUnit::Week: r = days / 7; break;
+      case DiffUnit::Day: r = days; break;
+      // DuckDB counts these from year 0: years / 10, / 100, / 1000.
+      case DiffUnit::Decade: r = yb / 10 - ya / 10; break;
+      case DiffUnit::Century: r = yb / 100 - ya / 100; break;
+      case DiffUnit::Millennium: r = yb / 1000 - ya / 1000; break;
+      case DiffUnit::Hour: r = days * 24; break;
+      case DiffUnit::Minute: r = days * 1440; break;
+      case DiffUnit::Second: r = days * 86400; break;
+      case DiffUnit::Millisecond: r = days * 86400000LL; break;
+      case DiffUnit::Microsecond: r = days * 86400000000LL; break;
+    }
+    out.data<int64_t>()[i] = r;
+  }
+}
+
+template <int Field>
+ScalarFunction DatePart(const char* name, std::vector<std::string_view> sql_names,
+                        ValueRange (*range)(std::span<const ValueRange>)) {
+  return {name, std::move(sql_names), BindFixed<Type::BigInt, Type::Date>, false, ExtractCpu<Field>,
+          ExtractDevice<Field>, range};
+}
+
+}  // namespace
+
+std::vector<ScalarFunction> DateFunctions() {
+  return {
+      DatePart<ops::kYear>("extract_year", {"year"}, MonotoneRange<ops::kYear>),
+      DatePart<ops::kMonth>("extract_month", {"month"}, FixedRange<1, 12>),
+      DatePart<ops::kDay>("extract_day", {"day", "dayofmonth"}, FixedRange<1, 31>),
+      DatePart<ops::kQuarter>("extract_quarter", {"quarter"}, FixedRange<1, 4>),
+      DatePart<ops::kDow>("extract_dow", {"dayofweek"}, FixedRange<0, 6>),
+      DatePart<ops::kIsoDow>("extract_isodow", {"isodow"}, FixedRange<1, 7>),
+      DatePart<ops::kDoy>("extract_doy", {"dayofyear"}, FixedRange<1, 366>),
+      DatePart<ops::kWeek>("extract_week", {"week", "weekofyear"}, FixedRange<1, 53>),
+      DatePart<ops::kIsoYear>("extract_isoyear", {"isoyear"}, MonotoneRange<ops::kIsoYear>),
+      DatePart<ops::kYearWeek>("extract_yearweek", {"yearweek"}, MonotoneRange<ops::kYearWeek>),
+      DatePart<ops::kDecade>("extract_decade", {"decade"}, MonotoneRange<ops::kDecade>),
+      DatePart<ops::kCentury>("extract_century", {"century"}, MonotoneRange<ops::kCentury>),
+      DatePart<ops::kMillennium>("extract_millennium", {"millennium"}, MonotoneRange<ops::kMillennium>),
+      DatePart<ops::kEra>("extract_era", {"era"}, FixedRange<0, 1>),
+      {"extract_epoch", {"epoch"}, BindFixed<Type::Double, Type::Date>, false, EpochCpu},
+      {"make_date", {"make_date"}, BindMakeDate, false, MakeDateCpu},
+      {"last_day", {"last_day"}, BindFixed<Type::Date, Type::Date>, false, LastDayCpu},
+      {"dayname", {"dayname"}, BindFixed<Type::Varchar, Type::Date>, false, NameCpu<false>},
+      {"monthname", {"monthname"}, BindFixed<Type::Varchar, Type::Date>, false, NameCpu<true>},
+      {"date_diff", {"date_diff", "datediff"}, BindDateDiff, false, DateDiffCpu},
+  };
+}
+
+const ScalarFunction* FindDatePart(std::string_view part) {
+  static const std::pair<const char*, const char*> k[] = {
+      {"year", "extract_year"},       {"years", "extract_year"},       {"y", "extract_year"},
+      {"yr", "extract_year"},         {"yrs", "extract_year"},         {"month", "extract_month"},
+      {"months", "extract_month"},    {"mon", "extract_month"},        {"mons", "extract_month"},
+      {"day", "extract_day"},         {"days", "extract_day"},         {"d", "extract_day"},
+      {"dayofmonth", "extract_day"},  {"quarter", "extract_quarter"},  {"quarters", "extract_quarter"},
+      {"dow", "extract_dow"},         {"dayofweek", "extract_dow"},    {"weekday", "extract_dow"},
+      {"isodow", "extract_isodow"},   {"doy", "extract_doy"},          {"dayofyear", "extract_doy"},
+      {"week", "extract_week"},       {"weeks", "extract_week"},       {"w", "extract_week"},
+      {"weekofyear", "extract_week"}, {"isoyear", "extract_isoyear"},  {"yearweek", "extract_yearweek"},
+      {"decade", "extract_decade"},   {"decades", "extract_decade"},   {"century", "extract_century"},
+      {"centuries", "extract_century"}, {"millennium", "extract_millennium"},
+      {"millennia", "extract_millennium"}, {"era", "extract_era"},     {"epoch", "extract_epoch"},
+  };
+  for (auto& [name, fn] : k)
+    if (part == name) return &ScalarFunctionNamed(fn);
+  return nullptr;
+}
+
+}  // namespace tessera
