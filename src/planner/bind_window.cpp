@@ -86,7 +86,7 @@ BoundExprPtr Binder::BindWindow(const ast::Expr& e, Ctx& ctx) {
     if (e.name == f.name) rf = &f;
   if (rf) {
     info->func = rf->func;
-    if (e.distinct) throw BindError("DISTINCT is not supported for " + e.name, e.pos);
+    if (e.distinct) throw BindError("DISTINCT is not implemented for non-aggregate window functions!", e.pos);
     if (e.has_filter) throw BindError("FILTER is not supported for " + e.name, e.pos);
     if (e.star_arg || nargs < rf->min_args || nargs > rf->max_args) {
       if (rf->max_args > rf->min_args && nargs > rf->max_args)
@@ -178,8 +178,6 @@ BoundExprPtr Binder::BindWindow(const ast::Expr& e, Ctx& ctx) {
   }
   if (info->RangeValues() && orders.size() != 1)
     throw BindError("RANGE frames must have only one ORDER BY expression", e.pos);
-  if (info->unit == WindowFrameUnit::Groups && orders.empty())
-    throw BindError("GROUPS mode requires an ORDER BY clause", e.pos);
   std::vector<BoundExprPtr> offsets;  // as written (RANGE) or BIGINT
   for (const ast::FrameBound* b : {&frame.start, &frame.end}) {
     if (!b->offset || !WindowInfo::HasOffset(BoundOf(b->kind))) continue;
