@@ -124,6 +124,7 @@ struct OrderItem {
 // UNBOUNDED FOLLOWING (offset: n, an expression).
 enum class FrameBoundKind { UnboundedPreceding, Preceding, CurrentRow, Following, UnboundedFollowing };
 enum class FrameUnit { Default, Rows, Range, Groups };  // Default: no frame clause written
+enum class FrameExclude { NoOthers, CurrentRow, Group, Ties };  // EXCLUDE ... after a frame
 struct FrameBound {
   FrameBoundKind kind = FrameBoundKind::UnboundedPreceding;
   ExprPtr offset;
@@ -139,6 +140,7 @@ struct WindowSpec {
   std::vector<OrderItem> orders;
   FrameUnit unit = FrameUnit::Default;
   FrameBound start, end;
+  FrameExclude exclude = FrameExclude::NoOthers;
 };
 
 struct CommonTableExpr {

@@ -1,6 +1,6 @@
 // Window functions: a call's OVER clause (OVER name | OVER ([name] [PARTITION BY ...]
 // [ORDER BY ...] [frame])), frames (ROWS | RANGE | GROUPS, BETWEEN bound AND bound or one
-// bound), the query's WINDOW clause, and ORDER BY items (shared with the query's ORDER BY).
+// bound, [EXCLUDE CURRENT ROW | GROUP | TIES | NO OTHERS]), the query's WINDOW clause, and ORDER BY items (shared with the query's ORDER BY).
 // The frame checks are DuckDB's parser errors.
 #include "parser/parser_internal.hpp"
 
@@ -96,7 +96,20 @@ std::shared_ptr<WindowSpec> Parser::ParseWindowSpec() {
     if (w->start.kind == FrameBoundKind::Following &&
         (w->end.kind == FrameBoundKind::Preceding || w->end.kind == FrameBoundKind::CurrentRow))
       fail("frame starting from following row cannot have preceding rows", w->end.pos);
-    if (AtKw("exclude")) Unsupported(Cur().pos, "EXCLUDE in a window frame");
+    if (AcceptKw("exclude")) {
+      if (AcceptKw("current")) {
+        ExpectKw("row");
+        w->exclude = FrameExclude::CurrentRow;
+      } else if (AcceptKw("group")) {
+        w->exclude = FrameExclude::Group;
+      } else if (AcceptKw("ties")) {
+        w->exclude = FrameExclude::Ties;
+      } else if (AcceptKw("no")) {
+        ExpectKw("others");
+      } else {
+        SyntaxError(Cur(), "expected CURRENT ROW, GROUP, TIES or NO OTHERS");
+      }
+    }
   }
   ExpectOp(")");
   return w;

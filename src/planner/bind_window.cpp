@@ -175,6 +175,7 @@ BoundExprPtr Binder::BindWindow(const ast::Expr& e, Ctx& ctx) {
                                                        : WindowFrameUnit::Groups;
     info->start = BoundOf(frame.start.kind);
     info->end = BoundOf(frame.end.kind);
+    info->exclude = (WindowExclude)(int)frame.exclude;
   }
   if (info->RangeValues() && orders.size() != 1)
     throw BindError("RANGE frames must have only one ORDER BY expression", e.pos);

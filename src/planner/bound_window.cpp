@@ -14,7 +14,7 @@ std::string WindowInfo::ToString(const std::vector<std::string>& c) const {
          (orders[i].nulls_first ? " NULLS FIRST" : "");
   }
   bool is_default = unit == WindowFrameUnit::Range && start == WindowBound::UnboundedPreceding &&
-                    end == WindowBound::CurrentRow;
+                    end == WindowBound::CurrentRow && exclude == WindowExclude::NoOthers;
   if (!is_default) {
     auto bound = [&](WindowBound b, uint32_t child) -> std::string {
       switch (b) {
@@ -29,6 +29,8 @@ std::string WindowInfo::ToString(const std::vector<std::string>& c) const {
     sep();
     s += unit == WindowFrameUnit::Rows ? "ROWS" : unit == WindowFrameUnit::Range ? "RANGE" : "GROUPS";
     s += " BETWEEN " + bound(start, StartOffsetChild()) + " AND " + bound(end, EndOffsetChild());
+    static const char* const kExclude[] = {"", " EXCLUDE CURRENT ROW", " EXCLUDE GROUP", " EXCLUDE TIES"};
+    s += kExclude[(int)exclude];
   }
   return s;
 }

@@ -22,6 +22,8 @@ enum class WindowFunc {
 };
 enum class WindowFrameUnit { Rows, Range, Groups };
 enum class WindowBound { UnboundedPreceding, Preceding, CurrentRow, Following, UnboundedFollowing };
+// EXCLUDE: rows taken out of every frame (the row, its peers, its peers but itself).
+enum class WindowExclude { NoOthers, CurrentRow, Group, Ties };
 
 struct WindowOrder {
   bool desc = false;
@@ -38,6 +40,7 @@ struct WindowInfo {
   // The frame (the default: RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW).
   WindowFrameUnit unit = WindowFrameUnit::Range;
   WindowBound start = WindowBound::UnboundedPreceding, end = WindowBound::CurrentRow;
+  WindowExclude exclude = WindowExclude::NoOthers;
   bool ignore_nulls = false;
 
   bool operator==(const WindowInfo&) const = default;

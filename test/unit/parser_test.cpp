@@ -408,6 +408,9 @@ TEST(window_functions) {
   CHECK_EQ(rank.over->name, std::string("w"));
   CHECK(rank.over->unit == FrameUnit::Range);
   CHECK(rank.over->end.kind == FrameBoundKind::CurrentRow);
+  CHECK(rank.over->exclude == FrameExclude::NoOthers);
+  Q q3 = Sel("select sum(a) over (order by a rows 2 preceding exclude ties) from t");
+  CHECK(q3->select_list[0].expr->over->exclude == FrameExclude::Ties);
   CHECK_EQ(q->windows.size(), (size_t)1);
   CHECK_EQ(q->windows[0].first, std::string("w"));
   CHECK(q->qualify != nullptr);
@@ -891,8 +894,8 @@ TEST(syntax_errors) {
   ExpectError("select 1 select 2", 1, 10, "syntax error at or near \"select\"");
   ExpectError("select t.a.b from t", 1, 11, "names with more than two parts", ErrorKind::Unsupported);
   ExpectError("select a is 1", 1, 13, "expected NULL");
-  ExpectError("select sum(a) over (order by a rows between 1 preceding and current row exclude ties) from t", 1, 73,
-              "EXCLUDE", ErrorKind::Unsupported);
+  ExpectError("select sum(a) over (order by a rows between 1 preceding and current row exclude others) from t", 1, 81,
+              "expected CURRENT ROW, GROUP, TIES or NO OTHERS");
   ExpectError("select sum(a) over (rows unbounded following) from t", 1, 26, "frame start cannot be UNBOUNDED FOLLOWING");
   ExpectError("select sum(a) over (rows between current row and 1 preceding) from t", 1, 50,
               "frame starting from current row cannot have preceding rows");

@@ -403,17 +403,27 @@ struct PartitionEval {
             }
             n = Clamp(BigIntAt(nv, At(f, 1, r)), m);
           }
-          int64_t target = -1;
-          if (!w.ignore_nulls) {
-            if (w.func == WindowFunc::LastValue) target = fe - 1;
-            else target = fs + n - 1;
-            if (n < 1 || target < fs || target >= fe) target = -1;
-          } else {
-            auto lo = std::lower_bound(nonnull.begin(), nonnull.end(), (uint32_t)fs) - nonnull.begin();
-            auto hi = std::lower_bound(nonnull.begin(), nonnull.end(), (uint32_t)fe) - nonnull.begin();
-            int64_t pos = w.func == WindowFunc::LastValue ? hi - 1 : lo + n - 1;
-            if (n >= 1 && pos >= lo && pos < hi) target = nonnull[pos];
+          // The frame's rows (after EXCLUDE) as ranges of positions: of rows, or of the
+          // rows with a value (IGNORE NULLS: indices into `nonnull`).
+          int64_t ranges[3][2];
+          const int nr = Ranges(w, k, fs, fe, ranges);
+          if (w.ignore_nulls)
+            for (int i = 0; i < nr; i++)
+              for (int64_t& e : ranges[i])
+                e = std::lower_bound(nonnull.begin(), nonnull.end(), (uint32_t)e) - nonnull.begin();
+          int64_t pos = -1;  // in the ranges' positions
+          if (w.func == WindowFunc::LastValue) {
+            for (int i = nr; i-- > 0 && pos < 0;)
+              if (ranges[i][1] > ranges[i][0]) pos = ranges[i][1] - 1;
+          } else if (n >= 1) {
+            int64_t left = n;  // the n-th position of the ranges
+            for (int i = 0; i < nr && pos < 0; i++) {
+              const int64_t size = ranges[i][1] - ranges[i][0];
+              if (left <= size) pos = ranges[i][0] + left - 1;
+              else left -= size;
+            }
           }
+          const int64_t target = pos < 0 ? -1 : w.ignore_nulls ? nonnull[pos] : pos;
           if (target < 0) out.validity()[r] = 0;
           else SetCell(x, idx[ps + target], out, r);
         }
@@ -421,6 +431,32 @@ struct PartitionEval {
       }
       case WindowFunc::Aggregate: return Aggregate(f, w, out);
     }
+  }
+
+  // The rows of row k's frame [fs, fe) that EXCLUDE leaves, as at most three ranges in
+  // window order; returns how many.
+  int Ranges(const WindowInfo& w, uint32_t k, int64_t fs, int64_t fe, int64_t (&r)[3][2]) const {
+    if (w.exclude == WindowExclude::NoOthers) {
+      r[0][0] = fs;
+      r[0][1] = fe;
+      return 1;
+    }
+    const bool row = w.exclude == WindowExclude::CurrentRow;
+    const int64_t lo = row ? k : peer_start[k], hi = row ? k + 1 : peer_end[k];
+    int n = 0;
+    auto add = [&](int64_t a, int64_t b) {
+      a = std::max(a, fs);
+      b = std::min(b, fe);
+      if (a < b) {
+        r[n][0] = a;
+        r[n][1] = b;
+        n++;
+      }
+    };
+    add(fs, lo);
+    if (w.exclude == WindowExclude::Ties) add(k, k + 1);
+    add(hi, fe);
+    return n;
   }
 
   // An aggregate over each row's frame, with the hash aggregate's states (see window.hpp).
@@ -433,6 +469,8 @@ struct PartitionEval {
       Frame(w, f, k, fs[k], fe[k]);
       running &= fs[k] == 0 && (k == 0 || fe[k] >= fe[k - 1]);
     }
+    const bool excluding = w.exclude != WindowExclude::NoOthers;  // frames differ within peers
+    running &= !excluding;
     if (!tables[f]) {
       const BoundExpr* shape = agg_shapes[f].get();
       tables[f] = std::make_unique<GroupTable>(std::vector<Type>{}, std::vector<const BoundExpr*>{shape});
@@ -477,7 +515,7 @@ struct PartitionEval {
       slot.resize(n);
       for (uint32_t i = 0; i < n; i++) {
         const uint32_t k = from + i;
-        if (i > 0 && fs[k] == fs[k - 1] && fe[k] == fe[k - 1]) {  // the previous row's frame
+        if (i > 0 && !excluding && fs[k] == fs[k - 1] && fe[k] == fe[k - 1]) {  // the previous row's frame
           slot[i] = slot[i - 1];
           continue;
         }
@@ -487,10 +525,13 @@ struct PartitionEval {
           t.CombineStates(base + i, 0);
           continue;
         }
-        for (int64_t l = fs[k] + m, r = fe[k] + m; l < r; l >>= 1, r >>= 1) {
-          if (l & 1) t.CombineStates(base + i, (uint32_t)l++);
-          if (r & 1) t.CombineStates(base + i, (uint32_t)--r);
-        }
+        int64_t ranges[3][2];
+        const int nr = Ranges(w, k, fs[k], fe[k], ranges);
+        for (int q = 0; q < nr; q++)
+          for (int64_t l = ranges[q][0] + m, r = ranges[q][1] + m; l < r; l >>= 1, r >>= 1) {
+            if (l & 1) t.CombineStates(base + i, (uint32_t)l++);
+            if (r & 1) t.CombineStates(base + i, (uint32_t)--r);
+          }
       }
       DataChunk own_chunk;
       DataChunk& chunk = workers > 1 ? own_chunk : results;

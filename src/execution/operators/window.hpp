@@ -8,8 +8,8 @@
 // partitions evaluated, buckets in parallel (common/parallel.hpp). Aggregates over frames
 // use the hash aggregate's states (GroupTable): a running state where every frame starts at
 // the partition's start and ends no earlier than the previous row's, a segment tree of
-// states otherwise (O(log n) merges a row); rows with the previous row's frame reuse its
-// result. Never O(n * frame).
+// states otherwise (O(log n) merges a row, per range left by EXCLUDE); rows with the
+// previous row's frame reuse its result. Never O(n * frame).
 #pragma once
 #include "execution/physical_operator.hpp"
 
