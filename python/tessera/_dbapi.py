@@ -78,16 +78,6 @@ def _is_pandas_frame(obj):
     return mod.startswith("pandas") and type(obj).__name__ == "DataFrame"
 
 
-def _decode_dictionaries(table):
-    """Dictionary-encoded columns (pandas categoricals) as their value type."""
-    import pyarrow as pa
-
-    for i, field in enumerate(table.schema):
-        if pa.types.is_dictionary(field.type):
-            table = table.set_column(i, field.name, table.column(i).cast(field.type.value_type))
-    return table
-
-
 def _arrow_capsule(obj):
     """An Arrow C stream PyCapsule for `obj`: a pandas DataFrame, a pyarrow Table,
     RecordBatch or RecordBatchReader, a polars DataFrame, or anything with
@@ -103,8 +93,6 @@ def _arrow_capsule(obj):
 
         if isinstance(obj, pa.RecordBatch):
             obj = pa.Table.from_batches([obj])
-        if isinstance(obj, pa.Table):
-            obj = _decode_dictionaries(obj)
     if hasattr(obj, "__arrow_c_stream__"):
         return obj.__arrow_c_stream__()
     raise NotSupportedError(
@@ -203,11 +191,15 @@ class Connection:
         Table/RecordBatch/RecordBatchReader, a polars DataFrame, or any object with
         ``__arrow_c_stream__``.
 
-        The rows are copied (the engine has no zero-copy scan of foreign memory yet) into
-        a temporary table: in memory only, never written to a database on disk, visible
+        A temporary table: in memory only, never written to a database on disk, visible
         to every cursor of this connection, gone when the connection closes or at
-        :meth:`unregister`. Later changes to `obj` are not seen; register it again (an
-        existing registration of the name is replaced unless ``replace=False``).
+        :meth:`unregister`. Its columns share the Arrow buffers of `obj` where tessera's
+        layout is Arrow's (int32/int64/double/date32, decimal128 with p > 18, utf8
+        strings and validity bitmaps): nothing is copied, and the buffers stay alive while
+        the table needs them, also after `obj` itself is gone. Other types are converted
+        column by column. A pandas DataFrame is copied (its numpy arrays can be changed in
+        place). Later changes to `obj` are not seen; register it again (an existing
+        registration of the name is replaced unless ``replace=False``).
 
         Arrow types: bool; int8/16/32 and uint8/16 -> INTEGER; int64, uint32/64 ->
         BIGINT; float, double -> DOUBLE; decimal128(p, s) -> DECIMAL(p, s); date32/64 ->
@@ -216,7 +208,12 @@ class Connection:
         self._check_open()
         if not isinstance(name, str) or not name:
             raise ProgrammingError("register: the name must be a non-empty str")
-        return self._admin.register_arrow(name, _arrow_capsule(obj), replace)
+        return self._admin.register_arrow(name, _arrow_capsule(obj), replace, _is_pandas_frame(obj))
+
+    def _register_for_statement(self, name, obj):
+        """The replacement scan's registration: for one statement, so a pandas DataFrame
+        is shared too."""
+        return self._admin.register_arrow(name, _arrow_capsule(obj), False, False)
 
     def unregister(self, name):
         """Drops the table `name` made by :meth:`register`; returns False when there is
@@ -325,7 +322,7 @@ class Cursor:
                     obj = _lookup(frame, name) if name and name not in registered else None
                     if obj is None:
                         raise
-                    self.connection.register(name, obj, replace=False)
+                    self.connection._register_for_statement(name, obj)
                     registered.append(name)
                     self._prepared = None
         finally:

@@ -37,6 +37,7 @@ struct tessera_result_s {
   std::vector<uint64_t> chunk_starts;                // first row of each chunk of `data`
   size_t next_chunk = 0;                             // tessera_fetch_chunk's position
   CapiError error;
+  unsigned threads = 0;  // the database's thread count (the Arrow export's); 0: the machine's
 };
 
 // One chunk handed out by tessera_fetch_chunk: typed column arrays (strings converted to

@@ -135,6 +135,7 @@ tessera_state tessera_execute_prepared(tessera_prepared p, tessera_result* out_r
       capi::Substitution sub(p->sql, p->placeholders, p->literals);
       try {
         h = capi::MakeResult(p->conn->Query(sub.sql()));
+        h->threads = p->db->threads();
       } catch (...) {
         CapiError e;
         capi::CaptureError(e, sub.sql(), &sub, p->sql);

@@ -80,6 +80,7 @@ tessera_state tessera_query(tessera_connection connection, const char* sql, tess
   tessera_result_s* h = nullptr;
   try {
     h = capi::MakeResult(connection->conn->Query(sql));
+    h->threads = connection->db->threads();
   } catch (...) {
     CapiError e;
     capi::CaptureError(e, sql);

@@ -330,12 +330,40 @@ struct ArrowArrayStream {
 #endif  // ARROW_C_STREAM_INTERFACE
 
 /* Exports the result's rows as an Arrow stream: the schema is a struct ("+s") with one
- * nullable child per column; each get_next gives a struct array of one chunk's rows.
+ * nullable child per column; each get_next gives a struct array of up to 1048576 rows
+ * (consecutive result chunks; fewer where a column's strings would pass 2 GiB).
  * Types: BOOLEAN "b", INTEGER "i", BIGINT "l", DOUBLE "g", DECIMAL(p,s) decimal128 "d:p,s",
- * DATE date32 "tdD", VARCHAR utf8 "u", NULL "n"; NULLs in validity bitmaps. The values are
- * copied: the stream and its arrays stay valid after the result is destroyed. The caller
- * releases the stream (stream->release). The result's own chunk fetching is unaffected. */
+ * DATE date32 "tdD", VARCHAR utf8 "u", NULL "n"; NULLs in validity bitmaps. Fixed-width
+ * columns of a batch of one chunk share the result's memory; the rest is copied once into
+ * 64-byte aligned buffers (on the database's threads). The stream and its arrays keep what they share alive: they stay
+ * valid after the result is destroyed. The caller releases the stream (stream->release).
+ * The result's own chunk fetching is unaffected. */
 TESSERA_API tessera_state tessera_result_arrow_stream(tessera_result result, struct ArrowArrayStream* out_stream);
+
+/* ---------------------------------------------------------------------------------------
+ * Arrow import
+ * ------------------------------------------------------------------------------------- */
+
+/* Makes the rows of an Arrow C stream (a struct schema "+s", one child per column)
+ * queryable as the temporary table `name`: in memory only, never persisted, visible to
+ * every connection of the database until tessera_unregister_arrow or tessera_close.
+ * Takes ownership of `stream` (released before return). The table shares the record
+ * batches' buffers where tessera's layout is Arrow's (int32, int64, double, date32,
+ * decimal128 with precision > 18, utf8, validity bitmaps at 64-row boundaries) and
+ * releases each batch (ArrowArray.release, from whatever thread drops the table's last
+ * reference) when it no longer needs it; other types are converted, column by column.
+ * Types: bool; int8/16/32, uint8/16 -> INTEGER; int64, uint32/64 -> BIGINT; float,
+ * double -> DOUBLE; decimal128 -> DECIMAL; date32/64 -> DATE; utf8, large_utf8,
+ * utf8_view -> VARCHAR; dictionaries of these are decoded. `replace`: replace a temporary
+ * table of that name (a persistent table is never replaced). On failure returns
+ * TESSERA_ERROR and, when `out_error` is not NULL, a message to free with tessera_free.
+ * `out_rows` (may be NULL): the number of rows. */
+TESSERA_API tessera_state tessera_register_arrow_stream(tessera_connection connection, const char* name,
+                                                        struct ArrowArrayStream* stream, bool replace,
+                                                        uint64_t* out_rows, char** out_error);
+/* Drops the temporary table `name` made by tessera_register_arrow_stream (or Python's
+ * register); TESSERA_ERROR when there is none. */
+TESSERA_API tessera_state tessera_unregister_arrow(tessera_connection connection, const char* name);
 
 #ifdef __cplusplus
 }

@@ -80,7 +80,7 @@ std::vector<QueryResult> Connection::ExecuteAll(std::string_view sql) {
     r.phases.parse_ms = parse_ms;
     r.phases.plan_cached = cached;
     r.elapsed_ms = MsSince(t0);
-    db_.plan_cache().Put(std::move(entry), db_.catalog().version());
+    if (entry->query.cacheable) db_.plan_cache().Put(std::move(entry), db_.catalog().version());
     results.push_back(std::move(r));
     return results;
   }

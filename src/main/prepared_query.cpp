@@ -20,11 +20,14 @@ PreparedQuery::~PreparedQuery() = default;
 PreparedQuery::PreparedQuery(PreparedQuery&&) noexcept = default;
 PreparedQuery& PreparedQuery::operator=(PreparedQuery&&) noexcept = default;
 
-PreparedQuery PrepareSelect(Database& db, const ast::SelectStmt& select, bool allow_gpu, const std::set<int>& chained_joins) {
+PreparedQuery PrepareSelect(Database& db, const ast::SelectStmt& select, bool allow_gpu, const std::set<int>& chained_joins,
+                            const Binder::TableOverrides* overrides) {
   PreparedQuery q;
   auto t0 = Clock::now();
   Binder binder(db.catalog());
+  binder.SetTableOverrides(overrides);
   q.bound = binder.BindSelect(select);
+  q.cacheable = !binder.reads_files();
   q.bound.plan = Optimize(std::move(q.bound.plan));
   q.plan = CreatePhysicalPlan(*q.bound.plan);
   q.pipelines = std::make_unique<PipelineSet>(q.plan.get());

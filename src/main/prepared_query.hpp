@@ -24,6 +24,7 @@ struct PreparedQuery {
   // Set when the GPU handed this query back once: it was prepared again for the CPU, and
   // every later run of it reports the same note.
   std::string fallback_note;
+  bool cacheable = true;   // false when it read files at bind time (Binder::reads_files)
   double plan_ms = 0;      // bind, optimise, physical plan, pipelines
   double gpu_plan_ms = 0;  // GPU code generation (kernels are compiled when first run)
   PreparedQuery();
@@ -34,8 +35,10 @@ struct PreparedQuery {
 
 // `chained_joins`: the GPU plan's joins to build with duplicate keys chained (an earlier
 // run found duplicates on their build sides; gpu::GpuFallback::duplicate_join).
+// `overrides`: tables bound in place of the catalog's (Binder::SetTableOverrides).
 PreparedQuery PrepareSelect(Database& db, const ast::SelectStmt& select, bool allow_gpu = true,
-                            const std::set<int>& chained_joins = {});
+                            const std::set<int>& chained_joins = {},
+                            const Binder::TableOverrides* overrides = nullptr);
 
 // Runs the prepared query (again, when it ran before) and returns its result, with the
 // run and collect phases timed. When the GPU hands the query back (a case its kernels

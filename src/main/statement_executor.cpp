@@ -10,6 +10,7 @@
 #include "execution/pipeline.hpp"
 #include "gpu/gpu_executor.hpp"
 #include "main/explain.hpp"
+#include "main/data_change.hpp"
 #include "main/plan_cache.hpp"
 #include "main/prepared_query.hpp"
 #include "model/machine_probe.hpp"
@@ -18,6 +19,7 @@
 #include "planner/binder.hpp"
 #include "storage/csv_reader.hpp"
 #include "storage/csv_writer.hpp"
+#include "storage/parquet/parquet_writer.hpp"
 
 namespace tessera {
 
@@ -36,12 +38,24 @@ uint64_t AppendResult(Database& db, const std::string& table, std::vector<DataCh
   const auto& cols = entry->schema.columns;
   RowGroupWriter writer(entry->schema.types());
   uint64_t rows = 0;
+  // Columns the statement gives no value: their DEFAULT, else NULL.
+  std::vector<Value> defaults;
+  for (size_t c = 0; c < cols.size(); c++) {
+    const bool targeted = std::find(target_cols.begin(), target_cols.end(), (int)c) != target_cols.end();
+    defaults.push_back(targeted ? Value::Null(cols[c].type) : ColumnDefaultValue(db.catalog(), cols[c]));
+  }
   for (auto& ch : chunks) {
     DataChunk out;
     out.Init(entry->schema.types(), std::max<uint32_t>(ch.size, 1));
-    for (auto& v : out.cols) {
+    for (size_t c = 0; c < cols.size(); c++) {
+      Vector& v = out.cols[c];
       uint8_t* valid = v.validity();
       std::fill(valid, valid + std::max<uint32_t>(ch.size, 1), 0);  // unspecified columns: NULL
+      if (!defaults[c].is_null())
+        for (uint32_t r = 0; r < ch.size; r++) {
+          v.SetValue(r, defaults[c]);
+          valid[r] = 1;
+        }
     }
     for (size_t i = 0; i < target_cols.size(); i++) {
       int tc = target_cols[i];
@@ -58,7 +72,7 @@ uint64_t AppendResult(Database& db, const std::string& table, std::vector<DataCh
     }
     for (size_t c = 0; c < cols.size(); c++) {
       bool targeted = std::find(target_cols.begin(), target_cols.end(), (int)c) != target_cols.end();
-      if (!targeted && cols[c].not_null && ch.size > 0)
+      if (!targeted && cols[c].not_null && defaults[c].is_null() && ch.size > 0)
         throw UserError(ErrorKind::Constraint, "NULL value in column \"" + cols[c].name + "\" violates its NOT NULL constraint");
     }
     out.size = ch.size;
@@ -141,7 +155,7 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
           throw;
         }
       }
-      for (auto& c : ct.columns) schema.columns.push_back({c.name, c.type, c.not_null});
+      for (auto& c : ct.columns) schema.columns.push_back({c.name, c.type, c.not_null, c.default_sql});
       if (schema.columns.empty()) throw UserError(ErrorKind::Syntax, "a table needs at least one column", stmt.pos);
       try {
         db.catalog().CreateTable(schema, ct.if_not_exists);
@@ -196,12 +210,17 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
       uint64_t n = AppendResult(db, ins.table, chunks, targets);
       return Status("INSERT " + std::to_string(n));
     }
+    case ast::StmtKind::Update: return ExecuteUpdate(db, static_cast<const ast::UpdateStatement&>(stmt));
+    case ast::StmtKind::Delete: return ExecuteDelete(db, static_cast<const ast::DeleteStatement&>(stmt));
+    case ast::StmtKind::AlterTable: return ExecuteAlterTable(db, static_cast<const ast::AlterTableStatement&>(stmt));
     case ast::StmtKind::Copy: {
       auto& cp = static_cast<const ast::CopyStatement&>(stmt);
       if (cp.to) {
-        CsvWriteOptions wopt = ParseCopyToOptions(cp.options);
+        CopyToOptions wopt = ParseCopyToOptions(cp.options, cp.path);
         auto r = RunSelect(db, *cp.query);
-        uint64_t n = WriteCsvFile(cp.path, r.names, r.types, r.chunks, wopt);
+        uint64_t n = wopt.parquet
+                         ? WriteParquetFile(cp.path, r.names, r.types, r.chunks, wopt.parquet_opt, db.threads())
+                         : WriteCsvFile(cp.path, r.names, r.types, r.chunks, wopt.csv);
         return Status("COPY " + std::to_string(n));
       }
       if (!db.catalog().GetTable(cp.table))

@@ -86,7 +86,8 @@ struct Expr {
 // made from the catalog (planner/bind_system_table.cpp).
 // TableFunction: a file read as a table, FROM 'file' (name empty) or FROM name(args), e.g.
 // read_parquet('dir/*.parquet'), read_csv('f.csv', header = true)
-// (planner/bind_table_function.cpp, storage/file_table.hpp).
+// (planner/bind_table_function.cpp, storage/file_table.hpp); also range(...) and
+// generate_series(...).
 enum class TableRefKind { Base, Join, Subquery, Describe, ShowTables, TableFunction };
 enum class JoinType { Inner, Left, Right, Full, Cross };
 
@@ -105,6 +106,8 @@ struct TableRef {
   // ['a', 'b'] lists) and the named arguments (name = value), values as written.
   std::vector<std::string> func_paths;
   std::vector<std::pair<std::string, std::string>> func_options;
+  // Other positional arguments (expressions: range(1, 10)), in order.
+  std::vector<ExprPtr> func_args;
   explicit TableRef(TableRefKind k, SourcePos p = {}) : kind(k), pos(p) {}
 };
 using TableRefPtr = std::unique_ptr<TableRef>;
@@ -186,9 +189,13 @@ struct ColumnDefAst {
   Type type;
   bool not_null = false;
   SourcePos pos;
+  ExprPtr default_value;    // DEFAULT e (a constant expression), or null
+  std::string default_sql;  // its text as written
 };
 
-enum class StmtKind { Select, CreateTable, DropTable, Insert, Copy, Explain, Set, CreateView, DropView };
+enum class StmtKind {
+  Select, CreateTable, DropTable, Insert, Copy, Explain, Set, CreateView, DropView, Update, Delete, AlterTable
+};
 
 struct Statement {
   StmtKind kind;
@@ -259,6 +266,44 @@ struct CreateViewStatement : Statement {
   std::unique_ptr<SelectStmt> query;
   std::string query_sql;  // the SELECT's text, stored in the catalog
   CreateViewStatement() : Statement(StmtKind::CreateView) {}
+};
+
+// The name of the row number column UPDATE and DELETE read: their `select` scans the table
+// with this column appended (main/data_change.cpp); no table may have a column of this name.
+inline constexpr const char* kRowIdColumn = "__tessera_row_id";
+
+// UPDATE t [AS a] SET c = e, ... [WHERE p]. The parser makes `select`, which the executor
+// runs over the table with its row numbers: SELECT __tessera_row_id, e, ... FROM t [AS a]
+// [WHERE p]; the rows it returns are the rows to change and their new values.
+struct UpdateStatement : Statement {
+  std::string table;
+  std::vector<std::string> columns;  // SET targets, in order (the select's items after the row id)
+  std::vector<SourcePos> column_pos;
+  std::unique_ptr<SelectStmt> select;
+  UpdateStatement() : Statement(StmtKind::Update) {}
+};
+
+// DELETE FROM t [AS a] [WHERE p] (select: SELECT __tessera_row_id FROM t [WHERE p]), and
+// TRUNCATE [TABLE] t (truncate set, select null).
+struct DeleteStatement : Statement {
+  std::string table;
+  bool truncate = false;
+  std::unique_ptr<SelectStmt> select;
+  DeleteStatement() : Statement(StmtKind::Delete) {}
+};
+
+// ALTER TABLE t ADD [COLUMN] [IF NOT EXISTS] def [DEFAULT literal] | DROP [COLUMN] [IF
+// EXISTS] c | RENAME [COLUMN] a TO b | RENAME TO n.
+enum class AlterAction { AddColumn, DropColumn, RenameColumn, RenameTable };
+struct AlterTableStatement : Statement {
+  std::string table;
+  AlterAction action = AlterAction::AddColumn;
+  ColumnDefAst column;      // AddColumn (with its DEFAULT)
+  std::string name;         // DropColumn, RenameColumn: the column
+  std::string new_name;     // RenameColumn, RenameTable
+  bool if_exists = false;   // ALTER TABLE IF EXISTS t; DROP COLUMN IF EXISTS; ADD COLUMN IF NOT EXISTS
+  bool column_if = false;
+  AlterTableStatement() : Statement(StmtKind::AlterTable) {}
 };
 
 }  // namespace tessera::ast

@@ -73,8 +73,8 @@ void Parser::ParseTableElement(CreateTableStatement& st) {
       if (AtOp("(")) ParseIdentList();
     } else if (AcceptKw("constraint")) {
       ParseIdent();
-    } else if (AtKw("default")) {
-      Unsupported(Cur().pos, "DEFAULT");
+    } else if (AcceptKw("default")) {
+      ParseColumnDefault(col);
     } else if (AtKw("check")) {
       Unsupported(Cur().pos, "CHECK constraint");
     } else if (AtKw("collate")) {
@@ -84,6 +84,13 @@ void Parser::ParseTableElement(CreateTableStatement& st) {
     }
   }
   st.columns.push_back(std::move(col));
+}
+
+// DEFAULT e: the expression and its text (the catalog keeps the text).
+void Parser::ParseColumnDefault(ColumnDefAst& col) {
+  const Token start = Cur();
+  col.default_value = ParseExpr();
+  col.default_sql = std::string(src_.substr(start.begin, prev_end_ - start.begin));
 }
 
 StatementPtr Parser::ParseCreateView(bool or_replace) {

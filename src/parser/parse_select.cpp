@@ -336,8 +336,9 @@ TableRefPtr Parser::ParseTablePrimary(int* height) {
   return t;
 }
 
-// (arg, ...): each argument a file name or pattern ('f.csv'), a list of them (['a', 'b']) or
-// a named option (name = value, value a string, number or word such as true).
+// (arg, ...): each argument a file name or pattern ('f.csv'), a list of them (['a', 'b']), a
+// named option (name = value, value a string, number or word such as true) or another
+// expression (range(0, 10)).
 void Parser::ParseTableFunctionArgs(TableRef& t) {
   ExpectOp("(");
   if (AcceptOp(")")) return;
@@ -346,10 +347,12 @@ void Parser::ParseTableFunctionArgs(TableRef& t) {
       std::string name = Cur().kind == TokenKind::Word ? Cur().text : AsciiLower(Cur().text);
       Next();
       Next();  // = or :=
+      // A number may be negative (sample_size = -1).
+      bool minus = AcceptOp("-");
       const Token& v = Cur();
-      if (v.kind == TokenKind::String || v.kind == TokenKind::Integer || v.kind == TokenKind::Decimal ||
-          v.kind == TokenKind::Float || v.kind == TokenKind::Word) {
-        t.func_options.emplace_back(name, v.text);
+      bool number = v.kind == TokenKind::Integer || v.kind == TokenKind::Decimal || v.kind == TokenKind::Float;
+      if (number || (!minus && (v.kind == TokenKind::String || v.kind == TokenKind::Word))) {
+        t.func_options.emplace_back(name, minus ? "-" + v.text : v.text);
         Next();
       } else {
         SyntaxError(v, "expected a string, number or word as the value of \"" + name + "\"");
@@ -363,11 +366,11 @@ void Parser::ParseTableFunctionArgs(TableRef& t) {
         } while (AcceptOp(","));
       }
       ExpectOp("]");
-    } else if (Cur().kind == TokenKind::String) {
+    } else if (Cur().kind == TokenKind::String && (IsOp(Peek(), ",") || IsOp(Peek(), ")"))) {
       t.func_paths.push_back(Cur().text);
       Next();
     } else {
-      SyntaxError(Cur(), "expected a file name in single quotes, a list of them or name = value");
+      t.func_args.push_back(ParseExpr());
     }
   } while (AcceptOp(","));
   ExpectOp(")");

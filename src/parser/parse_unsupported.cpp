@@ -1,4 +1,4 @@
-// Statements tessera recognises but does not run yet (UPDATE, DELETE, ALTER, transactions,
+// Statements tessera recognises but does not run yet (transactions, MERGE,
 // CREATE INDEX, ...): a UserError(Unsupported) at the statement's first word rather than a
 // syntax error, so that the message says what is missing. Anything else is a syntax error.
 #include <unordered_map>
@@ -10,8 +10,7 @@ namespace tessera::parser_internal {
 void Parser::UnsupportedStatement() {
   // Leading word -> what the message calls the statement.
   static const std::unordered_map<std::string, const char*> kKnown = {
-      {"update", "UPDATE"},       {"delete", "DELETE"},         {"truncate", "TRUNCATE"},
-      {"merge", "MERGE"},         {"alter", "ALTER"},           {"begin", "BEGIN (transactions)"},
+      {"merge", "MERGE"},         {"begin", "BEGIN (transactions)"},
       {"start", "START TRANSACTION"}, {"commit", "COMMIT (transactions)"},
       {"end", "END (transactions)"},  {"abort", "ABORT (transactions)"},
       {"rollback", "ROLLBACK (transactions)"}, {"savepoint", "SAVEPOINT"},

@@ -71,6 +71,14 @@ StatementPtr Parser::ParseStatement() {
     st = ParseSet();
   } else if (AtKw("show") || AtKw("describe")) {
     st = ParseShow();
+  } else if (AtKw("update")) {
+    st = ParseUpdate();
+  } else if (AtKw("delete")) {
+    st = ParseDelete();
+  } else if (AtKw("truncate")) {
+    st = ParseTruncate();
+  } else if (AtKw("alter")) {
+    st = ParseAlter();
   } else {
     UnsupportedStatement();
   }

@@ -195,6 +195,7 @@ class Parser {
   // ---------------------------------------------------------------- parse_create.cpp
   StatementPtr ParseCreate();
   void ParseTableElement(CreateTableStatement& st);
+  void ParseColumnDefault(ColumnDefAst& col);
   StatementPtr ParseCreateView(bool or_replace);
 
   // ---------------------------------------------------------------- parse_drop.cpp
@@ -202,6 +203,15 @@ class Parser {
 
   // ---------------------------------------------------------------- parse_insert.cpp
   StatementPtr ParseInsert();
+
+  // ---------------------------------------------------------------- parse_data_change.cpp
+  StatementPtr ParseUpdate();
+  StatementPtr ParseDelete();
+  StatementPtr ParseTruncate();
+  std::string ParseDataChangeAlias();
+
+  // ---------------------------------------------------------------- parse_alter.cpp
+  StatementPtr ParseAlter();
 
   // ---------------------------------------------------------------- parse_copy.cpp
   StatementPtr ParseCopy();

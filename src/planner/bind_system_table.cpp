@@ -111,7 +111,7 @@ std::vector<Binder::RelationColumn> Binder::DescribeRelation(const ast::TableRef
   if (!ref.subquery && (ref.schema.empty() || ref.schema == "main")) {
     auto entry = catalog_.GetEntry(ref.name);
     if (entry && !entry->is_view()) {
-      for (auto& c : entry->schema.columns) out.push_back({c.name, c.type, c.not_null});
+      for (auto& c : entry->schema.columns) out.push_back({c.name, c.type, c.not_null, c.default_sql});
       return out;
     }
   }
@@ -144,7 +144,9 @@ LogicalOpPtr Binder::BindSystemTable(const ast::TableRef& ref, Scope& scope) {
   } else if (ref.kind == ast::TableRefKind::Describe) {
     for (auto& c : DescribeRelation(ref))
       rows.push_back({Text(c.name), Text(c.type.ToString()), Text(c.not_null ? "NO" : "YES"),
-                      Value::Null(Type::Varchar()), Value::Null(Type::Varchar()), Value::Null(Type::Varchar())});
+                      Value::Null(Type::Varchar()),
+                      c.default_sql.empty() ? Value::Null(Type::Varchar()) : Text(c.default_sql),
+                      Value::Null(Type::Varchar())});
     table = MakeTable("describe",
                       VarcharColumns({"column_name", "column_type", "null", "key", "default", "extra"}), rows);
   } else if (ref.name == "tables") {
@@ -185,7 +187,7 @@ LogicalOpPtr Binder::BindSystemTable(const ast::TableRef& ref, Scope& scope) {
     for (auto& [name, entry] : state) {
       std::vector<RelationColumn> rel;
       if (!entry->is_view()) {
-        for (auto& c : entry->schema.columns) rel.push_back({c.name, c.type, c.not_null});
+        for (auto& c : entry->schema.columns) rel.push_back({c.name, c.type, c.not_null, c.default_sql});
       } else {
         ast::TableRef view(ast::TableRefKind::Base, ref.pos);
         view.name = name;
@@ -205,6 +207,7 @@ LogicalOpPtr Binder::BindSystemTable(const ast::TableRef& ref, Scope& scope) {
         row[2] = Text(name);
         row[3] = Text(rel[i].name);
         row[4] = Value::Integer((int32_t)i + 1);
+        if (!rel[i].default_sql.empty()) row[5] = Text(rel[i].default_sql);
         row[6] = Text(rel[i].not_null ? "NO" : "YES");
         row[7] = Text(rel[i].type.ToString());
         NumericFacts(rel[i].type, &row[10], &row[11], &row[12]);

@@ -34,7 +34,12 @@ LogicalOpPtr Binder::BindBaseTable(const ast::TableRef& ref, Scope& scope) {
                              ref.pos, scope, !ref.column_aliases.empty());
     }
   }
-  auto entry = catalog_.GetEntry(ref.name);
+  std::shared_ptr<const TableEntry> entry;
+  if (overrides_ && ref.schema.empty()) {
+    auto o = overrides_->find(ref.name);
+    if (o != overrides_->end()) entry = o->second;
+  }
+  if (!entry) entry = catalog_.GetEntry(ref.name);
   if (!entry) throw UserError(ErrorKind::Catalog, "table \"" + ref.name + "\" does not exist", ref.pos);
   if (entry->is_view()) {
     // A view is its query, parsed and bound here like a subquery in FROM.

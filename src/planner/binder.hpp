@@ -22,9 +22,16 @@ struct BoundQuery {
 class Binder {
  public:
   explicit Binder(Catalog& catalog) : catalog_(catalog) {}
+  // Tables to bind in place of the catalog's of the same name (UPDATE and DELETE: the table
+  // with its row numbers, main/data_change.cpp).
+  using TableOverrides = std::map<std::string, std::shared_ptr<const TableEntry>>;
+  void SetTableOverrides(const TableOverrides* overrides) { overrides_ = overrides; }
   BoundQuery BindSelect(const ast::SelectStmt& stmt);
   // Binds an expression without any columns in scope (INSERT ... VALUES).
   BoundExprPtr BindStandalone(const ast::Expr& e);
+  // Whether what was bound reads files (FROM 'f.csv'): its plan holds their contents as of
+  // now, so it must not be cached (main/plan_cache.hpp).
+  bool reads_files() const { return reads_files_; }
 
   // Shared typing rules (also used by the optimizer's constant folding).
   static Type CommonType(const Type& a, const Type& b, SourcePos pos = {});
@@ -99,6 +106,7 @@ class Binder {
     std::string name;
     Type type;
     bool not_null = false;
+    std::string default_sql;  // a table column's DEFAULT ("" when none)
   };
   // The columns of a table, a view or (ref.subquery) a query, as DESCRIBE shows them.
   std::vector<RelationColumn> DescribeRelation(const ast::TableRef& ref);
@@ -126,6 +134,8 @@ class Binder {
   BoundExprPtr ToBoolean(BoundExprPtr e, SourcePos pos, const char* what);
 
   Catalog& catalog_;
+  const TableOverrides* overrides_ = nullptr;
+  bool reads_files_ = false;
   uint32_t next_index_ = 0;
   std::vector<std::map<std::string, const ast::CommonTableExpr*>> ctes_;
   // Scopes of the queries enclosing the one being bound (innermost last): a column not

@@ -29,10 +29,12 @@ struct Conn {
   }
 };
 
-// Imports the Arrow C stream `stream` (taking ownership: it is released before return)
-// into the temporary table `name` of the connection's database; replaces a temporary
-// table of that name when `replace`. Returns the number of rows. Called with the GIL held;
-// it releases the GIL while converting.
-uint64_t ImportArrowStream(Conn& conn, const std::string& name, ArrowArrayStream* stream, bool replace);
+// Imports the Arrow C stream `stream` (taking ownership: the stream is released before
+// return, its batches when the table no longer needs them) into the temporary table
+// `name` of the connection's database, sharing the Arrow buffers where the layouts agree
+// (`copy`: copying every buffer instead); replaces a temporary table of that name when
+// `replace`. Returns the number of rows. Called with the GIL held; it releases the GIL
+// while converting.
+uint64_t ImportArrowStream(Conn& conn, const std::string& name, ArrowArrayStream* stream, bool replace, bool copy);
 
 }  // namespace tessera::python

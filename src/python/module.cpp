@@ -23,9 +23,12 @@
 #include <functional>
 #include <thread>
 
+#include <unistd.h>
+
 #include "common/date.hpp"
 #include "common/decimal.hpp"
 #include "ext.hpp"
+#include "main/plan_cache.hpp"
 
 namespace tessera::python {
 
@@ -55,8 +58,56 @@ namespace {
 // ------------------------------------------------------------------------------------
 // Running a statement: GIL released, interruptible from the main thread.
 
+// The thread that runs the main thread's statements: one for the process, started on first
+// use (again in a forked child), never stopped (it waits idle), so a statement does not pay
+// for starting a thread.
+class Helper {
+ public:
+  static Helper& Get() {
+    static Helper* h = nullptr;
+    static pid_t pid = 0;
+    if (!h || pid != getpid()) {  // first use, or a forked child (which has no helper thread)
+      h = new Helper();           // never destroyed: the thread outlives static destructors
+      pid = getpid();
+    }
+    return *h;
+  }
+  // Starts `fn` on the helper thread (idle: the main thread runs one statement at a time).
+  void Start(std::function<void()> fn) {
+    std::lock_guard<std::mutex> g(m_);
+    job_ = std::move(fn);
+    done_ = false;
+    cv_.notify_all();
+  }
+  // Waits up to `timeout` for the job started last; true when it is done.
+  bool WaitFor(std::chrono::milliseconds timeout) {
+    std::unique_lock<std::mutex> lk(m_);
+    return cv_.wait_for(lk, timeout, [&] { return done_; });
+  }
+
+ private:
+  Helper() { std::thread([this] { Loop(); }).detach(); }
+  void Loop() {
+    std::unique_lock<std::mutex> lk(m_);
+    for (;;) {
+      cv_.wait(lk, [&] { return (bool)job_; });
+      auto fn = std::move(job_);
+      job_ = nullptr;
+      lk.unlock();
+      fn();
+      lk.lock();
+      done_ = true;
+      cv_.notify_all();
+    }
+  }
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::function<void()> job_;
+  bool done_ = true;
+};
+
 // Runs `fn` (which makes a tessera_result) with the GIL released. On the main thread it
-// runs on a helper thread and the caller checks for signals while it waits; a signal
+// runs on the helper thread and the caller checks for signals while it waits; a signal
 // handler that raises interrupts the statement and its exception propagates.
 tessera_result Run(Conn& conn, const std::function<void(tessera_result*)>& fn) {
   tessera_connection con = conn.get();
@@ -67,48 +118,31 @@ tessera_result Run(Conn& conn, const std::function<void(tessera_result*)>& fn) {
     fn(&res);
     return res;
   }
-  struct Job {
-    std::mutex m;
-    std::condition_variable cv;
-    bool done = false;
-    tessera_result res = nullptr;
-  };
-  auto job = std::make_shared<Job>();
+  tessera_result res = nullptr;
   bool interrupted = false;
   {
     nb::gil_scoped_release unlocked;
     std::unique_lock<std::mutex> conn_lock(conn.mu);
-    std::thread worker([job, &fn] {
-      tessera_result r = nullptr;
-      fn(&r);
-      std::lock_guard<std::mutex> g(job->m);
-      job->res = r;
-      job->done = true;
-      job->cv.notify_one();
-    });
-    {
-      std::unique_lock<std::mutex> lk(job->m);
-      while (!job->cv.wait_for(lk, std::chrono::milliseconds(20), [&] { return job->done; })) {
-        lk.unlock();
-        {
-          nb::gil_scoped_acquire locked;
-          interrupted = PyErr_CheckSignals() != 0;
+    Helper& helper = Helper::Get();
+    helper.Start([&res, &fn] { fn(&res); });
+    while (!helper.WaitFor(std::chrono::milliseconds(20))) {
+      {
+        nb::gil_scoped_acquire locked;
+        interrupted = PyErr_CheckSignals() != 0;
+      }
+      if (interrupted) {
+        tessera_interrupt(con);
+        while (!helper.WaitFor(std::chrono::milliseconds(1000))) {
         }
-        lk.lock();
-        if (interrupted) {
-          tessera_interrupt(con);
-          job->cv.wait(lk, [&] { return job->done; });
-          break;
-        }
+        break;
       }
     }
-    worker.join();
   }
   if (interrupted) {
-    tessera_destroy_result(&job->res);
+    tessera_destroy_result(&res);
     throw nb::python_error();  // the signal handler's exception (KeyboardInterrupt)
   }
-  return job->res;
+  return res;
 }
 
 // ------------------------------------------------------------------------------------
@@ -442,7 +476,7 @@ class Connection {
     return stmt;
   }
 
-  uint64_t RegisterArrow(const std::string& name, nb::handle capsule, bool replace) {
+  uint64_t RegisterArrow(const std::string& name, nb::handle capsule, bool replace, bool copy) {
     auto* s = static_cast<ArrowArrayStream*>(PyCapsule_GetPointer(capsule.ptr(), "arrow_array_stream"));
     if (!s) throw nb::python_error();
     if (!s->release) RaiseDbApi("InterfaceError", "register: the Arrow stream was already consumed");
@@ -450,7 +484,22 @@ class Connection {
     ArrowArrayStream stream = *s;
     s->release = nullptr;
     conn_->get();
-    return ImportArrowStream(*conn_, name, &stream, replace);
+    return ImportArrowStream(*conn_, name, &stream, replace, copy);
+  }
+
+  // For tests: per row group, the address of column `column`'s values (fixed-width types)
+  // or offsets (VARCHAR) in the table `name`, to compare with the Arrow buffers'.
+  std::vector<uintptr_t> ColumnAddresses(const std::string& name, size_t column) {
+    tessera_connection con = conn_->get();
+    auto e = con->db->catalog().GetTable(name);
+    if (!e || !e->data) RaiseDbApi("ProgrammingError", "no table \"" + name + "\"");
+    std::vector<uintptr_t> out;
+    for (auto& rg : e->data->row_groups) {
+      if (column >= rg->columns.size()) RaiseDbApi("ProgrammingError", "no such column");
+      const ColumnChunk& c = *rg->columns[column];
+      out.push_back(reinterpret_cast<uintptr_t>(c.type.physical() == PhysType::Str ? (const void*)c.offsets : c.data));
+    }
+    return out;
   }
 
   // Drops the temporary table `name` (a table made by register()); false if none.
@@ -460,6 +509,7 @@ class Connection {
     auto e = cat.GetTable(name);
     if (!e || !e->temporary) return false;
     cat.DropTable(name, true);
+    con->db->plan_cache().Clear();  // cached plans (now stale) would keep the data alive
     return true;
   }
 
@@ -499,7 +549,9 @@ NB_MODULE(_tessera, m) {
       .def_prop_ro("closed", &Connection::closed)
       .def("query", &Connection::Query, nb::arg("sql"))
       .def("prepare", &Connection::Prepare, nb::arg("sql"))
-      .def("register_arrow", &Connection::RegisterArrow, nb::arg("name"), nb::arg("capsule"), nb::arg("replace") = true)
+      .def("register_arrow", &Connection::RegisterArrow, nb::arg("name"), nb::arg("capsule"), nb::arg("replace") = true,
+           nb::arg("copy") = false)
+      .def("_column_addresses", &Connection::ColumnAddresses, nb::arg("name"), nb::arg("column"))
       .def("unregister", &Connection::Unregister, nb::arg("name"))
       .def("interrupt", &Connection::Interrupt);
 

@@ -123,6 +123,24 @@ bool Catalog::DropTable(const std::string& name, bool if_exists) {
   return true;
 }
 
+void Catalog::ReplaceTable(const std::string& name, const TableEntry* expected,
+                           std::shared_ptr<const TableEntry> next) {
+  std::lock_guard<std::mutex> g(mu_);
+  auto it = state_.find(name);
+  if (it == state_.end() || it->second->is_view())
+    throw UserError(ErrorKind::Catalog, "table \"" + name + "\" does not exist");
+  if (it->second.get() != expected)
+    throw UserError(ErrorKind::Constraint, "table \"" + name + "\" was changed by another statement meanwhile; try again");
+  const std::string& new_name = next->schema.name;
+  if (new_name != name && state_.count(new_name))
+    throw AlreadyExists(*state_.at(new_name), new_name);
+  CheckColumnNames(next->schema);
+  CatalogState state = state_;
+  state.erase(name);
+  state[new_name] = std::move(next);
+  CommitLocked(std::move(state));
+}
+
 void Catalog::PutTemporaryTable(TableSchema schema, std::shared_ptr<const TableData> data, bool replace) {
   std::lock_guard<std::mutex> g(mu_);
   auto it = state_.find(schema.name);

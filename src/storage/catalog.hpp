@@ -17,6 +17,9 @@ struct ColumnDef {
   std::string name;
   Type type;
   bool not_null = false;
+  // DEFAULT: the SQL text of a constant expression that INSERT gives the column when it
+  // names no value for it ("" when none: NULL).
+  std::string default_sql;
 };
 
 struct TableSchema {
@@ -85,6 +88,11 @@ class Catalog {
   // persisted) holding `data`, in one change. Replacing works only on a temporary table;
   // a persistent table or a view of that name is an error.
   void PutTemporaryTable(TableSchema schema, std::shared_ptr<const TableData> data, bool replace);
+  // Replaces the table `name`, which must still be `expected` (the entry the change was
+  // computed from; another writer's commit in between is an error), by `next`, named
+  // next->schema.name (a rename when that differs), in one commit. UPDATE, DELETE, TRUNCATE
+  // and ALTER TABLE change tables this way.
+  void ReplaceTable(const std::string& name, const TableEntry* expected, std::shared_ptr<const TableEntry> next);
   // Appends row groups to a table (built against its schema), atomically.
   void Append(const std::string& name, std::vector<std::shared_ptr<const RowGroup>> groups);
   bool persistent() const { return backend_ != nullptr; }

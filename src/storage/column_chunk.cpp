@@ -35,14 +35,18 @@ void ColumnChunk::Read(uint32_t start, uint32_t n, Vector& out) const {
   }
   size_t w = (size_t)type.width();
   std::memcpy(out.raw(), data + (size_t)start * w, (size_t)n * w);
+  if (const uint8_t* v = out.validity_or_null()) {  // NULL rows read as zero (see the header)
+    for (uint32_t i = 0; i < n; i++)
+      if (!v[i]) std::memset(out.raw() + (size_t)i * w, 0, w);
+  }
 }
 
 size_t ColumnChunk::ByteSize() const {
   size_t s = validity ? ((count + 63) / 64) * 8 : 0;
   if (type.physical() != PhysType::Str) return s + (size_t)count * type.width();
   if (str_enc == StringEncoding::Dictionary)
-    return s + (size_t)count * 4 + (size_t)(dict_size + 1) * 4 + offsets[dict_size];
-  return s + (size_t)(count + 1) * 4 + offsets[count];
+    return s + (size_t)count * 4 + (size_t)(dict_size + 1) * 4 + offsets[dict_size] - offsets[0];
+  return s + (size_t)(count + 1) * 4 + offsets[count] - offsets[0];  // a slice's offsets[0] may be > 0
 }
 
 void ColumnChunkBuilder::AppendValidity(bool valid) {

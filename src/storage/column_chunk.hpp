@@ -1,11 +1,15 @@
 // A column chunk: the values of one column within one row group, immutable once built.
 //
-// Layout (all buffers owned through `owner`: heap memory or a memory-mapped file):
+// Layout (all buffers owned through `owner`: heap memory, a memory-mapped file, or the
+// buffers of imported Arrow data, capi/arrow_import.hpp):
 //   fixed-width types: `data` = count values in physical form (types.hpp)
-//   VARCHAR, Plain:      `offsets` = count+1 uint32 offsets into `bytes`
+//   VARCHAR, Plain:      `offsets` = count+1 uint32 offsets into `bytes` (offsets[0] is 0
+//                        except in a slice of Arrow utf8 data, whose offsets are shared)
 //   VARCHAR, Dictionary: `data` = count uint32 codes; `offsets` = dict_size+1 offsets into
 //                        `bytes` holding the distinct strings, sorted ascending
 //   `validity` = bitmap (bit i set = row i valid), nullptr when the chunk has no NULLs.
+//   The values of NULL rows are zero in chunks built here; in imported Arrow data they are
+//   whatever the producer left there: Read and the table scan's gather zero them.
 // Statistics: min/max over non-null values (has_stats false when all values are NULL).
 #pragma once
 #include <cstdint>

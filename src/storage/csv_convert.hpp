@@ -8,6 +8,7 @@
 
 #include "common/date.hpp"
 #include "common/decimal.hpp"
+#include "common/string_cast.hpp"
 #include "common/types.hpp"
 
 namespace tessera::csv {
@@ -117,17 +118,13 @@ inline Conv ParseDateField(const char* s, const char* e, int32_t* out) {
   return Conv::Ok;
 }
 
-// true/t/1 and false/f/0, any case, spaces around allowed.
+// As CAST(text AS BOOLEAN) (common/string_cast.hpp: true/t/yes/y/1, false/f/no/n/0, any
+// case), spaces around allowed.
 inline Conv ParseBoolField(const char* s, const char* e, bool* out) {
   TrimSpaces(s, e);
-  char buf[8] = {};
-  size_t n = (size_t)(e - s);
-  if (n == 0 || n >= sizeof buf) return Conv::Bad;
-  for (size_t i = 0; i < n; i++) buf[i] = (char)std::tolower((unsigned char)s[i]);
-  std::string_view w(buf, n);
-  if (w == "true" || w == "t" || w == "1") *out = true;
-  else if (w == "false" || w == "f" || w == "0") *out = false;
-  else return Conv::Bad;
+  auto b = ParseBoolean(std::string_view(s, (size_t)(e - s)));
+  if (!b) return Conv::Bad;
+  *out = *b;
   return Conv::Ok;
 }
 

@@ -88,11 +88,113 @@ CsvOptions ParseCopyOptions(const CopyOptionList& opts, const std::string& path)
   return o;
 }
 
-CsvWriteOptions ParseCopyToOptions(const CopyOptionList& opts) {
-  CsvWriteOptions o;
+ReadCsvOptions ParseReadCsvOptions(const CopyOptionList& opts, SourcePos pos) {
+  static const char* kKnown =
+      "all_varchar, auto_detect, compression, delim, delimiter, escape, filename, header, null, "
+      "nullstr, quote, sample_size, sep, skip";
+  ReadCsvOptions r;
+  CsvOptions& o = r.csv;
+  auto bad = [&](const std::string& key, const std::string& why) {
+    return UserError(ErrorKind::Binder, "read_csv option " + key + " " + why, pos);
+  };
+  auto boolean = [&](const std::string& key, const std::string& v) {
+    std::string l = AsciiLower(v);
+    if (l == "true" || l == "1" || l == "on") return true;
+    if (l == "false" || l == "0" || l == "off") return false;
+    throw bad(key, "must be true or false, got '" + v + "'");
+  };
+  auto count = [&](const std::string& key, const std::string& v) {
+    uint64_t n = 0;
+    if (v.empty() || v.size() > 18 || v.find_first_not_of("0123456789") != std::string::npos)
+      throw bad(key, "must be a non-negative integer, got '" + v + "'");
+    for (char c : v) n = n * 10 + (uint64_t)(c - '0');
+    return n;
+  };
+  auto single = [&](const std::string& key, const std::string& v, bool allow_empty) {
+    if (v.size() == 1) return v[0];
+    if (v == "\\t") return '\t';
+    if (v.empty() && allow_empty) return '\0';
+    throw bad(key, "must be a single character, got '" + v + "'");
+  };
+  bool delim_seen = false;
+  std::string escape;
+  bool escape_given = false;
   for (auto& [key, raw] : opts) {
     std::string k = AsciiLower(key);
     std::string v = Unquote(raw);
+    if (k == "delim" || k == "delimiter" || k == "sep") {
+      if (delim_seen) throw bad(k, "repeats the delimiter (delim, delimiter and sep are aliases)");
+      delim_seen = true;
+      o.delimiter = single(k, v, false);
+      o.delimiter_given = true;
+    } else if (k == "header") {
+      o.header = boolean(k, v);
+      o.header_given = true;
+    } else if (k == "quote") {
+      o.quote = single(k, v, true);
+    } else if (k == "escape") {
+      escape = v;
+      escape_given = true;
+    } else if (k == "nullstr" || k == "null") {
+      o.null_str = v;
+    } else if (k == "skip") {
+      o.skip = count(k, v);
+    } else if (k == "sample_size") {
+      // DuckDB: -1 reads the whole file.
+      r.sample_size = v == "-1" ? UINT64_MAX : count(k, v);
+      if (r.sample_size == 0) throw bad(k, "must be positive (or -1 for the whole file)");
+    } else if (k == "all_varchar") {
+      r.all_varchar = boolean(k, v);
+    } else if (k == "auto_detect") {
+      if (!boolean(k, v))
+        throw bad(k, "false needs the columns option, which tessera does not support: leave auto_detect on");
+    } else if (k == "filename") {
+      r.filename = boolean(k, v);
+    } else if (k == "compression") {
+      std::string l = AsciiLower(v);
+      if (l == "auto" || l == "infer") r.compression = ReadCsvOptions::Codec::Auto;
+      else if (l == "none" || l == "uncompressed") r.compression = ReadCsvOptions::Codec::None;
+      else if (l == "gzip") r.compression = ReadCsvOptions::Codec::Gzip;
+      else if (l == "zstd") r.compression = ReadCsvOptions::Codec::Zstd;
+      else throw bad(k, "must be auto, none, gzip or zstd, got '" + v + "'");
+    } else {
+      throw UserError(ErrorKind::Binder,
+                      "unknown read_csv option \"" + key + "\" (known: " + kKnown + ")", pos);
+    }
+  }
+  // RFC 4180 escapes a quote by doubling it; another escape character is not supported.
+  if (escape_given && !(escape.empty() || (escape.size() == 1 && escape[0] == o.quote)))
+    throw bad("escape", "other than the quote character is not supported (quotes are escaped by doubling them)");
+  if (o.delimiter == '\n' || o.delimiter == '\r') throw bad("delim", "cannot be a line break");
+  if (o.quote && o.quote == o.delimiter) throw bad("quote", "must differ from the delimiter");
+  return r;
+}
+
+CopyToOptions ParseCopyToOptions(const CopyOptionList& opts, const std::string& path) {
+  CopyToOptions r;
+  std::string lpath = AsciiLower(path);
+  r.parquet = lpath.size() >= 8 && lpath.compare(lpath.size() - 8, 8, ".parquet") == 0;
+  for (auto& [key, raw] : opts) {
+    if (AsciiLower(key) != "format") continue;
+    std::string l = AsciiLower(Unquote(raw));
+    if (l == "csv") r.parquet = false;
+    else if (l == "parquet") r.parquet = true;
+    else throw UserError(ErrorKind::Unsupported, "COPY ... TO with FORMAT " + Unquote(raw) + " is not supported (csv or parquet)");
+  }
+  CsvWriteOptions& o = r.csv;
+  ParquetWriteOptions& q = r.parquet_opt;
+  const char* format = r.parquet ? "parquet" : "csv";
+  auto other_format = [&](const std::string& key) {
+    return UserError(ErrorKind::Input, "COPY option " + key + " does not apply to FORMAT " + format);
+  };
+  for (auto& [key, raw] : opts) {
+    std::string k = AsciiLower(key);
+    std::string v = Unquote(raw);
+    bool csv_option = k == "delimiter" || k == "delim" || k == "sep" || k == "header" || k == "null" ||
+                      k == "nullstr" || k == "quote";
+    bool parquet_option = k == "compression" || k == "codec" || k == "row_group_size";
+    if (csv_option && r.parquet) throw other_format(key);
+    if (parquet_option && !r.parquet) throw other_format(key);
     if (k == "delimiter" || k == "delim" || k == "sep") {
       o.delimiter = SingleChar(v, "DELIMITER", false);
     } else if (k == "header") {
@@ -101,16 +203,28 @@ CsvWriteOptions ParseCopyToOptions(const CopyOptionList& opts) {
       o.null_str = v;
     } else if (k == "quote") {
       o.quote = SingleChar(v, "QUOTE", false);
-    } else if (k == "format") {
+    } else if (k == "compression" || k == "codec") {
       std::string l = AsciiLower(v);
-      if (l != "csv")
-        throw UserError(ErrorKind::Unsupported, "COPY ... TO with FORMAT " + v + " is not supported yet (only csv)");
+      if (l == "snappy") q.codec = ParquetWriteOptions::Codec::Snappy;
+      else if (l == "uncompressed" || l == "none") q.codec = ParquetWriteOptions::Codec::Uncompressed;
+      else if (l == "gzip") q.codec = ParquetWriteOptions::Codec::Gzip;
+      else if (l == "zstd") q.codec = ParquetWriteOptions::Codec::Zstd;
+      else throw UserError(ErrorKind::Input, "COPY option COMPRESSION must be snappy, uncompressed, gzip or zstd, got '" + v + "'");
+    } else if (k == "row_group_size") {
+      uint64_t n = 0;
+      bool ok = !v.empty() && v.size() <= 12 && v.find_first_not_of("0123456789") == std::string::npos;
+      if (ok)
+        for (char c : v) n = n * 10 + (uint64_t)(c - '0');
+      if (!ok || n == 0) throw UserError(ErrorKind::Input, "COPY option ROW_GROUP_SIZE must be a positive integer, got '" + v + "'");
+      q.row_group_size = n;
+    } else if (k == "format") {
+      // handled above
     } else {
       throw UserError(ErrorKind::Input, "unknown COPY option \"" + key + "\"");
     }
   }
-  CheckDelimiterAndQuote(o.delimiter, o.quote);
-  return o;
+  if (!r.parquet) CheckDelimiterAndQuote(o.delimiter, o.quote);
+  return r;
 }
 
 }  // namespace tessera

@@ -277,28 +277,37 @@ class RangeParser {
 
 }  // namespace
 
-uint64_t CopyFromFile(Catalog& catalog, const std::string& table, const std::string& path,
-                      const CsvOptions& opt, unsigned threads,
-                      const std::function<void(uint64_t, uint64_t)>& progress) {
-  auto entry = catalog.GetTable(table);
-  if (!entry) throw UserError(ErrorKind::Catalog, "table \"" + table + "\" does not exist");
+CsvText CsvTextOf(const FileInput& in, uint64_t skip) {
+  CsvText t{in.data(), in.data() + in.size(), 0};
+  // A UTF-8 byte order mark is skipped; trailing empty lines are ignored.
+  if (t.end - t.begin >= 3 && std::memcmp(t.begin, "\xEF\xBB\xBF", 3) == 0) t.begin += 3;
+  while (t.end > t.begin && (t.end[-1] == '\n' || t.end[-1] == '\r')) t.end--;
+  for (; t.skipped_lines < skip && t.begin < t.end; t.skipped_lines++) {
+    const char* nl = csv::LineEnd(t.begin, t.end);
+    t.begin = nl < t.end ? nl + 1 : t.end;
+  }
+  return t;
+}
+
+std::vector<std::shared_ptr<const RowGroup>> ReadCsvRowGroups(
+    const std::string& path, const FileInput& in, const std::vector<ColumnDef>& columns,
+    const CsvOptions& opt, unsigned threads, const std::function<void(uint64_t, uint64_t)>& progress) {
   if (opt.quote && opt.quote == opt.delimiter)
     throw UserError(ErrorKind::Input, "COPY delimiter and quote must differ");
   Shared sh;
   sh.opt = opt;
-  for (auto& c : entry->schema.columns) sh.cols.push_back({c.type, c.not_null, c.name});
-  sh.types = entry->schema.types();
+  for (auto& c : columns) {
+    sh.cols.push_back({c.type, c.not_null, c.name});
+    sh.types.push_back(c.type);
+  }
   const size_t ncols = sh.cols.size();
-  TESSERA_ASSERT(ncols > 0, "COPY into a table without columns");
+  TESSERA_ASSERT(ncols > 0, "CSV columns missing");
 
-  auto in = std::make_unique<FileInput>(path);
-  const char* begin = in->data();
-  const char* end = in->data() + in->size();
-  sh.total = in->size();
+  CsvText text = CsvTextOf(in, opt.skip);
+  const char* begin = text.begin;
+  const char* end = text.end;
+  sh.total = in.size();
   sh.progress = &progress;
-  // A UTF-8 byte order mark is skipped; trailing empty lines are ignored.
-  if (end - begin >= 3 && std::memcmp(begin, "\xEF\xBB\xBF", 3) == 0) begin += 3;
-  while (end > begin && (end[-1] == '\n' || end[-1] == '\r')) end--;
   // What the statement left open, the sniffer decides.
   if (!sh.opt.delimiter_given) {
     sh.opt.delimiter = csv::SniffDelimiter(begin, end, ncols, sh.opt.quote);
@@ -306,12 +315,12 @@ uint64_t CopyFromFile(Catalog& catalog, const std::string& table, const std::str
   }
   if (!sh.opt.header_given) sh.opt.header = csv::SniffHeader(begin, end, sh.types, sh.opt);
   const char delim = sh.opt.delimiter, quote = sh.opt.quote;
-  uint64_t skipped_lines = 0;
+  uint64_t skipped_lines = text.skipped_lines;
   if (sh.opt.header && begin < end) {
     csv::Record header;
     csv::ReadRecord(begin, end, delim, quote, header);
     begin = header.next;
-    skipped_lines = header.lines;
+    skipped_lines += header.lines;
   }
   if (begin < end) {
     bool last_empty = false;
@@ -357,16 +366,23 @@ uint64_t CopyFromFile(Catalog& catalog, const std::string& table, const std::str
     line_base += r.lines;
   }
   std::vector<std::shared_ptr<const RowGroup>> groups;
-  uint64_t rows = 0;
   for (auto& r : results)
-    for (auto& g : r.groups) {
-      rows += g->count;
-      groups.push_back(std::move(g));
-    }
-  results.clear();
-  in.reset();  // unmap early: the row groups own copies of every value
-  catalog.Append(table, std::move(groups));
+    for (auto& g : r.groups) groups.push_back(std::move(g));
   if (progress) progress(sh.total, sh.total);
+  return groups;
+}
+
+uint64_t CopyFromFile(Catalog& catalog, const std::string& table, const std::string& path,
+                      const CsvOptions& opt, unsigned threads,
+                      const std::function<void(uint64_t, uint64_t)>& progress) {
+  auto entry = catalog.GetTable(table);
+  if (!entry) throw UserError(ErrorKind::Catalog, "table \"" + table + "\" does not exist");
+  auto in = std::make_unique<FileInput>(path);
+  auto groups = ReadCsvRowGroups(path, *in, entry->schema.columns, opt, threads, progress);
+  in.reset();  // unmap early: the row groups own copies of every value
+  uint64_t rows = 0;
+  for (auto& g : groups) rows += g->count;
+  catalog.Append(table, std::move(groups));
   return rows;
 }
 

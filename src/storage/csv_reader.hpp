@@ -26,4 +26,23 @@ uint64_t CopyFromFile(Catalog& catalog, const std::string& table, const std::str
                       const std::function<void(uint64_t bytes_done, uint64_t bytes_total)>&
                           progress = {});
 
+class FileInput;
+
+// The CSV text of a file: after a UTF-8 byte order mark and `skip` lines, without its
+// trailing line breaks.
+struct CsvText {
+  const char* begin;
+  const char* end;
+  uint64_t skipped_lines;
+};
+CsvText CsvTextOf(const FileInput& in, uint64_t skip);
+
+// Parses the CSV file `in` (named `path` in errors) into row groups of `columns`' types,
+// in parallel, in file order; what `opt` leaves open (delimiter, header) is sniffed for
+// these columns as COPY does. Errors as CopyFromFile's.
+std::vector<std::shared_ptr<const RowGroup>> ReadCsvRowGroups(
+    const std::string& path, const FileInput& in, const std::vector<ColumnDef>& columns,
+    const CsvOptions& opt, unsigned threads,
+    const std::function<void(uint64_t bytes_done, uint64_t bytes_total)>& progress = {});
+
 }  // namespace tessera

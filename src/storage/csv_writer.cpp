@@ -1,10 +1,5 @@
 #include "storage/csv_writer.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <atomic>
-#include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <cstring>
@@ -12,6 +7,7 @@
 #include "common/date.hpp"
 #include "common/decimal.hpp"
 #include "common/error.hpp"
+#include "storage/output_file.hpp"
 
 namespace tessera {
 
@@ -76,55 +72,13 @@ class CsvFormatter {
   char special_[4];
 };
 
-[[noreturn]] void WriteError(const std::string& path, int e) {
-  throw UserError(ErrorKind::IO, "could not write file \"" + path + "\": " + std::strerror(e));
-}
-
-// A file descriptor for `tmp`, closed and removed unless Commit() renamed it.
-class TempFile {
- public:
-  TempFile(std::string path) : path_(std::move(path)) {
-    static std::atomic<uint64_t> counter{0};
-    tmp_ = path_ + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-    fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd_ < 0) WriteError(path_, errno);
-  }
-  ~TempFile() {
-    if (fd_ >= 0) ::close(fd_);
-    if (!committed_) ::unlink(tmp_.c_str());
-  }
-  void Write(const std::string& bytes) {
-    size_t done = 0;
-    while (done < bytes.size()) {
-      ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        WriteError(path_, errno);
-      }
-      done += (size_t)n;
-    }
-  }
-  void Commit() {
-    int rc = ::close(fd_);
-    fd_ = -1;
-    if (rc != 0) WriteError(path_, errno);
-    if (::rename(tmp_.c_str(), path_.c_str()) != 0) WriteError(path_, errno);
-    committed_ = true;
-  }
-
- private:
-  std::string path_, tmp_;
-  int fd_ = -1;
-  bool committed_ = false;
-};
-
 }  // namespace
 
 uint64_t WriteCsvFile(const std::string& path, const std::vector<std::string>& names,
                       const std::vector<Type>& types, const std::vector<DataChunk>& chunks,
                       const CsvWriteOptions& opt) {
   CsvFormatter fmt(opt);
-  TempFile file(path);
+  OutputFile file(path);
   std::string buf;
   buf.reserve(1 << 20);
   if (opt.header) {

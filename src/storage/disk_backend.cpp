@@ -708,6 +708,10 @@ std::shared_ptr<const RowGroup> BrokenRowGroup(const RowGroupRef& ref, const Tab
 //         u32 directory CRC)
 //         [flags bit 0 (kManifestHasViews): u32 view count, per view: name, u32 column
 //          name count, column names, SQL text]
+//         [flags bit 1 (kManifestHasDefaults): u32 count, per column with a DEFAULT: table
+//          name, u32 column index, the DEFAULT's SQL text]
+// A manifest without the newer sections has the older builds' layout (they open it); one
+// with a flag they do not know they refuse.
 
 struct FileInfo {
   std::shared_ptr<const RowGroup> rg;  // the mapped row group (identity of the file)
@@ -724,6 +728,7 @@ struct ManifestTable {
 };
 
 constexpr uint32_t kManifestHasViews = 1;
+constexpr uint32_t kManifestHasDefaults = 2;
 
 std::string SerializeManifest(uint64_t next_id, const CatalogState& state,
                               const std::map<std::string, FileInfo>& files) {
@@ -764,10 +769,26 @@ std::string SerializeManifest(uint64_t next_id, const CatalogState& state,
       body.Str(entry->view_sql);
     }
   }
+  uint32_t ndefaults = 0;
+  for (auto& [name, entry] : state)
+    if (!entry->is_view())
+      for (auto& col : entry->schema.columns) ndefaults += !col.default_sql.empty();
+  if (ndefaults) {
+    body.U32(ndefaults);
+    for (auto& [name, entry] : state) {
+      if (entry->is_view()) continue;
+      for (size_t c = 0; c < entry->schema.columns.size(); c++) {
+        if (entry->schema.columns[c].default_sql.empty()) continue;
+        body.Str(name);
+        body.U32((uint32_t)c);
+        body.Str(entry->schema.columns[c].default_sql);
+      }
+    }
+  }
   BufWriter m;
   m.Raw(kManifestMagic, 8);
   m.U32(kStorageFormatVersion);
-  m.U32(nviews ? kManifestHasViews : 0);
+  m.U32((nviews ? kManifestHasViews : 0) | (ndefaults ? kManifestHasDefaults : 0));
   m.U64(body.buf.size());
   m.buf += body.buf;
   m.U32(Crc32c(m.buf.data(), m.buf.size()));
@@ -791,7 +812,7 @@ std::vector<ManifestTable> ParseManifest(const std::string& data, const std::str
                                        std::to_string(kStorageFormatVersion) + ")");
   uint32_t flags;
   std::memcpy(&flags, data.data() + 12, 4);
-  if (flags & ~kManifestHasViews)
+  if (flags & ~(kManifestHasViews | kManifestHasDefaults))
     throw UserError(ErrorKind::IO, "database manifest " + path + " uses features this build does not know (flags " +
                                        std::to_string(flags) + ")");
   uint64_t body_size;
@@ -846,6 +867,20 @@ std::vector<ManifestTable> ParseManifest(const std::string& data, const std::str
         mt.view_sql = std::string(r.Str());
         if (mt.view_sql.empty()) throw Corrupt{"view " + mt.schema.name + " without SQL"};
         tables.push_back(std::move(mt));
+      }
+    }
+    if (flags & kManifestHasDefaults) {
+      uint32_t ndefaults = r.U32();
+      for (uint32_t d = 0; d < ndefaults; d++) {
+        std::string table(r.Str());
+        uint32_t col = r.U32();
+        std::string sql(r.Str());
+        auto t = std::find_if(tables.begin(), tables.end(), [&](const ManifestTable& m) {
+          return m.view_sql.empty() && m.schema.name == table;
+        });
+        if (t == tables.end() || col >= t->schema.columns.size() || sql.empty())
+          throw Corrupt{"DEFAULT of an unknown column of " + table};
+        t->schema.columns[col].default_sql = std::move(sql);
       }
     }
     if (!r.AtEnd()) throw Corrupt{"trailing bytes"};

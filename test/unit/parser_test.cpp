@@ -575,7 +575,14 @@ TEST(create_and_drop) {
   CHECK_EQ(As<CreateViewStatement>(v2).query_sql, std::string("(select 1)"));
   CHECK(!As<CreateViewStatement>(v2).or_replace);
 
-  ExpectError("create table t (a int default 3)", 1, 23, "DEFAULT", ErrorKind::Unsupported);
+  {
+    auto st = ParseSQL("create table t (a int default 3 + 4, b varchar not null default 'x')");
+    auto& ct = static_cast<const ast::CreateTableStatement&>(*st[0]);
+    CHECK_EQ(ct.columns[0].default_sql, std::string("3 + 4"));
+    CHECK_EQ(ct.columns[1].default_sql, std::string("'x'"));
+    CHECK(ct.columns[1].not_null);
+  }
+  ExpectError("create table t (a int default)", 1, 30, "syntax error");
   ExpectError("create table t (a blob)", 1, 19, "unknown type", ErrorKind::Type);
   ExpectError("create table t (a decimal(50, 2))", 1, 19, "precision", ErrorKind::Type);
   ExpectError("create table t ()", 1, 17, "syntax error at or near \")\"");
@@ -867,9 +874,11 @@ TEST(syntax_errors) {
   ExpectError("select 1 limit 99999999999999999999", 1, 16, "LIMIT must be a non-negative integer");
   ExpectError("select 1 offset 1.5", 1, 17, "OFFSET must be a non-negative integer");
   ExpectError("select 1 limit 1 limit 2", 1, 18, "syntax error at or near \"limit\"");
-  ExpectError("UPDATE t SET a = 1", 1, 1, "UPDATE is not supported", ErrorKind::Unsupported);
-  ExpectError("select 1;\n  delete from t", 2, 3, "DELETE is not supported", ErrorKind::Unsupported);
-  ExpectError("ALTER TABLE t ADD COLUMN b INTEGER", 1, 1, "ALTER is not supported", ErrorKind::Unsupported);
+  ExpectError("UPDATE t SET a = 1 FROM u", 1, 20, "UPDATE ... FROM (use a subquery in SET or WHERE) is not supported", ErrorKind::Unsupported);
+  ExpectError("select 1;\n  delete from t using u", 2, 17, "DELETE ... USING (use a subquery in WHERE) is not supported", ErrorKind::Unsupported);
+  ExpectError("ALTER TABLE t ALTER COLUMN b TYPE INTEGER", 1, 15, "ALTER TABLE ... ALTER COLUMN is not supported", ErrorKind::Unsupported);
+  ExpectError("ALTER VIEW v RENAME TO w", 1, 7, "ALTER VIEW is not supported", ErrorKind::Unsupported);
+  ExpectError("UPDATE t SET", 1, 13, "syntax error at end of input");
   ExpectError("begin transaction", 1, 1, "BEGIN (transactions) is not supported", ErrorKind::Unsupported);
   ExpectError("COMMIT", 1, 1, "COMMIT (transactions) is not supported", ErrorKind::Unsupported);
   ExpectError("rollback", 1, 1, "ROLLBACK (transactions) is not supported", ErrorKind::Unsupported);

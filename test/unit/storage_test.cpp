@@ -21,6 +21,7 @@
 #include "check.hpp"
 #include "common/decimal.hpp"
 #include "storage/csv_reader.hpp"
+#include "storage/csv_sniffer.hpp"
 #include "storage/disk_backend.hpp"
 
 using namespace tessera;
@@ -591,6 +592,56 @@ TEST(copy_options) {
   CHECK_THROWS_WITH(ParseCopyOptions({{"delimiter", "ab"}}, "x.csv"), "single character");
   CHECK_THROWS_WITH(ParseCopyOptions({{"format", "parquet"}}, "x.csv"), "not supported");
   CHECK_THROWS_WITH(ParseCopyOptions({{"header", "maybe"}}, "x.csv"), "HEADER");
+}
+
+TEST(copy_to_and_read_csv_options) {
+  CHECK(ParseCopyToOptions({}, "out.parquet").parquet);
+  CHECK(ParseCopyToOptions({}, "OUT.PARQUET").parquet);
+  CHECK(!ParseCopyToOptions({}, "out.csv").parquet);
+  CHECK(!ParseCopyToOptions({{"format", "csv"}}, "out.parquet").parquet);
+  CopyToOptions t = ParseCopyToOptions({{"format", "parquet"}, {"compression", "gzip"}, {"row_group_size", "1000"}}, "x");
+  CHECK(t.parquet);
+  CHECK(t.parquet_opt.codec == ParquetWriteOptions::Codec::Gzip);
+  CHECK_EQ(t.parquet_opt.row_group_size, 1000u);
+  CHECK_THROWS_WITH(ParseCopyToOptions({{"header", "true"}}, "x.parquet"), "does not apply");
+  CHECK_THROWS_WITH(ParseCopyToOptions({{"compression", "gzip"}}, "x.csv"), "does not apply");
+  CHECK_THROWS_WITH(ParseCopyToOptions({{"format", "json"}}, "x"), "not supported");
+  ReadCsvOptions r = ParseReadCsvOptions({{"sep", ";"}, {"sample_size", "-1"}, {"skip", "2"}}, {});
+  CHECK_EQ(r.csv.delimiter, ';');
+  CHECK_EQ(r.sample_size, UINT64_MAX);
+  CHECK_EQ(r.csv.skip, 2u);
+  CHECK_THROWS_WITH(ParseReadCsvOptions({{"nosuch", "1"}}, {}), "known: all_varchar");
+  CHECK_THROWS_WITH(ParseReadCsvOptions({{"skip", "-1"}}, {}), "non-negative");
+}
+
+TEST(csv_sniffer_types_and_header) {
+  // DuckDB 1.5's choices (test/sql/copy/read_csv.test checks files against DuckDB).
+  CHECK(csv::SniffType({"true", "F", "yes"}) == Type::Boolean());
+  CHECK(csv::SniffType({"0", "1"}) == Type::BigInt());
+  CHECK(csv::SniffType({"1", "2.5"}) == Type::Double());
+  CHECK(csv::SniffType({"99999999999999999999"}) == Type::Double());
+  CHECK(csv::SniffType({"007"}) == Type::Varchar());
+  CHECK(csv::SniffType({"+5"}) == Type::Varchar());
+  CHECK(csv::SniffType({"inf"}) == Type::Varchar());
+  CHECK(csv::SniffType({"2020-01-02", ""}) == Type::Date());
+  CHECK(csv::SniffType({"2020-01-02 03:04:05"}) == Type::Varchar());
+  CHECK(csv::SniffType({"", ""}) == Type::Varchar());
+  auto sniff = [](const std::string& text) { return csv::SniffCsv(text.data(), text.data() + text.size(), {}, 20480); };
+  auto a = sniff("a;b\n1;x\n2;y");
+  CHECK_EQ(a.opt.delimiter, ';');
+  CHECK(a.opt.header);
+  CHECK_EQ(a.names.size(), 2u);
+  CHECK(a.types[0] == Type::BigInt() && a.types[1] == Type::Varchar());
+  auto b = sniff("1,2\n3,4");
+  CHECK(!b.opt.header);
+  CHECK_EQ(b.names[1], "column1");
+  auto c = sniff("1,2\nx,y");  // all VARCHAR below: a header
+  CHECK(c.opt.header);
+  CHECK_EQ(c.names[0], "1");
+  auto d = sniff("a,a,,A\n1,2,3,4");
+  CHECK_EQ(d.names[1], "a_1");
+  CHECK_EQ(d.names[2], "column2");
+  CHECK_EQ(d.names[3], "A_2");
 }
 
 TEST(copy_tbl_with_trailing_delimiter_crlf_and_nulls) {

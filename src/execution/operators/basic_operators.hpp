@@ -9,6 +9,7 @@ class PhysicalDummy : public PhysicalOperator {
  public:
   PhysicalDummy() : PhysicalOperator(PhysKind::Dummy, {}) {}
   std::string Name() const override { return "DUMMY_SCAN"; }
+  uint64_t SourceMorsels() const override { return 1; }  // one worker: no thread to start
   std::unique_ptr<GlobalSourceState> InitSource() override;
   bool GetChunk(GlobalSourceState& gs, LocalState&, DataChunk& out) override;
 };

@@ -101,6 +101,11 @@ static void GatherChunk(const ColumnChunk& c, uint32_t base, const uint32_t* row
     case 8: for (uint32_t i = 0; i < n; i++) ((uint64_t*)dst)[i] = ((const uint64_t*)src)[rows[i]]; break;
     default: for (uint32_t i = 0; i < n; i++) std::memcpy(dst + i * w, src + rows[i] * w, w);
   }
+  if (c.validity) {  // NULL rows read as zero (imported Arrow data leaves anything there)
+    const uint8_t* v = out.validity_or_null();
+    for (uint32_t i = 0; i < n; i++)
+      if (!v[i]) std::memset(dst + i * w, 0, w);
+  }
 }
 
 bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChunk& out) {

@@ -1,0 +1,88 @@
+// UPDATE t [[AS] a] SET c = e, ... [WHERE p]; DELETE FROM t [[AS] a] [WHERE p];
+// TRUNCATE [TABLE] t. UPDATE and DELETE become a SELECT over the table and its row numbers
+// (ast::UpdateStatement, ast::DeleteStatement), which the executor runs.
+#include "parser/parser_internal.hpp"
+
+namespace tessera::parser_internal {
+
+namespace {
+
+// SELECT __tessera_row_id FROM t [alias] (the items and WHERE are added by the caller).
+std::unique_ptr<SelectStmt> RowIdSelect(const std::string& table, const std::string& alias, SourcePos pos) {
+  auto q = std::make_unique<SelectStmt>();
+  q->pos = pos;
+  auto ref = std::make_unique<TableRef>(TableRefKind::Base, pos);
+  ref->name = table;
+  ref->alias = alias;
+  SelectItem item;
+  item.expr = std::make_unique<Expr>(ExprKind::Column, pos);
+  item.expr->name = kRowIdColumn;
+  if (!alias.empty()) item.expr->table = alias;
+  else item.expr->table = table;
+  q->select_list.push_back(std::move(item));
+  q->from.push_back(std::move(ref));
+  return q;
+}
+
+}  // namespace
+
+// [AS] alias after the table of UPDATE or DELETE (not a keyword that may follow).
+std::string Parser::ParseDataChangeAlias() {
+  if (AcceptKw("as")) return ParseIdent();
+  if (IsIdentToken(Cur()) && !AtKw("set") && !AtKw("where")) {
+    std::string a = Cur().text;
+    Next();
+    return a;
+  }
+  return {};
+}
+
+StatementPtr Parser::ParseUpdate() {
+  const SourcePos pos = Cur().pos;
+  Next();  // UPDATE
+  auto st = std::make_unique<UpdateStatement>();
+  st->table = ParseIdent();
+  if (AtOp(".")) Unsupported(Cur().pos, "UPDATE of a table qualified by a schema");
+  std::string alias = ParseDataChangeAlias();
+  st->select = RowIdSelect(st->table, alias, pos);
+  ExpectKw("set");
+  do {
+    st->column_pos.push_back(Cur().pos);
+    st->columns.push_back(ParseIdent());
+    if (AtOp(".")) Unsupported(Cur().pos, "a qualified column in SET");
+    ExpectOp("=");
+    SelectItem item;
+    item.expr = ParseExpr();
+    st->select->select_list.push_back(std::move(item));
+  } while (AcceptOp(","));
+  if (AtKw("from")) Unsupported(Cur().pos, "UPDATE ... FROM (use a subquery in SET or WHERE)");
+  if (AcceptKw("where")) st->select->where = ParseExpr();
+  if (AtKw("returning")) Unsupported(Cur().pos, "RETURNING");
+  return st;
+}
+
+StatementPtr Parser::ParseDelete() {
+  const SourcePos pos = Cur().pos;
+  Next();  // DELETE
+  ExpectKw("from");
+  auto st = std::make_unique<DeleteStatement>();
+  st->table = ParseIdent();
+  if (AtOp(".")) Unsupported(Cur().pos, "DELETE from a table qualified by a schema");
+  std::string alias = ParseDataChangeAlias();
+  st->select = RowIdSelect(st->table, alias, pos);
+  if (AtKw("using")) Unsupported(Cur().pos, "DELETE ... USING (use a subquery in WHERE)");
+  if (AcceptKw("where")) st->select->where = ParseExpr();
+  if (AtKw("returning")) Unsupported(Cur().pos, "RETURNING");
+  return st;
+}
+
+StatementPtr Parser::ParseTruncate() {
+  Next();  // TRUNCATE
+  AcceptKw("table");
+  auto st = std::make_unique<DeleteStatement>();
+  st->truncate = true;
+  st->table = ParseIdent();
+  return st;
+}
+
+}  // namespace tessera::parser_internal
