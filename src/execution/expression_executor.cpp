@@ -377,6 +377,7 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
       return;
     }
     case BExpr::Agg: throw InternalError("aggregate evaluated as a scalar expression");
+    case BExpr::Window: throw InternalError("window function evaluated as a scalar expression");
   }
 }
 

@@ -15,7 +15,7 @@
 
 namespace tessera {
 
-enum class PhysKind { TableScan, Dummy, Values, Filter, Projection, HashJoin, HashAggregate, Order, Limit, UnionAll, Result };
+enum class PhysKind { TableScan, Dummy, Values, Filter, Projection, HashJoin, HashAggregate, Order, Limit, UnionAll, Result, Window };
 
 struct LocalState {
   virtual ~LocalState() = default;
@@ -60,6 +60,9 @@ class PhysicalOperator {
   virtual void Finalize() {}
   // Rows the sink holds after Finalize (for EXPLAIN ANALYZE-style reporting).
   uint64_t rows_out = 0;
+  // The threads the sink's pipeline was given (set before Finalize, for a sink that
+  // finalizes in parallel: the window operator).
+  unsigned threads = 1;
 
   // Forgets (and frees) what the last execution left in this operator: sink state, result
   // rows, counters. Overrides call the base.

@@ -7,6 +7,7 @@
 #include "execution/operators/table_scan.hpp"
 #include "execution/operators/union_all.hpp"
 #include "execution/operators/values_scan.hpp"
+#include "execution/operators/window.hpp"
 
 namespace tessera {
 
@@ -105,6 +106,13 @@ static PhysicalOperatorPtr Plan(LogicalOp& op, int64_t top_n_hint) {
       break;
     }
     case LogicalKind::Values: r = std::make_unique<PhysicalValues>(out_types, std::move(op.values)); break;
+    case LogicalKind::Window: {
+      auto child = Plan(*op.children[0], -1);
+      for (auto& e : op.exprs) Resolve(*e, cb[0]);
+      r = std::make_unique<PhysicalWindow>(out_types, std::move(op.exprs));
+      r->children.push_back(std::move(child));
+      break;
+    }
     case LogicalKind::Limit: {
       int64_t hint = op.limit >= 0 ? op.limit + op.offset : -1;
       auto child = Plan(*op.children[0], op.children[0]->kind == LogicalKind::Order ? hint : -1);

@@ -36,6 +36,7 @@ void PipelineSet::Build(PhysicalOperator* op, Pipeline* cur) {
       return;
     }
     case PhysKind::HashAggregate:
+    case PhysKind::Window:
     case PhysKind::Order:
     case PhysKind::Limit:
     case PhysKind::Result: {
@@ -78,6 +79,7 @@ PipelineSet::PipelineSet(PhysicalOperator* root) {
 
 void RunPipeline(Pipeline& p, unsigned threads) {
   auto t0 = std::chrono::steady_clock::now();
+  p.sink->threads = threads ? threads : HardwareThreads();
   if (p.source->SourceOrdered()) threads = 1;
   auto gsrc = p.source->InitSource();
   std::mutex combine_mu;

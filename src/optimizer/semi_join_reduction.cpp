@@ -81,6 +81,7 @@ double Rows(const LogicalOp& op) {
       return std::max(1.0, std::min(in, g));
     }
     case LogicalKind::Limit: return std::min((double)std::max<int64_t>(op.limit, 0), Rows(*op.children[0]));
+    case LogicalKind::Window: return Rows(*op.children[0]);
     case LogicalKind::Values: return (double)op.values.size();
     case LogicalKind::Dummy: return 1;
     case LogicalKind::UnionAll: {

@@ -15,6 +15,7 @@ namespace tessera::ast {
 
 struct SelectStmt;
 struct Expr;
+struct WindowSpec;
 using ExprPtr = std::unique_ptr<Expr>;
 
 // Limits enforced by the parser so that recursive passes over the AST stay bounded:
@@ -71,6 +72,10 @@ struct Expr {
   Type cast_type;
   std::vector<ExprPtr> children;  // CASE: [operand], when1, then1, when2, then2, ..., [else]
   std::unique_ptr<SelectStmt> subquery;
+  // Function: a window function call, name(args) OVER (...) (parse_window.cpp); with
+  // IGNORE NULLS written inside the call's parentheses.
+  std::shared_ptr<WindowSpec> over;
+  bool ignore_nulls = false;
   int height = 1;  // set by the parser: height of this subtree incl. subqueries (leaf = 1)
 
   explicit Expr(ExprKind k, SourcePos p = {}) : kind(k), pos(p) {}
@@ -118,6 +123,29 @@ struct OrderItem {
   std::optional<bool> nulls_first;  // default: NULLS LAST, for ASC and DESC (as DuckDB)
 };
 
+// A window's frame bound: UNBOUNDED PRECEDING, n PRECEDING, CURRENT ROW, n FOLLOWING,
+// UNBOUNDED FOLLOWING (offset: n, an expression).
+enum class FrameBoundKind { UnboundedPreceding, Preceding, CurrentRow, Following, UnboundedFollowing };
+enum class FrameUnit { Default, Rows, Range, Groups };  // Default: no frame clause written
+enum class FrameExclude { NoOthers, CurrentRow, Group, Ties };  // EXCLUDE ... after a frame
+struct FrameBound {
+  FrameBoundKind kind = FrameBoundKind::UnboundedPreceding;
+  ExprPtr offset;
+  SourcePos pos;
+};
+
+// OVER ([name] [PARTITION BY ...] [ORDER BY ...] [frame]) or OVER name. `name` refers to a
+// window of the query's WINDOW clause, which this one extends.
+struct WindowSpec {
+  SourcePos pos;
+  std::string name;
+  std::vector<ExprPtr> partitions;
+  std::vector<OrderItem> orders;
+  FrameUnit unit = FrameUnit::Default;
+  FrameBound start, end;
+  FrameExclude exclude = FrameExclude::NoOthers;
+};
+
 struct CommonTableExpr {
   std::string name;
   std::vector<std::string> column_aliases;
@@ -142,6 +170,8 @@ struct SelectStmt {
   ExprPtr where;
   std::vector<ExprPtr> group_by;
   ExprPtr having;
+  std::vector<std::pair<std::string, std::shared_ptr<WindowSpec>>> windows;  // WINDOW w AS (...)
+  ExprPtr qualify;
   std::vector<OrderItem> order_by;
   std::optional<int64_t> limit;
   std::optional<int64_t> offset;

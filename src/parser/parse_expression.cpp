@@ -178,6 +178,9 @@ ExprPtr Parser::ParseInfix(ExprPtr left, int prec) {
   SyntaxError(Cur());  // not reached: InfixPrec only reports the operators handled above
 }
 
+// An operand that stops before AND (BETWEEN's bounds, a window frame's offsets).
+ExprPtr Parser::ParseBoundOperand() { return ParseBinary(kPred + 1); }
+
 ExprPtr Parser::ParseIn(ExprPtr left, bool negated) {
   SourcePos pos = left->pos;
   ExpectOp("(");
@@ -338,9 +341,13 @@ ExprPtr Parser::ParseCall(std::string name, SourcePos pos) {
       e->children.push_back(ParseExpr());
     } while (AcceptOp(","));
     if (AtKw("order")) Unsupported(Cur().pos, "ORDER BY inside a function call");
+    if ((AtKw("ignore") || AtKw("respect")) && IsKw(Peek(), "nulls")) {  // a window function's
+      e->ignore_nulls = AtKw("ignore");
+      Next();
+      Next();
+    }
     ExpectOp(")");
   }
-  if (AtKw("over")) Unsupported(Cur().pos, "window functions (OVER)");
   if (AtKw("filter") && IsOp(Peek(), "(")) {  // FILTER ([WHERE] cond): the call's last child
     Next();
     Next();
@@ -349,6 +356,7 @@ ExprPtr Parser::ParseCall(std::string name, SourcePos pos) {
     e->has_filter = true;
     ExpectOp(")");
   }
+  if (AtKw("over")) return ParseOver(std::move(e));
   return Done(std::move(e));
 }
 

@@ -144,23 +144,7 @@ std::unique_ptr<SelectStmt> Parser::ParseQueryRest(std::unique_ptr<SelectStmt> h
   if (AcceptKw("order")) {
     ExpectKw("by");
     do {
-      OrderItem item;
-      item.expr = ParseExpr();
-      if (AcceptKw("desc")) {
-        item.desc = true;
-      } else {
-        AcceptKw("asc");
-      }
-      if (AcceptKw("nulls")) {
-        if (AcceptKw("first")) {
-          item.nulls_first = true;
-        } else if (AcceptKw("last")) {
-          item.nulls_first = false;
-        } else {
-          SyntaxError(Cur(), "expected FIRST or LAST");
-        }
-      }
-      order.push_back(std::move(item));
+      order.push_back(ParseOrderItem());
     } while (AcceptOp(","));
   }
   for (;;) {
@@ -233,7 +217,8 @@ std::unique_ptr<SelectStmt> Parser::ParseSelectCore() {
     } while (AcceptOp(","));
   }
   if (AcceptKw("having")) s->having = ParseExpr();
-  if (AtKw("window")) Unsupported(Cur().pos, "WINDOW");
+  if (AcceptKw("window")) ParseWindowClause(*s);
+  if (AcceptKw("qualify")) s->qualify = ParseExpr();
   return s;
 }
 

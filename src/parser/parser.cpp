@@ -23,7 +23,7 @@ bool IsReserved(const std::string& w) {
       "fetch",   "for",       "foreign", "from",    "full",      "group",     "having",
       "ilike",   "in",        "inner",   "intersect", "into",    "is",        "join",
       "lateral", "left",      "like",    "limit",   "natural",   "not",       "null",
-      "offset",  "on",        "or",      "order",   "outer",     "primary",   "references",
+      "offset",  "on",        "or",      "order",   "outer",     "primary",   "qualify",   "references",
       "right",   "select",    "some",    "table",   "then",      "true",      "union",
       "unique",  "using",     "when",    "where",   "window",    "with",
   };

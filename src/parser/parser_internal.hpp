@@ -169,6 +169,7 @@ class Parser {
   ExprPtr ParsePrefix();
   ExprPtr ParseInfix(ExprPtr left, int prec);
   ExprPtr ParseIn(ExprPtr left, bool negated);
+  ExprPtr ParseBoundOperand();
   ExprPtr MakeInSubquery(ExprPtr left, bool negated, std::unique_ptr<SelectStmt> q);
   ExprPtr MakeSubquery(std::unique_ptr<SelectStmt> q, SourcePos pos);
   ExprPtr Literal(LiteralKind kind, std::string text, SourcePos pos);
@@ -182,6 +183,14 @@ class Parser {
   ExprPtr ParseSubstring();
   ExprPtr ParsePosition();
   ExprPtr ParseInterval();
+
+  // ---------------------------------------------------------------- parse_window.cpp
+  ExprPtr ParseOver(ExprPtr call);
+  std::shared_ptr<WindowSpec> ParseWindowSpec();
+  FrameBound ParseFrameBound();
+  void ParseWindowClause(SelectStmt& s);
+  OrderItem ParseOrderItem();
+  int WindowSpecHeight(const WindowSpec& w) const;
 
   // ---------------------------------------------------------------- parse_create.cpp
   StatementPtr ParseCreate();

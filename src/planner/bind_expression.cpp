@@ -306,15 +306,28 @@ BoundExprPtr Binder::BindBinary(const ast::Expr& e, Ctx& ctx) {
 BoundExprPtr Binder::BindAggregate(const ast::Expr& e, Ctx& ctx) {
   if (!ctx.agg)
     throw BindError("aggregate functions are not allowed in " + std::string(ctx.clause), e.pos);
+  for (auto& c : e.children)
+    if (AstContainsWindow(*c)) throw BindError("aggregate function calls cannot contain window function calls", c->pos);
+  for (auto& c : e.children)
+    if (AstContainsAggregate(*c)) throw BindError("aggregate function calls cannot be nested", c->pos);
   Ctx inner;
   inner.scope = ctx.scope;
   inner.clause = "aggregate function arguments";
+  BoundExprPtr agg = MakeAggregate(e, inner);
+  for (uint32_t i = 0; i < ctx.agg->aggs.size(); i++)
+    if (ctx.agg->aggs[i]->Equals(*agg))
+      return MakeColumn({ctx.agg->agg_index, i}, agg->type, agg->ToString());
+  Type t = agg->type;
+  std::string label = agg->ToString();
+  ctx.agg->aggs.push_back(std::move(agg));
+  return MakeColumn({ctx.agg->agg_index, (uint32_t)ctx.agg->aggs.size() - 1}, t, label);
+}
+
+BoundExprPtr Binder::MakeAggregate(const ast::Expr& e, Ctx& inner) {
   const std::string& name = e.name;
   const AggregateFunction* fn = FindAggregateFunction(name);
   if (!fn) throw InternalError("no aggregate " + name);
   BoundExprPtr agg;
-  for (auto& c : e.children)
-    if (AstContainsAggregate(*c)) throw BindError("aggregate function calls cannot be nested", c->pos);
   // FILTER (WHERE cond): the aggregate sees CASE WHEN cond THEN x END, a NULL where cond is
   // not TRUE, which every aggregate here skips (count(*) counts CASE WHEN cond THEN 1 END).
   BoundExprPtr cond;
@@ -353,16 +366,12 @@ BoundExprPtr Binder::BindAggregate(const ast::Expr& e, Ctx& ctx) {
     agg->distinct = e.distinct;
     agg->children.push_back(std::move(arg));
   }
-  for (uint32_t i = 0; i < ctx.agg->aggs.size(); i++)
-    if (ctx.agg->aggs[i]->Equals(*agg))
-      return MakeColumn({ctx.agg->agg_index, i}, agg->type, agg->ToString());
-  Type t = agg->type;
-  std::string label = agg->ToString();
-  ctx.agg->aggs.push_back(std::move(agg));
-  return MakeColumn({ctx.agg->agg_index, (uint32_t)ctx.agg->aggs.size() - 1}, t, label);
+  return agg;
 }
 
 BoundExprPtr Binder::BindFunction(const ast::Expr& e, Ctx& ctx) {
+  if (e.over) return BindWindow(e, ctx);
+  if (e.ignore_nulls) throw BindError("IGNORE NULLS applies only to window functions", e.pos);
   if (IsAggregateName(e.name)) return BindAggregate(e, ctx);
   if (e.has_filter || e.distinct)
     throw BindError("function \"" + e.name + "\" is a scalar function: DISTINCT and FILTER apply only to aggregates", e.pos);
@@ -387,15 +396,20 @@ BoundExprPtr Binder::BindFunction(const ast::Expr& e, Ctx& ctx) {
 
 BoundExprPtr Binder::Bind(const ast::Expr& e, Ctx& ctx) {
   // In an aggregating query, an expression that equals a GROUP BY expression refers to it.
-  if (ctx.agg && !AstContainsAggregate(e) && e.kind != ExprKind::Literal && !AstContainsSubquery(e)) {
+  if (ctx.agg && !AstContainsAggregate(e) && e.kind != ExprKind::Literal && !AstContainsSubquery(e) &&
+      !AstContainsWindow(e)) {
     Ctx plain;
     plain.scope = ctx.scope;
     plain.clause = ctx.clause;
+    plain.aliases = ctx.aliases;
     auto bound = BindInner(e, plain);
     for (uint32_t i = 0; i < ctx.agg->groups.size(); i++)
       if (ctx.agg->groups[i]->Equals(*bound))
         return MakeColumn({ctx.agg->group_index, i}, bound->type, bound->ToString());
     if (bound->IsConstant()) return bound;
+    if (e.kind == ExprKind::Column && ctx.aliases)  // QUALIFY naming a select-list alias
+      for (auto& [alias, expr] : *ctx.aliases)
+        if (alias == e.name && e.table.empty() && expr->Equals(*bound)) return bound;
     if (e.kind == ExprKind::Column)
       throw BindError("column \"" + e.name +
                           "\" must appear in the GROUP BY clause or be used in an aggregate function",

@@ -90,6 +90,7 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     if (it.expr && AstContainsAggregate(*it.expr)) aggregating = true;
   for (auto& o : stmt.order_by)
     if (AstContainsAggregate(*o.expr)) aggregating = true;
+  if (stmt.qualify && AstContainsAggregate(*stmt.qualify)) aggregating = true;
 
   AggState agg;
   agg.group_index = next_index_++;
@@ -101,6 +102,10 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
   sel.scope = &scope;
   sel.clause = "WHERE";
   sel.joins = &select_joins;
+  WindowState win;  // window functions of the select list, QUALIFY and ORDER BY
+  win.index = next_index_++;
+  win.stmt = &stmt;
+  sel.win = &win;
   if (aggregating) {
     sel.agg = &agg;
     sel.clause = "GROUP BY";
@@ -165,7 +170,24 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
   if (stmt.having) {
     Ctx h = sel;
     h.clause = "HAVING";
+    h.win = nullptr;
     having = ToBoolean(Bind(*stmt.having, h), stmt.having->pos, "argument of HAVING");
+  }
+
+  // QUALIFY: a filter over the window functions' results; it may name select-list aliases.
+  BoundExprPtr qualify;
+  if (stmt.qualify) {
+    if (AstContainsSubquery(*stmt.qualify))
+      throw UserError(ErrorKind::Unsupported, "subqueries in QUALIFY are not supported", stmt.qualify->pos);
+    Ctx q = sel;
+    q.clause = "QUALIFY";
+    std::vector<std::pair<std::string, const BoundExpr*>> aliases;
+    for (size_t i = 0; i < visible; i++) aliases.emplace_back(names[i], proj->exprs[i].get());
+    q.aliases = &aliases;
+    qualify = ToBoolean(Bind(*stmt.qualify, q), stmt.qualify->pos, "argument of QUALIFY");
+    if (win.exprs.empty())
+      throw BindError("at least one window function must appear in the SELECT column or QUALIFY clause",
+                      stmt.qualify->pos);
   }
 
   // ORDER BY keys refer to output columns (by position, alias or equal expression) or are
@@ -206,6 +228,20 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     orders.push_back(std::move(spec));
   }
 
+  // Joins of subqueries over window results go above the Window operator.
+  std::vector<LogicalOpPtr> window_joins;
+  if (!win.exprs.empty()) {
+    std::vector<LogicalOpPtr> below;
+    for (auto& j : select_joins) {
+      std::vector<ColumnBinding> used;
+      for (auto& k : j->left_keys) k->CollectBindings(used);
+      if (j->residual) j->residual->CollectBindings(used);
+      bool over_window = false;
+      for (auto& b : used) over_window |= b.table == win.index;
+      (over_window ? window_joins : below).push_back(std::move(j));
+    }
+    select_joins = std::move(below);
+  }
   if (aggregating) {
     auto a = std::make_unique<LogicalOp>(LogicalKind::Aggregate);
     a->group_index = agg.group_index;
@@ -223,6 +259,16 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     }
   }
   plan = ApplyJoins(std::move(plan), select_joins);  // not aggregating: none applied yet
+  if (!win.exprs.empty()) {
+    plan = ApplyWindow(std::move(plan), win);
+    plan = ApplyJoins(std::move(plan), window_joins);
+  }
+  if (qualify) {
+    auto f = std::make_unique<LogicalOp>(LogicalKind::Filter);
+    SplitConjunction(std::move(qualify), f->filters);
+    f->children.push_back(std::move(plan));
+    plan = std::move(f);
+  }
   std::vector<Type> proj_types;
   for (auto& e : proj->exprs) proj_types.push_back(e->type);
   proj->children.push_back(std::move(plan));

@@ -168,6 +168,9 @@ void PullUp(LogicalOpPtr& op, const Bindings& outer, std::vector<BoundExprPtr>& 
     case LogicalKind::UnionAll:
       if (SubtreeRefers(*op, outer)) throw Unsupported("a correlated reference inside UNION", pos);
       return;
+    case LogicalKind::Window:  // a predicate pulled above it would change its partitions
+      if (SubtreeRefers(*op, outer)) throw Unsupported("a correlated reference under a window function", pos);
+      return;
     case LogicalKind::Get:
     case LogicalKind::Dummy:
     case LogicalKind::Values:

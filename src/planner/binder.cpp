@@ -19,10 +19,25 @@ UserError BindError(const std::string& msg, SourcePos pos) {
 
 bool IsAggregateName(const std::string& n) { return FindAggregateFunction(n) != nullptr; }
 
+// sum(x) OVER (...) is no aggregate of the query; its arguments, PARTITION BY and ORDER BY
+// may hold some (sum(sum(x)) OVER ()).
 bool AstContainsAggregate(const ast::Expr& e) {
-  if (e.kind == ExprKind::Function && IsAggregateName(e.name)) return true;
+  if (e.kind == ExprKind::Function && IsAggregateName(e.name) && !e.over) return true;
   for (auto& c : e.children)
     if (AstContainsAggregate(*c)) return true;
+  if (e.over) {
+    for (auto& p : e.over->partitions)
+      if (AstContainsAggregate(*p)) return true;
+    for (auto& o : e.over->orders)
+      if (AstContainsAggregate(*o.expr)) return true;
+  }
+  return false;
+}
+
+bool AstContainsWindow(const ast::Expr& e) {
+  if (e.over) return true;
+  for (auto& c : e.children)
+    if (AstContainsWindow(*c)) return true;
   return false;
 }
 
@@ -69,6 +84,9 @@ BoundExprPtr Binder::BindColumn(const ast::Expr& e, const Ctx& ctx) {
       found = &s;
       idx = it - s.names.begin();
     }
+    if (!found && ctx.aliases && scope == ctx.scope)
+      for (auto& [alias, expr] : *ctx.aliases)
+        if (alias == e.name) return expr->Copy();
     if (!found) throw BindError("column \"" + e.name + "\" does not exist", e.pos);
   }
   return MakeColumn(found->bindings[idx], found->types[idx], e.name);

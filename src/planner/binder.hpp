@@ -55,9 +55,19 @@ class Binder {
     std::vector<BoundExprPtr> groups;
     std::vector<BoundExprPtr> aggs;
   };
+  // The window functions of a SELECT (bind_window.cpp): bound (index, i), computed by a
+  // Window operator under the select list; `stmt` holds the named windows.
+  struct WindowState {
+    uint32_t index = 0;
+    const ast::SelectStmt* stmt = nullptr;
+    std::vector<BoundExprPtr> exprs;
+  };
   struct Ctx {
     const Scope* scope = nullptr;
     AggState* agg = nullptr;      // non-null: aggregates allowed, columns must be grouped
+    WindowState* win = nullptr;   // non-null: window functions allowed
+    // QUALIFY: select-list aliases a name not in scope may refer to (bound items).
+    const std::vector<std::pair<std::string, const BoundExpr*>>* aliases = nullptr;
     const char* clause = "";      // for "not allowed in WHERE" messages
     // Where subqueries may appear: the joins that evaluate them are collected here (each
     // a Join with only its right child; ApplyJoins puts the query's plan on the left).
@@ -111,6 +121,11 @@ class Binder {
   BoundExprPtr BindArith(ast::Op op, BoundExprPtr l, BoundExprPtr r, SourcePos pos);
   BoundExprPtr BindFunction(const ast::Expr& e, Ctx& ctx);
   BoundExprPtr BindAggregate(const ast::Expr& e, Ctx& ctx);
+  // The aggregate call `e` (BExpr::Agg) bound in `inner`, not yet an aggregate of the query.
+  BoundExprPtr MakeAggregate(const ast::Expr& e, Ctx& inner);
+  // Window functions (bind_window.cpp): a call with OVER, and the operator computing them.
+  BoundExprPtr BindWindow(const ast::Expr& e, Ctx& ctx);
+  LogicalOpPtr ApplyWindow(LogicalOpPtr plan, WindowState& win);
   // Subqueries in expressions (bind_subquery.cpp).
   SubqueryPlan BindSubqueryPlan(const ast::Expr& e, const Ctx& ctx);
   BoundExprPtr BindSubqueryExpr(const ast::Expr& e, Ctx& ctx);
@@ -135,6 +150,7 @@ LogicalOpPtr ApplyJoins(LogicalOpPtr plan, std::vector<LogicalOpPtr>& joins);
 bool AstContainsSubquery(const ast::Expr& e);
 
 bool IsAggregateName(const std::string& name);
-bool AstContainsAggregate(const ast::Expr& e);
+bool AstContainsAggregate(const ast::Expr& e);  // outside window function calls' own
+bool AstContainsWindow(const ast::Expr& e);
 
 }  // namespace tessera

@@ -1,5 +1,7 @@
 #include "planner/bound_expr.hpp"
 
+#include "planner/bound_window.hpp"
+
 namespace tessera {
 
 BoundExprPtr BoundExpr::Copy() const {
@@ -13,6 +15,7 @@ BoundExprPtr BoundExpr::Copy() const {
   r->name = name;
   r->fn = fn;
   r->agg_fn = agg_fn;
+  r->window = window;
   for (auto& c : children) r->children.push_back(c->Copy());
   return r;
 }
@@ -23,6 +26,7 @@ bool BoundExpr::Equals(const BoundExpr& o) const {
       children.size() != o.children.size())
     return false;
   if (kind == BExpr::Column && !(binding == o.binding)) return false;
+  if (kind == BExpr::Window && !(*window == *o.window)) return false;
   if (kind == BExpr::Constant) {
     if (value.is_null() != o.value.is_null()) return false;
     if (!value.is_null() && value.Compare(o.value) != 0) return false;
@@ -92,12 +96,21 @@ std::string BoundExpr::ToString() const {
     case BExpr::Agg:
       if (name == "count_star") return "count_star()";
       return name + "(" + (distinct ? "DISTINCT " : "") + join(", ") + ")";
+    case BExpr::Window: {
+      std::vector<std::string> texts;
+      for (auto& c : children) texts.push_back(c->ToString());
+      std::string s = name == "count_star" ? "count_star(" : name + "(" + (distinct ? "DISTINCT " : "");
+      for (uint32_t i = 0; i < window->args; i++) s += (i ? ", " : "") + texts[i];
+      s += window->ignore_nulls ? " IGNORE NULLS)" : ")";
+      if (window->filter) s += " FILTER (WHERE " + texts[window->FilterChild()] + ")";
+      return s + " OVER (" + window->ToString(texts) + ")";
+    }
   }
   return "?";
 }
 
 bool BoundExpr::IsConstant() const {
-  if (kind == BExpr::Column || kind == BExpr::Agg) return false;
+  if (kind == BExpr::Column || kind == BExpr::Agg || kind == BExpr::Window) return false;
   for (auto& c : children)
     if (!c->IsConstant()) return false;
   return true;

@@ -36,11 +36,13 @@ enum class BExpr {
   Case,      // children: when0, then0, when1, then1, ..., else (always present)
   Func,      // scalar function fn (registry entry; `name` is its name), children = args
   Agg,       // aggregate agg_fn (sum, count, count_star, avg, min, max; `name`), distinct; children
+  Window,    // window function `window` (planner/bound_window.hpp: the children's layout); agg_fn
 };
 
 struct BoundExpr;
 struct ScalarFunction;     // function/function_registry.hpp
 struct AggregateFunction;  // function/function_registry.hpp
+struct WindowInfo;         // planner/bound_window.hpp
 using BoundExprPtr = std::unique_ptr<BoundExpr>;
 
 struct BoundExpr {
@@ -55,6 +57,7 @@ struct BoundExpr {
   std::string name;  // Func/Agg name; Column: display name
   const ScalarFunction* fn = nullptr;         // Func: the registry's entry, set by the binder
   const AggregateFunction* agg_fn = nullptr;  // Agg: the registry's entry, set by the binder
+  std::shared_ptr<const WindowInfo> window;    // Window: what it computes (immutable, shared by copies)
   std::vector<BoundExprPtr> children;
 
   BoundExpr(BExpr k, Type t) : kind(k), type(t) {}

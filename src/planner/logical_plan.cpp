@@ -32,6 +32,10 @@ std::vector<ColumnBinding> LogicalOp::Bindings() const {
     case LogicalKind::Values:
       for (uint32_t i = 0; i < values[0].size(); i++) r.push_back({table_index, i});
       break;
+    case LogicalKind::Window:
+      r = children[0]->Bindings();
+      for (uint32_t i = 0; i < exprs.size(); i++) r.push_back({table_index, i});
+      break;
     default: r = children[0]->Bindings();
   }
   return r;
@@ -63,6 +67,10 @@ std::vector<Type> LogicalOp::Types() const {
     case LogicalKind::Dummy: break;
     case LogicalKind::Values:
       for (auto& e : values[0]) r.push_back(e->type);
+      break;
+    case LogicalKind::Window:
+      r = children[0]->Types();
+      for (auto& e : exprs) r.push_back(e->type);
       break;
     default: r = children[0]->Types();
   }
@@ -135,6 +143,7 @@ std::string LogicalOp::ToString(int indent) const {
     case LogicalKind::Dummy: s += "DUMMY"; break;
     case LogicalKind::UnionAll: s += "UNION ALL"; break;
     case LogicalKind::Values: s += "VALUES " + std::to_string(values.size()) + " rows"; break;
+    case LogicalKind::Window: s += "WINDOW " + List(exprs); break;
   }
   s += "\n";
   for (auto& c : children) s += c->ToString(indent + 1);

@@ -11,8 +11,10 @@
 namespace tessera {
 
 // UnionAll: its children's rows one after another (all of the same column types); outputs
-// (table_index, i). Values: the rows of a VALUES list; outputs (table_index, i).
-enum class LogicalKind { Get, Filter, Projection, Join, Aggregate, Order, Limit, Dummy, UnionAll, Values };
+// (table_index, i). Values: the rows of a VALUES list; outputs (table_index, i). Window:
+// its child's columns, then one per window function of `exprs` (BExpr::Window), bound
+// (table_index, i).
+enum class LogicalKind { Get, Filter, Projection, Join, Aggregate, Order, Limit, Dummy, UnionAll, Values, Window };
 // Mark: every probe row once, plus a BOOLEAN column (binding {table_index, 0}) saying
 // whether it found a match: how [NOT] EXISTS / [NOT] IN subqueries are evaluated where
 // they are not a top-level conjunct of WHERE (those become Semi/Anti joins).

@@ -385,6 +385,40 @@ TEST(select_clauses) {
   CHECK_EQ(q5->select_list[1].alias, std::string("B"));
 }
 
+TEST(window_functions) {
+  Q q = Sel("SELECT lag(x, 2 IGNORE NULLS) OVER (PARTITION BY g, h ORDER BY x DESC NULLS FIRST ROWS BETWEEN 3 PRECEDING "
+            "AND UNBOUNDED FOLLOWING), count(*) FILTER (WHERE x > 1) OVER w, rank() OVER (w RANGE 5 PRECEDING) "
+            "FROM t WINDOW w AS (ORDER BY y) QUALIFY rank() OVER w = 1");
+  CHECK_EQ(q->select_list.size(), (size_t)3);
+  const Expr& lag = *q->select_list[0].expr;
+  CHECK(lag.ignore_nulls);
+  CHECK_EQ(lag.children.size(), (size_t)2);
+  CHECK(lag.over != nullptr);
+  CHECK_EQ(lag.over->partitions.size(), (size_t)2);
+  CHECK_EQ(lag.over->orders.size(), (size_t)1);
+  CHECK(lag.over->orders[0].desc && *lag.over->orders[0].nulls_first);
+  CHECK(lag.over->unit == FrameUnit::Rows);
+  CHECK(lag.over->start.kind == FrameBoundKind::Preceding);
+  CHECK_EQ(Dump(*lag.over->start.offset), std::string("3"));
+  CHECK(lag.over->end.kind == FrameBoundKind::UnboundedFollowing);
+  const Expr& cnt = *q->select_list[1].expr;
+  CHECK(cnt.star_arg && cnt.has_filter);
+  CHECK_EQ(cnt.over->name, std::string("w"));
+  const Expr& rank = *q->select_list[2].expr;
+  CHECK_EQ(rank.over->name, std::string("w"));
+  CHECK(rank.over->unit == FrameUnit::Range);
+  CHECK(rank.over->end.kind == FrameBoundKind::CurrentRow);
+  CHECK(rank.over->exclude == FrameExclude::NoOthers);
+  Q q3 = Sel("select sum(a) over (order by a rows 2 preceding exclude ties) from t");
+  CHECK(q3->select_list[0].expr->over->exclude == FrameExclude::Ties);
+  CHECK_EQ(q->windows.size(), (size_t)1);
+  CHECK_EQ(q->windows[0].first, std::string("w"));
+  CHECK(q->qualify != nullptr);
+  // QUALIFY is reserved: not an alias
+  Q q2 = Sel("select a from t qualify a");
+  CHECK(q2->from[0]->alias.empty());
+}
+
 TEST(from_and_joins) {
   Q q = Sel("select * from a, b AS bb, c cc(x, y), (select 1) s, (select 2) as s2(z)");
   CHECK_EQ(q->from.size(), (size_t)5);
@@ -869,7 +903,13 @@ TEST(syntax_errors) {
   ExpectError("select 1 select 2", 1, 10, "syntax error at or near \"select\"");
   ExpectError("select t.a.b from t", 1, 11, "names with more than two parts", ErrorKind::Unsupported);
   ExpectError("select a is 1", 1, 13, "expected NULL");
-  ExpectError("select count(*) over () from t", 1, 17, "window functions", ErrorKind::Unsupported);
+  ExpectError("select sum(a) over (order by a rows between 1 preceding and current row exclude others) from t", 1, 81,
+              "expected CURRENT ROW, GROUP, TIES or NO OTHERS");
+  ExpectError("select sum(a) over (rows unbounded following) from t", 1, 26, "frame start cannot be UNBOUNDED FOLLOWING");
+  ExpectError("select sum(a) over (rows between current row and 1 preceding) from t", 1, 50,
+              "frame starting from current row cannot have preceding rows");
+  ExpectError("select sum(a) over (rows between 1 and 2 following) from t", 1, 36, "expected PRECEDING or FOLLOWING");
+  ExpectError("select 1 from t window w as (), w as ()", 1, 33, "window \"w\" is already defined");
   ExpectError("select x from t where a between 1", 1, 34, "expected AND");
   ExpectError("create view v as", 1, 17, "syntax error at end of input");
   ExpectError("drop index i", 1, 6, "DROP INDEX is not supported", ErrorKind::Unsupported);

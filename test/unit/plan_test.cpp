@@ -105,4 +105,26 @@ TEST(correlated_aggregates_are_reduced_by_the_outer_keys) {
   CHECK(p2.find("HASH_JOIN SEMI") == std::string::npos);
 }
 
+// Window functions: one WINDOW operator for the query's window functions, between the
+// aggregation and QUALIFY's filter; on the GPU both its pipelines fall back to the CPU,
+// with the reason in EXPLAIN.
+TEST(window_operator_in_plans) {
+  Database db;
+  Connection con(db);
+  con.Query("CREATE TABLE t (g INTEGER, x INTEGER)");
+  const std::string q =
+      "SELECT g, sum(sum(x)) OVER (ORDER BY g), rank() OVER (ORDER BY count(*) DESC) AS r FROM t GROUP BY g "
+      "QUALIFY r <= 3";
+  std::string p = Explain(con, q);
+  size_t filter = p.find("FILTER");
+  size_t window = p.find("WINDOW sum(");
+  size_t group = p.find("HASH_GROUP_BY");
+  CHECK(filter != std::string::npos && window != std::string::npos && group != std::string::npos);
+  CHECK(filter < window && window < group);
+  CHECK(p.find("rank() OVER (ORDER BY") != std::string::npos);
+  std::string g = Explain(con, "(DEVICE gpu) " + q);
+  CHECK(g.find("its sink WINDOW is not on the GPU yet") != std::string::npos);
+  CHECK(g.find("intermediate result (WINDOW)") != std::string::npos);
+}
+
 TEST_MAIN()

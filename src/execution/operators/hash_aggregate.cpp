@@ -16,6 +16,10 @@ namespace tessera {
   throw UserError(ErrorKind::Conversion, ops::SumOverflowMessage(a.name == "avg" ? "AVG" : "SUM", a.in_type));
 }
 
+static bool IsVariance(const std::string& n) {
+  return n == "var_samp" || n == "var_pop" || n == "stddev_samp" || n == "stddev_pop";
+}
+
 GroupTable::GroupTable(const std::vector<Type>& key_types, const std::vector<const BoundExpr*>& aggs)
     : key_types_(key_types) {
   for (auto* a : aggs) {
@@ -25,6 +29,9 @@ GroupTable::GroupTable(const std::vector<Type>& key_types, const std::vector<con
     c.out_type = a->type;
     c.in_type = a->children.empty() ? Type::BigInt() : a->children[0]->type;
     if (c.name == "min" || c.name == "max") c.ext.Init(c.in_type, 16);
+    c.variance = IsVariance(c.name);
+    c.extremum = c.name == "min" || c.name == "max";
+    c.is_min = c.name == "min";
     aggs_.push_back(std::move(c));
   }
   keys_.resize(key_types_.size());
@@ -132,9 +139,6 @@ static std::string CellBytes(const Vector& v, uint32_t i) {
 // var_samp, var_pop, stddev_samp, stddev_pop: count, running mean (dsum) and sum of
 // squared deviations (m2), updated with Welford's method and merged with Chan's, in double
 // (DuckDB's results and types: DOUBLE, NULL for fewer than two rows of a sample).
-static bool IsVariance(const std::string& n) {
-  return n == "var_samp" || n == "var_pop" || n == "stddev_samp" || n == "stddev_pop";
-}
 
 static void VarianceUpdate(AggColumn& a, const Vector& in, const std::vector<uint32_t>& gids, uint32_t n) {
   const int scale = in.type().id == TypeId::Decimal ? in.type().scale : 0;
@@ -237,12 +241,12 @@ void GroupTable::CombineState(size_t ai, uint32_t g, const GroupTable& src, uint
     a.sets[g].insert(b.sets[sg].begin(), b.sets[sg].end());
     return;
   }
-  if (IsVariance(a.name)) return VarianceCombine(a, g, b, sg);
+  if (a.variance) return VarianceCombine(a, g, b, sg);
   a.count[g] += b.count[sg];
   if (!ops::AddChecked(a.isum[g], b.isum[sg], a.isum[g])) SumOverflow(a);
   a.dsum[g] += b.dsum[sg];
-  if ((a.name == "min" || a.name == "max") && b.has[sg]) {
-    bool is_min = a.name == "min";
+  if (a.extremum && b.has[sg]) {
+    bool is_min = a.is_min;
     DispatchPhys(a.in_type.physical(), [&]<class T>() {
       T x = b.ext.data<T>()[sg];
       T& cur = a.ext.data<T>()[g];
@@ -261,6 +265,33 @@ void GroupTable::SetState(size_t ai, uint32_t g, int64_t count, int128_t isum, d
   if (ext) {
     a.ext.SetValue(g, *ext);
     a.has[g] = 1;
+  }
+}
+
+void GroupTable::ResetStates(uint32_t n) {
+  TESSERA_ASSERT(key_types_.empty(), "ResetStates on a table with keys");
+  Grow(std::max<uint32_t>(n, 1));
+  ngroups_ = n;
+  hashes_.assign(n, 0);
+  for (auto& a : aggs_) {
+    a.count.assign(n, 0);
+    a.isum.assign(n, 0);
+    a.dsum.assign(n, 0);
+    a.m2.assign(n, 0);
+    a.has.assign(n, 0);
+    if (a.distinct) a.sets.assign(n, {});
+  }
+}
+
+void GroupTable::ClearStates(uint32_t from, uint32_t n) {
+  for (auto& a : aggs_) {
+    std::fill_n(a.count.begin() + from, n, 0);
+    std::fill_n(a.isum.begin() + from, n, 0);
+    std::fill_n(a.dsum.begin() + from, n, 0);
+    std::fill_n(a.m2.begin() + from, n, 0);
+    std::fill_n(a.has.begin() + from, n, 0);
+    if (a.distinct)
+      for (uint32_t g = from; g < from + n; g++) a.sets[g].clear();
   }
 }
 

@@ -13,6 +13,7 @@ namespace tessera {
 struct AggColumn {
   std::string name;  // count_star, count, sum, avg, min, max, var_samp, var_pop, stddev_samp, stddev_pop
   bool distinct = false;
+  bool variance = false, extremum = false, is_min = false;  // of `name`, for the merge loops
   Type in_type, out_type;
   std::vector<int64_t> count;
   std::vector<int128_t> isum;
@@ -37,6 +38,15 @@ class GroupTable {
   void SetState(size_t a, uint32_t g, int64_t count, int128_t isum, double dsum, const Value* ext);
   // Writes groups [from, from+n) as output columns (keys then finalized aggregates).
   void Emit(uint32_t from, uint32_t n, DataChunk& out) const;
+
+  // A table without keys as an array of states (the window operator's segment trees):
+  // exactly n empty states, ids [0, n); states [from, from+n) emptied; state src merged
+  // into state dst (Merge's rule for one pair of groups).
+  void ResetStates(uint32_t n);
+  void ClearStates(uint32_t from, uint32_t n);
+  void CombineStates(uint32_t dst, uint32_t src) {
+    for (size_t a = 0; a < aggs_.size(); a++) CombineState(a, dst, *this, src);
+  }
 
  private:
   void Grow(uint32_t need);
