@@ -80,6 +80,7 @@ LogicalOpPtr Binder::BindTableFunction(const ast::TableRef& ref, Scope& scope) {
     auto entry = SeriesTable(ref.name, args, ref.pos);
     return BindTableEntry(std::move(entry), ref, scope, &ref.name);
   }
+  CheckFileTableFunction(ref.name, ref.pos);
   if (!ref.func_args.empty())
     throw BindError("expected a file name in single quotes, a list of them or name = value", ref.func_args[0]->pos);
   FileTableRequest req;

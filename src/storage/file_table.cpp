@@ -76,18 +76,24 @@ std::vector<std::string> ExpandFilePatterns(const std::vector<std::string>& patt
   return files;
 }
 
+void CheckFileTableFunction(const std::string& function, SourcePos pos) {
+  const std::string fn = AsciiLower(function);
+  if (fn.empty() || fn == "read_parquet" || fn == "parquet_scan" || fn == "read_csv" || fn == "read_csv_auto") return;
+  throw UserError(ErrorKind::Catalog,
+                  "table function \"" + function +
+                      "\" does not exist (known: read_parquet, parquet_scan, read_csv, read_csv_auto, range, "
+                      "generate_series)",
+                  pos);
+}
+
 std::shared_ptr<const TableEntry> OpenFileTable(const FileTableRequest& req) {
+  CheckFileTableFunction(req.function, req.pos);
   const std::string fn = AsciiLower(req.function);
   FileKind kind = FileKind::Unknown;
   if (fn == "read_parquet" || fn == "parquet_scan") {
     kind = FileKind::Parquet;
   } else if (fn == "read_csv" || fn == "read_csv_auto") {
     kind = FileKind::Csv;
-  } else if (!fn.empty()) {
-    throw UserError(ErrorKind::Catalog,
-                    "table function \"" + req.function +
-                        "\" does not exist (known: read_parquet, parquet_scan, read_csv, read_csv_auto)",
-                    req.pos);
   }
   auto files = ExpandFilePatterns(req.patterns, req.pos);
   if (kind == FileKind::Unknown) kind = KindFromName(files[0]);

@@ -31,6 +31,9 @@ struct FileTableRequest {
 // UserError(IO) at `pos` when a pattern matches nothing or a file cannot be opened.
 std::vector<std::string> ExpandFilePatterns(const std::vector<std::string>& patterns, SourcePos pos);
 
+// Throws UserError(Catalog) at `pos` unless `function` names a file reader (or is empty).
+void CheckFileTableFunction(const std::string& function, SourcePos pos);
+
 // Opens the files as one table (their schemas must agree). Throws UserError with `pos`.
 std::shared_ptr<const TableEntry> OpenFileTable(const FileTableRequest& req);
 

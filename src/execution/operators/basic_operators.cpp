@@ -13,6 +13,7 @@ bool NextChunkFromList(ChunkList& list, GlobalSourceState& gs, DataChunk& out) {
     DataChunk& c = list.chunks[s.next++];
     if (c.size == 0) continue;
     out = std::move(c);
+    out.batch = s.next - 1;  // the list's order is the source's order
     return true;
   }
   return false;

@@ -177,6 +177,7 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
       else GatherChunk(*rg.columns[column_ids[c]], base, l.sel.data(), count, res.cols[c]);
     }
     res.size = count;
+    res.batch = out.batch;
     out = std::move(res);
     return true;
   }

@@ -1,6 +1,7 @@
 // UNION ALL: a sink for every operand's pipeline (each worker collects its chunks; Combine
-// appends them in the order the pipelines run: operand by operand) and the source of the
-// pipeline above, which reads the collected chunks one after another.
+// appends them in the order the pipelines run: operand by operand, and Finalize puts each
+// operand's chunks in its source's order) and the source of the pipeline above, which reads
+// the collected chunks one after another.
 #pragma once
 #include "execution/physical_operator.hpp"
 
@@ -15,17 +16,20 @@ class PhysicalUnionAll : public PhysicalOperator {
   std::unique_ptr<LocalState> InitLocalSink() override;
   void Sink(DataChunk& in, LocalState& ls) override;
   void Combine(LocalState& ls) override;
-  // source
+  void Finalize() override;
+  // source (chunks numbered in order: DataChunk::batch)
   std::unique_ptr<GlobalSourceState> InitSource() override;
   bool GetChunk(GlobalSourceState& gs, LocalState&, DataChunk& out) override;
   uint64_t SourceMorsels() const override { return rows_.chunks.size() + 1; }
   void ResetState() override {
     PhysicalOperator::ResetState();
     rows_ = ChunkList();
+    finalized_ = 0;
   }
 
  private:
   ChunkList rows_;
+  size_t finalized_ = 0;  // chunks of the operands already finished, in order
 };
 
 }  // namespace tessera
