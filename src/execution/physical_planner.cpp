@@ -38,7 +38,9 @@ static PhysicalOperatorPtr Plan(LogicalOp& op, int64_t top_n_hint) {
     case LogicalKind::Get: {
       auto b = op.Bindings();
       for (auto& f : op.filters) Resolve(*f, b);
-      r = std::make_unique<PhysicalTableScan>(op.table, op.table->data, op.column_ids, std::move(op.filters));
+      auto scan = std::make_unique<PhysicalTableScan>(op.table, op.table->data, op.column_ids, std::move(op.filters));
+      scan->count_only = op.count_only;
+      r = std::move(scan);
       break;
     }
     case LogicalKind::Dummy: r = std::make_unique<PhysicalDummy>(); break;

@@ -27,15 +27,18 @@ static void Collect(const LogicalOp& op, std::vector<ColumnBinding>& used) {
 static void Prune(LogicalOp& op, const std::vector<ColumnBinding>& used) {
   if (op.kind == LogicalKind::Get) {
     std::vector<int> keep;
+    op.count_only = false;
     for (int c : op.column_ids)
       if (std::find(used.begin(), used.end(), ColumnBinding{op.table_index, (uint32_t)c}) != used.end())
         keep.push_back(c);
     if (keep.empty() && !op.column_ids.empty()) {
-      // Row counts still matter (COUNT(*)): read the narrowest column.
+      // Row counts still matter (COUNT(*)): keep the narrowest column, a fixed-width one
+      // not even read (count_only: the scan emits zeros of its type).
       int best = op.column_ids[0];
       for (int c : op.column_ids)
         if (op.table->schema.columns[c].type.width() < op.table->schema.columns[best].type.width()) best = c;
       keep.push_back(best);
+      op.count_only = op.table->schema.columns[best].type.physical() != PhysType::Str;
     }
     op.column_ids = std::move(keep);
   }

@@ -89,6 +89,7 @@ LogicalOpPtr LogicalOp::Copy() const {
   r->alias = alias;
   r->table_index = table_index;
   r->column_ids = column_ids;
+  r->count_only = count_only;
   r->filters = copy(filters);
   r->exprs = copy(exprs);
   r->join_type = join_type;

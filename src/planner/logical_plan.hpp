@@ -38,6 +38,9 @@ struct LogicalOp {
   std::string alias;
   uint32_t table_index = 0;
   std::vector<int> column_ids;
+  // Get: column_ids is one fixed-width column kept only for the row count (COUNT(*)): no
+  // operator reads its values, so the scan emits zeros without reading (or decoding) it.
+  bool count_only = false;
   // Get: pushed-down filter terms; Filter: its terms (AND-ed)
   std::vector<BoundExprPtr> filters;
 

@@ -133,7 +133,8 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
     out.Init(types, kVectorSize);
     out.batch = (l.group_index << 32) | base;
     if (filters.empty()) {
-      for (size_t c = 0; c < column_ids.size(); c++) rg.columns[column_ids[c]]->Read(base, n, out.cols[c]);
+      if (!count_only)
+        for (size_t c = 0; c < column_ids.size(); c++) rg.columns[column_ids[c]]->Read(base, n, out.cols[c]);
       out.size = n;
       return true;
     }
@@ -174,7 +175,7 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
     res.Init(types, count);
     for (size_t c = 0; c < column_ids.size(); c++) {
       if (filter_col_[c]) CopyRows(out.cols[c], l.sel.data(), count, res.cols[c], 0);
-      else GatherChunk(*rg.columns[column_ids[c]], base, l.sel.data(), count, res.cols[c]);
+      else if (!count_only) GatherChunk(*rg.columns[column_ids[c]], base, l.sel.data(), count, res.cols[c]);
     }
     res.size = count;
     res.batch = out.batch;

@@ -28,6 +28,9 @@ class PhysicalTableScan : public PhysicalOperator {
   std::shared_ptr<const TableData> data;
   std::vector<int> column_ids;        // schema column of each output column
   std::vector<BoundExprPtr> filters;  // indices refer to output positions
+  // The one column is kept for its row count only (LogicalOp::count_only): never read,
+  // its vectors stay zero (Vector::Init).
+  bool count_only = false;
   std::atomic<uint64_t> groups_skipped{0};
   std::atomic<uint64_t> rows_skipped{0};  // rows of the skipped row groups
   // True when output column i is read by a pushed-down filter (read for every row).

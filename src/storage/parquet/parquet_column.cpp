@@ -124,6 +124,36 @@ class RleDecoder {
       }
     }
   }
+  // Levels of bit width 1 (definition levels, max 1) as bytes 0/1 into out[0, n), a run
+  // at a time (an RLE run is one memset); returns how many are 1.
+  uint64_t GetFlags(uint8_t* out, size_t n) {
+    if (bw_ != 1) Fail("definition levels of bit width " + std::to_string(bw_));
+    size_t i = 0;
+    uint64_t ones = 0;
+    while (i < n) {
+      if (rle_left_ == 0 && packed_left_ == 0) NextRun();
+      if (rle_left_) {
+        size_t take = std::min<size_t>(rle_left_, n - i);
+        std::memset(out + i, (int)rle_value_, take);
+        if (rle_value_) ones += take;
+        rle_left_ -= take;
+        i += take;
+      } else {
+        size_t take = std::min<size_t>(packed_left_, n - i);
+        if (packed_bit_ + take > packed_bytes_ * 8) Fail("bit-packed run exceeds the page");
+        uint64_t bit = packed_bit_;
+        for (size_t k = 0; k < take; k++, bit++) {
+          const uint8_t b = (packed_[bit >> 3] >> (bit & 7)) & 1;
+          out[i + k] = b;
+          ones += b;
+        }
+        packed_bit_ = bit;
+        packed_left_ -= take;
+        i += take;
+      }
+    }
+    return ones;
+  }
 
  private:
   void NextRun() {
@@ -496,8 +526,8 @@ void DecodeBoolValues(int32_t enc, const uint8_t* p, const uint8_t* end, uint32_
 // zeroing, no page faults once they have grown).
 struct DecodedPage {
   std::vector<uint8_t> buffer;  // decompressed bytes (v1: everything; v2: the values)
-  std::vector<uint8_t> defined; // empty: every row defined
-  std::vector<uint32_t> levels;
+  std::vector<uint8_t> defined; // per row, 1 = defined (valid when `nulls`)
+  bool nulls = false;           // false: every row defined
   uint32_t num_defined = 0;
   const uint8_t* values = nullptr;
   const uint8_t* values_end = nullptr;
@@ -506,7 +536,19 @@ struct DecodedPage {
 // Larger pages are taken for corruption (writers cut pages at about 1 MiB).
 constexpr int32_t kMaxPageSize = 1 << 30;
 
-void OpenPage(const PageRef& pg, const ColumnPlan& plan, int32_t codec, DecodedPage& dp) {
+// The bytes a page decompresses to (v2: the values only; the levels stay outside), or -1
+// when its header is invalid (OpenPage says why).
+int64_t DecompressedSize(const PageHeader& h) {
+  if (h.uncompressed_page_size < 0 || h.compressed_page_size < 0 || h.uncompressed_page_size > kMaxPageSize) return -1;
+  if (!h.data_v2) return h.uncompressed_page_size;
+  const int32_t lvl = h.data_v2->definition_levels_byte_length;
+  if (lvl < 0 || lvl > h.uncompressed_page_size || lvl > h.compressed_page_size) return -1;
+  return (int64_t)h.uncompressed_page_size - lvl;
+}
+
+// Decompresses a page into dp.buffer, or into `into` (DecompressedSize bytes) when given,
+// and decodes its definition levels.
+void OpenPage(const PageRef& pg, const ColumnPlan& plan, int32_t codec, DecodedPage& dp, uint8_t* into = nullptr) {
   const PageHeader& h = pg.header;
   if (h.uncompressed_page_size < 0 || h.compressed_page_size < 0) Fail("negative page size");
   if (h.uncompressed_page_size > kMaxPageSize) Fail("page size of " + std::to_string(h.uncompressed_page_size) + " bytes");
@@ -525,20 +567,26 @@ void OpenPage(const PageRef& pg, const ColumnPlan& plan, int32_t codec, DecodedP
     levels = body;
     levels_len = lvl;
     const size_t vsize = (size_t)h.uncompressed_page_size - lvl;
-    dp.buffer.resize(vsize + 8);
+    if (!into) {
+      dp.buffer.resize(vsize + 8);
+      into = dp.buffer.data();
+    }
     if (v2.is_compressed && codec != (int32_t)Codec::UNCOMPRESSED)
-      DecompressPage(codec, body + lvl, csize - lvl, dp.buffer.data(), vsize);
+      DecompressPage(codec, body + lvl, csize - lvl, into, vsize);
     else if (csize - lvl != vsize)
       Fail("page size mismatch");
     else
-      std::memcpy(dp.buffer.data(), body + lvl, vsize);
-    dp.values = dp.buffer.data();
+      std::memcpy(into, body + lvl, vsize);
+    dp.values = into;
     dp.values_end = dp.values + vsize;
   } else {
     const size_t usize = (size_t)h.uncompressed_page_size;
-    dp.buffer.resize(usize + 8);
-    DecompressPage(codec, body, csize, dp.buffer.data(), usize);
-    const uint8_t* p = dp.buffer.data();
+    if (!into) {
+      dp.buffer.resize(usize + 8);
+      into = dp.buffer.data();
+    }
+    DecompressPage(codec, body, csize, into, usize);
+    const uint8_t* p = into;
     const uint8_t* end = p + usize;
     if (plan.optional) {
       if (h.data->definition_level_encoding != (int32_t)Encoding::RLE)
@@ -555,19 +603,13 @@ void OpenPage(const PageRef& pg, const ColumnPlan& plan, int32_t codec, DecodedP
     dp.values = p;
     dp.values_end = end;
   }
-  dp.defined.clear();
+  dp.nulls = false;
   dp.num_defined = rows;
   if (plan.optional) {
-    std::vector<uint32_t>& lv = dp.levels;
-    lv.resize(rows);
-    RleDecoder(levels, levels + levels_len, 1).Get(lv.data(), rows);
-    uint32_t defined = 0;
-    for (uint32_t i = 0; i < rows; i++) defined += lv[i];
-    if (defined != rows) {
-      dp.defined.resize(rows);
-      for (uint32_t i = 0; i < rows; i++) dp.defined[i] = (uint8_t)lv[i];
-    }
-    dp.num_defined = defined;
+    if (dp.defined.size() < rows) dp.defined.resize(rows);
+    const uint64_t defined = RleDecoder(levels, levels + levels_len, 1).GetFlags(dp.defined.data(), rows);
+    dp.nulls = defined != rows;
+    dp.num_defined = (uint32_t)defined;
   }
 }
 
@@ -582,13 +624,28 @@ void Spread(T* v, const uint8_t* defined, uint32_t rows, uint32_t n_defined) {
   }
 }
 
+// Spreads n_defined dense values at the back of v[0, rows) to the defined rows (forwards,
+// in place: a value is read before its slot can be written); undefined rows become T{}.
+template <class T>
+void SpreadFromBack(T* v, const uint8_t* defined, uint32_t rows, uint32_t n_defined) {
+  uint32_t src = rows - n_defined;
+  for (uint32_t i = 0; i < rows; i++) {
+    if (defined[i]) v[i] = v[src++];
+    else v[i] = T{};
+  }
+}
+
 void SetValidity(std::vector<uint64_t>& validity, uint64_t at, const uint8_t* defined, uint32_t rows) {
   for (uint32_t i = 0; i < rows; i++)
     if (!defined[i]) validity[(at + i) >> 6] &= ~((uint64_t)1 << ((at + i) & 63));
 }
 
+// Bytes before a slice's fixed-width values (OwnedSlice::fixed): a page decompressed in
+// place puts its definition levels there (the first page of a slice).
+constexpr size_t kHeadroom = 4096;
+
 struct OwnedSlice {
-  std::unique_ptr<uint8_t[]> fixed;  // every row written by the decoder (not zeroed first)
+  std::unique_ptr<uint8_t[]> fixed;  // kHeadroom bytes, then every row written by the decoder (not zeroed first)
   std::vector<uint64_t> validity;
   std::vector<uint32_t> offsets;
   std::string bytes;
@@ -749,7 +806,8 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
   bool any_null = false;
   owned->validity.assign(((size_t)count + 63) / 64, ~(uint64_t)0);
   const size_t w = str ? (dict_strings ? 4 : 0) : (size_t)plan.type.width();
-  if (w) owned->fixed.reset(new uint8_t[(size_t)count * w + 16]);
+  if (w) owned->fixed.reset(new uint8_t[kHeadroom + (size_t)count * w + 16]);
+  uint8_t* const fixed = w ? owned->fixed.get() + kHeadroom : nullptr;
   if (str && !dict_strings) owned->offsets.assign(1, 0);
 
   thread_local DecodedPage dp;
@@ -757,15 +815,47 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
   thread_local std::vector<uint32_t> idx;
   thread_local std::vector<std::string_view> sv;
   thread_local std::string scratch;
-  for (const PageRef* pg : mine) {
-    OpenPage(*pg, plan, loc_.codec, dp);
+  // Fixed-width pages go last to first: a PLAIN page of the column's own width that lies
+  // inside the slice is decompressed straight into its rows, its end at theirs (no page
+  // buffer, no copy), its definition levels landing in the rows before it, which an earlier
+  // page (decoded later) or the headroom holds. Strings append, so they go in order.
+  for (size_t k = 0; k < mine.size(); k++) {
+    const PageRef* pg = mine[str ? k : mine.size() - 1 - k];
     const uint32_t rows = pg->rows;
+    if (!str && pg->encoding == (int32_t)Encoding::PLAIN && pg->first_row >= begin && pg->first_row + rows <= end &&
+        ((plan.physical == (int32_t)PhysicalType::INT32 && plan.type.physical() == PhysType::I32) ||
+         (plan.physical == (int32_t)PhysicalType::INT64 && plan.type.physical() == PhysType::I64) ||
+         (plan.physical == (int32_t)PhysicalType::DOUBLE && plan.type.physical() == PhysType::F64))) {
+      const int64_t dsize = DecompressedSize(pg->header);
+      uint8_t* const region = fixed + (pg->first_row - begin) * w;
+      uint8_t* const region_end = region + (size_t)rows * w;
+      if (dsize >= 0 && (uint64_t)dsize <= (uint64_t)(region_end - owned->fixed.get())) {
+        OpenPage(*pg, plan, loc_.codec, dp, region_end - dsize);
+        const uint32_t nd = dp.num_defined;
+        if (nd > rows) Fail("more values than rows");
+        if ((uint64_t)(dp.values_end - dp.values) < (uint64_t)nd * w) Fail("PLAIN page shorter than its values");
+        // The dense values at the back of the rows, then spread (a no-op move for a page
+        // without trailing bytes).
+        uint8_t* const vstart = region_end - (size_t)nd * w;
+        if (dp.values != vstart) std::memmove(vstart, dp.values, (size_t)nd * w);
+        if (dp.nulls) {
+          any_null = true;
+          SetValidity(owned->validity, pg->first_row - begin, dp.defined.data(), rows);
+          switch (w) {
+            case 4: SpreadFromBack(reinterpret_cast<int32_t*>(region), dp.defined.data(), rows, nd); break;
+            default: SpreadFromBack(reinterpret_cast<int64_t*>(region), dp.defined.data(), rows, nd); break;
+          }
+        }
+        continue;
+      }
+    }
+    OpenPage(*pg, plan, loc_.codec, dp);
     if (dp.num_defined > rows) Fail("more values than rows");
     // The page's rows [skip, skip + take) land at out row `at`.
     const uint64_t lo = std::max(begin, pg->first_row), hi = std::min(end, pg->first_row + rows);
     const uint32_t skip = (uint32_t)(lo - pg->first_row), take = (uint32_t)(hi - lo);
     const uint64_t at = lo - begin;
-    const uint8_t* defined = dp.defined.empty() ? nullptr : dp.defined.data();
+    const uint8_t* defined = dp.nulls ? dp.defined.data() : nullptr;
     if (defined) {
       any_null = true;
       SetValidity(owned->validity, at, defined + skip, take);
@@ -784,7 +874,7 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
           idx[i] = dict_ptr->remap[idx[i]];
         }
         if (defined) Spread(idx.data(), defined, rows, dp.num_defined);
-        std::memcpy(owned->fixed.get() + at * 4, idx.data() + skip, (size_t)take * 4);
+        std::memcpy(fixed + at * 4, idx.data() + skip, (size_t)take * 4);
         continue;
       }
       if (IsDictEncoding(pg->encoding)) {
@@ -818,7 +908,7 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
     const bool direct = skip == 0 && take == rows && !defined;
     uint8_t* dst;
     if (direct) {
-      dst = owned->fixed.get() + at * w;
+      dst = fixed + at * w;
     } else {
       rows_buf.resize((size_t)rows * w + 16);
       dst = rows_buf.data();
@@ -847,7 +937,7 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
         break;
       default: Fail("unexpected column type");
     }
-    if (!direct) std::memcpy(owned->fixed.get() + at * w, dst + (size_t)skip * w, (size_t)take * w);
+    if (!direct) std::memcpy(fixed + at * w, dst + (size_t)skip * w, (size_t)take * w);
   }
   // The footer's min/max serve as zone maps and as the GPU's key ranges: a file whose
   // values lie outside them is refused rather than trusted.
@@ -856,9 +946,9 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
     const int128_t lo = out.stats.min.int_value(), hi = out.stats.max.int_value();
     bool ok = true;
     switch (plan.type.physical()) {
-      case PhysType::I32: ok = WithinRange(reinterpret_cast<const int32_t*>(owned->fixed.get()), count, valid, lo, hi); break;
-      case PhysType::I64: ok = WithinRange(reinterpret_cast<const int64_t*>(owned->fixed.get()), count, valid, lo, hi); break;
-      case PhysType::I128: ok = WithinRange(reinterpret_cast<const int128_t*>(owned->fixed.get()), count, valid, lo, hi); break;
+      case PhysType::I32: ok = WithinRange(reinterpret_cast<const int32_t*>(fixed), count, valid, lo, hi); break;
+      case PhysType::I64: ok = WithinRange(reinterpret_cast<const int64_t*>(fixed), count, valid, lo, hi); break;
+      case PhysType::I128: ok = WithinRange(reinterpret_cast<const int128_t*>(fixed), count, valid, lo, hi); break;
       default: break;
     }
     if (!ok) Fail("values outside the column chunk's min/max statistics (corrupt statistics)");
@@ -875,7 +965,7 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
       owned->dict = dict_keep;
       out.str_enc = StringEncoding::Dictionary;
       out.dict_size = (uint32_t)dict_ptr->sorted_offsets.size() - 1;
-      out.data = owned->fixed.get();
+      out.data = fixed;
       out.offsets = dict_ptr->sorted_offsets.data();
       out.bytes = dict_ptr->sorted_bytes.data();
     } else {
@@ -885,7 +975,7 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
       out.bytes = owned->bytes.data();
     }
   } else {
-    out.data = owned->fixed.get();
+    out.data = fixed;
   }
   out.owner = owned;
   // The last slice loaded: the chunk's compressed bytes are no longer needed.

@@ -93,7 +93,12 @@ bool Decompress(const uint8_t* in, size_t n, uint8_t* out, size_t out_len) {
       } else if (offset >= 8) {
         for (size_t i = 0; i < copy; i += 8) std::memcpy(o + i, src + i, 8);
       } else {
-        for (size_t i = 0; i < copy; i++) o[i] = src[i];
+        // A pattern of `offset` < 8 bytes: 16 bytes of it, written every whole number of
+        // periods (>= 9 bytes apart), so each move reads the buffer, not the output.
+        uint8_t pat[16];
+        for (size_t i = 0; i < 16; i++) pat[i] = src[i % offset];
+        const size_t stride = 16 / offset * offset;
+        for (size_t i = 0; i < copy; i += stride) std::memcpy(o + i, pat, 16);
       }
     } else if (offset >= copy) {
       std::memcpy(o, src, copy);
