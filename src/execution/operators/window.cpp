@@ -152,7 +152,7 @@ struct PartitionEval {
   // Scratch reused from partition to partition (small partitions: no allocations).
   std::vector<int64_t> fs, fe;
   std::vector<uint32_t> gids, rows, slots;
-  Vector leaves;
+  Vector leaves, leaves2;
   DataChunk results;
 
   const Vector& Child(size_t f, uint32_t c) const { return cols[child_col[f] + c]; }
@@ -498,7 +498,19 @@ struct PartitionEval {
         const Vector& arg = Child(f, 0);
         leaves.Init(arg.type(), m);
         CopyRows(arg, rows.data(), m, leaves, 0);
-        t.Update(0, &leaves, gids, m);
+        if (GroupTable::TwoInputs(agg_shapes[f]->name)) {  // arg_min(x, by), corr(y, x)
+          const Vector& arg2 = Child(f, 1);
+          leaves2.Init(arg2.type(), m);
+          if (At(f, 1, 1) == 0) {  // a constant: its one row for every row
+            std::vector<uint32_t> zeros(m, 0);
+            CopyRows(arg2, zeros.data(), m, leaves2, 0);
+          } else {
+            CopyRows(arg2, rows.data(), m, leaves2, 0);
+          }
+          t.Update(0, &leaves, gids, m, &leaves2);
+        } else {
+          t.Update(0, &leaves, gids, m);
+        }
       }
     }
     if (!running)
