@@ -45,7 +45,10 @@ GroupTable::GroupTable(const std::vector<Type>& key_types, const std::vector<con
     if (c.arg_extremum) c.ext2.Init(a->children[1]->type, 16);
     if (c.holistic && a->children.size() > 1) {  // the constant quantile or separator
       const Value& v = a->children[1]->value;
-      if (c.name == "string_agg") c.separator = v.is_null() ? "" : v.str_value();
+      if (c.name == "string_agg") {
+        c.null_separator = v.is_null();
+        if (!v.is_null()) c.separator = v.str_value();
+      }
       else c.fraction = v.double_value();
     }
     c.variance = IsVariance(c.name);
@@ -344,7 +347,7 @@ void GroupTable::Update(size_t ai, const Vector* in, const std::vector<uint32_t>
 void GroupTable::CombineState(size_t ai, uint32_t g, const GroupTable& src, uint32_t sg) {
   AggColumn& a = aggs_[ai];
   const AggColumn& b = src.aggs_[ai];
-  if (a.distinct) {
+  if (a.distinct && !a.holistic && a.name != "count_if") {  // those two keep their DISTINCT otherwise
     a.sets[g].insert(b.sets[sg].begin(), b.sets[sg].end());
     return;
   }
@@ -546,7 +549,7 @@ void GroupTable::Emit(uint32_t from, uint32_t n, DataChunk& out) const {
     for (uint32_t i = 0; i < n; i++) {
       uint32_t g = from + i;
       if (a.holistic) {
-        if (a.lists[g].empty()) o.SetNull(i);
+        if (a.lists[g].empty() || a.null_separator) o.SetNull(i);
         else o.SetValue(i, FinishHolistic(a, a.lists[g]));
         continue;
       }

@@ -33,6 +33,7 @@ struct AggColumn {
   std::vector<std::vector<Value>> lists;
   double fraction = 0.5;
   std::string separator;
+  bool null_separator = false;  // string_agg(x, NULL) is NULL
   // covar_samp, covar_pop, corr: mean x, mean y, co-moment, and x's and y's sums of
   // squared deviations (Welford; merged as the variance family).
   bool covariance = false;
