@@ -71,7 +71,7 @@ Type BindArgExtremum(ScalarCall& c) {
 Type BindStringAgg(ScalarCall& c) {
   Arity(c, 1, 2);
   c.args[0] = Binder::Coerce(std::move(c.args[0]), Type::Varchar(), c.pos);
-  if (c.args.size() == 1) c.args.push_back(MakeConstant(Value::Varchar(",")));
+  if (c.args.size() == 1) return Type::Varchar();
   if (!c.args[1]->IsConstant())
     throw BindError(std::string(c.written) + ": the separator must be a constant", c.pos);
   c.args[1] = MakeConstant(EvaluateConstant(*Binder::Coerce(std::move(c.args[1]), Type::Varchar(), c.pos)));
@@ -107,9 +107,7 @@ void QuantileFraction(ScalarCall& c) {
 }
 Type BindMedian(ScalarCall& c) {
   Arity(c, 1, 1);
-  Type t = ContinuousResult(c);
-  c.args.push_back(MakeConstant(Value::Double(0.5)));
-  return t;
+  return ContinuousResult(c);  // the group table's default fraction: 0.5
 }
 Type BindQuantileCont(ScalarCall& c) {
   Arity(c, 2, 2);

@@ -498,7 +498,7 @@ static Value FinishHolistic(const AggColumn& a, std::vector<Value> v) {
     }
     default: {
       const double l = v[lo].AsDouble(), h = v[hi].AsDouble();
-      return Value::Double(lo == hi ? l : l + (h - l) * d);
+      return Value::Double(lo == hi ? l : l * (1 - d) + h * d);  // DuckDB's double interpolation
     }
   }
 }

@@ -28,11 +28,12 @@ struct AggColumn {
   bool first = false, arg_extremum = false, by_min = false;
   Vector ext2;
   // median, quantile_cont/disc, mode, string_agg: every non-NULL value of the group, in
-  // input order; fraction is the quantile's, separator string_agg's.
+  // input order; fraction is the quantile's (median: 0.5), separator string_agg's (',' when
+  // left out).
   bool holistic = false;
   std::vector<std::vector<Value>> lists;
   double fraction = 0.5;
-  std::string separator;
+  std::string separator = ",";
   bool null_separator = false;  // string_agg(x, NULL) is NULL
   // covar_samp, covar_pop, corr: mean x, mean y, co-moment, and x's and y's sums of
   // squared deviations (Welford; merged as the variance family).

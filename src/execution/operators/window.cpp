@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <mutex>
 
 #include "common/parallel.hpp"
 #include "execution/expression_executor.hpp"
@@ -518,6 +519,7 @@ struct PartitionEval {
         t.CombineStates(j, 2 * j);
         t.CombineStates(j, 2 * j + 1);
       }
+    std::mutex share_mutex;  // out.ShareStrings from parallel batches
     int64_t added = 0;  // running: rows [0, added) merged into state 0
     auto run_batch = [&](uint32_t from, unsigned worker) {
       const uint32_t n = std::min(batch, m - from), base = res0 + worker * batch;
@@ -549,6 +551,10 @@ struct PartitionEval {
       DataChunk& chunk = workers > 1 ? own_chunk : results;
       t.Emit(base, n, chunk);
       for (uint32_t i = 0; i < n; i++) SetCell(chunk.cols[0], slot[i], out, idx[ps + from + i]);
+      if (out.type().physical() == PhysType::Str) {  // results made in the chunk's heap (string_agg)
+        std::lock_guard<std::mutex> lock(share_mutex);
+        out.ShareStrings(chunk.cols[0]);
+      }
     };
     const uint32_t batches = (m + batch - 1) / batch;
     if (workers > 1) {
