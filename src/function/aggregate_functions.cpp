@@ -1,6 +1,9 @@
 // The aggregates: names and result types. Their states and loops stay with the operators
 // (execution/operators/hash_aggregate.cpp on the CPU, the GPU generator's state words).
+#include "execution/expression_executor.hpp"
 #include "function/function_registry.hpp"
+#include "planner/binder.hpp"
+#include "planner/binder_internal.hpp"
 
 namespace tessera {
 
@@ -18,6 +21,128 @@ Type SumResult(const Type& t) {
   return Type::Double();
 }
 
+// HUGEINT in DuckDB (count_if): DECIMAL(38,0), as sum(BIGINT).
+UserError TypeError(const std::string& msg, SourcePos pos) { return UserError(ErrorKind::Type, msg, pos); }
+
+Type HugeIntResult(const Type&) { return Type::Decimal(38, 0); }
+Type BooleanResult(const Type&) { return Type::Boolean(); }
+
+void Arity(const ScalarCall& c, size_t lo, size_t hi) {
+  if (c.args.size() < lo || c.args.size() > hi)
+    throw BindError("aggregate " + std::string(c.written) + " takes " +
+                        (lo == hi ? "exactly " + std::to_string(lo) : std::to_string(lo) + " or " + std::to_string(hi)) +
+                        (hi == 1 ? " argument" : " arguments"),
+                    c.pos);
+}
+// A NULL argument is read as INTEGER (as min/max).
+void NullAsInteger(BoundExprPtr& a) {
+  if (a->type.id == TypeId::Null) a = MakeCast(std::move(a), Type::Integer());
+}
+
+// bool_and, bool_or, count_if: one BOOLEAN argument.
+Type BindBoolean(ScalarCall& c, Type result) {
+  Arity(c, 1, 1);
+  if (c.args[0]->type.id != TypeId::Boolean && c.args[0]->type.id != TypeId::Null)
+    throw TypeError(std::string(c.written) + "(" + c.args[0]->type.ToString() + ") is not defined: argument must be BOOLEAN",
+                    c.pos);
+  c.args[0] = Binder::Coerce(std::move(c.args[0]), Type::Boolean(), c.pos);
+  return result;
+}
+Type BindBoolAgg(ScalarCall& c) { return BindBoolean(c, Type::Boolean()); }
+Type BindCountIf(ScalarCall& c) { return BindBoolean(c, HugeIntResult(Type())); }
+
+// any_value(x), mode(x): the argument's type.
+Type BindSameType(ScalarCall& c) {
+  Arity(c, 1, 1);
+  NullAsInteger(c.args[0]);
+  return c.args[0]->type;
+}
+
+// arg_min(x, by), arg_max(x, by): x's type; the row with the least (greatest) non-NULL
+// `by` whose x is not NULL.
+Type BindArgExtremum(ScalarCall& c) {
+  Arity(c, 2, 2);
+  NullAsInteger(c.args[0]);
+  NullAsInteger(c.args[1]);
+  return c.args[0]->type;
+}
+
+// string_agg(s [, sep]): VARCHAR; the separator is a constant (',' when left out).
+Type BindStringAgg(ScalarCall& c) {
+  Arity(c, 1, 2);
+  c.args[0] = Binder::Coerce(std::move(c.args[0]), Type::Varchar(), c.pos);
+  if (c.args.size() == 1) return Type::Varchar();
+  if (!c.args[1]->IsConstant())
+    throw BindError(std::string(c.written) + ": the separator must be a constant", c.pos);
+  c.args[1] = MakeConstant(EvaluateConstant(*Binder::Coerce(std::move(c.args[1]), Type::Varchar(), c.pos)));
+  return Type::Varchar();
+}
+
+// median(x), quantile_cont(x, q): interpolated between the neighbouring values; DOUBLE for
+// integers and doubles, the DECIMAL type for decimals, the lower value for VARCHAR. DuckDB
+// returns a TIMESTAMP for DATE, a type tessera lacks: an error here.
+Type ContinuousResult(ScalarCall& c) {
+  NullAsInteger(c.args[0]);
+  const Type& t = c.args[0]->type;
+  switch (t.id) {
+    case TypeId::Integer:
+    case TypeId::BigInt:
+    case TypeId::Double: return Type::Double();
+    case TypeId::Decimal:
+    case TypeId::Varchar: return t;
+    default:
+      throw TypeError(std::string(c.written) + "(" + t.ToString() + ") is not supported" +
+                          (t.id == TypeId::Date ? " (DuckDB's result is a TIMESTAMP, which tessera lacks)" : ""),
+                      c.pos);
+  }
+}
+// The constant fraction of a quantile, in [0, 1], as a DOUBLE constant.
+void QuantileFraction(ScalarCall& c) {
+  if (!c.args[1]->IsConstant() || !c.args[1]->type.IsNumeric())
+    throw BindError(std::string(c.written) + ": the quantile must be a numeric constant", c.pos);
+  const Value q = EvaluateConstant(*Binder::Coerce(std::move(c.args[1]), Type::Double(), c.pos));
+  if (q.is_null() || q.double_value() < 0 || q.double_value() > 1)
+    throw BindError(std::string(c.written) + ": the quantile must be between 0 and 1", c.pos);
+  c.args[1] = MakeConstant(q);
+}
+Type BindMedian(ScalarCall& c) {
+  Arity(c, 1, 1);
+  return ContinuousResult(c);  // the group table's default fraction: 0.5
+}
+Type BindQuantileCont(ScalarCall& c) {
+  Arity(c, 2, 2);
+  QuantileFraction(c);
+  return ContinuousResult(c);
+}
+// quantile_disc(x, q): the value at the quantile, of x's type.
+Type BindQuantileDisc(ScalarCall& c) {
+  Arity(c, 2, 2);
+  QuantileFraction(c);
+  NullAsInteger(c.args[0]);
+  return c.args[0]->type;
+}
+
+// corr(y, x), covar_samp(y, x), covar_pop(y, x): DOUBLE over rows where both are non-NULL.
+Type BindCovariance(ScalarCall& c) {
+  Arity(c, 2, 2);
+  for (auto& a : c.args) {
+    NullAsInteger(a);
+    if (!a->type.IsNumeric())
+      throw TypeError(std::string(c.written) + "(" + a->type.ToString() + ") is not defined: arguments must be numeric",
+                      c.pos);
+    a = Binder::Coerce(std::move(a), Type::Double(), c.pos);
+  }
+  return Type::Double();
+}
+
+// approx_count_distinct(x): BIGINT; exact here (DuckDB's HyperLogLog estimate equals the
+// exact count on small sets).
+Type BindApproxCountDistinct(ScalarCall& c) {
+  Arity(c, 1, 1);
+  NullAsInteger(c.args[0]);
+  return Type::BigInt();
+}
+
 const AggregateFunction kAggregates[] = {
     {"count", true, "count_star", false, BigIntResult},
     {"count_star", false, nullptr, false, BigIntResult},
@@ -30,6 +155,25 @@ const AggregateFunction kAggregates[] = {
     {"var_pop", true, nullptr, true, DoubleResult},
     {"stddev_samp", true, nullptr, true, DoubleResult, "stddev"},
     {"stddev_pop", true, nullptr, true, DoubleResult},
+    // CPU only (no GPU state words yet). count rows and isum trues.
+    {"bool_and", true, nullptr, false, BooleanResult, nullptr, nullptr, BindBoolAgg, true},
+    {"bool_or", true, nullptr, false, BooleanResult, nullptr, nullptr, BindBoolAgg, true},
+    {"count_if", true, nullptr, false, HugeIntResult, "countif", nullptr, BindCountIf},
+    // The first non-NULL value (in input order, which is undefined without ORDER BY).
+    {"any_value", true, nullptr, false, nullptr, nullptr, nullptr, BindSameType, true},
+    {"arg_min", true, nullptr, false, nullptr, "argmin", "min_by", BindArgExtremum, true},
+    {"arg_max", true, nullptr, false, nullptr, "argmax", "max_by", BindArgExtremum, true},
+    // Holistic: a list of the values per group, finished at the end.
+    {"string_agg", true, nullptr, false, nullptr, "listagg", nullptr, BindStringAgg},
+    {"median", true, nullptr, false, nullptr, nullptr, nullptr, BindMedian},
+    {"quantile_cont", true, nullptr, false, nullptr, nullptr, nullptr, BindQuantileCont},
+    {"quantile_disc", true, nullptr, false, nullptr, nullptr, nullptr, BindQuantileDisc},
+    {"mode", true, nullptr, false, nullptr, nullptr, nullptr, BindSameType},
+    // Running co-moment (Welford), merged as the variance family.
+    {"covar_samp", true, nullptr, false, nullptr, nullptr, nullptr, BindCovariance, false, true},
+    {"covar_pop", true, nullptr, false, nullptr, nullptr, nullptr, BindCovariance, false, true},
+    {"corr", true, nullptr, false, nullptr, nullptr, nullptr, BindCovariance, false, true},
+    {"approx_count_distinct", true, nullptr, false, nullptr, nullptr, nullptr, BindApproxCountDistinct, true},
 };
 
 }  // namespace

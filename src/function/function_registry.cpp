@@ -22,7 +22,7 @@ const ScalarFunction& ScalarFunctionNamed(std::string_view name) {
 
 const AggregateFunction* FindAggregateFunction(std::string_view sql_name) {
   for (const AggregateFunction& f : AllAggregateFunctions())
-    if (f.sql_callable && (f.name == sql_name || (f.alias && f.alias == sql_name))) return &f;
+    if (f.sql_callable && (f.name == sql_name || (f.alias && f.alias == sql_name) || (f.alias2 && f.alias2 == sql_name))) return &f;
   return nullptr;
 }
 

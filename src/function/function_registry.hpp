@@ -70,8 +70,19 @@ struct AggregateFunction {
   bool numeric_argument = false;
   // The result type for an argument of type `arg` (after the numeric rule above).
   Type (*result)(const Type& arg) = nullptr;
-  // Another name a SQL call resolves to it by (variance is var_samp); null: none.
+  // Other names a SQL call resolves to it by (variance is var_samp); null: none.
   const char* alias = nullptr;
+  const char* alias2 = nullptr;
+  // Aggregates of other arities or with argument rules (arg_min(x, by), string_agg(s, sep),
+  // quantile_cont(x, q)): checks the arity, coerces call.args in place and returns the
+  // result type (throws the binder's errors at call.pos). Null: one argument, with the
+  // `numeric_argument` and `result` rules above.
+  Type (*bind)(ScalarCall& call) = nullptr;
+  // The result does not change under DISTINCT (min, max, bool_and, any_value, ...): the
+  // binder drops DISTINCT.
+  bool distinct_insensitive = false;
+  // DISTINCT is not supported (an error at bind time).
+  bool no_distinct = false;
 };
 
 // The aggregate a SQL call `name(...)` means; null when there is none.

@@ -350,6 +350,21 @@ BoundExprPtr Binder::MakeAggregate(const ast::Expr& e, Ctx& inner) {
     agg->agg_fn = &star;
   } else {
     if (e.star_arg && !fn->star) throw BindError(name + "(*) is not a valid aggregate", e.pos);
+    if (fn->bind) {  // the registry's rule: arity, coercions, result type
+      std::vector<BoundExprPtr> args;
+      for (size_t i = 0; i < nargs; i++) args.push_back(Bind(*e.children[i], inner));
+      if (!args.empty()) args[0] = filtered(std::move(args[0]));
+      ScalarCall call{name, e.pos, args};
+      Type t = fn->bind(call);
+      agg = std::make_unique<BoundExpr>(BExpr::Agg, t);
+      agg->name = fn->name;
+      agg->agg_fn = fn;
+      agg->distinct = e.distinct && !fn->distinct_insensitive;
+      if (agg->distinct && fn->no_distinct)
+        throw UserError(ErrorKind::Unsupported, name + "(DISTINCT ...) is not supported yet", e.pos);
+      agg->children = std::move(args);
+      return agg;
+    }
     if (!e.star_arg && nargs != 1)
       throw BindError("aggregate " + name + " takes exactly one argument", e.pos);
     auto arg = filtered(e.star_arg ? MakeConstant(Value::Integer(1)) : Bind(*e.children[0], inner));

@@ -341,6 +341,29 @@ const std::map<std::string, std::vector<Case>>& AggregateCases() {
        {{"SELECT stddev(d), stddev_samp(d) FROM nums", {"2.0207259421636903|2.0207259421636903"}},
         {"SELECT stddev(s) FROM strs", {}, "argument must be numeric"}}},
       {"stddev_pop", {{"SELECT stddev_pop(d), stddev_pop(NULL) FROM nums", {"1.649915822768611|NULL"}}}},
+      // CPU-only aggregates (test/sql/aggregate/*.test check them against DuckDB).
+      {"bool_and", {{"SELECT bool_and(i > -6), bool_and(d > 0), bool_and(NULL) FROM nums", {"false|false|NULL"}},
+                    {"SELECT bool_and(i) FROM nums", {}, "argument must be BOOLEAN"}}},
+      {"bool_or", {{"SELECT bool_or(d > 0), bool_or(i > 2147483647) FROM nums", {"true|false"}}}},
+      {"count_if", {{"SELECT count_if(d >= 0), countif(NULL) FROM nums", {"2|NULL"}}}},
+      {"any_value", {{"SELECT any_value(i), any_value(s) FROM nums, strs WHERE nums.id = strs.id AND strs.id > 1",
+                      {"2147483647|"}}}},
+      {"arg_min", {{"SELECT arg_min(s, strs.id), argmin(b, d), min_by(m, i) FROM nums, strs WHERE nums.id = strs.id",
+                    {"hello|-5|99999999.99"}},
+                   {"SELECT arg_min(i) FROM nums", {}, "takes exactly 2 arguments"}}},
+      {"arg_max", {{"SELECT arg_max(s, strs.id), argmax(b, d), max_by(dt, dates.id) FROM nums, strs, dates "
+                    "WHERE nums.id = strs.id AND dates.id = strs.id", {"ünïcode|-9223372036854775807|9999-12-31"}}}},
+      {"string_agg", {{"SELECT string_agg(t, '/'), listagg(id) FROM strs", {"x//y/ï|1,2,3,4,5"}}}},
+      {"median", {{"SELECT median(i), median(b), median(m) FROM nums", {"-5.0|-5.0|0.00"}},
+                  {"SELECT median(dt) FROM dates", {}, "TIMESTAMP"}}},
+      {"quantile_cont", {{"SELECT quantile_cont(d, 0.25), quantile_cont(m, 0.9) FROM nums", {"-0.75|79999999.99"}}}},
+      {"quantile_disc", {{"SELECT quantile_disc(i, 0.5), quantile_disc(dt, 0.2) FROM nums, dates WHERE nums.id = dates.id",
+                          {"-5|0001-01-01"}}}},
+      {"mode", {{"SELECT mode(id % 2), mode(s) FROM strs", {"1|hello"}}}},
+      {"covar_samp", {{"SELECT covar_samp(i, d) FROM nums", {"-2684354554.166667"}}}},
+      {"covar_pop", {{"SELECT covar_pop(d, id) FROM nums", {"1.9444444444444446"}}}},
+      {"corr", {{"SELECT corr(d, id), corr(m, d) FROM nums", {"0.9449111825230682|0.9285714682357066"}}}},
+      {"approx_count_distinct", {{"SELECT approx_count_distinct(id % 3), approx_count_distinct(s) FROM strs", {"3|4"}}}},
   };
   return cases;
 }

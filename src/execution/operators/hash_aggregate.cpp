@@ -1,7 +1,9 @@
 #include "execution/operators/hash_aggregate.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <unordered_map>
 
 #include "common/decimal.hpp"
 #include "execution/expression_executor.hpp"
@@ -19,16 +21,36 @@ namespace tessera {
 static bool IsVariance(const std::string& n) {
   return n == "var_samp" || n == "var_pop" || n == "stddev_samp" || n == "stddev_pop";
 }
+static bool IsCovariance(const std::string& n) { return n == "covar_samp" || n == "covar_pop" || n == "corr"; }
+static bool IsHolistic(const std::string& n) {
+  return n == "median" || n == "quantile_cont" || n == "quantile_disc" || n == "mode" || n == "string_agg";
+}
+bool GroupTable::TwoInputs(const std::string& n) { return n == "arg_min" || n == "arg_max" || IsCovariance(n); }
 
 GroupTable::GroupTable(const std::vector<Type>& key_types, const std::vector<const BoundExpr*>& aggs)
     : key_types_(key_types) {
   for (auto* a : aggs) {
     AggColumn c;
     c.name = a->name;
-    c.distinct = a->distinct;
+    // approx_count_distinct counts exactly: count(DISTINCT x)'s set.
+    c.distinct = a->distinct || c.name == "approx_count_distinct";
     c.out_type = a->type;
     c.in_type = a->children.empty() ? Type::BigInt() : a->children[0]->type;
-    if (c.name == "min" || c.name == "max") c.ext.Init(c.in_type, 16);
+    c.first = c.name == "any_value";
+    c.arg_extremum = c.name == "arg_min" || c.name == "arg_max";
+    c.by_min = c.name == "arg_min";
+    c.holistic = IsHolistic(c.name);
+    c.covariance = IsCovariance(c.name);
+    if (c.name == "min" || c.name == "max" || c.first || c.arg_extremum) c.ext.Init(c.in_type, 16);
+    if (c.arg_extremum) c.ext2.Init(a->children[1]->type, 16);
+    if (c.holistic && a->children.size() > 1) {  // the constant quantile or separator
+      const Value& v = a->children[1]->value;
+      if (c.name == "string_agg") {
+        c.null_separator = v.is_null();
+        if (!v.is_null()) c.separator = v.str_value();
+      }
+      else c.fraction = v.double_value();
+    }
     c.variance = IsVariance(c.name);
     c.extremum = c.name == "min" || c.name == "max";
     c.is_min = c.name == "min";
@@ -59,8 +81,10 @@ void GroupTable::Grow(uint32_t need) {
   uint32_t cap = capacity_;
   while (cap < need) cap *= 2;
   for (auto& k : keys_) GrowVector(k, ngroups_, cap);
-  for (auto& a : aggs_)
-    if (a.name == "min" || a.name == "max") GrowVector(a.ext, ngroups_, cap);
+  for (auto& a : aggs_) {
+    if (a.name == "min" || a.name == "max" || a.first || a.arg_extremum) GrowVector(a.ext, ngroups_, cap);
+    if (a.arg_extremum) GrowVector(a.ext2, ngroups_, cap);
+  }
   capacity_ = cap;
 }
 
@@ -88,6 +112,8 @@ void GroupTable::FindOrCreate(const std::vector<Vector>& keys, uint32_t n, std::
         a.m2.push_back(0);
         a.has.push_back(0);
         if (a.distinct) a.sets.emplace_back();
+        if (a.holistic) a.lists.emplace_back();
+        if (a.covariance) a.cov.push_back({});
       }
     }
     std::fill(gids.begin(), gids.end(), 0);
@@ -120,6 +146,8 @@ void GroupTable::FindOrCreate(const std::vector<Vector>& keys, uint32_t n, std::
         a.m2.push_back(0);
         a.has.push_back(0);
         if (a.distinct) a.sets.emplace_back();
+        if (a.holistic) a.lists.emplace_back();
+        if (a.covariance) a.cov.push_back({});
       }
       ngroups_++;
       slots_[s] = g + 1;
@@ -168,9 +196,91 @@ static void VarianceCombine(AggColumn& a, uint32_t g, const AggColumn& b, uint32
   a.count[g] += b.count[sg];
 }
 
-void GroupTable::Update(size_t ai, const Vector* in, const std::vector<uint32_t>& gids, uint32_t n) {
+// covar_samp, covar_pop, corr over DOUBLE arguments (y, x): rows where both are non-NULL.
+static void CovarianceUpdate(AggColumn& a, const Vector& y, const Vector& x, const std::vector<uint32_t>& gids,
+                             uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (!y.IsValid(i) || !x.IsValid(i)) continue;
+    const uint32_t g = gids[i];
+    auto& c = a.cov[g];  // mean x, mean y, co-moment, m2 x, m2 y
+    const double xv = x.data<double>()[i], yv = y.data<double>()[i];
+    const double cnt = (double)++a.count[g];
+    const double dx = xv - c[0], dy = yv - c[1];
+    c[0] += dx / cnt;
+    c[1] += dy / cnt;
+    c[2] += dx * (yv - c[1]);
+    c[3] += dx * (xv - c[0]);
+    c[4] += dy * (yv - c[1]);
+  }
+}
+
+static void CovarianceCombine(AggColumn& a, uint32_t g, const AggColumn& b, uint32_t sg) {
+  const double na = (double)a.count[g], nb = (double)b.count[sg];
+  if (nb == 0) return;
+  auto& c = a.cov[g];
+  const auto& d = b.cov[sg];
+  const double total = na + nb, dx = d[0] - c[0], dy = d[1] - c[1];
+  c[2] += d[2] + dx * dy * na * nb / total;
+  c[3] += d[3] + dx * dx * na * nb / total;
+  c[4] += d[4] + dy * dy * na * nb / total;
+  c[0] += dx * nb / total;
+  c[1] += dy * nb / total;
+  a.count[g] += b.count[sg];
+}
+
+// arg_min/arg_max: row i of (x, by) replaces group g's pair where its `by` is smaller
+// (greater); ties keep the first.
+static bool ArgBetter(const AggColumn& a, const Vector& by, uint32_t i, uint32_t g) {
+  if (!a.has[g]) return true;
+  bool better = false;
+  DispatchPhys(by.type().physical(), [&]<class T>() {
+    const T x = by.data<T>()[i], cur = a.ext2.data<T>()[g];
+    better = a.by_min ? ops::LessThan(x, cur) : ops::LessThan(cur, x);
+  });
+  return better;
+}
+
+void GroupTable::Update(size_t ai, const Vector* in, const std::vector<uint32_t>& gids, uint32_t n,
+                        const Vector* in2) {
   AggColumn& a = aggs_[ai];
   if (!a.distinct && IsVariance(a.name)) return VarianceUpdate(a, *in, gids, n);
+  if (a.covariance) return CovarianceUpdate(a, *in, *in2, gids, n);
+  if (a.holistic) {
+    for (uint32_t i = 0; i < n; i++)
+      if (in->IsValid(i)) a.lists[gids[i]].push_back(in->GetValue(i));
+    return;
+  }
+  if (a.first) {
+    for (uint32_t i = 0; i < n; i++) {
+      const uint32_t g = gids[i];
+      if (a.has[g] || !in->IsValid(i)) continue;
+      CopyRows(*in, &i, 1, a.ext, g);
+      a.has[g] = 1;
+    }
+    if (in->type().physical() == PhysType::Str) a.ext.ShareStrings(*in);
+    return;
+  }
+  if (a.arg_extremum) {
+    for (uint32_t i = 0; i < n; i++) {
+      const uint32_t g = gids[i];
+      if (!in->IsValid(i) || !in2->IsValid(i) || !ArgBetter(a, *in2, i, g)) continue;
+      CopyRows(*in, &i, 1, a.ext, g);
+      CopyRows(*in2, &i, 1, a.ext2, g);
+      a.has[g] = 1;
+    }
+    if (in->type().physical() == PhysType::Str) a.ext.ShareStrings(*in);
+    if (in2->type().physical() == PhysType::Str) a.ext2.ShareStrings(*in2);
+    return;
+  }
+  if (a.name == "bool_and" || a.name == "bool_or" || a.name == "count_if") {  // count: rows, isum: trues
+    const uint8_t* d = in->data<uint8_t>();
+    for (uint32_t i = 0; i < n; i++) {
+      if (!in->IsValid(i)) continue;
+      a.count[gids[i]]++;
+      a.isum[gids[i]] += d[i] != 0;
+    }
+    return;
+  }
   if (a.name == "count_star") {
     for (uint32_t i = 0; i < n; i++) a.count[gids[i]]++;
     return;
@@ -237,11 +347,27 @@ void GroupTable::Update(size_t ai, const Vector* in, const std::vector<uint32_t>
 void GroupTable::CombineState(size_t ai, uint32_t g, const GroupTable& src, uint32_t sg) {
   AggColumn& a = aggs_[ai];
   const AggColumn& b = src.aggs_[ai];
-  if (a.distinct) {
+  if (a.distinct && !a.holistic && a.name != "count_if") {  // those two keep their DISTINCT otherwise
     a.sets[g].insert(b.sets[sg].begin(), b.sets[sg].end());
     return;
   }
   if (a.variance) return VarianceCombine(a, g, b, sg);
+  if (a.covariance) return CovarianceCombine(a, g, b, sg);
+  if (a.holistic) {
+    a.lists[g].insert(a.lists[g].end(), b.lists[sg].begin(), b.lists[sg].end());
+    return;
+  }
+  if ((a.first || a.arg_extremum) && b.has[sg]) {
+    if (a.first ? a.has[g] : !ArgBetter(a, b.ext2, sg, g)) return;
+    CopyRows(b.ext, &sg, 1, a.ext, g);
+    if (a.ext.type().physical() == PhysType::Str) a.ext.ShareStrings(b.ext);
+    if (a.arg_extremum) {
+      CopyRows(b.ext2, &sg, 1, a.ext2, g);
+      if (a.ext2.type().physical() == PhysType::Str) a.ext2.ShareStrings(b.ext2);
+    }
+    a.has[g] = 1;
+    return;
+  }
   a.count[g] += b.count[sg];
   if (!ops::AddChecked(a.isum[g], b.isum[sg], a.isum[g])) SumOverflow(a);
   a.dsum[g] += b.dsum[sg];
@@ -280,6 +406,8 @@ void GroupTable::ResetStates(uint32_t n) {
     a.m2.assign(n, 0);
     a.has.assign(n, 0);
     if (a.distinct) a.sets.assign(n, {});
+    if (a.holistic) a.lists.assign(n, {});
+    if (a.covariance) a.cov.assign(n, {});
   }
 }
 
@@ -292,6 +420,9 @@ void GroupTable::ClearStates(uint32_t from, uint32_t n) {
     std::fill_n(a.has.begin() + from, n, 0);
     if (a.distinct)
       for (uint32_t g = from; g < from + n; g++) a.sets[g].clear();
+    if (a.holistic)
+      for (uint32_t g = from; g < from + n; g++) a.lists[g].clear();
+    if (a.covariance) std::fill_n(a.cov.begin() + from, n, std::array<double, 5>{});
   }
 }
 
@@ -313,6 +444,96 @@ void GroupTable::Merge(GroupTable& other) {
   }
 }
 
+// A holistic aggregate's result over a group's values (at least one, in input order).
+static Value FinishHolistic(const AggColumn& a, std::vector<Value> v) {
+  if (a.distinct) {  // each value once, where it first appears
+    std::vector<uint32_t> order(v.size());
+    for (uint32_t i = 0; i < order.size(); i++) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return v[x].Compare(v[y]) < 0; });
+    std::vector<uint8_t> keep(v.size(), 0);
+    for (size_t i = 0; i < order.size(); i++) keep[order[i]] = i == 0 || v[order[i]].Compare(v[order[i - 1]]) != 0;
+    std::vector<Value> u;
+    for (size_t i = 0; i < v.size(); i++)
+      if (keep[i]) u.push_back(std::move(v[i]));
+    v = std::move(u);
+  }
+  if (a.name == "string_agg") {
+    std::string r;
+    for (size_t i = 0; i < v.size(); i++) r += (i ? a.separator : "") + v[i].str_value();
+    return Value::Varchar(std::move(r));
+  }
+  if (a.name == "mode") {  // the most frequent value; of equally frequent ones the first seen
+    std::vector<uint32_t> order(v.size());
+    for (uint32_t i = 0; i < order.size(); i++) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return v[x].Compare(v[y]) < 0; });
+    size_t best = 0, best_count = 0;
+    for (size_t i = 0; i < order.size();) {
+      size_t j = i;
+      while (j < order.size() && v[order[j]].Compare(v[order[i]]) == 0) j++;
+      if (j - i > best_count || (j - i == best_count && order[i] < best)) {
+        best = order[i];
+        best_count = j - i;
+      }
+      i = j;
+    }
+    return v[best];
+  }
+  std::sort(v.begin(), v.end(), [](const Value& x, const Value& y) { return x.Compare(y) < 0; });
+  const size_t n = v.size();
+  if (a.name == "quantile_disc") {  // DuckDB's index: ceil(n * q) - 1, at least 0
+    const double rn = (double)n * a.fraction;
+    const size_t k = std::max<double>(1, (double)n - std::floor((double)n - rn)) - 1;
+    return v[std::min(k, n - 1)];
+  }
+  // median, quantile_cont: between the values at floor and ceil of (n - 1) * q.
+  const double rn = (double)(n - 1) * a.fraction;
+  const size_t lo = (size_t)std::floor(rn), hi = (size_t)std::ceil(rn);
+  const double d = rn - (double)lo;
+  switch (a.out_type.id) {
+    case TypeId::Varchar: return v[lo];  // the lower value
+    case TypeId::Decimal: {  // in the scaled integers: lo + (hi - lo) * d, the step truncated (DuckDB's)
+      if (lo == hi) return v[lo];
+      const int128_t l = v[lo].int_value(), h = v[hi].int_value();
+      return Value::Decimal(l + (int128_t)std::trunc((double)(h - l) * d), a.out_type.precision, a.out_type.scale);
+    }
+    default: {
+      const double l = v[lo].AsDouble(), h = v[hi].AsDouble();
+      return Value::Double(lo == hi ? l : l * (1 - d) + h * d);  // DuckDB's double interpolation
+    }
+  }
+}
+
+// The sum or mean of the distinct values a set holds (their bytes, as CellBytes keeps them).
+static void DistinctSum(const AggColumn& a, const std::unordered_set<std::string>& set, Vector& o, uint32_t i) {
+  if (set.empty()) return o.SetNull(i);
+  int128_t isum = 0;
+  double dsum = 0;
+  DispatchPhys(a.in_type.physical(), [&]<class T>() {
+    if constexpr (std::is_arithmetic_v<T> || std::is_same_v<T, int128_t>) {
+      for (const std::string& b : set) {
+        T x;
+        std::memcpy(&x, b.data(), sizeof(T));
+        if constexpr (std::is_floating_point_v<T>) dsum += x;
+        else if (!ops::AddChecked(isum, (int128_t)x, isum)) SumOverflow(a);
+      }
+    }
+  });
+  const int64_t count = (int64_t)set.size();
+  if (a.name == "avg") {
+    const int scale = a.in_type.id == TypeId::Decimal ? a.in_type.scale : 0;
+    o.data<double>()[i] = a.in_type.id == TypeId::Double ? ops::AvgOfSum(dsum, count) : ops::AvgOfSum(isum, scale, count);
+    return;
+  }
+  switch (a.out_type.physical()) {
+    case PhysType::I64:
+      if (!ops::SumFitsInt64(isum)) throw UserError(ErrorKind::Conversion, ops::SumResultOverflowMessage());
+      o.data<int64_t>()[i] = (int64_t)isum;
+      break;
+    case PhysType::I128: o.data<int128_t>()[i] = isum; break;
+    default: o.data<double>()[i] = dsum;
+  }
+}
+
 void GroupTable::Emit(uint32_t from, uint32_t n, DataChunk& out) const {
   out.cols.resize(keys_.size() + aggs_.size());
   std::vector<uint32_t> sel(n);
@@ -327,9 +548,45 @@ void GroupTable::Emit(uint32_t from, uint32_t n, DataChunk& out) const {
     o.Init(a.out_type, std::max<uint32_t>(n, 1));
     for (uint32_t i = 0; i < n; i++) {
       uint32_t g = from + i;
+      if (a.holistic) {
+        if (a.lists[g].empty() || a.null_separator) o.SetNull(i);
+        else o.SetValue(i, FinishHolistic(a, a.lists[g]));
+        continue;
+      }
+      if (a.name == "count_if") {  // DuckDB's: a sum of the BOOLEANs, NULL over no non-NULL rows
+        if (!a.count[g]) o.SetNull(i);
+        else o.data<int128_t>()[i] = a.distinct ? a.isum[g] > 0 : a.isum[g];  // DISTINCT: TRUE counts once
+        continue;
+      }
       if (a.distinct) {
-        if (a.name != "count") throw UserError(ErrorKind::Unsupported, a.name + "(DISTINCT ...) is not supported yet");
+        if (a.name == "sum" || a.name == "avg") {
+          DistinctSum(a, a.sets[g], o, i);
+          continue;
+        }
+        if (a.name != "count" && a.name != "approx_count_distinct")
+          throw UserError(ErrorKind::Unsupported, a.name + "(DISTINCT ...) is not supported yet");
         o.data<int64_t>()[i] = (int64_t)a.sets[g].size();
+        continue;
+      }
+      if (a.covariance) {
+        const auto& c = a.cov[g];
+        const double cnt = (double)a.count[g];
+        if (a.name == "covar_samp") {
+          if (cnt < 2) o.SetNull(i);
+          else o.data<double>()[i] = c[2] / (cnt - 1);
+        } else if (a.name == "covar_pop") {
+          if (cnt < 1) o.SetNull(i);
+          else o.data<double>()[i] = c[2] / cnt;
+        } else {  // corr: NULL over no rows, NaN where either standard deviation is 0 (DuckDB's)
+          const double sx = std::sqrt(c[3] / cnt), sy = std::sqrt(c[4] / cnt);
+          if (cnt < 1) o.SetNull(i);
+          else o.data<double>()[i] = sx * sy == 0 ? std::nan("") : (c[2] / cnt) / (sx * sy);
+        }
+        continue;
+      }
+      if (a.name == "bool_and" || a.name == "bool_or") {
+        if (!a.count[g]) { o.SetNull(i); continue; }
+        o.data<uint8_t>()[i] = a.name == "bool_and" ? a.isum[g] == a.count[g] : a.isum[g] > 0;
         continue;
       }
       if (a.name == "count" || a.name == "count_star") {
@@ -405,9 +662,11 @@ void PhysicalHashAggregate::Sink(DataChunk& in, LocalState& ls) {
       l.table->Update(a, nullptr, l.gids, in.size);
       continue;
     }
-    Vector v;
+    Vector v, v2;
     Evaluate(*aggs[a]->children[0], in, v);
-    l.table->Update(a, &v, l.gids, in.size);
+    const bool two = GroupTable::TwoInputs(aggs[a]->name);
+    if (two) Evaluate(*aggs[a]->children[1], in, v2);
+    l.table->Update(a, &v, l.gids, in.size, two ? &v2 : nullptr);
   }
 }
 

@@ -3,6 +3,7 @@
 // the table has exactly one group, so aggregates over empty input give SUM = NULL,
 // COUNT = 0.
 #pragma once
+#include <array>
 #include <unordered_set>
 
 #include "execution/physical_operator.hpp"
@@ -21,7 +22,23 @@ struct AggColumn {
   std::vector<double> m2;        // the variance family: the sum of squared deviations
   Vector ext;                    // min/max current values
   std::vector<uint8_t> has;      // min/max: ext holds a value
-  std::vector<std::unordered_set<std::string>> sets;  // DISTINCT
+  std::vector<std::unordered_set<std::string>> sets;  // DISTINCT (and approx_count_distinct)
+  // any_value, arg_min, arg_max: ext holds the value kept (has), arg_min/arg_max's `by`
+  // value in ext2; first: any_value keeps the first, by_min: arg_min.
+  bool first = false, arg_extremum = false, by_min = false;
+  Vector ext2;
+  // median, quantile_cont/disc, mode, string_agg: every non-NULL value of the group, in
+  // input order; fraction is the quantile's (median: 0.5), separator string_agg's (',' when
+  // left out).
+  bool holistic = false;
+  std::vector<std::vector<Value>> lists;
+  double fraction = 0.5;
+  std::string separator = ",";
+  bool null_separator = false;  // string_agg(x, NULL) is NULL
+  // covar_samp, covar_pop, corr: mean x, mean y, co-moment, and x's and y's sums of
+  // squared deviations (Welford; merged as the variance family).
+  bool covariance = false;
+  std::vector<std::array<double, 5>> cov;
 };
 
 class GroupTable {
@@ -29,7 +46,12 @@ class GroupTable {
   GroupTable(const std::vector<Type>& key_types, const std::vector<const BoundExpr*>& aggs);
   // Finds or creates the group of every row; gids[i] receives its id.
   void FindOrCreate(const std::vector<Vector>& keys, uint32_t n, std::vector<uint32_t>& gids);
-  void Update(size_t a, const Vector* input, const std::vector<uint32_t>& gids, uint32_t n);
+  // input2: the second argument of the aggregates TwoInputs names (null for others).
+  void Update(size_t a, const Vector* input, const std::vector<uint32_t>& gids, uint32_t n,
+              const Vector* input2 = nullptr);
+  // The aggregate reads a second argument per row (arg_min(x, by), corr(y, x)); others'
+  // second arguments are constants the table reads once (string_agg's separator).
+  static bool TwoInputs(const std::string& name);
   // Merges all groups of `other` into this table.
   void Merge(GroupTable& other);
   uint32_t groups() const { return ngroups_; }

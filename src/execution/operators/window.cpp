@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <mutex>
 
 #include "common/parallel.hpp"
 #include "execution/expression_executor.hpp"
@@ -152,7 +153,7 @@ struct PartitionEval {
   // Scratch reused from partition to partition (small partitions: no allocations).
   std::vector<int64_t> fs, fe;
   std::vector<uint32_t> gids, rows, slots;
-  Vector leaves;
+  Vector leaves, leaves2;
   DataChunk results;
 
   const Vector& Child(size_t f, uint32_t c) const { return cols[child_col[f] + c]; }
@@ -498,7 +499,19 @@ struct PartitionEval {
         const Vector& arg = Child(f, 0);
         leaves.Init(arg.type(), m);
         CopyRows(arg, rows.data(), m, leaves, 0);
-        t.Update(0, &leaves, gids, m);
+        if (GroupTable::TwoInputs(agg_shapes[f]->name)) {  // arg_min(x, by), corr(y, x)
+          const Vector& arg2 = Child(f, 1);
+          leaves2.Init(arg2.type(), m);
+          if (At(f, 1, 1) == 0) {  // a constant: its one row for every row
+            std::vector<uint32_t> zeros(m, 0);
+            CopyRows(arg2, zeros.data(), m, leaves2, 0);
+          } else {
+            CopyRows(arg2, rows.data(), m, leaves2, 0);
+          }
+          t.Update(0, &leaves, gids, m, &leaves2);
+        } else {
+          t.Update(0, &leaves, gids, m);
+        }
       }
     }
     if (!running)
@@ -506,6 +519,7 @@ struct PartitionEval {
         t.CombineStates(j, 2 * j);
         t.CombineStates(j, 2 * j + 1);
       }
+    std::mutex share_mutex;  // out.ShareStrings from parallel batches
     int64_t added = 0;  // running: rows [0, added) merged into state 0
     auto run_batch = [&](uint32_t from, unsigned worker) {
       const uint32_t n = std::min(batch, m - from), base = res0 + worker * batch;
@@ -537,6 +551,10 @@ struct PartitionEval {
       DataChunk& chunk = workers > 1 ? own_chunk : results;
       t.Emit(base, n, chunk);
       for (uint32_t i = 0; i < n; i++) SetCell(chunk.cols[0], slot[i], out, idx[ps + from + i]);
+      if (out.type().physical() == PhysType::Str) {  // results made in the chunk's heap (string_agg)
+        std::lock_guard<std::mutex> lock(share_mutex);
+        out.ShareStrings(chunk.cols[0]);
+      }
     };
     const uint32_t batches = (m + batch - 1) / batch;
     if (workers > 1) {
