@@ -22,6 +22,9 @@ std::vector<ScalarFunction> MathFunctions();
 
 // Shared by the families' bind hooks: the arity check with the binder's message.
 void ExpectScalarArgs(const ScalarCall& c, size_t lo, size_t hi);
+// The first argument must be numeric (a NULL literal is read as DOUBLE); the binder's Type
+// error otherwise (scalar_functions_numeric.cpp).
+void NeedNumeric(ScalarCall& c);
 
 // A bind hook for `n` arguments coerced to the types `In...`, with result type `Out`.
 template <Type (*Out)(), Type (*... In)()>

@@ -96,12 +96,6 @@ void FloatClassCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
       out.data<uint8_t>()[i] = Which == 0 ? std::isnan(x[i]) : Which == 1 ? std::isinf(x[i]) : std::isfinite(x[i]);
 }
 
-void NeedNumeric(ScalarCall& c) {
-  if (c.args[0]->type.id == TypeId::Null) c.args[0] = Binder::Coerce(std::move(c.args[0]), Type::Double(), c.pos);
-  if (!c.args[0]->type.IsNumeric())
-    throw UserError(ErrorKind::Type, std::string(c.written) + "() needs a numeric argument", c.pos);
-}
-
 // sign: DuckDB's TINYINT, here INTEGER (tessera has no TINYINT); the values agree.
 Type BindSign(ScalarCall& c) {
   ExpectScalarArgs(c, 1, 1);

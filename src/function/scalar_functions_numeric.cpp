@@ -13,13 +13,13 @@
 
 namespace tessera {
 
-namespace {
-
 void NeedNumeric(ScalarCall& c) {
   if (c.args[0]->type.id == TypeId::Null) c.args[0] = Binder::Coerce(std::move(c.args[0]), Type::Double(), c.pos);
   if (!c.args[0]->type.IsNumeric())
     throw UserError(ErrorKind::Type, std::string(c.written) + "() needs a numeric argument", c.pos);
 }
+
+namespace {
 
 Type BindRound(ScalarCall& c) {
   ExpectScalarArgs(c, 1, 2);

@@ -16,6 +16,7 @@
 
 #include "execution/expression_executor.hpp"
 #include "main/prepared_query.hpp"
+#include "main/statement_executor.hpp"
 #include "parser/parser.hpp"
 #include "planner/binder.hpp"
 #include "storage/row_group.hpp"
@@ -23,12 +24,6 @@
 namespace tessera {
 
 namespace {
-
-QueryResult Status(std::string msg) {
-  QueryResult r;
-  r.message = std::move(msg);
-  return r;
-}
 
 std::shared_ptr<const TableEntry> TableOrError(Database& db, const std::string& name, SourcePos pos) {
   auto entry = db.catalog().GetTable(name);

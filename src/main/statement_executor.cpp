@@ -25,13 +25,13 @@
 
 namespace tessera {
 
-namespace {
-
 QueryResult Status(std::string msg) {
   QueryResult r;
   r.message = std::move(msg);
   return r;
 }
+
+namespace {
 
 // Appends query result chunks to a table, casting each column to the table's type.
 uint64_t AppendResult(Database& db, const std::string& table, std::vector<DataChunk>& chunks,

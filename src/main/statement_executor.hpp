@@ -8,6 +8,9 @@ namespace tessera {
 
 QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt);
 
+// A result without rows that says what a statement did ("INSERT 3").
+QueryResult Status(std::string msg);
+
 // Plans and runs a SELECT.
 QueryResult RunSelect(Database& db, const ast::SelectStmt& select);
 
