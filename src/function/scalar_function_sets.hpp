@@ -11,13 +11,13 @@ namespace tessera {
 // concat, trim, ltrim, rtrim, replace, starts_with, ends_with, contains, strpos / instr, left,
 // right, repeat, lpad, rpad (scalar_functions_text.cpp).
 std::vector<ScalarFunction> TextFunctions();
-// round, ceil, floor, greatest, least, nullif (scalar_functions_numeric.cpp).
+// round, ceil, floor, trunc, greatest, least, nullif (scalar_functions_numeric.cpp).
 std::vector<ScalarFunction> NumericFunctions();
 // The date parts (extract_*: year ... era, epoch), make_date, last_day, dayname, monthname,
 // date_diff (scalar_functions_date.cpp).
 std::vector<ScalarFunction> DateFunctions();
 // sign, sqrt, cbrt, exp, ln, log, log10, log2, power, pi, trigonometry, isnan, isinf,
-// isfinite, ifnull, trunc (scalar_functions_math.cpp).
+// isfinite (scalar_functions_math.cpp).
 std::vector<ScalarFunction> MathFunctions();
 
 // Shared by the families' bind hooks: the arity check with the binder's message.

@@ -1,8 +1,7 @@
 // Mathematical functions of the registry, with DuckDB's results, types and errors: sign
 // (-1, 0 or 1; NaN 0), sqrt, cbrt, exp, ln, log (base 10, or log(b, x)), log10, log2, power
 // / pow, pi, sin, cos, tan, cot, asin, acos, atan, atan2, radians, degrees (all DOUBLE),
-// isnan, isinf, isfinite (BOOLEAN), trunc (towards zero; DECIMAL(p, s) to DECIMAL(p, 0),
-// integers unchanged). A logarithm of zero or a negative number, the square root of a
+// isnan, isinf, isfinite (BOOLEAN). A logarithm of zero or a negative number, the square root of a
 // negative number and asin/acos outside [-1, 1] are errors, as in DuckDB.
 #include <cmath>
 
@@ -114,30 +113,6 @@ void SignCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
   });
 }
 
-Type BindTrunc(ScalarCall& c) {
-  ExpectScalarArgs(c, 1, 1);
-  NeedNumeric(c);
-  const Type t = c.args[0]->type;
-  return t.id == TypeId::Decimal ? Type::Decimal(t.precision, 0) : t;
-}
-void TruncCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
-  const Type& in = args[0].type();
-  DispatchPhys(in.physical(), [&]<class T>() {
-    if constexpr (std::is_arithmetic_v<T> || std::is_same_v<T, int128_t>) {
-      for (uint32_t i = 0; i < n; i++) {
-        if (!out.IsValid(i)) continue;
-        const T x = args[0].data<T>()[i];
-        if constexpr (std::is_floating_point_v<T>)
-          out.data<T>()[i] = std::trunc(x);
-        else if (in.id == TypeId::Decimal)
-          out.data<T>()[i] = (T)((__int128)x / ops::Pow10Int128(in.scale));  // C++ division truncates
-        else
-          out.data<T>()[i] = x;
-      }
-    }
-  });
-}
-
 ScalarFunction Unary(const char* name, std::vector<std::string_view> sql, void (*cpu)(std::vector<Vector>&, Vector&, uint32_t)) {
   return {name, std::move(sql), BindFixed<Type::Double, Type::Double>, false, cpu};
 }
@@ -147,7 +122,6 @@ ScalarFunction Unary(const char* name, std::vector<std::string_view> sql, void (
 std::vector<ScalarFunction> MathFunctions() {
   return {
       {"sign", {"sign"}, BindSign, false, SignCpu},
-      {"trunc", {"trunc"}, BindTrunc, false, TruncCpu},
       Unary("sqrt", {"sqrt"}, UnaryCpu<Sqrt>),
       Unary("cbrt", {"cbrt"}, UnaryCpu<Cbrt>),
       Unary("exp", {"exp"}, UnaryCpu<Exp>),

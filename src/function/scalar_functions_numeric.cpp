@@ -114,8 +114,18 @@ void RoundCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
   });
 }
 
-template <bool Ceil>
-void CeilFloorCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+// trunc: ceil and floor's types, except that an integer stays itself (DuckDB).
+Type BindTrunc(ScalarCall& c) {
+  ExpectScalarArgs(c, 1, 1);
+  NeedNumeric(c);
+  const Type t = c.args[0]->type;
+  return t.id == TypeId::Decimal ? Type::Decimal(t.precision, 0) : t;
+}
+
+// To an integral value: ceil, floor or trunc (towards zero); a DECIMAL to scale 0.
+enum class Toward { Ceil, Floor, Zero };
+template <Toward Mode>
+void ToIntegralCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
   const Type& in = args[0].type();
   DispatchPhys(in.physical(), [&]<class T>() {
     if constexpr (std::is_arithmetic_v<T> || std::is_same_v<T, int128_t>) {
@@ -123,14 +133,15 @@ void CeilFloorCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
         if (!out.IsValid(i)) continue;
         const T x = args[0].data<T>()[i];
         if constexpr (std::is_floating_point_v<T>) {
-          out.data<double>()[i] = Ceil ? std::ceil(x) : std::floor(x);
+          out.data<double>()[i] = Mode == Toward::Ceil ? std::ceil(x) : Mode == Toward::Floor ? std::floor(x) : std::trunc(x);
         } else if (in.id != TypeId::Decimal) {
-          out.data<double>()[i] = (double)x;
+          if (Mode == Toward::Zero) out.data<T>()[i] = x;
+          else out.data<double>()[i] = (double)x;
         } else {
           const __int128 p = ops::Pow10Int128(in.scale), v = (__int128)x;
-          __int128 q = v / p, rem = v % p;
-          if (Ceil && rem > 0) q++;
-          if (!Ceil && rem < 0) q--;
+          __int128 q = v / p, rem = v % p;  // C++ division truncates
+          if (Mode == Toward::Ceil && rem > 0) q++;
+          if (Mode == Toward::Floor && rem < 0) q--;
           out.data<T>()[i] = (T)q;
         }
       }
@@ -178,8 +189,9 @@ void NullIfCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
 std::vector<ScalarFunction> NumericFunctions() {
   return {
       {"round", {"round"}, BindRound, false, RoundCpu},
-      {"ceil", {"ceil", "ceiling"}, BindCeilFloor, false, CeilFloorCpu<true>},
-      {"floor", {"floor"}, BindCeilFloor, false, CeilFloorCpu<false>},
+      {"ceil", {"ceil", "ceiling"}, BindCeilFloor, false, ToIntegralCpu<Toward::Ceil>},
+      {"floor", {"floor"}, BindCeilFloor, false, ToIntegralCpu<Toward::Floor>},
+      {"trunc", {"trunc"}, BindTrunc, false, ToIntegralCpu<Toward::Zero>},
       {"greatest", {"greatest"}, BindExtreme, true, ExtremeCpu<true>},
       {"least", {"least"}, BindExtreme, true, ExtremeCpu<false>},
       {"nullif", {"nullif"}, BindNullIf, true, NullIfCpu},
