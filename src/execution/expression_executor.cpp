@@ -65,6 +65,77 @@ inline void WriteInt(Vector& v, uint32_t i, int128_t x) {
 
 }  // namespace
 
+namespace {
+
+// Casts between exact types (BOOLEAN, INTEGER, BIGINT, DECIMAL) a vector at a time: the
+// power of ten and the limit are computed once, and W is 64 bits when source, target and
+// scale factor all fit there (DECIMAL(p <= 18), INTEGER, BIGINT), else 128 bits.
+// Digits left of the point a value of an exact type can have (INTEGER: 10, BIGINT: 19).
+int IntegerDigits(const Type& t) {
+  switch (t.id) {
+    case TypeId::Boolean: return 1;
+    case TypeId::Integer: return 10;
+    case TypeId::BigInt: return 19;
+    default: return t.precision - t.scale;
+  }
+}
+
+template <class S, class D, class W>
+void CastExactLoop(const Vector& src, Vector& out, uint32_t n, int fs, int ts, const Type& to) {
+  const S* x = src.data<S>();
+  D* r = out.data<D>();
+  const bool up = ts >= fs;
+  const W p = (W)Pow10(up ? ts - fs : fs - ts);
+  if (up && to.id == TypeId::Decimal && IntegerDigits(src.type()) <= to.precision - to.scale) {
+    // Widening (DECIMAL(15,2) to DECIMAL(31,2) before a multiply): every value fits, no
+    // check; NULL slots are scaled too, harmlessly.
+    for (uint32_t i = 0; i < n; i++) r[i] = (D)((W)x[i] * p);
+    return;
+  }
+  const bool decimal = to.id == TypeId::Decimal;
+  // A 64-bit BIGINT target needs no limit: the 64-bit arithmetic fails on overflow itself.
+  const bool check = sizeof(W) == 16 || to.id != TypeId::BigInt;
+  const W lim = check ? (W)ops::ExactCastLimit(to) : 0;
+  const bool nulls = src.has_nulls();
+  for (uint32_t i = 0; i < n; i++) {
+    if (nulls && !src.IsValid(i)) continue;
+    W v;
+    if (!ops::RescaleByChecked((W)x[i], p, up, v) || (check && !ops::WithinCastLimit(v, lim, decimal)))
+      CastFail(src.GetValue(i), to);
+    r[i] = (D)v;
+  }
+}
+
+template <class S>
+void CastExactFrom(const Vector& src, Vector& out, uint32_t n, int fs, int ts, const Type& to) {
+  const bool narrow = sizeof(S) <= 8 && to.physical() != PhysType::I128 && std::abs(ts - fs) <= 18;
+  switch (to.physical()) {
+    case PhysType::I32:
+      narrow ? CastExactLoop<S, int32_t, int64_t>(src, out, n, fs, ts, to)
+             : CastExactLoop<S, int32_t, int128_t>(src, out, n, fs, ts, to);
+      break;
+    case PhysType::I64:
+      narrow ? CastExactLoop<S, int64_t, int64_t>(src, out, n, fs, ts, to)
+             : CastExactLoop<S, int64_t, int128_t>(src, out, n, fs, ts, to);
+      break;
+    case PhysType::I128: CastExactLoop<S, int128_t, int128_t>(src, out, n, fs, ts, to); break;
+    default: throw InternalError("exact cast to " + to.ToString());
+  }
+}
+
+template <class S>
+void CastToDoubleLoop(const Vector& src, Vector& out, uint32_t n, int fs) {
+  const S* x = src.data<S>();
+  double* r = out.data<double>();
+  const double p = (double)Pow10(fs);
+  for (uint32_t i = 0; i < n; i++) r[i] = ops::DecimalToDoubleBy((int128_t)x[i], p);
+  if (src.has_nulls())
+    for (uint32_t i = 0; i < n; i++)
+      if (!src.IsValid(i)) r[i] = 0;  // NULL slots hold 0, as everywhere
+}
+
+}  // namespace
+
 void CastVector(const Vector& src, Vector& out, uint32_t n) {
   const Type& from = src.type();
   const Type& to = out.type();
@@ -76,18 +147,21 @@ void CastVector(const Vector& src, Vector& out, uint32_t n) {
   int fs = from.id == TypeId::Decimal ? from.scale : 0;
   if (from_int && to_int) {
     int ts = to.id == TypeId::Decimal ? to.scale : 0;
-    const int128_t lim = ops::ExactCastLimit(to);
-    for (uint32_t i = 0; i < n; i++) {
-      if (!valid(i)) continue;
-      int128_t x;
-      if (!ops::CastExact(ReadInt(src, i), fs, ts, lim, to.id == TypeId::Decimal, x)) CastFail(src.GetValue(i), to);
-      WriteInt(out, i, x);
+    switch (from.physical()) {
+      case PhysType::Bool: CastExactFrom<uint8_t>(src, out, n, fs, ts, to); break;
+      case PhysType::I32: CastExactFrom<int32_t>(src, out, n, fs, ts, to); break;
+      case PhysType::I64: CastExactFrom<int64_t>(src, out, n, fs, ts, to); break;
+      default: CastExactFrom<int128_t>(src, out, n, fs, ts, to); break;
     }
     return;
   }
   if (from_int && to.id == TypeId::Double) {
-    for (uint32_t i = 0; i < n; i++)
-      out.data<double>()[i] = valid(i) ? ops::DecimalToDouble(ReadInt(src, i), fs) : 0;
+    switch (from.physical()) {
+      case PhysType::Bool: CastToDoubleLoop<uint8_t>(src, out, n, fs); break;
+      case PhysType::I32: CastToDoubleLoop<int32_t>(src, out, n, fs); break;
+      case PhysType::I64: CastToDoubleLoop<int64_t>(src, out, n, fs); break;
+      default: CastToDoubleLoop<int128_t>(src, out, n, fs); break;
+    }
     return;
   }
   if (from_int && to.id == TypeId::Boolean) {

@@ -148,14 +148,27 @@ TESSERA_HD inline bool WithinPrecision(T v, T limit) { return v < limit && v > -
 
 // An integer or DECIMAL value scaled by 10^from_scale, rescaled to 10^to_scale:
 // multiplied (false on overflow of 128 bits) or divided with rounding half away from zero.
-TESSERA_HD inline bool RescaleChecked(__int128 v, int from_scale, int to_scale, __int128& r) {
-  if (to_scale >= from_scale) return MulChecked(v, Pow10Int128(to_scale - from_scale), r);
-  const __int128 p = Pow10Int128(from_scale - to_scale);
-  __int128 q = v / p, rem = v % p;
+// RescaleByChecked takes the power of ten instead: p = 10^|to_scale - from_scale|, `up`
+// when to_scale >= from_scale, so that a loop computes it once; T is long long (where
+// value, power and result fit 64 bits) or __int128.
+template <class T>
+TESSERA_HD inline bool RescaleByChecked(T v, T p, bool up, T& r) {
+  if (up) return MulChecked(v, p, r);
+  T q = v / p, rem = v % p;
   if (rem < 0) rem = -rem;
   if (rem * 2 >= p) q += v < 0 ? -1 : 1;
   r = q;
   return true;
+}
+TESSERA_HD inline bool RescaleChecked(__int128 v, int from_scale, int to_scale, __int128& r) {
+  const bool up = to_scale >= from_scale;
+  return RescaleByChecked(v, Pow10Int128(up ? to_scale - from_scale : from_scale - to_scale), up, r);
+}
+// Whether a rescaled exact value fits its target: |r| < limit for a DECIMAL (limit =
+// 10^precision), -limit <= r < limit for an integer type (limit = 2^31 or 2^63).
+template <class T>
+TESSERA_HD inline bool WithinCastLimit(T r, T limit, bool decimal) {
+  return decimal ? (r < limit && r > -limit) : (r < limit && r >= -limit);
 }
 // A cast between exact numeric types (INTEGER, BIGINT, DECIMAL): rescaled, then within
 // the target's range: |r| < 10^precision for a DECIMAL (`decimal`, limit = 10^precision),
@@ -163,11 +176,13 @@ TESSERA_HD inline bool RescaleChecked(__int128 v, int from_scale, int to_scale, 
 // (the CPU raises the conversion error naming the value; the GPU hands the query back).
 TESSERA_HD inline bool CastExact(__int128 v, int from_scale, int to_scale, __int128 limit, bool decimal, __int128& r) {
   if (!RescaleChecked(v, from_scale, to_scale, r)) return false;
-  return decimal ? (r < limit && r > -limit) : (r < limit && r >= -limit);
+  return WithinCastLimit(r, limit, decimal);
 }
 
 // An integer or DECIMAL of scale `scale` (held in up to 128 bits) as a DOUBLE.
-TESSERA_HD inline double DecimalToDouble(__int128 v, int scale) { return (double)v / (double)Pow10Int128(scale); }
+// DecimalToDoubleBy takes the divisor, (double)10^scale, for loops that compute it once.
+TESSERA_HD inline double DecimalToDoubleBy(__int128 v, double pow10_scale) { return (double)v / pow10_scale; }
+TESSERA_HD inline double DecimalToDouble(__int128 v, int scale) { return DecimalToDoubleBy(v, (double)Pow10Int128(scale)); }
 
 // AVG's result: from an exact (128-bit) sum of `count` values of scale `scale` (integers:
 // 0), or from a DOUBLE sum; the mean is taken in double. Both backends finalise with these.

@@ -4,6 +4,7 @@
 
 #include "common/interrupt.hpp"
 #include "common/parallel.hpp"
+#include "main/allocator_tuning.hpp"
 #include "main/plan_cache.hpp"
 #include "main/prepared_query.hpp"
 #include "main/statement_executor.hpp"
@@ -32,6 +33,7 @@ std::vector<std::vector<std::string>> QueryResult::ToStrings() const {
 }
 
 Database::Database(const std::string& path) : path_(path), plan_cache_(std::make_unique<PlanCache>()) {
+  TuneAllocatorOnce();
   if (path.empty() || path == ":memory:") catalog_ = std::make_unique<Catalog>();
   else catalog_ = std::make_unique<Catalog>(OpenDiskBackend(path));
 }
