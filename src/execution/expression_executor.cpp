@@ -278,6 +278,18 @@ void CopyRows(const Vector& src, const uint32_t* sel, uint32_t n, Vector& dst, u
   if (src.type().physical() == PhysType::Str) dst.ShareStrings(src);
 }
 
+namespace {
+// An operand of an expression: a column reference of the expression's own type is read in
+// place from the input chunk (no copy); anything else is evaluated into `scratch`.
+const Vector& Operand(const BoundExpr& e, const DataChunk& in, Vector& scratch) {
+  if (e.kind == BExpr::Column && e.index >= 0 && (size_t)e.index < in.cols.size() &&
+      in.cols[e.index].type() == e.type)
+    return in.cols[e.index];
+  Evaluate(e, in, scratch);
+  return scratch;
+}
+}  // namespace
+
 void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
   const uint32_t n = in.size;
   out.Init(e.type, Cap(n));
@@ -299,15 +311,15 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
       return;
     }
     case BExpr::Cast: {
-      Vector c;
-      Evaluate(*e.children[0], in, c);
+      Vector scratch;
+      const Vector& c = Operand(*e.children[0], in, scratch);
       CastVector(c, out, n);
       return;
     }
     case BExpr::Compare: {
-      Vector a, b;
-      Evaluate(*e.children[0], in, a);
-      Evaluate(*e.children[1], in, b);
+      Vector sa, sb;
+      const Vector& a = Operand(*e.children[0], in, sa);
+      const Vector& b = Operand(*e.children[1], in, sb);
       MergeNulls(out, n, {&a, &b});
       int opc = CompareOpCode(e.op);
       uint8_t* r = out.data<uint8_t>();
@@ -340,21 +352,21 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
       return;
     }
     case BExpr::Not: {
-      Vector c;
-      Evaluate(*e.children[0], in, c);
+      Vector scratch;
+      const Vector& c = Operand(*e.children[0], in, scratch);
       MergeNulls(out, n, {&c});
       for (uint32_t i = 0; i < n; i++) out.data<uint8_t>()[i] = !c.data<uint8_t>()[i];
       return;
     }
     case BExpr::IsNull: {
-      Vector c;
-      Evaluate(*e.children[0], in, c);
+      Vector scratch;
+      const Vector& c = Operand(*e.children[0], in, scratch);
       for (uint32_t i = 0; i < n; i++) out.data<uint8_t>()[i] = c.IsValid(i) == e.negated;
       return;
     }
     case BExpr::Neg: {
-      Vector c;
-      Evaluate(*e.children[0], in, c);
+      Vector scratch;
+      const Vector& c = Operand(*e.children[0], in, scratch);
       MergeNulls(out, n, {&c});
       DispatchPhys(e.type.physical(), [&]<class T>() {
         if constexpr (!std::is_same_v<T, StrRef> && !std::is_same_v<T, uint8_t>) {
@@ -365,9 +377,9 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
       return;
     }
     case BExpr::Arith: {
-      Vector a, b;
-      Evaluate(*e.children[0], in, a);
-      Evaluate(*e.children[1], in, b);
+      Vector sa, sb;
+      const Vector& a = Operand(*e.children[0], in, sa);
+      const Vector& b = Operand(*e.children[1], in, sb);
       EvalArith(e, a, b, out, n);
       return;
     }
@@ -387,8 +399,8 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
       return;
     }
     case BExpr::InList: {
-      Vector x;
-      Evaluate(*e.children[0], in, x);
+      Vector sx;
+      const Vector& x = Operand(*e.children[0], in, sx);
       uint8_t* r = out.data<uint8_t>();
       std::vector<uint8_t> saw_null(n, 0);
       std::fill(r, r + n, 0);

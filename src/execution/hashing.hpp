@@ -47,6 +47,27 @@ inline uint64_t HashValue(const Vector& v, uint32_t i) {
   return 0;
 }
 
+// The hashes of rows 0..n-1 of `keys`, column at a time: h[i] is what combining
+// HashValue(keys[k], i) over k from 0 gives (the same values, one type dispatch a column).
+inline void HashRows(const std::vector<Vector>& keys, uint32_t n, uint64_t* h) {
+  for (uint32_t i = 0; i < n; i++) h[i] = 0;
+  for (const Vector& v : keys) {
+    auto loop = [&](auto cell) {
+      if (v.has_nulls()) {
+        for (uint32_t i = 0; i < n; i++) h[i] = HashCombine(h[i], v.IsValid(i) ? cell(i) : 0x1234567ULL);
+      } else {
+        for (uint32_t i = 0; i < n; i++) h[i] = HashCombine(h[i], cell(i));
+      }
+    };
+    switch (v.type().physical()) {
+      case PhysType::Bool: { const uint8_t* x = v.data<uint8_t>(); loop([&](uint32_t i) { return HashMix(x[i]); }); break; }
+      case PhysType::I32: { const int32_t* x = v.data<int32_t>(); loop([&](uint32_t i) { return HashMix((uint64_t)(int64_t)x[i]); }); break; }
+      case PhysType::I64: { const int64_t* x = v.data<int64_t>(); loop([&](uint32_t i) { return HashMix((uint64_t)x[i]); }); break; }
+      default: loop([&](uint32_t i) { return HashValue(v, i); }); break;
+    }
+  }
+}
+
 // NULLs compare equal here (grouping semantics); joins filter NULL keys beforehand.
 inline bool ValuesEqual(const Vector& a, uint32_t i, const Vector& b, uint32_t j) {
   bool va = a.IsValid(i), vb = b.IsValid(j);

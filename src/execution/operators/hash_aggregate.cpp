@@ -119,9 +119,10 @@ void GroupTable::FindOrCreate(const std::vector<Vector>& keys, uint32_t n, std::
     std::fill(gids.begin(), gids.end(), 0);
     return;
   }
+  hash_scratch_.resize(n);
+  HashRows(keys, n, hash_scratch_.data());
   for (uint32_t i = 0; i < n; i++) {
-    uint64_t h = 0;
-    for (auto& k : keys) h = HashCombine(h, HashValue(k, i));
+    const uint64_t h = hash_scratch_[i];
     uint64_t s = h & mask_;
     for (;;) {
       uint32_t g = slots_[s];

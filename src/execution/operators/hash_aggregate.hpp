@@ -77,6 +77,7 @@ class GroupTable {
   std::vector<Type> key_types_;
   std::vector<Vector> keys_;
   std::vector<uint64_t> hashes_;
+  std::vector<uint64_t> hash_scratch_;  // FindOrCreate: the hashes of one batch of rows
   std::vector<uint32_t> slots_;  // gid + 1; 0 = empty
   uint64_t mask_ = 0;
   uint32_t ngroups_ = 0, capacity_ = 0;
