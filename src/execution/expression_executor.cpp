@@ -278,17 +278,13 @@ void CopyRows(const Vector& src, const uint32_t* sel, uint32_t n, Vector& dst, u
   if (src.type().physical() == PhysType::Str) dst.ShareStrings(src);
 }
 
-namespace {
-// An operand of an expression: a column reference of the expression's own type is read in
-// place from the input chunk (no copy); anything else is evaluated into `scratch`.
-const Vector& Operand(const BoundExpr& e, const DataChunk& in, Vector& scratch) {
+const Vector& EvaluateOperand(const BoundExpr& e, const DataChunk& in, Vector& scratch) {
   if (e.kind == BExpr::Column && e.index >= 0 && (size_t)e.index < in.cols.size() &&
       in.cols[e.index].type() == e.type)
     return in.cols[e.index];
   Evaluate(e, in, scratch);
   return scratch;
 }
-}  // namespace
 
 void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
   const uint32_t n = in.size;
@@ -312,14 +308,14 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
     }
     case BExpr::Cast: {
       Vector scratch;
-      const Vector& c = Operand(*e.children[0], in, scratch);
+      const Vector& c = EvaluateOperand(*e.children[0], in, scratch);
       CastVector(c, out, n);
       return;
     }
     case BExpr::Compare: {
       Vector sa, sb;
-      const Vector& a = Operand(*e.children[0], in, sa);
-      const Vector& b = Operand(*e.children[1], in, sb);
+      const Vector& a = EvaluateOperand(*e.children[0], in, sa);
+      const Vector& b = EvaluateOperand(*e.children[1], in, sb);
       MergeNulls(out, n, {&a, &b});
       int opc = CompareOpCode(e.op);
       uint8_t* r = out.data<uint8_t>();
@@ -353,20 +349,20 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
     }
     case BExpr::Not: {
       Vector scratch;
-      const Vector& c = Operand(*e.children[0], in, scratch);
+      const Vector& c = EvaluateOperand(*e.children[0], in, scratch);
       MergeNulls(out, n, {&c});
       for (uint32_t i = 0; i < n; i++) out.data<uint8_t>()[i] = !c.data<uint8_t>()[i];
       return;
     }
     case BExpr::IsNull: {
       Vector scratch;
-      const Vector& c = Operand(*e.children[0], in, scratch);
+      const Vector& c = EvaluateOperand(*e.children[0], in, scratch);
       for (uint32_t i = 0; i < n; i++) out.data<uint8_t>()[i] = c.IsValid(i) == e.negated;
       return;
     }
     case BExpr::Neg: {
       Vector scratch;
-      const Vector& c = Operand(*e.children[0], in, scratch);
+      const Vector& c = EvaluateOperand(*e.children[0], in, scratch);
       MergeNulls(out, n, {&c});
       DispatchPhys(e.type.physical(), [&]<class T>() {
         if constexpr (!std::is_same_v<T, StrRef> && !std::is_same_v<T, uint8_t>) {
@@ -378,8 +374,8 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
     }
     case BExpr::Arith: {
       Vector sa, sb;
-      const Vector& a = Operand(*e.children[0], in, sa);
-      const Vector& b = Operand(*e.children[1], in, sb);
+      const Vector& a = EvaluateOperand(*e.children[0], in, sa);
+      const Vector& b = EvaluateOperand(*e.children[1], in, sb);
       EvalArith(e, a, b, out, n);
       return;
     }
@@ -400,7 +396,7 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
     }
     case BExpr::InList: {
       Vector sx;
-      const Vector& x = Operand(*e.children[0], in, sx);
+      const Vector& x = EvaluateOperand(*e.children[0], in, sx);
       uint8_t* r = out.data<uint8_t>();
       std::vector<uint8_t> saw_null(n, 0);
       std::fill(r, r + n, 0);

@@ -8,6 +8,10 @@ namespace tessera {
 // Evaluates `e` over the `in.size` rows of `in` into `out` (re-initialised to e.type).
 // Column references must have been resolved to input positions (BoundExpr::index).
 void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out);
+// The value of `e` over `in` without copying where it can: a column reference of e's own
+// type is the input chunk's vector itself; anything else is evaluated into `scratch`.
+// The reference lives as long as both `in` and `scratch`.
+const Vector& EvaluateOperand(const BoundExpr& e, const DataChunk& in, Vector& scratch);
 // Evaluates a boolean predicate and writes the indices of rows where it is TRUE into
 // `sel`; returns their count.
 uint32_t EvaluateFilter(const BoundExpr& e, const DataChunk& in, std::vector<uint32_t>& sel);

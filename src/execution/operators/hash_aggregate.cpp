@@ -663,11 +663,11 @@ void PhysicalHashAggregate::Sink(DataChunk& in, LocalState& ls) {
       l.table->Update(a, nullptr, l.gids, in.size);
       continue;
     }
-    Vector v, v2;
-    Evaluate(*aggs[a]->children[0], in, v);
+    Vector s, s2;
+    const Vector& v = EvaluateOperand(*aggs[a]->children[0], in, s);
     const bool two = GroupTable::TwoInputs(aggs[a]->name);
-    if (two) Evaluate(*aggs[a]->children[1], in, v2);
-    l.table->Update(a, &v, l.gids, in.size, two ? &v2 : nullptr);
+    const Vector* v2 = two ? &EvaluateOperand(*aggs[a]->children[1], in, s2) : nullptr;
+    l.table->Update(a, &v, l.gids, in.size, v2);
   }
 }
 
