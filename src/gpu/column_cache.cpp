@@ -71,7 +71,7 @@ ColumnCache& ColumnCache::Instance() {
 bool ColumnCache::StoredPlain(const TableData& data, int column) {
   if (data.row_groups.empty()) return false;
   for (auto& rg : data.row_groups)
-    if (!rg->columns[column]->Loaded() || rg->columns[column]->str_enc != StringEncoding::Plain) return false;
+    if (!rg->columns[column]->LayoutKnown() || rg->columns[column]->str_enc != StringEncoding::Plain) return false;
   return true;
 }
 

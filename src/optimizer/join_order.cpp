@@ -101,7 +101,7 @@ double DistinctValues(const LogicalOp* get, uint32_t col) {
   const Type& t = get->table->schema.columns[col].type;
   if (t.id == TypeId::Varchar) {
     const ColumnChunk& c = *groups[0]->columns[col];
-    if (c.Loaded() && c.str_enc == StringEncoding::Dictionary) return std::min<double>(rows, std::max<uint32_t>(1, c.dict_size));
+    if (c.LayoutKnown() && c.str_enc == StringEncoding::Dictionary) return std::min<double>(rows, std::max<uint32_t>(1, c.dict_size));
     return rows;
   }
   double lo, hi;

@@ -41,6 +41,9 @@ struct ChunkVerifier {
   virtual ~ChunkVerifier() = default;
   virtual void Verify() const = 0;  // must be cheap after the first call and thread-safe
   virtual bool Loaded() const { return true; }  // false until a loader has run
+  // True when str_enc and dict_size are set before loading (an encoded chunk of a
+  // database file knows them from its directory; a Parquet chunk only once loaded).
+  virtual bool LayoutKnown() const { return Loaded(); }
 };
 
 struct ColumnChunk {
@@ -63,6 +66,8 @@ struct ColumnChunk {
   // False while a lazily loaded chunk's buffers, str_enc and dict_size are not there yet
   // (estimates made before a scan read them only when true).
   bool Loaded() const { return !verifier || verifier->Loaded(); }
+  // str_enc and dict_size are there (perhaps before the buffers).
+  bool LayoutKnown() const { return !verifier || verifier->LayoutKnown(); }
   bool IsValid(uint32_t i) const { return !validity || ((validity[i >> 6] >> (i & 63)) & 1); }
   std::string_view DictEntry(uint32_t code) const {
     return {bytes + offsets[code], offsets[code + 1] - offsets[code]};

@@ -19,6 +19,8 @@
 #include <unordered_map>
 
 #include "common/parallel.hpp"
+#include "storage/compression/chunk_codec.hpp"
+#include "storage/compression/int_codec.hpp"
 
 #if defined(__x86_64__)
 #include <nmmintrin.h>
@@ -351,8 +353,12 @@ Value ReadStatValue(BufReader& r, const Type& t) {
 //                 u64 file size, u64 directory offset, u64 directory size,
 //                 u32 directory CRC, zero padding, u32 header CRC at byte 60
 //   [64, D)       column buffers, each starting at a multiple of 64
-//   [D, D+size)   directory: per column its type, encoding, counts, buffer extents,
-//                 chunk CRC (over its buffers) and min/max statistics
+//   [D, D+size)   directory: per column its type, string encoding, validity flag, stats
+//                 flag, layout (version 2: 0 plain, 1 encoded; version 1: always 0),
+//                 counts, buffer extents, chunk CRC (over its buffers) and min/max
+//                 statistics
+// An encoded chunk's values are one blob in its data buffer (compression/chunk_codec.hpp),
+// its validity bitmap a plain buffer as before, its offsets and bytes buffers empty.
 
 constexpr char kRowGroupMagic[8] = {'T', 'E', 'S', 'S', 'R', 'G', 'F', '\0'};
 constexpr char kManifestMagic[8] = {'T', 'E', 'S', 'S', 'C', 'A', 'T', '\0'};
@@ -410,6 +416,7 @@ struct WrittenFile {
 WrittenFile WriteRowGroupFile(const std::string& path, const RowGroup& rg) {
   const size_t ncols = rg.columns.size();
   std::vector<ChunkBuffers> bufs(ncols);
+  std::vector<std::string> blobs(ncols);  // encoded chunks
   std::vector<uint64_t> offs(ncols * kNumBuffers);
   uint64_t pos = kHeaderSize;
   BufWriter dir;
@@ -418,12 +425,21 @@ WrittenFile WriteRowGroupFile(const std::string& path, const RowGroup& rg) {
     TESSERA_ASSERT(ch.count == rg.count, "row group column has the wrong row count");
     ch.EnsureVerified();
     bufs[c] = BuffersOf(ch);
+    const bool encoded = codec::EncodeChunk(ch, blobs[c]);
+    if (encoded) {
+      ChunkBuffers b;
+      b.ptr[kValidity] = bufs[c].ptr[kValidity];
+      b.len[kValidity] = bufs[c].len[kValidity];
+      b.ptr[kData] = blobs[c].data();
+      b.len[kData] = blobs[c].size();
+      bufs[c] = b;
+    }
     WriteType(dir, ch.type);
     bool str = ch.type.physical() == PhysType::Str;
     dir.U8(str ? (uint8_t)ch.str_enc : 0);
     dir.U8(ch.validity ? 1 : 0);
     dir.U8(ch.stats.has_stats ? 1 : 0);
-    dir.U8(0);
+    dir.U8(encoded ? 1 : 0);
     dir.U32(ch.count);
     dir.U32(str && ch.str_enc == StringEncoding::Dictionary ? ch.dict_size : 0);
     dir.U64(ch.stats.null_count);
@@ -543,6 +559,49 @@ class LazyChunkVerifier final : public ChunkVerifier {
   mutable std::string error_;
 };
 
+// An encoded chunk (format version 2, layout 1): the first time it is read, its checksum
+// is checked (unless the file was just written) and its blob decoded into heap buffers of
+// `target`, the chunk that owns this loader (compression/chunk_codec.hpp).
+class EncodedChunkLoader final : public ChunkVerifier {
+ public:
+  EncodedChunkLoader(ColumnChunk* target, const ChunkBuffers& bufs, uint32_t crc, std::string where,
+                     bool verified)
+      : target_(target), bufs_(bufs), crc_(crc), where_(std::move(where)), verified_(verified) {}
+
+  void Verify() const override {
+    if (state_.load(std::memory_order_acquire) == kOk) return;
+    std::lock_guard<std::mutex> g(mu_);
+    if (state_.load(std::memory_order_relaxed) == kUnchecked) {
+      error_ = Load();
+      state_.store(error_.empty() ? kOk : kBad, std::memory_order_release);
+    }
+    if (state_.load(std::memory_order_relaxed) == kBad) throw UserError(ErrorKind::IO, error_);
+  }
+  bool Loaded() const override { return state_.load(std::memory_order_acquire) == kOk; }
+  bool LayoutKnown() const override { return true; }
+
+ private:
+  enum State { kUnchecked, kOk, kBad };
+  std::string Load() const {
+    if (!verified_ && ChunkCrc(bufs_) != crc_)
+      return "database file " + where_ + " is corrupt (checksum mismatch)";
+    try {
+      codec::DecodeChunk(static_cast<const uint8_t*>(bufs_.ptr[kData]), bufs_.len[kData], *target_);
+    } catch (const codec::DecodeError& e) {
+      return "database file " + where_ + " is corrupt (" + e.what() + ")";
+    }
+    return {};
+  }
+  ColumnChunk* target_;
+  ChunkBuffers bufs_;
+  uint32_t crc_;
+  std::string where_;
+  bool verified_;
+  mutable std::mutex mu_;
+  mutable std::atomic<int> state_{kUnchecked};
+  mutable std::string error_;
+};
+
 // Stands in for a chunk whose file could not be opened: reading it always throws.
 class FailedChunkVerifier final : public ChunkVerifier {
  public:
@@ -563,8 +622,11 @@ struct RowGroupRef {
 
 // Maps a row-group file and builds its chunks (pointing into the mapping). Throws Corrupt
 // when the file does not match what the manifest expects.
+// `decoded`: the row group the file was just written from (its encoded chunks take their
+// values from it instead of decoding the file again), or nullptr.
 std::shared_ptr<const RowGroup> OpenRowGroupFile(const std::string& dir, const RowGroupRef& ref,
-                                                 const TableSchema& schema, bool verified) {
+                                                 const TableSchema& schema, bool verified,
+                                                 const RowGroup* decoded = nullptr) {
   const std::string path = JoinPath(dir, ref.file);
   auto fail = [&](const std::string& why) { throw Corrupt{"database file " + path + " " + why}; };
   Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
@@ -589,9 +651,10 @@ std::shared_ptr<const RowGroup> OpenRowGroupFile(const std::string& dir, const R
   if (Crc32c(base, 60) != hcrc) fail("is corrupt (header checksum mismatch)");
   BufReader h(base + 8, 52, "header of " + path);
   uint32_t version = h.U32();
-  if (version != kStorageFormatVersion)
+  if (version < kOldestStorageFormatVersion || version > kStorageFormatVersion)
     fail("has unsupported format version " + std::to_string(version) +
-         " (this build supports version " + std::to_string(kStorageFormatVersion) + ")");
+         " (this build supports versions " + std::to_string(kOldestStorageFormatVersion) + " to " +
+         std::to_string(kStorageFormatVersion) + ")");
   uint32_t ncols = h.U32();
   uint64_t rows = h.U64();
   uint64_t file_size = h.U64();
@@ -617,7 +680,7 @@ std::shared_ptr<const RowGroup> OpenRowGroupFile(const std::string& dir, const R
     uint8_t enc = r.U8();
     uint8_t has_validity = r.U8();
     uint8_t has_stats = r.U8();
-    r.U8();
+    uint8_t layout = r.U8();  // 0 plain, 1 encoded (version 2)
     chunk->count = r.U32();
     chunk->dict_size = r.U32();
     chunk->stats.null_count = r.U64();
@@ -629,8 +692,10 @@ std::shared_ptr<const RowGroup> OpenRowGroupFile(const std::string& dir, const R
     uint32_t crc = r.U32();
     const std::string col = "column " + std::to_string(c + 1) + " (" + def.name + ")";
     if (chunk->type != def.type) fail("does not match the catalog (type of " + col + ")");
+    const bool encoded = layout == 1;
     if (chunk->count != ref.count || enc > 1 || has_validity > 1 || has_stats > 1 ||
-        chunk->stats.null_count > chunk->count)
+        layout > (version >= 2 ? 1 : 0) || chunk->stats.null_count > chunk->count ||
+        (encoded && (chunk->type.physical() == PhysType::I128 || chunk->count == 0)))
       fail("is corrupt (bad directory entry for " + col + ")");
     if (has_stats) {
       chunk->stats.has_stats = true;
@@ -643,7 +708,10 @@ std::shared_ptr<const RowGroup> OpenRowGroupFile(const std::string& dir, const R
     // Expected buffer lengths (the bytes buffer is checked against the offsets lazily).
     uint64_t want[kNumBuffers] = {0, 0, 0, len[kBytes]};
     if (has_validity) want[kValidity] = (uint64_t)((chunk->count + 63) / 64) * 8;
-    if (str) {
+    if (encoded) {
+      want[kData] = len[kData];
+      want[kBytes] = 0;
+    } else if (str) {
       bool dict = chunk->str_enc == StringEncoding::Dictionary;
       want[kData] = dict ? (uint64_t)chunk->count * 4 : 0;
       want[kOffsets] = (uint64_t)((dict ? chunk->dict_size : chunk->count) + 1) * 4;
@@ -658,15 +726,39 @@ std::shared_ptr<const RowGroup> OpenRowGroupFile(const std::string& dir, const R
     }
     const uint8_t* p[kNumBuffers];
     for (int b = 0; b < kNumBuffers; b++) p[b] = base + off[b];
-    if (len[kData] || (!str && chunk->count == 0)) chunk->data = p[kData];
     if (has_validity) chunk->validity = reinterpret_cast<const uint64_t*>(p[kValidity]);
+    chunk->owner = map;
+    const std::string where = path + ", " + col + " of table " + schema.name;
+    if (encoded) {
+      ChunkBuffers b;
+      b.ptr[kData] = p[kData];
+      b.len[kData] = len[kData];
+      if (has_validity) {
+        b.ptr[kValidity] = p[kValidity];
+        b.len[kValidity] = len[kValidity];
+      }
+      const ColumnChunk* src = decoded && c < decoded->columns.size() ? decoded->columns[c].get() : nullptr;
+      if (src && src->type == chunk->type && src->count == chunk->count && src->str_enc == chunk->str_enc &&
+          src->dict_size == chunk->dict_size) {
+        // Just written from these values: keep them decoded (no second decode on first read).
+        src->EnsureVerified();
+        chunk->data = src->data;
+        chunk->offsets = src->offsets;
+        chunk->bytes = src->bytes;
+        chunk->owner = std::make_shared<std::pair<std::shared_ptr<const void>, std::shared_ptr<const void>>>(
+            map, src->owner);
+      } else {
+        chunk->verifier = std::make_shared<EncodedChunkLoader>(chunk.get(), b, crc, where, verified);
+      }
+      rg->columns.push_back(std::move(chunk));
+      continue;
+    }
+    if (len[kData] || (!str && chunk->count == 0)) chunk->data = p[kData];
     if (str) {
       chunk->offsets = reinterpret_cast<const uint32_t*>(p[kOffsets]);
       chunk->bytes = reinterpret_cast<const char*>(p[kBytes]);
     }
-    chunk->owner = map;
-    chunk->verifier = std::make_shared<LazyChunkVerifier>(
-        map, *chunk, crc, path + ", " + col + " of table " + schema.name, verified);
+    chunk->verifier = std::make_shared<LazyChunkVerifier>(map, *chunk, crc, where, verified);
     rg->columns.push_back(std::move(chunk));
   }
   if (!r.AtEnd()) fail("is corrupt (trailing bytes in the directory)");
@@ -806,9 +898,10 @@ std::vector<ManifestTable> ParseManifest(const std::string& data, const std::str
                                        " is not a tessera catalog file (bad magic number)");
   uint32_t version;
   std::memcpy(&version, data.data() + 8, 4);
-  if (version != kStorageFormatVersion)
+  if (version < kOldestStorageFormatVersion || version > kStorageFormatVersion)
     throw UserError(ErrorKind::IO, "database manifest " + path + " has unsupported format version " +
-                                       std::to_string(version) + " (this build supports version " +
+                                       std::to_string(version) + " (this build supports versions " +
+                                       std::to_string(kOldestStorageFormatVersion) + " to " +
                                        std::to_string(kStorageFormatVersion) + ")");
   uint32_t flags;
   std::memcpy(&flags, data.data() + 12, 4);
@@ -1020,7 +1113,7 @@ class DiskBackend final : public StorageBackend {
     size_t renamed = 0;
     try {
       // 2. Write each new row group to a temp file (in parallel), then rename them all.
-      ParallelFor(jobs.size(), std::min(HardwareThreads(), 4u), [&](uint64_t i, unsigned) {
+      ParallelFor(jobs.size(), HardwareThreads(), [&](uint64_t i, unsigned) {  // encoding is CPU work
         jobs[i].written = WriteRowGroupFile(JoinPath(dir_, jobs[i].name + ".tmp"), *jobs[i].src);
       });
       CrashPoint(1);
@@ -1034,7 +1127,7 @@ class DiskBackend final : public StorageBackend {
       for (auto& j : jobs) {
         RowGroupRef ref{j.name, j.src->count, j.written.size, j.written.dir_crc};
         try {
-          j.mapped = OpenRowGroupFile(dir_, ref, *j.schema, true);
+          j.mapped = OpenRowGroupFile(dir_, ref, *j.schema, true, j.src.get());
         } catch (const Corrupt& c) {
           ThrowIO(c.what);
         }

@@ -16,7 +16,11 @@ namespace tessera {
 // `dir` is not a directory, cannot be created, or is in use by another process.
 std::unique_ptr<StorageBackend> OpenDiskBackend(const std::string& dir);
 
-inline constexpr uint32_t kStorageFormatVersion = 1;
+// Version 2 encodes column chunks (storage/compression: bit-packing, dictionary, run-length,
+// FSST strings); version 1 databases (every chunk plain) still open, and files this build
+// writes into them are version 2.
+inline constexpr uint32_t kStorageFormatVersion = 2;
+inline constexpr uint32_t kOldestStorageFormatVersion = 1;
 inline constexpr const char* kManifestFileName = "catalog.tsm";
 inline constexpr const char* kLockFileName = "tessera.lock";
 

@@ -1,0 +1,35 @@
+// The encoded form of one column chunk in a row-group file (storage format version 2): one
+// blob holding the chunk's values (its validity bitmap stays a plain buffer beside it).
+//
+//   u8 kind | body
+//   kind 0, fixed width (BOOLEAN, INTEGER, DATE, BIGINT, DECIMAL up to 18 digits, DOUBLE):
+//        an integer stream (int_codec.hpp) of the values, width 1, 4 or 8
+//   kind 1, VARCHAR plain:      a string list of the `count` values
+//   kind 2, VARCHAR dictionary: an integer stream of the `count` u32 codes, then a string
+//        list of the `dict_size` distinct strings (sorted, as in memory)
+//   string list (k strings):
+//        u8 form (0 raw, 1 FSST) | u64 decoded bytes | integer stream of k u32 stored
+//        lengths (raw: the string's; FSST: its code bytes') | FSST only: the serialized
+//        symbol table (fsst.hpp) | u64 stored bytes | the stored bytes, string after string
+// DECIMAL(19..38) chunks are never encoded. A chunk is written encoded only when that is
+// smaller than its plain buffers; otherwise in the plain layout of format version 1.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "storage/column_chunk.hpp"
+
+namespace tessera::codec {
+
+// Appends the encoded form of `c` (buffers loaded) to `out` and returns true when it is
+// smaller than the chunk's plain buffers; returns false (out unchanged) otherwise.
+bool EncodeChunk(const ColumnChunk& c, std::string& out);
+
+// Decodes the blob [p, p + len) into new buffers of `c`, whose type, count, validity,
+// str_enc and dict_size are set: sets data, offsets, bytes and owner (the new buffers; the
+// previous owner is kept alive by them too, for the validity bitmap). The values of NULL
+// rows come out zero. Throws DecodeError (int_codec.hpp) when the blob is malformed.
+void DecodeChunk(const uint8_t* p, size_t len, ColumnChunk& c);
+
+}  // namespace tessera::codec

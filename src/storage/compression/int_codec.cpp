@@ -1,0 +1,385 @@
+#include "storage/compression/int_codec.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <vector>
+
+namespace tessera::codec {
+
+const char* IntCodecName(IntCodec c) {
+  switch (c) {
+    case IntCodec::Plain: return "plain";
+    case IntCodec::BitPack: return "bitpack";
+    case IntCodec::Dictionary: return "dictionary";
+    case IntCodec::Rle: return "rle";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr size_t kHeaderBytes = 8;
+constexpr size_t kBlockBytes = 16;
+constexpr uint32_t kPadWords = 4;
+// The encoder's limit on a dictionary (decoders accept any size up to the row count).
+constexpr uint32_t kEncoderDictionaryLimit = 4096;
+
+template <class T>
+void Put(std::string& out, T v) {
+  out.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+int64_t LoadWide(const uint8_t* p, int width, bool is_signed) {
+  switch (width) {
+    case 1: return is_signed ? (int64_t)(int8_t)p[0] : (int64_t)p[0];
+    case 2: {
+      uint16_t v;
+      std::memcpy(&v, p, 2);
+      return is_signed ? (int64_t)(int16_t)v : (int64_t)v;
+    }
+    case 4: {
+      uint32_t v;
+      std::memcpy(&v, p, 4);
+      return is_signed ? (int64_t)(int32_t)v : (int64_t)v;
+    }
+    default: {
+      int64_t v;
+      std::memcpy(&v, p, 8);
+      return v;
+    }
+  }
+}
+
+// The values widened to 64 bits; NULL rows take the previous valid row's value (the first
+// valid value before it), so they neither widen a miniblock's range nor break a run.
+std::vector<int64_t> Widen(const void* values, uint32_t n, int width, bool is_signed, const uint64_t* validity) {
+  std::vector<int64_t> v(n);
+  const uint8_t* p = static_cast<const uint8_t*>(values);
+  if (width == 4 && is_signed) {
+    const int32_t* q = static_cast<const int32_t*>(values);
+    for (uint32_t i = 0; i < n; i++) v[i] = q[i];
+  } else if (width == 8) {
+    std::memcpy(v.data(), values, (size_t)n * 8);
+  } else {
+    for (uint32_t i = 0; i < n; i++) v[i] = LoadWide(p + (size_t)i * width, width, is_signed);
+  }
+  if (validity) {
+    auto valid = [&](uint32_t i) { return (validity[i >> 6] >> (i & 63)) & 1; };
+    uint32_t first = 0;
+    while (first < n && !valid(first)) first++;
+    int64_t fill = first < n ? v[first] : 0;
+    for (uint32_t i = 0; i < n; i++) {
+      if (valid(i)) fill = v[i];
+      else v[i] = fill;
+    }
+  }
+  return v;
+}
+
+uint32_t BitsFor(uint64_t range) { return range ? 64 - (uint32_t)std::countl_zero(range) : 0; }
+
+void PutHeader(std::string& out, IntCodec c, int width, uint32_t n) {
+  out.push_back((char)c);
+  out.push_back((char)width);
+  Put<uint16_t>(out, 0);
+  Put<uint32_t>(out, n);
+}
+
+// Frame of reference per miniblock: reference and bit width.
+struct Frames {
+  std::vector<int64_t> ref;
+  std::vector<uint8_t> bits;
+  uint64_t sum_bits = 0;
+};
+
+Frames FramesOf(const int64_t* v, uint32_t n) {
+  Frames f;
+  const uint32_t nb = (n + kMiniblockValues - 1) / kMiniblockValues;
+  f.ref.resize(nb);
+  f.bits.resize(nb);
+  for (uint32_t b = 0; b < nb; b++) {
+    const uint32_t lo = b * kMiniblockValues, hi = std::min(n, lo + kMiniblockValues);
+    int64_t mn = v[lo], mx = v[lo];
+    for (uint32_t i = lo + 1; i < hi; i++) {
+      mn = std::min(mn, v[i]);
+      mx = std::max(mx, v[i]);
+    }
+    f.ref[b] = mn;
+    f.bits[b] = (uint8_t)BitsFor((uint64_t)mx - (uint64_t)mn);
+    f.sum_bits += f.bits[b];
+  }
+  return f;
+}
+
+size_t BitPackBodySize(uint32_t nblocks, uint64_t sum_bits) {
+  return 4 + kBlockBytes * nblocks + 4 + 4 * (4 * sum_bits + kPadWords);
+}
+
+void PutBitPackBody(const int64_t* v, uint32_t n, const Frames& f, std::string& out) {
+  const uint32_t nb = (uint32_t)f.ref.size();
+  Put<uint32_t>(out, nb);
+  uint64_t woff = 0;
+  for (uint32_t b = 0; b < nb; b++) {
+    Put<int64_t>(out, f.ref[b]);
+    Put<uint32_t>(out, (uint32_t)woff);
+    out.push_back((char)f.bits[b]);
+    out.append(3, '\0');
+    woff += 4ull * f.bits[b];
+  }
+  const uint64_t nwords = woff + kPadWords;
+  Put<uint32_t>(out, (uint32_t)nwords);
+  const size_t base = out.size();
+  out.append(nwords * 4, '\0');
+  uint8_t* w = reinterpret_cast<uint8_t*>(out.data() + base);
+  woff = 0;
+  for (uint32_t b = 0; b < nb; b++) {
+    const uint32_t bits = f.bits[b];
+    if (bits) {
+      const uint32_t lo = b * kMiniblockValues, hi = std::min(n, lo + kMiniblockValues);
+      for (uint32_t i = lo; i < hi; i++) {
+        const uint64_t delta = (uint64_t)v[i] - (uint64_t)f.ref[b];
+        const uint64_t bp = woff * 32 + (uint64_t)(i - lo) * bits;
+        const size_t byte = bp >> 3;
+        const uint32_t sh = bp & 7;
+        uint64_t cur;
+        std::memcpy(&cur, w + byte, 8);
+        cur |= delta << sh;
+        std::memcpy(w + byte, &cur, 8);
+        if (sh + bits > 64) w[byte + 8] |= (uint8_t)(delta >> (64 - sh));
+      }
+    }
+    woff += 4ull * bits;
+  }
+}
+
+// Reads fixed fields with bounds checks; every failure is a DecodeError.
+class Reader {
+ public:
+  Reader(const uint8_t* p, size_t n) : p_(p), end_(p + n), start_(p) {}
+  template <class T>
+  T Get() {
+    Need(sizeof(T));
+    T v;
+    std::memcpy(&v, p_, sizeof(T));
+    p_ += sizeof(T);
+    return v;
+  }
+  const uint8_t* Take(size_t n) {
+    Need(n);
+    const uint8_t* q = p_;
+    p_ += n;
+    return q;
+  }
+  size_t consumed() const { return (size_t)(p_ - start_); }
+
+ private:
+  void Need(size_t n) const {
+    if ((size_t)(end_ - p_) < n) throw DecodeError("integer stream is truncated");
+  }
+  const uint8_t* p_;
+  const uint8_t* end_;
+  const uint8_t* start_;
+};
+
+template <class T>
+void UnpackBlock(const uint8_t* w, uint64_t bitpos, uint32_t bits, uint64_t ref, T* out, uint32_t cnt) {
+  if (bits == 0) {
+    std::fill(out, out + cnt, (T)ref);
+    return;
+  }
+  const uint64_t mask = bits == 64 ? ~0ull : ((1ull << bits) - 1);
+  if (bits <= 56) {
+    for (uint32_t j = 0; j < cnt; j++) {
+      const uint64_t bp = bitpos + (uint64_t)j * bits;
+      uint64_t x;
+      std::memcpy(&x, w + (bp >> 3), 8);
+      out[j] = (T)(ref + ((x >> (bp & 7)) & mask));
+    }
+    return;
+  }
+  for (uint32_t j = 0; j < cnt; j++) {
+    const uint64_t bp = bitpos + (uint64_t)j * bits;
+    const size_t byte = bp >> 3;
+    const uint32_t sh = bp & 7;
+    uint64_t x;
+    std::memcpy(&x, w + byte, 8);
+    x >>= sh;
+    if (sh + bits > 64) x |= (uint64_t)w[byte + 8] << (64 - sh);
+    out[j] = (T)(ref + (x & mask));
+  }
+}
+
+template <class T>
+void DecodeBitPackBody(Reader& r, uint32_t n, T* out) {
+  const uint32_t nb = r.Get<uint32_t>();
+  if (nb != (n + kMiniblockValues - 1) / kMiniblockValues) throw DecodeError("bit-packed stream has the wrong block count");
+  const uint8_t* blocks = r.Take((size_t)nb * kBlockBytes);
+  const uint32_t nwords = r.Get<uint32_t>();
+  const uint8_t* w = r.Take((size_t)nwords * 4);
+  for (uint32_t b = 0; b < nb; b++) {
+    const uint8_t* d = blocks + (size_t)b * kBlockBytes;
+    int64_t ref;
+    uint32_t woff;
+    std::memcpy(&ref, d, 8);
+    std::memcpy(&woff, d + 8, 4);
+    const uint32_t bits = d[12];
+    if (bits > 64 || (uint64_t)woff + 4ull * bits + kPadWords > nwords)
+      throw DecodeError("bit-packed stream has a bad miniblock");
+    const uint32_t lo = b * kMiniblockValues;
+    UnpackBlock<T>(w, (uint64_t)woff * 32, bits, (uint64_t)ref, out + lo, std::min(kMiniblockValues, n - lo));
+  }
+}
+
+template <class T>
+void DecodeBody(Reader& r, IntCodec codec, uint32_t n, T* out) {
+  switch (codec) {
+    case IntCodec::Plain: {
+      const uint8_t* p = r.Take((size_t)n * sizeof(T));
+      std::memcpy(out, p, (size_t)n * sizeof(T));
+      return;
+    }
+    case IntCodec::BitPack: DecodeBitPackBody<T>(r, n, out); return;
+    case IntCodec::Dictionary: {
+      const uint32_t size = r.Get<uint32_t>();
+      if (size > n || (size == 0 && n > 0)) throw DecodeError("dictionary stream has a bad size");
+      const uint8_t* values = r.Take((size_t)size * sizeof(T));
+      if (r.Get<uint8_t>() != (uint8_t)IntCodec::BitPack || r.Get<uint8_t>() != 4 || r.Get<uint16_t>() != 0 ||
+          r.Get<uint32_t>() != n)
+        throw DecodeError("dictionary stream has bad codes");
+      std::vector<uint32_t> codes(n);
+      DecodeBitPackBody<uint32_t>(r, n, codes.data());
+      std::vector<T> dict(size);
+      if (size) std::memcpy(dict.data(), values, (size_t)size * sizeof(T));
+      for (uint32_t i = 0; i < n; i++) {
+        if (codes[i] >= size) throw DecodeError("dictionary stream has a code out of range");
+        out[i] = dict[codes[i]];
+      }
+      return;
+    }
+    case IntCodec::Rle: {
+      const uint32_t nruns = r.Get<uint32_t>();
+      if (nruns > n || (nruns == 0 && n > 0)) throw DecodeError("run-length stream has a bad run count");
+      const uint8_t* values = r.Take((size_t)nruns * sizeof(T));
+      const uint8_t* ends = r.Take((size_t)nruns * 4);
+      uint32_t at = 0;
+      for (uint32_t k = 0; k < nruns; k++) {
+        uint32_t end;
+        std::memcpy(&end, ends + (size_t)k * 4, 4);
+        if (end <= at || end > n) throw DecodeError("run-length stream has a bad run end");
+        T v;
+        std::memcpy(&v, values + (size_t)k * sizeof(T), sizeof(T));
+        std::fill(out + at, out + end, v);
+        at = end;
+      }
+      if (at != n) throw DecodeError("run-length stream ends early");
+      return;
+    }
+  }
+  throw DecodeError("integer stream has an unknown codec");
+}
+
+// Distinct values of v when there are at most `limit`, sorted; empty when more.
+std::vector<int64_t> SmallDistinct(const int64_t* v, uint32_t n, uint32_t limit) {
+  const uint32_t cap = std::bit_ceil(limit * 2);
+  std::vector<int64_t> slot(cap);
+  std::vector<uint8_t> used(cap, 0);
+  std::vector<int64_t> distinct;
+  for (uint32_t i = 0; i < n; i++) {
+    uint64_t h = (uint64_t)v[i] * 0x9E3779B97F4A7C15ull;
+    uint32_t s = (uint32_t)(h >> 40) & (cap - 1);
+    while (used[s] && slot[s] != v[i]) s = (s + 1) & (cap - 1);
+    if (used[s]) continue;
+    if (distinct.size() == limit) return {};
+    used[s] = 1;
+    slot[s] = v[i];
+    distinct.push_back(v[i]);
+  }
+  std::sort(distinct.begin(), distinct.end());
+  return distinct;
+}
+
+void PutValues(std::string& out, const int64_t* v, size_t k, int width) {
+  for (size_t i = 0; i < k; i++) out.append(reinterpret_cast<const char*>(&v[i]), width);  // little-endian truncation
+}
+
+}  // namespace
+
+IntCodec EncodeInts(const void* values, uint32_t n, int width, bool is_signed, const uint64_t* validity,
+                    std::string& out, unsigned allow) {
+  const std::vector<int64_t> v = Widen(values, n, width, is_signed, validity);
+  const uint32_t nb = (n + kMiniblockValues - 1) / kMiniblockValues;
+  const Frames frames = FramesOf(v.data(), n);
+  IntCodec best = IntCodec::Plain;
+  size_t best_size = (size_t)n * width;
+  auto consider = [&](IntCodec c, size_t size) {
+    if ((allow >> (unsigned)c & 1) && size < best_size) {
+      best = c;
+      best_size = size;
+    }
+  };
+  consider(IntCodec::BitPack, BitPackBodySize(nb, frames.sum_bits));
+  uint32_t runs = n ? 1 : 0;
+  for (uint32_t i = 1; i < n; i++) runs += v[i] != v[i - 1];
+  consider(IntCodec::Rle, 4 + (size_t)runs * (width + 4));
+  std::vector<int64_t> dict;
+  if ((allow >> (unsigned)IntCodec::Dictionary & 1) && n > 0) {
+    dict = SmallDistinct(v.data(), n, std::min(kEncoderDictionaryLimit, n));
+    if (!dict.empty()) {
+      const uint32_t code_bits = BitsFor(dict.size() - 1);
+      consider(IntCodec::Dictionary,
+               4 + dict.size() * width + kHeaderBytes + BitPackBodySize(nb, (uint64_t)nb * code_bits));
+    }
+  }
+  PutHeader(out, best, width, n);
+  switch (best) {
+    case IntCodec::Plain: PutValues(out, v.data(), n, width); break;
+    case IntCodec::BitPack: PutBitPackBody(v.data(), n, frames, out); break;
+    case IntCodec::Rle: {
+      std::vector<int64_t> run_values;
+      std::vector<uint32_t> ends;
+      for (uint32_t i = 0; i < n; i++) {
+        if (i == 0 || v[i] != v[i - 1]) {
+          if (i) ends.push_back(i);
+          run_values.push_back(v[i]);
+        }
+      }
+      ends.push_back(n);
+      Put<uint32_t>(out, (uint32_t)run_values.size());
+      PutValues(out, run_values.data(), run_values.size(), width);
+      for (uint32_t e : ends) Put<uint32_t>(out, e);
+      break;
+    }
+    case IntCodec::Dictionary: {
+      Put<uint32_t>(out, (uint32_t)dict.size());
+      PutValues(out, dict.data(), dict.size(), width);
+      std::vector<int64_t> codes(n);
+      for (uint32_t i = 0; i < n; i++)
+        codes[i] = std::lower_bound(dict.begin(), dict.end(), v[i]) - dict.begin();
+      PutHeader(out, IntCodec::BitPack, 4, n);
+      PutBitPackBody(codes.data(), n, FramesOf(codes.data(), n), out);
+      break;
+    }
+  }
+  return best;
+}
+
+size_t DecodeInts(const uint8_t* p, size_t len, uint32_t n, int width, void* out) {
+  Reader r(p, len);
+  const auto codec = (IntCodec)r.Get<uint8_t>();
+  const int w = r.Get<uint8_t>();
+  if (r.Get<uint16_t>() != 0 || w != width || r.Get<uint32_t>() != n)
+    throw DecodeError("integer stream does not match its column (width or count)");
+  switch (width) {
+    case 1: DecodeBody(r, codec, n, static_cast<uint8_t*>(out)); break;
+    case 2: DecodeBody(r, codec, n, static_cast<uint16_t*>(out)); break;
+    case 4: DecodeBody(r, codec, n, static_cast<uint32_t*>(out)); break;
+    case 8: DecodeBody(r, codec, n, static_cast<uint64_t*>(out)); break;
+    default: throw DecodeError("integer stream has a bad width");
+  }
+  return r.consumed();
+}
+
+IntCodec PeekIntCodec(const uint8_t* p) { return (IntCodec)p[0]; }
+
+}  // namespace tessera::codec

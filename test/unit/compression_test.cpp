@@ -1,0 +1,356 @@
+// Column chunk compression (storage/compression): every integer codec over edge cases
+// (all equal, the full 64-bit range, negative references, NULL-heavy, one row, partial
+// miniblocks) at every width; the codec the chooser picks for typical data; whole chunks of
+// every type encoded and decoded (FSST and raw strings, dictionaries); corrupt streams
+// refused without crashing; and a database written by format version 1 (test/fixtures)
+// opening, answering and taking new (version 2) row groups.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <cstring>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "check.hpp"
+#include "main/database.hpp"
+#include "storage/column_chunk.hpp"
+#include "storage/compression/chunk_codec.hpp"
+#include "storage/compression/int_codec.hpp"
+
+using namespace tessera;
+using namespace tessera::codec;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<uint64_t> Bitmap(uint32_t n, const std::vector<bool>& valid) {
+  std::vector<uint64_t> b((n + 63) / 64, 0);
+  for (uint32_t i = 0; i < n; i++)
+    if (valid[i]) b[i >> 6] |= 1ull << (i & 63);
+  return b;
+}
+
+// Encodes with the codecs in `allow`, decodes, and compares the valid rows; returns the
+// codec used (or Plain after a failed check, which the caller's expectation then catches).
+template <class T>
+IntCodec RoundTrip(const std::vector<T>& v, bool is_signed, unsigned allow = 0xF,
+                   const std::vector<bool>* valid = nullptr, size_t* size = nullptr) {
+  const uint32_t n = (uint32_t)v.size();
+  std::vector<uint64_t> bitmap;
+  if (valid) bitmap = Bitmap(n, *valid);
+  std::string s;
+  IntCodec c = EncodeInts(v.data(), n, sizeof(T), is_signed, valid ? bitmap.data() : nullptr, s, allow);
+  if (size) *size = s.size();
+  std::vector<T> out(n + 1, (T)0x5a);
+  size_t used = 0;
+  try {
+    used = DecodeInts(reinterpret_cast<const uint8_t*>(s.data()), s.size(), n, sizeof(T), out.data());
+  } catch (const DecodeError& e) {
+    tcheck::Fail(__FILE__, __LINE__, std::string("decode failed: ") + e.what());
+    return c;
+  }
+  CHECK_EQ(used, s.size());
+  CHECK(out[n] == (T)0x5a);  // nothing written past the end
+  uint32_t bad = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if ((!valid || (*valid)[i]) && out[i] != v[i]) bad++;
+  CHECK_EQ(bad, 0u);
+  return c;
+}
+
+const unsigned kOnly[] = {1u << 0, 1u << 1, 1u << 2, 1u << 3};
+
+template <class T>
+void EveryCodec(const std::vector<T>& v, bool is_signed, const std::vector<bool>* valid = nullptr) {
+  for (unsigned a : kOnly) RoundTrip(v, is_signed, a | 1u, valid);
+  RoundTrip(v, is_signed, 0xF, valid);
+}
+
+}  // namespace
+
+TEST(int_codecs_edge_cases_every_width) {
+  std::mt19937_64 rng(42);
+  for (uint32_t n : {1u, 2u, 127u, 128u, 129u, 1000u, 131072u}) {
+    std::vector<int64_t> full(n), neg(n), equal(n, -7), small(n);
+    for (uint32_t i = 0; i < n; i++) {
+      full[i] = (int64_t)rng();
+      neg[i] = -1000000 - (int64_t)(rng() % 5000);
+      small[i] = (int64_t)(rng() % 10);
+    }
+    if (n > 2) {
+      full[0] = INT64_MIN;
+      full[1] = INT64_MAX;
+    }
+    EveryCodec(full, true);
+    EveryCodec(neg, true);
+    EveryCodec(equal, true);
+    EveryCodec(small, true);
+    std::vector<int32_t> i32(n);
+    std::vector<uint32_t> u32(n);
+    std::vector<uint8_t> u8(n);
+    std::vector<uint16_t> u16(n);
+    for (uint32_t i = 0; i < n; i++) {
+      i32[i] = (int32_t)rng();
+      u32[i] = (uint32_t)rng();
+      u8[i] = (uint8_t)rng();
+      u16[i] = (uint16_t)rng();
+    }
+    if (n > 2) {
+      i32[0] = INT32_MIN;
+      i32[1] = INT32_MAX;
+    }
+    EveryCodec(i32, true);
+    EveryCodec(u32, false);
+    EveryCodec(u8, false);
+    EveryCodec(u16, false);
+    // NULL-heavy: nine in ten rows NULL, their values garbage the codec may ignore.
+    std::vector<bool> valid(n);
+    std::vector<int32_t> sparse(n);
+    for (uint32_t i = 0; i < n; i++) {
+      valid[i] = rng() % 10 == 0;
+      sparse[i] = valid[i] ? (int32_t)(rng() % 100) : (int32_t)rng();
+    }
+    EveryCodec(sparse, true, &valid);
+    std::vector<bool> none(n, false);
+    EveryCodec(sparse, true, &none);
+  }
+  // Doubles as bit patterns: NaN, -0.0, infinities survive bit for bit.
+  std::vector<double> d = {0.0, -0.0, 1.5, std::nan(""), -1e308, 1e-308, INFINITY, -INFINITY};
+  std::vector<int64_t> bits(d.size());
+  std::memcpy(bits.data(), d.data(), d.size() * 8);
+  EveryCodec(bits, true);
+}
+
+TEST(chooser_picks_the_smallest) {
+  const uint32_t n = 131072;
+  std::vector<int32_t> sorted(n), lowcard(n), range(n), runs(n);
+  std::mt19937_64 rng(7);
+  for (uint32_t i = 0; i < n; i++) {
+    sorted[i] = 1000000 + (int32_t)(i / 4);        // keys of a fact table in order
+    lowcard[i] = 100 + 100 * (int32_t)(rng() % 50);  // 50 distinct values far apart
+    range[i] = 19920101 + (int32_t)(rng() % 70000);
+    runs[i] = (int32_t)(i / 5000);
+  }
+  size_t size = 0;
+  CHECK(RoundTrip(sorted, true, 0xF, nullptr, &size) == IntCodec::BitPack);
+  CHECK(size < n * 7 / 8);  // 5 bits a value (31 apart in a miniblock) + 1 for its frame
+  CHECK(RoundTrip(lowcard, true, 0xF, nullptr, &size) == IntCodec::Dictionary);
+  CHECK(size < n);  // 6 bits a value
+  CHECK(RoundTrip(range, true, 0xF, nullptr, &size) == IntCodec::BitPack);
+  CHECK(size < n * 17 / 8 + 20000);  // 17 bits a value, 16 bytes a miniblock
+  CHECK(RoundTrip(runs, true, 0xF, nullptr, &size) == IntCodec::Rle);
+  CHECK(size < 1000);
+  std::vector<uint64_t> noise(n);
+  for (auto& x : noise) x = rng();
+  CHECK(RoundTrip(noise, false) == IntCodec::Plain);
+}
+
+TEST(corrupt_int_streams_are_refused_not_crashing) {
+  std::mt19937_64 rng(3);
+  std::vector<int32_t> v(1000);
+  for (auto& x : v) x = (int32_t)(rng() % 3000);
+  for (unsigned a : kOnly) {
+    std::string s;
+    EncodeInts(v.data(), (uint32_t)v.size(), 4, true, nullptr, s, a | 1u);
+    std::vector<int32_t> out(v.size());
+    for (int trial = 0; trial < 2000; trial++) {
+      std::string t = s;
+      if (trial % 3 == 0) t.resize(rng() % t.size());
+      for (int k = 0; k < 1 + trial % 4; k++)
+        if (!t.empty()) t[rng() % t.size()] ^= (char)(1 + rng() % 255);
+      try {
+        DecodeInts(reinterpret_cast<const uint8_t*>(t.data()), t.size(), (uint32_t)v.size(), 4, out.data());
+      } catch (const DecodeError&) {
+      }
+    }
+    // The wrong row count or width is refused outright.
+    CHECK_THROWS(DecodeInts(reinterpret_cast<const uint8_t*>(s.data()), s.size(), 999, 4, out.data()));
+    CHECK_THROWS(DecodeInts(reinterpret_cast<const uint8_t*>(s.data()), s.size(), 1000, 8, out.data()));
+  }
+}
+
+namespace {
+
+std::shared_ptr<const ColumnChunk> BuildChunk(Type t, uint32_t n, const std::function<Value(uint32_t)>& f) {
+  ColumnChunkBuilder b(t);
+  for (uint32_t i = 0; i < n; i++) b.AppendValue(f(i));
+  return b.Finish();
+}
+
+// Encodes and decodes `c`; checks every value; returns the encoded size (0: kept plain).
+size_t ChunkRoundTrip(const ColumnChunk& c) {
+  std::string blob;
+  if (!EncodeChunk(c, blob)) return 0;
+  ColumnChunk d;
+  d.type = c.type;
+  d.count = c.count;
+  d.validity = c.validity;
+  d.str_enc = c.str_enc;
+  d.dict_size = c.dict_size;
+  d.stats = c.stats;
+  d.owner = c.owner;
+  try {
+    DecodeChunk(reinterpret_cast<const uint8_t*>(blob.data()), blob.size(), d);
+  } catch (const DecodeError& e) {
+    tcheck::Fail(__FILE__, __LINE__, std::string("chunk decode failed: ") + e.what());
+    return blob.size();
+  }
+  Vector a(c.type), b(c.type);
+  uint32_t bad = 0;
+  for (uint32_t start = 0; start < c.count; start += kVectorSize) {
+    uint32_t k = std::min<uint32_t>(kVectorSize, c.count - start);
+    c.Read(start, k, a);
+    d.Read(start, k, b);
+    for (uint32_t i = 0; i < k; i++) {
+      Value x = a.GetValue(i), y = b.GetValue(i);
+      if (x.is_null() != y.is_null() || x.ToString() != y.ToString()) bad++;
+    }
+  }
+  CHECK_EQ(bad, 0u);
+  // NULL rows decode to zero values, as in chunks built in memory.
+  if (c.validity && c.type.physical() != PhysType::Str)
+    for (uint32_t i = 0; i < c.count; i++)
+      if (!d.IsValid(i))
+        for (int k = 0; k < c.type.width(); k++) CHECK_EQ((int)d.data[(size_t)i * c.type.width() + k], 0);
+  return blob.size();
+}
+
+const char* const kWords[] = {"carefully", "final", "deposits", "detect", "slyly", "agai", "quickly",
+                              "express", "requests", "haggle", "furiously", "regular", "ironic",
+                              "accounts", "pending", "packages", "blithely", "bold", "theodolites"};
+
+}  // namespace
+
+TEST(chunks_of_every_type_round_trip) {
+  std::mt19937_64 rng(11);
+  const uint32_t n = 5000;
+  CHECK(ChunkRoundTrip(*BuildChunk(Type::Integer(), n, [](uint32_t i) {
+          return i % 9 == 0 ? Value::Null(Type::Integer()) : Value::Integer((int32_t)i * 3 - 7000);
+        })) > 0);
+  CHECK(ChunkRoundTrip(*BuildChunk(Type::BigInt(), n, [](uint32_t i) { return Value::BigInt((int64_t)i << 40); })) > 0);
+  CHECK(ChunkRoundTrip(*BuildChunk(Type::Decimal(15, 2), n, [](uint32_t i) {
+          return Value::Decimal((int128_t)(i % 50 + 1) * 100, 15, 2);
+        })) > 0);
+  // DECIMAL(38) stays plain.
+  CHECK_EQ(ChunkRoundTrip(*BuildChunk(Type::Decimal(38, 2), n, [](uint32_t i) { return Value::Decimal(i, 38, 2); })),
+           (size_t)0);
+  CHECK(ChunkRoundTrip(*BuildChunk(Type::Double(), n, [](uint32_t i) {
+          return i % 5 == 0 ? Value::Null(Type::Double()) : Value::Double((double)(i % 11) / 100);
+        })) > 0);
+  CHECK(ChunkRoundTrip(*BuildChunk(Type::Date(), n, [](uint32_t i) { return Value::Date(8000 + (int32_t)(i % 2500)); })) > 0);
+  CHECK(ChunkRoundTrip(*BuildChunk(Type::Boolean(), n, [](uint32_t i) {
+          return i % 3 == 0 ? Value::Null(Type::Boolean()) : Value::Boolean(i % 2 == 0);
+        })) > 0);
+  // Dictionary strings (few distinct), with NULLs.
+  auto dict = BuildChunk(Type::Varchar(), n, [](uint32_t i) {
+    static const char* modes[] = {"AIR", "MAIL", "RAIL", "SHIP", "TRUCK", ""};
+    return i % 17 == 0 ? Value::Null(Type::Varchar()) : Value::Varchar(modes[i % 6]);
+  });
+  CHECK(dict->str_enc == StringEncoding::Dictionary);
+  CHECK(ChunkRoundTrip(*dict) > 0);
+  // Comment text: FSST at least halves the plain buffers.
+  std::vector<std::string> comments(n);
+  for (auto& s : comments) {
+    int words = 3 + (int)(rng() % 8);
+    for (int w = 0; w < words; w++) s += std::string(w ? " " : "") + kWords[rng() % std::size(kWords)];
+  }
+  auto text = BuildChunk(Type::Varchar(), n, [&](uint32_t i) {
+    return i % 23 == 0 ? Value::Null(Type::Varchar()) : Value::Varchar(comments[i]);
+  });
+  CHECK(text->str_enc == StringEncoding::Plain);
+  size_t plain = 0;
+  for (uint32_t i = 0; i < n; i++) plain += 4 + (text->IsValid(i) ? comments[i].size() : 0);
+  size_t enc = ChunkRoundTrip(*text);
+  std::cout << "comments: plain " << plain << " bytes, encoded " << enc << "\n";
+  CHECK(enc > 0 && enc * 2 < plain);
+  // Random bytes: kept raw inside the encoding (or plain), and still round trip.
+  auto noise = BuildChunk(Type::Varchar(), n, [&](uint32_t) {
+    std::string s(1 + rng() % 30, '\0');
+    for (auto& ch : s) ch = (char)('!' + rng() % 90);
+    return Value::Varchar(s);
+  });
+  ChunkRoundTrip(*noise);
+  // One row, all NULL.
+  ChunkRoundTrip(*BuildChunk(Type::Integer(), 1, [](uint32_t) { return Value::Null(Type::Integer()); }));
+  ChunkRoundTrip(*BuildChunk(Type::Varchar(), 1, [](uint32_t) { return Value::Varchar("x"); }));
+}
+
+TEST(corrupt_chunk_blobs_are_refused_not_crashing) {
+  std::mt19937_64 rng(5);
+  std::vector<std::string> comments(3000);
+  for (auto& s : comments)
+    for (int w = 0; w < 6; w++) s += std::string(w ? " " : "") + kWords[rng() % std::size(kWords)];
+  auto text = BuildChunk(Type::Varchar(), 3000, [&](uint32_t i) { return Value::Varchar(comments[i]); });
+  std::string blob;
+  CHECK(EncodeChunk(*text, blob));
+  for (int trial = 0; trial < 3000; trial++) {
+    std::string t = blob;
+    if (trial % 4 == 0) t.resize(rng() % t.size());
+    for (int k = 0; k < 1 + trial % 3; k++) t[rng() % t.size()] ^= (char)(1 + rng() % 255);
+    ColumnChunk d;
+    d.type = text->type;
+    d.count = text->count;
+    d.str_enc = text->str_enc;
+    try {
+      DecodeChunk(reinterpret_cast<const uint8_t*>(t.data()), t.size(), d);
+      // Decoded: offsets must be consistent with the bytes it produced.
+      for (uint32_t i = 0; i < d.count; i++) CHECK(d.offsets[i] <= d.offsets[i + 1]);
+    } catch (const DecodeError&) {
+    }
+  }
+}
+
+TEST(version_1_database_opens_answers_and_takes_new_row_groups) {
+  const fs::path fixture = fs::path(TESSERA_SOURCE_DIR) / "test/fixtures/storage_v1";
+  char tmpl[] = "/tmp/tessera_v1db_XXXXXX";
+  const fs::path dir = mkdtemp(tmpl);
+  for (auto& e : fs::directory_iterator(fixture))
+    if (e.path().filename().string().rfind("rg-", 0) == 0 || e.path().filename() == "catalog.tsm")
+      fs::copy_file(e.path(), dir / e.path().filename());
+  const std::string totals =
+      "SELECT count(*), sum(id), sum(big), sum(price), sum(huge), sum(dbl), min(day), max(day), count(flag), "
+      "count(mode), max(note) FROM t";
+  // What the version 1 build answered when it wrote the fixture (test/fixtures/README.md).
+  const std::vector<std::string> want = {"3000",          "4498500",    "4090092028630644",
+                                         "4393485.00",    "55537036537203699649504.498500",
+                                         "2068270.5",     "1992-01-01", "2000-03-18",
+                                         "2571",          "2823",       "note 9993778"};
+  {
+    Database db(dir.string());
+    Connection c(db);
+    auto rows = c.Query(totals).ToStrings();
+    CHECK(rows.size() == 1 && rows[0] == want);
+    CHECK(c.Query("SELECT k, s FROM small ORDER BY k").ToStrings() ==
+          (std::vector<std::vector<std::string>>{{"1", "one"}, {"2", "NULL"}, {"3", "three"}}));
+    CHECK_EQ(c.Query("SELECT n FROM v WHERE mode = 'MAIL'").ToStrings()[0][0], std::string("565"));
+    // New rows go into a version 2 (encoded) file beside the version 1 files.
+    c.Query("INSERT INTO t SELECT id + 3000, big, price, huge, dbl, day, flag, mode, note FROM t");
+    c.Query("INSERT INTO small (k) VALUES (4)");
+  }
+  Database db(dir.string());
+  Connection c(db);
+  auto rows = c.Query("SELECT count(*), sum(id) - 3000 * 3000, count(mode), max(note) FROM t").ToStrings();
+  CHECK(rows.size() == 1 &&
+        rows[0] == (std::vector<std::string>{"6000", std::to_string(2 * 4498500), "5646", "note 9993778"}));
+  CHECK_EQ(c.Query("SELECT s FROM small WHERE k = 4").ToStrings()[0][0], std::string("x"));
+  int v1 = 0, v2 = 0;
+  for (auto& e : fs::directory_iterator(dir)) {
+    if (e.path().extension() != ".trg") continue;
+    std::ifstream f(e.path(), std::ios::binary);
+    char h[12];
+    f.read(h, 12);
+    uint32_t version;
+    std::memcpy(&version, h + 8, 4);
+    (version == 1 ? v1 : v2)++;
+  }
+  CHECK(v1 >= 1 && v2 >= 1);
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
+
+TEST_MAIN()
