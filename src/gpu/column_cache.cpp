@@ -6,10 +6,15 @@
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <cstdlib>
 #include <cstring>
 #include <unordered_map>
 
+#include "common/error.hpp"
+#include "common/parallel.hpp"
 #include "gpu/gpu_context.hpp"
+#include "storage/compression/bitpack_core.hpp"
+#include "storage/compression/int_codec.hpp"
 
 namespace tessera::gpu {
 
@@ -213,6 +218,62 @@ static void ComputeHostInfo(CachedColumn& c, const TableData& data) {
     c.domain.lo = lo;
     c.domain.hi = hi;
   }
+  // Bit-packed on the device when the range needs at most 3/4 of the width (the packer
+  // finds each miniblock's own range at upload; this bound only sizes it). Off unless
+  // TESSERA_GPU_PACK=1: on the H200 the kernels ran slower with it (docs/PERFORMANCE.md).
+  static const bool pack = [] {
+    const char* e = std::getenv("TESSERA_GPU_PACK");
+    return e && std::string(e) == "1";
+  }();
+  if (pack && c.domain.has_range && c.device_width >= 4 && c.type.id != TypeId::Double && c.rows > 0) {
+    const uint32_t bits = codec::BitsFor((uint64_t)c.domain.hi - (uint64_t)c.domain.lo);
+    if (bits * 4 <= (uint32_t)c.device_width * 8 * 3) {
+      c.packed = true;
+      c.packed_blocks = (c.rows + bitpack::kMiniblock - 1) / bitpack::kMiniblock;
+      c.packed_bytes = c.packed_blocks * 16 + (c.packed_blocks * 4 * bits + 4) * 4;
+    }
+  }
+}
+
+// The column's values (integers widened to 64 bits) bit-packed in miniblocks of 128 rows,
+// as CachedColumn::packed describes, on all host threads.
+std::vector<uint8_t> PackColumn(const std::vector<int64_t>& v) {
+  const uint64_t n = v.size(), nb = (n + bitpack::kMiniblock - 1) / bitpack::kMiniblock;
+  std::vector<uint8_t> bits(nb);
+  std::vector<int64_t> ref(nb);
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  const uint64_t per = 1024;  // miniblocks per task
+  ParallelFor((nb + per - 1) / per, threads, [&](uint64_t t, unsigned) {
+    for (uint64_t b = t * per; b < std::min(nb, (t + 1) * per); b++) {
+      const uint64_t lo = b * bitpack::kMiniblock, hi = std::min(n, lo + bitpack::kMiniblock);
+      int64_t mn = v[lo], mx = v[lo];
+      for (uint64_t i = lo + 1; i < hi; i++) {
+        mn = std::min(mn, v[i]);
+        mx = std::max(mx, v[i]);
+      }
+      ref[b] = mn;
+      bits[b] = (uint8_t)codec::BitsFor((uint64_t)mx - (uint64_t)mn);
+    }
+  });
+  std::vector<uint64_t> woff(nb + 1, 0);
+  for (uint64_t b = 0; b < nb; b++) woff[b + 1] = woff[b] + 4ull * bits[b];
+  if (woff[nb] > UINT32_MAX) throw InternalError("column cache: a column too large to bit-pack");
+  const uint64_t words = woff[nb] + 4;
+  std::vector<uint8_t> out(nb * 16 + words * 4, 0);
+  uint32_t* w = reinterpret_cast<uint32_t*>(out.data() + nb * 16);
+  ParallelFor((nb + per - 1) / per, threads, [&](uint64_t t, unsigned) {
+    for (uint64_t b = t * per; b < std::min(nb, (t + 1) * per); b++) {
+      uint8_t* d = out.data() + b * 16;
+      const uint32_t off = (uint32_t)woff[b];
+      std::memcpy(d, &ref[b], 8);
+      std::memcpy(d + 8, &off, 4);
+      d[12] = bits[b];
+      const uint64_t lo = b * bitpack::kMiniblock;
+      codec::PackMiniblock(v.data() + lo, (uint32_t)std::min<uint64_t>(bitpack::kMiniblock, n - lo), ref[b], bits[b],
+                           w + off);
+    }
+  });
+  return out;
 }
 
 std::shared_ptr<CachedColumn> ColumnCache::Get(const std::string& table, const std::shared_ptr<const TableData>& data,
@@ -249,12 +310,75 @@ void ColumnCache::BeginQuery() {
   epoch_++;
 }
 
+// Codes of the sorted dictionary of a VARCHAR column: per row group (a binary search per
+// dictionary entry of a dictionary-encoded chunk, per row of a plain one: TPC-H's comments,
+// 15 M distinct at SF10), the row groups spread over the host's threads.
+static std::vector<int32_t> DictionaryCodes(const CachedColumn& c, const TableData& data) {
+  const auto& dict = *c.domain.dict;
+  auto code_of = [&](std::string_view v) { return (int32_t)(std::lower_bound(dict.begin(), dict.end(), v) - dict.begin()); };
+  const auto& groups = data.row_groups;
+  std::vector<size_t> start(groups.size() + 1, 0);
+  for (size_t g = 0; g < groups.size(); g++) start[g + 1] = start[g] + groups[g]->columns[c.column]->count;
+  std::vector<int32_t> all(start.back());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    std::vector<int32_t> remap;
+    for (size_t g; (g = next.fetch_add(1)) < groups.size();) {
+      const ColumnChunk& ch = *groups[g]->columns[c.column];
+      int32_t* out = all.data() + start[g];
+      if (ch.str_enc == StringEncoding::Dictionary) {
+        remap.resize(ch.dict_size);
+        for (uint32_t k = 0; k < ch.dict_size; k++) remap[k] = code_of(ch.DictEntry(k));
+        const uint32_t* codes = reinterpret_cast<const uint32_t*>(ch.data);
+        for (uint32_t i = 0; i < ch.count; i++) out[i] = remap[codes[i]];
+      } else {
+        for (uint32_t i = 0; i < ch.count; i++) out[i] = code_of(ch.GetString(i));
+      }
+    }
+  };
+  const size_t nthreads = std::min<size_t>(groups.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < nthreads; t++) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  return all;
+}
+
+// A packed column's values widened to 64 bits (VARCHAR: its dictionary codes).
+static std::vector<int64_t> WideValues(const CachedColumn& c, const TableData& data) {
+  std::vector<int64_t> v(c.rows);
+  if (c.type.id == TypeId::Varchar) {
+    const std::vector<int32_t> codes = DictionaryCodes(c, data);
+    std::copy(codes.begin(), codes.end(), v.begin());
+    return v;
+  }
+  const auto& groups = data.row_groups;
+  std::vector<uint64_t> start(groups.size() + 1, 0);
+  for (size_t g = 0; g < groups.size(); g++) start[g + 1] = start[g] + groups[g]->columns[c.column]->count;
+  ParallelFor(groups.size(), std::max(1u, std::thread::hardware_concurrency()), [&](uint64_t g, unsigned) {
+    const ColumnChunk& ch = *groups[g]->columns[c.column];
+    int64_t* out = v.data() + start[g];
+    if (c.device_width == 4) {
+      const int32_t* in = reinterpret_cast<const int32_t*>(ch.data);
+      for (uint32_t i = 0; i < ch.count; i++) out[i] = in[i];
+    } else {
+      std::memcpy(out, ch.data, (size_t)ch.count * 8);
+    }
+  });
+  return v;
+}
+
 size_t ColumnCache::EnsureResident(CachedColumn& c, GpuContext& ctx) {
   std::lock_guard<std::mutex> g(mu_);
   c.last_use = epoch_;
   if (!c.data.empty()) return 0;
   auto snap = c.snapshot.lock();
   if (!snap) throw InternalError("column cache: table snapshot released before upload");
+  std::vector<uint8_t> packed;
+  if (c.packed) {
+    packed = PackColumn(WideValues(c, *snap));
+    c.packed_bytes = packed.size();
+  }
   const size_t bytes = c.device_bytes();
   const size_t budget = ctx.info().free_memory / 4 * 3;
   // Evict least recently used columns of earlier queries until the new one fits.
@@ -288,48 +412,19 @@ size_t ColumnCache::EnsureResident(CachedColumn& c, GpuContext& ctx) {
       off += take;
     }
   };
-  if (c.raw) {
+  if (c.packed) {
+    put(packed.data(), packed.size());
+  } else if (c.raw) {
     const std::vector<uint8_t> all = RawStrings(c, *snap);
     put(all.data(), all.size());
   } else if (c.type.id == TypeId::Varchar) {
-    // Codes of the sorted dictionary: per row group (a binary search per dictionary entry
-    // of a dictionary-encoded chunk, per row of a plain one: TPC-H's comments, 15 M
-    // distinct at SF10), the row groups spread over the host's threads.
-    const auto& dict = *c.domain.dict;
-    auto code_of = [&](std::string_view v) {
-      return (int32_t)(std::lower_bound(dict.begin(), dict.end(), v) - dict.begin());
-    };
-    const auto& groups = snap->row_groups;
-    std::vector<size_t> start(groups.size() + 1, 0);
-    for (size_t g = 0; g < groups.size(); g++) start[g + 1] = start[g] + groups[g]->columns[c.column]->count;
-    std::vector<int32_t> all(start.back());
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-      std::vector<int32_t> remap;
-      for (size_t g; (g = next.fetch_add(1)) < groups.size();) {
-        const ColumnChunk& ch = *groups[g]->columns[c.column];
-        int32_t* out = all.data() + start[g];
-        if (ch.str_enc == StringEncoding::Dictionary) {
-          remap.resize(ch.dict_size);
-          for (uint32_t k = 0; k < ch.dict_size; k++) remap[k] = code_of(ch.DictEntry(k));
-          const uint32_t* codes = reinterpret_cast<const uint32_t*>(ch.data);
-          for (uint32_t i = 0; i < ch.count; i++) out[i] = remap[codes[i]];
-        } else {
-          for (uint32_t i = 0; i < ch.count; i++) out[i] = code_of(ch.GetString(i));
-        }
-      }
-    };
-    const size_t nthreads = std::min<size_t>(groups.size(), std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < nthreads; t++) pool.emplace_back(work);
-    work();
-    for (auto& t : pool) t.join();
+    const std::vector<int32_t> all = DictionaryCodes(c, *snap);
     put(reinterpret_cast<const uint8_t*>(all.data()), all.size() * 4);
-  }
-  for (auto& rg : snap->row_groups) {
-    if (c.type.id == TypeId::Varchar) break;
-    const ColumnChunk& ch = *rg->columns[c.column];
-    put(ch.data, (size_t)ch.count * w);
+  } else {
+    for (auto& rg : snap->row_groups) {
+      const ColumnChunk& ch = *rg->columns[c.column];
+      put(ch.data, (size_t)ch.count * w);
+    }
   }
   flush();
   c.data = std::move(buf);
@@ -341,10 +436,15 @@ std::vector<std::string> ColumnCache::Describe() {
   std::lock_guard<std::mutex> g(mu_);
   std::vector<std::string> out;
   for (auto& e : entries_) {
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "%s.%s  %s  %llu rows  %.1f MiB  %s  (last used by query %llu of %llu)",
+    char buf[320], size[96];
+    if (e->packed)
+      std::snprintf(size, sizeof size, "%.1f MiB bit-packed (%.1f MiB plain)%s", e->device_bytes() / 1048576.0,
+                    e->plain_bytes() / 1048576.0, e->data.empty() ? ", at most" : "");
+    else
+      std::snprintf(size, sizeof size, "%.1f MiB", e->device_bytes() / 1048576.0);
+    std::snprintf(buf, sizeof buf, "%s.%s  %s  %llu rows  %s  %s  (last used by query %llu of %llu)",
                   e->table.c_str(), e->name.c_str(), (e->type.ToString() + (e->raw ? " (bytes)" : "")).c_str(), (unsigned long long)e->rows,
-                  e->device_bytes() / 1048576.0,
+                  size,
                   !e->unsupported.empty() ? ("not on the GPU: " + e->unsupported).c_str()
                                           : (e->data.empty() ? "not resident" : "resident"),
                   (unsigned long long)e->last_use, (unsigned long long)epoch_);

@@ -47,10 +47,22 @@ struct CachedColumn {
   // and then the string_bytes bytes of all values, one after another.
   bool raw = false;
   uint64_t string_bytes = 0;
+  // Bit-packed on the device (an integer, date, DECIMAL up to 18 digits or VARCHAR code
+  // column whose value range needs at most 3/4 of its width, with TESSERA_GPU_PACK=1;
+  // off by default until it is faster): `data` holds `packed_blocks` descriptors of 16 bytes, one per 128 rows (i64
+  // reference, u32 word offset, u8 bits, 3 zero bytes), then the packed u32 words and 4
+  // words of padding (storage/compression/bitpack_core.hpp); kernels decode a value where
+  // they load it (tile library: tsr_unpack).
+  bool packed = false;
+  uint64_t packed_blocks = 0;
+  uint64_t packed_bytes = 0;  // device bytes: an upper bound (the range's bits) until uploaded
   DeviceBuffer data;        // empty until uploaded
   uint64_t last_use = 0;    // query epoch
   std::weak_ptr<const TableData> snapshot;
-  size_t device_bytes() const { return raw ? (size_t)(rows + 1) * 8 + string_bytes : (size_t)rows * device_width; }
+  size_t device_bytes() const {
+    return raw ? (size_t)(rows + 1) * 8 + string_bytes : packed ? (size_t)packed_bytes : (size_t)rows * device_width;
+  }
+  size_t plain_bytes() const { return raw ? device_bytes() : (size_t)rows * device_width; }
 };
 
 class ColumnCache {
@@ -81,6 +93,10 @@ class ColumnCache {
   size_t resident_ = 0;
   PinnedHostBuffer staging_;
 };
+
+// A column's values (integers widened to 64 bits) in the bit-packed device layout
+// (CachedColumn::packed), built on all host threads.
+std::vector<uint8_t> PackColumn(const std::vector<int64_t>& values);
 
 // Sorts and de-duplicates string views on all host threads (dictionaries of millions).
 void SortUniqueStrings(std::vector<std::string_view>& v);

@@ -143,7 +143,10 @@ std::string Generator::Need(int layer, int idx) {
         prog_.columns.push_back(cached);
       int k = Param([cached] { return (uint64_t)cached->data.ptr(); });
       Declare(ct, v);
-      if (c.type.id == TypeId::Boolean)
+      if (cached->packed) {
+        int nb = Param([cached] { return cached->packed_blocks; });
+        ForItems(v + "[i] = (" + ct + ")tsr_unpack((const u64*)" + PV(k) + ", " + PV(nb) + ", (u64)(tb + i * BT));");
+      } else if (c.type.id == TypeId::Boolean)
         ForItems(v + "[i] = __ldg(((const unsigned char*)" + PV(k) + ") + tb + i * BT) != 0;");
       else
         ForItems(v + "[i] = __ldg(((const " + ct + "*)" + PV(k) + ") + tb + i * BT);");

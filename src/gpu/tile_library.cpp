@@ -25,6 +25,18 @@ const char* kTileLibrary = R"tessera_cuda(
 typedef unsigned long long u64;
 typedef long long i64;
 
+// ---- bit-packed columns (gpu/column_cache.hpp: CachedColumn::packed) -------------------
+// The value of `row` of a column held as `nblocks` miniblock descriptors (i64 reference,
+// u32 word offset, u8 bits) followed by the packed words: the storage format's bit layout
+// (storage/compression/bitpack_core.hpp), decoded in registers where the kernel loads it.
+__device__ __forceinline__ u64 tsr_unpack(const u64* __restrict__ col, u64 nblocks, u64 row) {
+  const u64 m = row >> 7;
+  const u64 ref = __ldg(col + 2 * m);
+  const u64 meta = __ldg(col + 2 * m + 1);
+  const unsigned* w = (const unsigned*)(col + 2 * nblocks) + (unsigned)meta;
+  return ref + tessera::bitpack::Field(w, (unsigned)(row & 127), (unsigned)(meta >> 32) & 0xffu);
+}
+
 // ---- errors ---------------------------------------------------------------------------
 __device__ __forceinline__ void tsr_fail(int* err, int id) { atomicCAS(err, 0, id); }
 // A 128-bit value kept in a 64-bit state word (MIN/MAX): error `id` when it does not fit.

@@ -15,6 +15,8 @@
 #             the PyPI package, installed from wheels carried in .whl, see below)
 #   tpch-gpu  TPC-H at SF $TPCH_SFS (default "1 10") with --device gpu beside DuckDB
 #   memcheck-tpch  compute-sanitizer memcheck over the 22 TPC-H queries at SF 0.1
+#   cold      q1.1 at SF $SF in a fresh process (kernel cache and page cache warm), also for
+#             the binary OLD_TESSERA names (an earlier build, for before/after in one run)
 #   tpch      TPC-H at SF $TPCH_SFS (default "1 10"): bench tpch on the CPU (all threads)
 #             beside DuckDB (same threads, same rows; DuckDB as for model), and once
 #             with --device auto at the first SF (GPU where the plan allows, CPU otherwise)
@@ -127,6 +129,20 @@ for stage in $stages; do
           > "$OUT/memcheck-tpch-$n.log" 2>&1 || status=1
         echo "$n $(grep -m1 'ERROR SUMMARY' "$OUT/memcheck-tpch-$n.log")"
       done ;;
+    # Cold start (issue 13): q1.1 at SF $sf end to end in a fresh process, the kernel cache
+    # filled and the database in the page cache (one run before fills both), 3 times; with
+    # OLD_TESSERA set (an older build's binary) the same for it, on a database it wrote.
+    cold)
+      for bin in "$build/tessera" ${OLD_TESSERA:-}; do
+        db=/tmp/ssb-sf$sf-$(basename "$bin").tdb
+        [ -e "$db" ] || { TIMEFORMAT="gen $(basename "$bin"): %R s"; time "$bin" gen ssb --sf "$sf" --db "$db" > /dev/null 2>&1; }
+        echo "$(basename "$bin"): database $(du -sm "$db" | cut -f1) MB"
+        "$bin" "$db" --device gpu -c "$(cat queries/ssb/q1.1.sql)" > /dev/null 2>&1
+        for k in 1 2 3; do
+          TIMEFORMAT="$(basename "$bin") q1.1 first run in a fresh process: %R s"
+          time "$bin" "$db" --device gpu -c "$(cat queries/ssb/q1.1.sql)" > "$OUT/cold-$(basename "$bin").txt" 2>&1
+        done
+      done 2>&1 | tee -a "$OUT/cold.txt" ;;
     *) echo "unknown stage $stage"; exit 2 ;;
   esac
 done

@@ -1,5 +1,7 @@
 #include "storage/compression/int_codec.hpp"
 
+#include "storage/compression/bitpack_core.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -77,8 +79,6 @@ std::vector<int64_t> Widen(const void* values, uint32_t n, int width, bool is_si
   return v;
 }
 
-uint32_t BitsFor(uint64_t range) { return range ? 64 - (uint32_t)std::countl_zero(range) : 0; }
-
 void PutHeader(std::string& out, IntCodec c, int width, uint32_t n) {
   out.push_back((char)c);
   out.push_back((char)width);
@@ -129,28 +129,14 @@ void PutBitPackBody(const int64_t* v, uint32_t n, const Frames& f, std::string& 
   }
   const uint64_t nwords = woff + kPadWords;
   Put<uint32_t>(out, (uint32_t)nwords);
-  const size_t base = out.size();
-  out.append(nwords * 4, '\0');
-  uint8_t* w = reinterpret_cast<uint8_t*>(out.data() + base);
+  std::vector<uint32_t> words(nwords, 0);
   woff = 0;
   for (uint32_t b = 0; b < nb; b++) {
-    const uint32_t bits = f.bits[b];
-    if (bits) {
-      const uint32_t lo = b * kMiniblockValues, hi = std::min(n, lo + kMiniblockValues);
-      for (uint32_t i = lo; i < hi; i++) {
-        const uint64_t delta = (uint64_t)v[i] - (uint64_t)f.ref[b];
-        const uint64_t bp = woff * 32 + (uint64_t)(i - lo) * bits;
-        const size_t byte = bp >> 3;
-        const uint32_t sh = bp & 7;
-        uint64_t cur;
-        std::memcpy(&cur, w + byte, 8);
-        cur |= delta << sh;
-        std::memcpy(w + byte, &cur, 8);
-        if (sh + bits > 64) w[byte + 8] |= (uint8_t)(delta >> (64 - sh));
-      }
-    }
-    woff += 4ull * bits;
+    const uint32_t lo = b * kMiniblockValues;
+    PackMiniblock(v + lo, std::min(kMiniblockValues, n - lo), f.ref[b], f.bits[b], words.data() + woff);
+    woff += 4ull * f.bits[b];
   }
+  out.append(reinterpret_cast<const char*>(words.data()), nwords * 4);
 }
 
 // Reads fixed fields with bounds checks; every failure is a DecodeError.
@@ -183,31 +169,12 @@ class Reader {
 };
 
 template <class T>
-void UnpackBlock(const uint8_t* w, uint64_t bitpos, uint32_t bits, uint64_t ref, T* out, uint32_t cnt) {
+void UnpackBlock(const uint32_t* w, uint32_t bits, uint64_t ref, T* out, uint32_t cnt) {
   if (bits == 0) {
     std::fill(out, out + cnt, (T)ref);
     return;
   }
-  const uint64_t mask = bits == 64 ? ~0ull : ((1ull << bits) - 1);
-  if (bits <= 56) {
-    for (uint32_t j = 0; j < cnt; j++) {
-      const uint64_t bp = bitpos + (uint64_t)j * bits;
-      uint64_t x;
-      std::memcpy(&x, w + (bp >> 3), 8);
-      out[j] = (T)(ref + ((x >> (bp & 7)) & mask));
-    }
-    return;
-  }
-  for (uint32_t j = 0; j < cnt; j++) {
-    const uint64_t bp = bitpos + (uint64_t)j * bits;
-    const size_t byte = bp >> 3;
-    const uint32_t sh = bp & 7;
-    uint64_t x;
-    std::memcpy(&x, w + byte, 8);
-    x >>= sh;
-    if (sh + bits > 64) x |= (uint64_t)w[byte + 8] << (64 - sh);
-    out[j] = (T)(ref + (x & mask));
-  }
+  for (uint32_t j = 0; j < cnt; j++) out[j] = (T)(ref + bitpack::Field(w, j, bits));
 }
 
 template <class T>
@@ -216,7 +183,9 @@ void DecodeBitPackBody(Reader& r, uint32_t n, T* out) {
   if (nb != (n + kMiniblockValues - 1) / kMiniblockValues) throw DecodeError("bit-packed stream has the wrong block count");
   const uint8_t* blocks = r.Take((size_t)nb * kBlockBytes);
   const uint32_t nwords = r.Get<uint32_t>();
-  const uint8_t* w = r.Take((size_t)nwords * 4);
+  // The words, 4-byte aligned for bitpack::Field (the stream itself may be unaligned).
+  std::vector<uint32_t> w(nwords);
+  if (nwords) std::memcpy(w.data(), r.Take((size_t)nwords * 4), (size_t)nwords * 4);
   for (uint32_t b = 0; b < nb; b++) {
     const uint8_t* d = blocks + (size_t)b * kBlockBytes;
     int64_t ref;
@@ -227,7 +196,7 @@ void DecodeBitPackBody(Reader& r, uint32_t n, T* out) {
     if (bits > 64 || (uint64_t)woff + 4ull * bits + kPadWords > nwords)
       throw DecodeError("bit-packed stream has a bad miniblock");
     const uint32_t lo = b * kMiniblockValues;
-    UnpackBlock<T>(w, (uint64_t)woff * 32, bits, (uint64_t)ref, out + lo, std::min(kMiniblockValues, n - lo));
+    UnpackBlock<T>(w.data() + woff, bits, (uint64_t)ref, out + lo, std::min(kMiniblockValues, n - lo));
   }
 }
 
@@ -381,5 +350,24 @@ size_t DecodeInts(const uint8_t* p, size_t len, uint32_t n, int width, void* out
 }
 
 IntCodec PeekIntCodec(const uint8_t* p) { return (IntCodec)p[0]; }
+
+uint32_t BitsFor(uint64_t range) { return range ? 64 - (uint32_t)std::countl_zero(range) : 0; }
+
+void PackMiniblock(const int64_t* v, uint32_t cnt, int64_t ref, uint32_t bits, uint32_t* words) {
+  if (bits == 0) return;
+  // Fields go out through a 128-bit accumulator, a word at a time.
+  unsigned __int128 acc = 0;
+  uint32_t have = 0, k = 0;
+  for (uint32_t j = 0; j < kMiniblockValues; j++) {
+    const uint64_t delta = j < cnt ? (uint64_t)v[j] - (uint64_t)ref : 0;
+    acc |= (unsigned __int128)delta << have;
+    have += bits;
+    while (have >= 32) {
+      words[k++] = (uint32_t)acc;
+      acc >>= 32;
+      have -= 32;
+    }
+  }
+}
 
 }  // namespace tessera::codec

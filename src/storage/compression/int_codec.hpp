@@ -58,4 +58,10 @@ size_t DecodeInts(const uint8_t* p, size_t len, uint32_t n, int width, void* out
 // The codec of the stream at p (len >= 1), for statistics and EXPLAIN.
 IntCodec PeekIntCodec(const uint8_t* p);
 
+// Bits of an unsigned range (0 for 0).
+uint32_t BitsFor(uint64_t range);
+// Packs v[0, cnt) (cnt <= 128) minus `ref` at `bits` bits each (bitpack_core.hpp's layout)
+// into the 4 * bits words at `words`, which must be zero.
+void PackMiniblock(const int64_t* v, uint32_t cnt, int64_t ref, uint32_t bits, uint32_t* words);
+
 }  // namespace tessera::codec

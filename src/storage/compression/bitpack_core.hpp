@@ -1,0 +1,27 @@
+// The bit-packed miniblock (storage format version 2's BitPack codec, int_codec.hpp), read
+// by the CPU decoder and, embedded in the NVRTC source (src/function/embed_core.cmake), by
+// the generated GPU kernels over columns the GPU column cache holds bit-packed: one
+// definition of where a value's bits are. Include-free, no std::.
+//
+// A miniblock of 128 values with `bits` bits each owns 4 * bits little-endian u32 words;
+// value j occupies the `bits` bits from bit j * bits on, counted from the least significant bit
+// of the first word; its value is the miniblock's reference plus that unsigned field
+// (modulo 2^64). A reader may touch the word after the field's last word (padding
+// follows the last miniblock).
+#pragma once
+#include "common/host_device.hpp"
+
+namespace tessera::bitpack {
+
+inline constexpr unsigned kMiniblock = 128;
+
+// The unsigned field of value j (0 <= j < 128) of a miniblock whose words start at w.
+TESSERA_HD inline unsigned long long Field(const unsigned* w, unsigned j, unsigned bits) {
+  const unsigned long long bp = (unsigned long long)j * bits;
+  const unsigned k = (unsigned)(bp >> 5), sh = (unsigned)(bp & 31);
+  unsigned long long x = ((unsigned long long)w[k] | ((unsigned long long)w[k + 1] << 32)) >> sh;
+  if (sh + bits > 64) x |= (unsigned long long)w[k + 2] << (64 - sh);
+  return bits >= 64 ? x : (x & ((1ull << bits) - 1));
+}
+
+}  // namespace tessera::bitpack
