@@ -235,19 +235,23 @@ static void ComputeHostInfo(CachedColumn& c, const TableData& data) {
   }
 }
 
-// The column's values (integers widened to 64 bits) bit-packed in miniblocks of 128 rows,
-// as CachedColumn::packed describes, on all host threads.
-std::vector<uint8_t> PackColumn(const std::vector<int64_t>& v) {
-  const uint64_t n = v.size(), nb = (n + bitpack::kMiniblock - 1) / bitpack::kMiniblock;
+PackedColumn PackColumn(uint64_t n, const std::function<void(uint64_t, uint32_t, int64_t*)>& get) {
+  const uint64_t nb = (n + bitpack::kMiniblock - 1) / bitpack::kMiniblock;
   std::vector<uint8_t> bits(nb);
   std::vector<int64_t> ref(nb);
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  const uint64_t per = 1024;  // miniblocks per task
-  ParallelFor((nb + per - 1) / per, threads, [&](uint64_t t, unsigned) {
+  const uint64_t per = 1024, tasks = (nb + per - 1) / per;  // miniblocks per task
+  auto block = [&](uint64_t b, int64_t* v) {
+    const uint32_t cnt = (uint32_t)std::min<uint64_t>(bitpack::kMiniblock, n - b * bitpack::kMiniblock);
+    get(b * bitpack::kMiniblock, cnt, v);
+    return cnt;
+  };
+  ParallelFor(tasks, threads, [&](uint64_t t, unsigned) {
+    int64_t v[bitpack::kMiniblock];
     for (uint64_t b = t * per; b < std::min(nb, (t + 1) * per); b++) {
-      const uint64_t lo = b * bitpack::kMiniblock, hi = std::min(n, lo + bitpack::kMiniblock);
-      int64_t mn = v[lo], mx = v[lo];
-      for (uint64_t i = lo + 1; i < hi; i++) {
+      const uint32_t cnt = block(b, v);
+      int64_t mn = v[0], mx = v[0];
+      for (uint32_t i = 1; i < cnt; i++) {
         mn = std::min(mn, v[i]);
         mx = std::max(mx, v[i]);
       }
@@ -258,19 +262,22 @@ std::vector<uint8_t> PackColumn(const std::vector<int64_t>& v) {
   std::vector<uint64_t> woff(nb + 1, 0);
   for (uint64_t b = 0; b < nb; b++) woff[b + 1] = woff[b] + 4ull * bits[b];
   if (woff[nb] > UINT32_MAX) throw InternalError("column cache: a column too large to bit-pack");
-  const uint64_t words = woff[nb] + 4;
-  std::vector<uint8_t> out(nb * 16 + words * 4, 0);
-  uint32_t* w = reinterpret_cast<uint32_t*>(out.data() + nb * 16);
-  ParallelFor((nb + per - 1) / per, threads, [&](uint64_t t, unsigned) {
+  PackedColumn out;
+  out.size = nb * 16 + (woff[nb] + 4) * 4;
+  out.bytes.reset(new uint8_t[out.size]);  // every byte is written below, on the threads that pack
+  uint32_t* w = reinterpret_cast<uint32_t*>(out.bytes.get() + nb * 16);
+  std::memset(w + woff[nb], 0, 16);
+  ParallelFor(tasks, threads, [&](uint64_t t, unsigned) {
+    int64_t v[bitpack::kMiniblock];
     for (uint64_t b = t * per; b < std::min(nb, (t + 1) * per); b++) {
-      uint8_t* d = out.data() + b * 16;
+      uint8_t* d = out.bytes.get() + b * 16;
       const uint32_t off = (uint32_t)woff[b];
       std::memcpy(d, &ref[b], 8);
       std::memcpy(d + 8, &off, 4);
       d[12] = bits[b];
-      const uint64_t lo = b * bitpack::kMiniblock;
-      codec::PackMiniblock(v.data() + lo, (uint32_t)std::min<uint64_t>(bitpack::kMiniblock, n - lo), ref[b], bits[b],
-                           w + off);
+      d[13] = d[14] = d[15] = 0;
+      const uint32_t cnt = block(b, v);
+      codec::PackMiniblock(v, cnt, ref[b], bits[b], w + off);  // writes all 4 * bits words
     }
   });
   return out;
@@ -344,28 +351,37 @@ static std::vector<int32_t> DictionaryCodes(const CachedColumn& c, const TableDa
   return all;
 }
 
-// A packed column's values widened to 64 bits (VARCHAR: its dictionary codes).
-static std::vector<int64_t> WideValues(const CachedColumn& c, const TableData& data) {
-  std::vector<int64_t> v(c.rows);
+// A packed column in the device layout, read from its row groups (VARCHAR: the codes of
+// its sorted dictionary) without a widened copy of the column.
+static PackedColumn PackFromRowGroups(const CachedColumn& c, const TableData& data) {
+  std::vector<int32_t> codes;
   if (c.type.id == TypeId::Varchar) {
-    const std::vector<int32_t> codes = DictionaryCodes(c, data);
-    std::copy(codes.begin(), codes.end(), v.begin());
-    return v;
+    codes = DictionaryCodes(c, data);
+    return PackColumn(c.rows, [&](uint64_t row, uint32_t cnt, int64_t* out) {
+      for (uint32_t i = 0; i < cnt; i++) out[i] = codes[row + i];
+    });
   }
   const auto& groups = data.row_groups;
   std::vector<uint64_t> start(groups.size() + 1, 0);
   for (size_t g = 0; g < groups.size(); g++) start[g + 1] = start[g] + groups[g]->columns[c.column]->count;
-  ParallelFor(groups.size(), std::max(1u, std::thread::hardware_concurrency()), [&](uint64_t g, unsigned) {
-    const ColumnChunk& ch = *groups[g]->columns[c.column];
-    int64_t* out = v.data() + start[g];
-    if (c.device_width == 4) {
-      const int32_t* in = reinterpret_cast<const int32_t*>(ch.data);
-      for (uint32_t i = 0; i < ch.count; i++) out[i] = in[i];
-    } else {
-      std::memcpy(out, ch.data, (size_t)ch.count * 8);
+  const bool four = c.device_width == 4;
+  return PackColumn(c.rows, [&](uint64_t row, uint32_t cnt, int64_t* out) {
+    // The row group holding `row` (a miniblock may span two when a group is not a multiple of 128).
+    size_t g = std::upper_bound(start.begin(), start.end(), row) - start.begin() - 1;
+    for (uint32_t i = 0; i < cnt;) {
+      while (row + i >= start[g + 1]) g++;
+      const ColumnChunk& ch = *groups[g]->columns[c.column];
+      const uint64_t at = row + i - start[g];
+      const uint32_t take = (uint32_t)std::min<uint64_t>(cnt - i, ch.count - at);
+      if (four) {
+        const int32_t* in = reinterpret_cast<const int32_t*>(ch.data) + at;
+        for (uint32_t k = 0; k < take; k++) out[i + k] = in[k];
+      } else {
+        std::memcpy(out + i, reinterpret_cast<const int64_t*>(ch.data) + at, (size_t)take * 8);
+      }
+      i += take;
     }
   });
-  return v;
 }
 
 size_t ColumnCache::EnsureResident(CachedColumn& c, GpuContext& ctx) {
@@ -374,10 +390,10 @@ size_t ColumnCache::EnsureResident(CachedColumn& c, GpuContext& ctx) {
   if (!c.data.empty()) return 0;
   auto snap = c.snapshot.lock();
   if (!snap) throw InternalError("column cache: table snapshot released before upload");
-  std::vector<uint8_t> packed;
+  PackedColumn packed;
   if (c.packed) {
-    packed = PackColumn(WideValues(c, *snap));
-    c.packed_bytes = packed.size();
+    packed = PackFromRowGroups(c, *snap);
+    c.packed_bytes = packed.size;
   }
   const size_t bytes = c.device_bytes();
   const size_t budget = ctx.info().free_memory / 4 * 3;
@@ -413,7 +429,7 @@ size_t ColumnCache::EnsureResident(CachedColumn& c, GpuContext& ctx) {
     }
   };
   if (c.packed) {
-    put(packed.data(), packed.size());
+    put(packed.bytes.get(), packed.size);
   } else if (c.raw) {
     const std::vector<uint8_t> all = RawStrings(c, *snap);
     put(all.data(), all.size());

@@ -13,6 +13,7 @@
 //     would exceed its budget (3/4 of the device memory free when the GPU was opened).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -94,9 +95,14 @@ class ColumnCache {
   PinnedHostBuffer staging_;
 };
 
-// A column's values (integers widened to 64 bits) in the bit-packed device layout
-// (CachedColumn::packed), built on all host threads.
-std::vector<uint8_t> PackColumn(const std::vector<int64_t>& values);
+// A column of `rows` values in the bit-packed device layout (CachedColumn::packed), built on
+// all host threads; get(row, count, out) reads values [row, row + count) widened to 64
+// bits (count <= 128, called twice per miniblock, from several threads).
+struct PackedColumn {
+  std::unique_ptr<uint8_t[]> bytes;
+  size_t size = 0;
+};
+PackedColumn PackColumn(uint64_t rows, const std::function<void(uint64_t, uint32_t, int64_t*)>& get);
 
 // Sorts and de-duplicates string views on all host threads (dictionaries of millions).
 void SortUniqueStrings(std::vector<std::string_view>& v);

@@ -27,8 +27,9 @@ typedef long long i64;
 
 // ---- bit-packed columns (gpu/column_cache.hpp: CachedColumn::packed) -------------------
 // The value of `row` of a column held as `nblocks` miniblock descriptors (i64 reference,
-// u32 word offset, u8 bits) followed by the packed words: the storage format's bit layout
-// (storage/compression/bitpack_core.hpp), decoded in registers where the kernel loads it.
+// u32 word offset, u8 bits; one per 128 rows) followed by the packed words: the storage
+// format's bit layout (storage/compression/bitpack_core.hpp), decoded in registers where
+// the kernel loads it.
 __device__ __forceinline__ u64 tsr_unpack(const u64* __restrict__ col, u64 nblocks, u64 row) {
   const u64 m = row >> 7;
   const u64 ref = __ldg(col + 2 * m);

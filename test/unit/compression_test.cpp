@@ -371,16 +371,19 @@ TEST(gpu_packed_columns_read_back_exactly) {
           default: v[i] = i % 2 ? INT64_MIN : INT64_MAX; break;      // the full range
         }
       }
-      const std::vector<uint8_t> col = gpu::PackColumn(v);
+      const gpu::PackedColumn packed = gpu::PackColumn(n, [&](uint64_t row, uint32_t cnt, int64_t* out) {
+        std::copy(v.begin() + (long)row, v.begin() + (long)(row + cnt), out);
+      });
+      const uint8_t* col = packed.bytes.get();
       const uint64_t nb = (n + 127) / 128;
-      CHECK(col.size() >= nb * 16 + 16);
-      const uint32_t* words = reinterpret_cast<const uint32_t*>(col.data() + nb * 16);
+      CHECK(packed.size >= nb * 16 + 16);
+      const uint32_t* words = reinterpret_cast<const uint32_t*>(col + nb * 16);
       uint64_t bad = 0;
       for (uint64_t r = 0; r < n; r++) {
         int64_t ref;
         uint32_t woff;
-        std::memcpy(&ref, col.data() + (r >> 7) * 16, 8);
-        std::memcpy(&woff, col.data() + (r >> 7) * 16 + 8, 4);
+        std::memcpy(&ref, col + (r >> 7) * 16, 8);
+        std::memcpy(&woff, col + (r >> 7) * 16 + 8, 4);
         const uint32_t bits = col[(r >> 7) * 16 + 12];
         const uint64_t got = (uint64_t)ref + bitpack::Field(words + woff, (unsigned)(r & 127), bits);
         if ((int64_t)got != v[r]) bad++;
