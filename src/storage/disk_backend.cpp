@@ -506,18 +506,13 @@ WrittenFile WriteRowGroupFile(const std::string& path, const RowGroup& rg) {
   return {file_size, dir_crc};
 }
 
-// Verifies a mapped chunk's checksum (and the consistency of its string offsets and
-// dictionary codes) the first time it is read.
-class LazyChunkVerifier final : public ChunkVerifier {
+// Runs Check() on the first read, once (thread-safe): its error, if any, is thrown then and
+// on every later read.
+class CheckedOnce : public ChunkVerifier {
  public:
-  LazyChunkVerifier(std::shared_ptr<const Mapping> map, const ColumnChunk& c, uint32_t crc,
-                    std::string where, bool verified)
-      : map_(std::move(map)), bufs_(BuffersOf(c)), crc_(crc), where_(std::move(where)),
-        phys_(c.type.physical()), enc_(c.str_enc), count_(c.count), dict_size_(c.dict_size),
-        state_(verified ? kOk : kUnchecked) {}
-
+  explicit CheckedOnce(bool done) : state_(done ? kOk : kUnchecked) {}
   void Verify() const override {
-    if (state_.load(std::memory_order_acquire) == kOk) return;
+    if (Done()) return;
     std::lock_guard<std::mutex> g(mu_);
     if (state_.load(std::memory_order_relaxed) == kUnchecked) {
       error_ = Check();
@@ -526,9 +521,28 @@ class LazyChunkVerifier final : public ChunkVerifier {
     if (state_.load(std::memory_order_relaxed) == kBad) throw UserError(ErrorKind::IO, error_);
   }
 
+ protected:
+  bool Done() const { return state_.load(std::memory_order_acquire) == kOk; }
+  virtual std::string Check() const = 0;  // "" when the chunk is fine
+
  private:
   enum State { kUnchecked, kOk, kBad };
-  std::string Check() const {
+  mutable std::mutex mu_;
+  mutable std::atomic<int> state_;
+  mutable std::string error_;
+};
+
+// Verifies a mapped chunk's checksum (and the consistency of its string offsets and
+// dictionary codes) the first time it is read.
+class LazyChunkVerifier final : public CheckedOnce {
+ public:
+  LazyChunkVerifier(std::shared_ptr<const Mapping> map, const ColumnChunk& c, uint32_t crc,
+                    std::string where, bool verified)
+      : CheckedOnce(verified), map_(std::move(map)), bufs_(BuffersOf(c)), crc_(crc), where_(std::move(where)),
+        phys_(c.type.physical()), enc_(c.str_enc), count_(c.count), dict_size_(c.dict_size) {}
+
+ private:
+  std::string Check() const override {
     if (ChunkCrc(bufs_) != crc_)
       return "database file " + where_ + " is corrupt (checksum mismatch)";
     if (phys_ == PhysType::Str) {
@@ -554,35 +568,21 @@ class LazyChunkVerifier final : public ChunkVerifier {
   PhysType phys_;
   StringEncoding enc_;
   uint32_t count_, dict_size_;
-  mutable std::mutex mu_;
-  mutable std::atomic<int> state_;
-  mutable std::string error_;
 };
 
 // An encoded chunk (format version 2, layout 1): the first time it is read, its checksum
 // is checked (unless the file was just written) and its blob decoded into heap buffers of
 // `target`, the chunk that owns this loader (compression/chunk_codec.hpp).
-class EncodedChunkLoader final : public ChunkVerifier {
+class EncodedChunkLoader final : public CheckedOnce {
  public:
   EncodedChunkLoader(ColumnChunk* target, const ChunkBuffers& bufs, uint32_t crc, std::string where,
                      bool verified)
-      : target_(target), bufs_(bufs), crc_(crc), where_(std::move(where)), verified_(verified) {}
-
-  void Verify() const override {
-    if (state_.load(std::memory_order_acquire) == kOk) return;
-    std::lock_guard<std::mutex> g(mu_);
-    if (state_.load(std::memory_order_relaxed) == kUnchecked) {
-      error_ = Load();
-      state_.store(error_.empty() ? kOk : kBad, std::memory_order_release);
-    }
-    if (state_.load(std::memory_order_relaxed) == kBad) throw UserError(ErrorKind::IO, error_);
-  }
-  bool Loaded() const override { return state_.load(std::memory_order_acquire) == kOk; }
+      : CheckedOnce(false), target_(target), bufs_(bufs), crc_(crc), where_(std::move(where)), verified_(verified) {}
+  bool Loaded() const override { return Done(); }
   bool LayoutKnown() const override { return true; }
 
  private:
-  enum State { kUnchecked, kOk, kBad };
-  std::string Load() const {
+  std::string Check() const override {
     if (!verified_ && ChunkCrc(bufs_) != crc_)
       return "database file " + where_ + " is corrupt (checksum mismatch)";
     try {
@@ -597,9 +597,6 @@ class EncodedChunkLoader final : public ChunkVerifier {
   uint32_t crc_;
   std::string where_;
   bool verified_;
-  mutable std::mutex mu_;
-  mutable std::atomic<int> state_{kUnchecked};
-  mutable std::string error_;
 };
 
 // Stands in for a chunk whose file could not be opened: reading it always throws.

@@ -24,11 +24,6 @@ constexpr size_t kFsstSample = 16 * 1024;
 // Room after the decoded strings: the FSST decoder stores 8 bytes at a time.
 constexpr size_t kStringPad = 16;
 
-template <class T>
-void Put(std::string& out, T v) {
-  out.append(reinterpret_cast<const char*>(&v), sizeof v);
-}
-
 bool Encodable(const Type& t) {
   const PhysType p = t.physical();
   return p == PhysType::Bool || p == PhysType::I32 || p == PhysType::I64 || p == PhysType::F64 ||
@@ -77,30 +72,11 @@ void EncodeStringList(const uint32_t* offsets, const char* bytes, uint32_t k, st
   if (total) out.append(bytes + offsets[0], total);
 }
 
-class Cursor {
+// The blob's reader, which also decodes integer streams in place.
+class Cursor : public ByteReader {
  public:
-  Cursor(const uint8_t* p, size_t n) : p_(p), end_(p + n) {}
-  template <class T>
-  T Get() {
-    T v;
-    std::memcpy(&v, Take(sizeof(T)), sizeof(T));
-    return v;
-  }
-  const uint8_t* Take(size_t n) {
-    if ((size_t)(end_ - p_) < n) throw DecodeError("column chunk is truncated");
-    const uint8_t* q = p_;
-    p_ += n;
-    return q;
-  }
-  // The integer stream at the cursor, decoded into out.
-  void Ints(uint32_t n, int width, void* out) { p_ += DecodeInts(p_, (size_t)(end_ - p_), n, width, out); }
-  const uint8_t* at() const { return p_; }
-  size_t left() const { return (size_t)(end_ - p_); }
-  bool AtEnd() const { return p_ == end_; }
-
- private:
-  const uint8_t* p_;
-  const uint8_t* end_;
+  using ByteReader::ByteReader;
+  void Ints(uint32_t n, int width, void* out) { Take(DecodeInts(at(), left(), n, width, out)); }
 };
 
 // A string list parsed from the blob, before its strings are materialized.

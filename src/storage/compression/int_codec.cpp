@@ -29,11 +29,6 @@ constexpr uint32_t kPadWords = 4;
 // The encoder's limit on a dictionary (decoders accept any size up to the row count).
 constexpr uint32_t kEncoderDictionaryLimit = 4096;
 
-template <class T>
-void Put(std::string& out, T v) {
-  out.append(reinterpret_cast<const char*>(&v), sizeof v);
-}
-
 int64_t LoadWide(const uint8_t* p, int width, bool is_signed) {
   switch (width) {
     case 1: return is_signed ? (int64_t)(int8_t)p[0] : (int64_t)p[0];
@@ -141,35 +136,6 @@ void PutBitPackBody(const int64_t* v, uint32_t n, const Frames& f, std::string& 
   out.append(reinterpret_cast<const char*>(words.data()), nwords * 4);
 }
 
-// Reads fixed fields with bounds checks; every failure is a DecodeError.
-class Reader {
- public:
-  Reader(const uint8_t* p, size_t n) : p_(p), end_(p + n), start_(p) {}
-  template <class T>
-  T Get() {
-    Need(sizeof(T));
-    T v;
-    std::memcpy(&v, p_, sizeof(T));
-    p_ += sizeof(T);
-    return v;
-  }
-  const uint8_t* Take(size_t n) {
-    Need(n);
-    const uint8_t* q = p_;
-    p_ += n;
-    return q;
-  }
-  size_t consumed() const { return (size_t)(p_ - start_); }
-
- private:
-  void Need(size_t n) const {
-    if ((size_t)(end_ - p_) < n) throw DecodeError("integer stream is truncated");
-  }
-  const uint8_t* p_;
-  const uint8_t* end_;
-  const uint8_t* start_;
-};
-
 // One miniblock with the bit width a compile-time constant (shifts and masks by constants:
 // about 3x faster than a run-time width), through a table of all 65 widths.
 template <class T, unsigned B>
@@ -189,7 +155,7 @@ void UnpackBlock(const uint32_t* w, uint32_t bits, uint64_t ref, T* out, uint32_
 }
 
 template <class T>
-void DecodeBitPackBody(Reader& r, uint32_t n, T* out) {
+void DecodeBitPackBody(ByteReader& r, uint32_t n, T* out) {
   const uint32_t nb = r.Get<uint32_t>();
   if (nb != (n + kMiniblockValues - 1) / kMiniblockValues) throw DecodeError("bit-packed stream has the wrong block count");
   const uint8_t* blocks = r.Take((size_t)nb * kBlockBytes);
@@ -212,7 +178,7 @@ void DecodeBitPackBody(Reader& r, uint32_t n, T* out) {
 }
 
 template <class T>
-void DecodeBody(Reader& r, IntCodec codec, uint32_t n, T* out) {
+void DecodeBody(ByteReader& r, IntCodec codec, uint32_t n, T* out) {
   switch (codec) {
     case IntCodec::Plain: {
       const uint8_t* p = r.Take((size_t)n * sizeof(T));
@@ -345,7 +311,7 @@ IntCodec EncodeInts(const void* values, uint32_t n, int width, bool is_signed, c
 }
 
 size_t DecodeInts(const uint8_t* p, size_t len, uint32_t n, int width, void* out) {
-  Reader r(p, len);
+  ByteReader r(p, len);
   const auto codec = (IntCodec)r.Get<uint8_t>();
   const int w = r.Get<uint8_t>();
   if (r.Get<uint16_t>() != 0 || w != width || r.Get<uint32_t>() != n)

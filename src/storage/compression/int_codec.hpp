@@ -27,8 +27,9 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
 #include <string>
+
+#include "storage/compression/byte_io.hpp"  // DecodeError
 
 namespace tessera::codec {
 
@@ -37,11 +38,6 @@ inline constexpr uint32_t kMiniblockValues = 128;
 inline constexpr uint32_t kMaxDictionary = 1u << 16;
 
 const char* IntCodecName(IntCodec c);
-
-// A stream that does not decode (corrupt file): what is wrong with it.
-struct DecodeError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // Encodes `n` values of `width` bytes (1, 2, 4 or 8) at `values`, read as signed
 // (sign-extended: integers, dates, decimals, double bit patterns) or unsigned (codes,
