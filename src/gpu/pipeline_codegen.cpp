@@ -144,8 +144,9 @@ std::string Generator::Need(int layer, int idx) {
       int k = Param([cached] { return (uint64_t)cached->data.ptr(); });
       Declare(ct, v);
       if (cached->packed) {
-        // Decoded per item (descriptor, then words). Loading the tile's descriptors up front
-        // instead was slower still (SSB SF20: 36.7 ms against 22.8; registers).
+        // Decoded per item: the miniblock's descriptor, then the field's words. (Two other
+        // ways measured slower on the H200: a tile's descriptors loaded first, and a tile's
+        // words staged in shared memory by the whole block; docs/PERFORMANCE.md.)
         int nb = Param([cached] { return cached->packed_blocks; });
         ForItems(v + "[i] = (" + ct + ")tsr_unpack((const u64*)" + PV(k) + ", " + PV(nb) + ", (u64)(tb + i * BT));");
       } else if (c.type.id == TypeId::Boolean)

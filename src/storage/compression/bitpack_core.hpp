@@ -18,11 +18,12 @@ inline constexpr unsigned kMiniblock = 128;
 // The unsigned field of value j (0 <= j < 128) of a miniblock whose words start at w.
 TESSERA_HD inline unsigned long long Field(const unsigned* w, unsigned j, unsigned bits) {
 #if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
-  // On the GPU a field of at most 32 bits is one funnel shift of two read-only loads (the
-  // same bits as below, in 32-bit instructions; `bits` is uniform across a warp's rows).
+  // On the GPU a field of at most 32 bits is one funnel shift of two loads (the same bits
+  // as below, in 32-bit instructions; `bits` is uniform across a warp's rows; `w` may be
+  // in shared memory).
   if (bits <= 32) {
     const unsigned bp = j * bits, k = bp >> 5;
-    const unsigned x = __funnelshift_r(__ldg(w + k), __ldg(w + k + 1), bp & 31);
+    const unsigned x = __funnelshift_r(w[k], w[k + 1], bp & 31);
     return bits == 32 ? x : (x & ((1u << bits) - 1));
   }
 #endif
