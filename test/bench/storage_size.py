@@ -5,7 +5,10 @@ schema.sql), loads the same files into a tessera database directory and into a D
 database file (pinned duckdb from test/requirements.txt), and prints both sizes per
 benchmark, and tessera's size per table. DuckDB's size is its file after CHECKPOINT.
 
-    .venv/bin/python test/bench/storage_size.py build/tessera [--ssb-sf 1] [--tpch-sf 0.1] [--work DIR]
+    .venv/bin/python test/bench/storage_size.py build/tessera [--ssb-sf 1] [--tpch-sf 0.1] [--work DIR] [--check]
+
+With --check it exits 1 when a tessera database is larger than DuckDB's (ctest
+bench.storage_size: issue 13's "no larger than DuckDB's for the same rows").
 """
 import argparse
 import os
@@ -35,7 +38,7 @@ def tables_of(schema_sql):
     return out
 
 
-def measure(tessera, bench, sf, work):
+def measure(tessera, bench, sf, work, keep=True):
     tbl = os.path.join(work, f"{bench}-sf{sf}-tbl")
     if not os.path.exists(os.path.join(tbl, "schema.sql")):
         subprocess.run([tessera, "gen", bench, "--sf", str(sf), "--out", tbl], check=True,
@@ -58,6 +61,10 @@ def measure(tessera, bench, sf, work):
     con.execute("CHECKPOINT")
     con.close()
     ours, theirs = dir_size(tdb), os.path.getsize(ddb)
+    if not keep:  # (--check, under ctest) the generated files take about 1 GB at SSB SF1
+        shutil.rmtree(tbl, ignore_errors=True)
+        shutil.rmtree(tdb, ignore_errors=True)
+        os.remove(ddb)
     print(f"{bench} SF{sf}: tessera {ours / 1e6:.1f} MB, DuckDB {theirs / 1e6:.1f} MB, "
           f"ratio {ours / theirs:.2f}")
     return ours, theirs
@@ -69,12 +76,19 @@ def main():
     ap.add_argument("--ssb-sf", default="1")
     ap.add_argument("--tpch-sf", default="0.1")
     ap.add_argument("--work", default=None)
+    ap.add_argument("--check", action="store_true", help="fail when tessera's database is larger than DuckDB's")
     a = ap.parse_args()
     work = a.work or tempfile.mkdtemp(prefix="tessera_size_")
     os.makedirs(work, exist_ok=True)
     print(f"duckdb {duckdb.__version__}; files in {work}")
-    measure(a.tessera, "ssb", a.ssb_sf, work)
-    measure(a.tessera, "tpch", a.tpch_sf, work)
+    larger = []
+    for bench, sf in (("ssb", a.ssb_sf), ("tpch", a.tpch_sf)):
+        ours, theirs = measure(a.tessera, bench, sf, work, keep=not a.check)
+        if ours > theirs:
+            larger.append(f"{bench} SF{sf}")
+    if a.check and larger:
+        print("tessera's database is larger than DuckDB's for: " + ", ".join(larger))
+        return 1
     return 0
 
 
