@@ -270,12 +270,8 @@ PackedColumn PackColumn(uint64_t n, const std::function<void(uint64_t, uint32_t,
   ParallelFor(tasks, threads, [&](uint64_t t, unsigned) {
     int64_t v[bitpack::kMiniblock];
     for (uint64_t b = t * per; b < std::min(nb, (t + 1) * per); b++) {
-      uint8_t* d = out.bytes.get() + b * 16;
       const uint32_t off = (uint32_t)woff[b];
-      std::memcpy(d, &ref[b], 8);
-      std::memcpy(d + 8, &off, 4);
-      d[12] = bits[b];
-      d[13] = d[14] = d[15] = 0;
+      bitpack::WriteDescriptor(reinterpret_cast<unsigned*>(out.bytes.get() + b * 16), (uint64_t)ref[b], off, bits[b]);
       const uint32_t cnt = block(b, v);
       codec::PackMiniblock(v, cnt, ref[b], bits[b], w + off);  // writes all 4 * bits words
     }

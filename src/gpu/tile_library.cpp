@@ -31,11 +31,9 @@ typedef long long i64;
 // format's bit layout (storage/compression/bitpack_core.hpp), decoded in registers where
 // the kernel loads it.
 __device__ __forceinline__ u64 tsr_unpack(const u64* __restrict__ col, u64 nblocks, u64 row) {
-  const u64 m = row >> 7;
-  const u64 ref = __ldg(col + 2 * m);
-  const u64 meta = __ldg(col + 2 * m + 1);
-  const unsigned* w = (const unsigned*)(col + 2 * nblocks) + (unsigned)meta;
-  return ref + tessera::bitpack::Field(w, (unsigned)(row & 127), (unsigned)(meta >> 32) & 0xffu);
+  const tessera::bitpack::Descriptor d = tessera::bitpack::ReadDescriptor((const unsigned*)(col + 2 * (row >> 7)));
+  const unsigned* w = (const unsigned*)(col + 2 * nblocks) + d.word_offset;
+  return d.ref + tessera::bitpack::Field(w, (unsigned)(row & 127), d.bits);
 }
 
 // ---- errors ---------------------------------------------------------------------------

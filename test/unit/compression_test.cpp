@@ -380,12 +380,8 @@ TEST(gpu_packed_columns_read_back_exactly) {
       const uint32_t* words = reinterpret_cast<const uint32_t*>(col + nb * 16);
       uint64_t bad = 0;
       for (uint64_t r = 0; r < n; r++) {
-        int64_t ref;
-        uint32_t woff;
-        std::memcpy(&ref, col + (r >> 7) * 16, 8);
-        std::memcpy(&woff, col + (r >> 7) * 16 + 8, 4);
-        const uint32_t bits = col[(r >> 7) * 16 + 12];
-        const uint64_t got = (uint64_t)ref + bitpack::Field(words + woff, (unsigned)(r & 127), bits);
+        const bitpack::Descriptor d = bitpack::ReadDescriptor(reinterpret_cast<const unsigned*>(col + (r >> 7) * 16));
+        const uint64_t got = d.ref + bitpack::Field(words + d.word_offset, (unsigned)(r & 127), d.bits);
         if ((int64_t)got != v[r]) bad++;
       }
       CHECK_EQ(bad, 0ull);

@@ -15,6 +15,24 @@ namespace tessera::bitpack {
 
 inline constexpr unsigned kMiniblock = 128;
 
+// A miniblock's 16-byte descriptor as four little-endian u32 words: its reference (an i64
+// in words 0-1), the offset of its first word among the packed words (word 2) and its bit
+// width (the low byte of word 3; the other bytes zero).
+struct Descriptor {
+  unsigned long long ref;
+  unsigned word_offset;
+  unsigned bits;
+};
+TESSERA_HD inline Descriptor ReadDescriptor(const unsigned* d) {
+  return {(unsigned long long)d[0] | ((unsigned long long)d[1] << 32), d[2], d[3] & 0xffu};
+}
+TESSERA_HD inline void WriteDescriptor(unsigned* d, unsigned long long ref, unsigned word_offset, unsigned bits) {
+  d[0] = (unsigned)ref;
+  d[1] = (unsigned)(ref >> 32);
+  d[2] = word_offset;
+  d[3] = bits & 0xffu;
+}
+
 // The unsigned field of value j (0 <= j < 128) of a miniblock whose words start at w.
 TESSERA_HD inline unsigned long long Field(const unsigned* w, unsigned j, unsigned bits) {
 #if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)

@@ -118,10 +118,9 @@ void PutBitPackBody(const int64_t* v, uint32_t n, const Frames& f, std::string& 
   Put<uint32_t>(out, nb);
   uint64_t woff = 0;
   for (uint32_t b = 0; b < nb; b++) {
-    Put<int64_t>(out, f.ref[b]);
-    Put<uint32_t>(out, (uint32_t)woff);
-    out.push_back((char)f.bits[b]);
-    out.append(3, '\0');
+    unsigned d[4];
+    bitpack::WriteDescriptor(d, (uint64_t)f.ref[b], (uint32_t)woff, f.bits[b]);
+    out.append(reinterpret_cast<const char*>(d), sizeof d);
     woff += 4ull * f.bits[b];
   }
   const uint64_t nwords = woff + kPadWords;
@@ -164,16 +163,13 @@ void DecodeBitPackBody(ByteReader& r, uint32_t n, T* out) {
   std::vector<uint32_t> w(nwords);
   if (nwords) std::memcpy(w.data(), r.Take((size_t)nwords * 4), (size_t)nwords * 4);
   for (uint32_t b = 0; b < nb; b++) {
-    const uint8_t* d = blocks + (size_t)b * kBlockBytes;
-    int64_t ref;
-    uint32_t woff;
-    std::memcpy(&ref, d, 8);
-    std::memcpy(&woff, d + 8, 4);
-    const uint32_t bits = d[12];
-    if (bits > 64 || (uint64_t)woff + 4ull * bits + kPadWords > nwords)
+    unsigned raw[4];  // the stream may be unaligned
+    std::memcpy(raw, blocks + (size_t)b * kBlockBytes, sizeof raw);
+    const bitpack::Descriptor d = bitpack::ReadDescriptor(raw);
+    if (d.bits > 64 || (uint64_t)d.word_offset + 4ull * d.bits + kPadWords > nwords)
       throw DecodeError("bit-packed stream has a bad miniblock");
     const uint32_t lo = b * kMiniblockValues;
-    UnpackBlock<T>(w.data() + woff, bits, (uint64_t)ref, out + lo, std::min(kMiniblockValues, n - lo));
+    UnpackBlock<T>(w.data() + d.word_offset, d.bits, d.ref, out + lo, std::min(kMiniblockValues, n - lo));
   }
 }
 
