@@ -230,7 +230,7 @@ static void ComputeHostInfo(CachedColumn& c, const TableData& data) {
     if (bits * 4 <= (uint32_t)c.device_width * 8 * 3) {
       c.packed = true;
       c.packed_blocks = (c.rows + bitpack::kMiniblock - 1) / bitpack::kMiniblock;
-      c.packed_bytes = c.packed_blocks * 16 + (c.packed_blocks * 4 * bits + 4) * 4;
+      c.packed_bytes = c.packed_blocks * bitpack::kDescriptorBytes + (c.packed_blocks * 4 * bits + bitpack::kPadWords) * 4;
     }
   }
 }
@@ -249,29 +249,23 @@ PackedColumn PackColumn(uint64_t n, const std::function<void(uint64_t, uint32_t,
   ParallelFor(tasks, threads, [&](uint64_t t, unsigned) {
     int64_t v[bitpack::kMiniblock];
     for (uint64_t b = t * per; b < std::min(nb, (t + 1) * per); b++) {
-      const uint32_t cnt = block(b, v);
-      int64_t mn = v[0], mx = v[0];
-      for (uint32_t i = 1; i < cnt; i++) {
-        mn = std::min(mn, v[i]);
-        mx = std::max(mx, v[i]);
-      }
-      ref[b] = mn;
-      bits[b] = (uint8_t)codec::BitsFor((uint64_t)mx - (uint64_t)mn);
+      bits[b] = (uint8_t)codec::MiniblockFrame(v, block(b, v), &ref[b]);
     }
   });
   std::vector<uint64_t> woff(nb + 1, 0);
   for (uint64_t b = 0; b < nb; b++) woff[b + 1] = woff[b] + 4ull * bits[b];
   if (woff[nb] > UINT32_MAX) throw InternalError("column cache: a column too large to bit-pack");
   PackedColumn out;
-  out.size = nb * 16 + (woff[nb] + 4) * 4;
+  out.size = nb * bitpack::kDescriptorBytes + (woff[nb] + bitpack::kPadWords) * 4;
   out.bytes.reset(new uint8_t[out.size]);  // every byte is written below, on the threads that pack
-  uint32_t* w = reinterpret_cast<uint32_t*>(out.bytes.get() + nb * 16);
-  std::memset(w + woff[nb], 0, 16);
+  uint32_t* w = reinterpret_cast<uint32_t*>(out.bytes.get() + nb * bitpack::kDescriptorBytes);
+  std::memset(w + woff[nb], 0, bitpack::kPadWords * 4);
   ParallelFor(tasks, threads, [&](uint64_t t, unsigned) {
     int64_t v[bitpack::kMiniblock];
     for (uint64_t b = t * per; b < std::min(nb, (t + 1) * per); b++) {
       const uint32_t off = (uint32_t)woff[b];
-      bitpack::WriteDescriptor(reinterpret_cast<unsigned*>(out.bytes.get() + b * 16), (uint64_t)ref[b], off, bits[b]);
+      bitpack::WriteDescriptor(reinterpret_cast<unsigned*>(out.bytes.get() + b * bitpack::kDescriptorBytes),
+                               (uint64_t)ref[b], off, bits[b]);
       const uint32_t cnt = block(b, v);
       codec::PackMiniblock(v, cnt, ref[b], bits[b], w + off);  // writes all 4 * bits words
     }

@@ -14,6 +14,8 @@
 namespace tessera::bitpack {
 
 inline constexpr unsigned kMiniblock = 128;
+inline constexpr unsigned kDescriptorBytes = 16;  // per miniblock, in front of the words
+inline constexpr unsigned kPadWords = 4;          // zero words after the last miniblock's
 
 // A miniblock's 16-byte descriptor as four little-endian u32 words: its reference (an i64
 // in words 0-1), the offset of its first word among the packed words (word 2) and its bit

@@ -24,8 +24,8 @@ const char* IntCodecName(IntCodec c) {
 namespace {
 
 constexpr size_t kHeaderBytes = 8;
-constexpr size_t kBlockBytes = 16;
-constexpr uint32_t kPadWords = 4;
+constexpr size_t kBlockBytes = bitpack::kDescriptorBytes;
+constexpr uint32_t kPadWords = bitpack::kPadWords;
 // The encoder's limit on a dictionary (decoders accept any size up to the row count).
 constexpr uint32_t kEncoderDictionaryLimit = 4096;
 
@@ -96,14 +96,8 @@ Frames FramesOf(const int64_t* v, uint32_t n) {
   f.ref.resize(nb);
   f.bits.resize(nb);
   for (uint32_t b = 0; b < nb; b++) {
-    const uint32_t lo = b * kMiniblockValues, hi = std::min(n, lo + kMiniblockValues);
-    int64_t mn = v[lo], mx = v[lo];
-    for (uint32_t i = lo + 1; i < hi; i++) {
-      mn = std::min(mn, v[i]);
-      mx = std::max(mx, v[i]);
-    }
-    f.ref[b] = mn;
-    f.bits[b] = (uint8_t)BitsFor((uint64_t)mx - (uint64_t)mn);
+    const uint32_t lo = b * kMiniblockValues;
+    f.bits[b] = (uint8_t)MiniblockFrame(v + lo, std::min(kMiniblockValues, n - lo), &f.ref[b]);
     f.sum_bits += f.bits[b];
   }
   return f;
@@ -325,6 +319,16 @@ size_t DecodeInts(const uint8_t* p, size_t len, uint32_t n, int width, void* out
 IntCodec PeekIntCodec(const uint8_t* p) { return (IntCodec)p[0]; }
 
 uint32_t BitsFor(uint64_t range) { return range ? 64 - (uint32_t)std::countl_zero(range) : 0; }
+
+uint32_t MiniblockFrame(const int64_t* v, uint32_t cnt, int64_t* ref) {
+  int64_t mn = v[0], mx = v[0];
+  for (uint32_t i = 1; i < cnt; i++) {
+    mn = std::min(mn, v[i]);
+    mx = std::max(mx, v[i]);
+  }
+  *ref = mn;
+  return BitsFor((uint64_t)mx - (uint64_t)mn);
+}
 
 void PackMiniblock(const int64_t* v, uint32_t cnt, int64_t ref, uint32_t bits, uint32_t* words) {
   if (bits == 0) return;

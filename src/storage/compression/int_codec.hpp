@@ -56,6 +56,9 @@ IntCodec PeekIntCodec(const uint8_t* p);
 
 // Bits of an unsigned range (0 for 0).
 uint32_t BitsFor(uint64_t range);
+// The frame of reference of v[0, cnt) (cnt >= 1): its minimum (returned in *ref) and the
+// bits its range needs (returned).
+uint32_t MiniblockFrame(const int64_t* v, uint32_t cnt, int64_t* ref);
 // Packs v[0, cnt) (cnt <= 128) minus `ref` at `bits` bits each (bitpack_core.hpp's layout)
 // into the 4 * bits words at `words`, which must be zero.
 void PackMiniblock(const int64_t* v, uint32_t cnt, int64_t ref, uint32_t bits, uint32_t* words);
