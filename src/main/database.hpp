@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "common/value.hpp"
@@ -67,12 +68,16 @@ class Database {
   unsigned threads() const;
   const std::string& path() const { return path_; }
   PlanCache& plan_cache() { return *plan_cache_; }
+  // Starts opening the GPU on a background thread when the device setting may use it
+  // (gpu or auto), so the first query finds it open; joined by the destructor.
+  void OpenDeviceEarly();
 
  private:
   std::string path_;
   std::unique_ptr<Catalog> catalog_;
   Settings settings_;
   std::unique_ptr<PlanCache> plan_cache_;  // declared last: its plans go before the catalog
+  std::thread device_opener_;
 };
 
 class Connection {
