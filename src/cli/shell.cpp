@@ -1,5 +1,6 @@
 #include "cli/shell.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -88,9 +89,20 @@ Shell::Outcome Shell::RunSql(std::string_view sql) {
     if (!result.note.empty()) std::cerr << "note: " << result.note << '\n';
     if (timer_) {
       std::cout << "Run Time: " << FormatMs(ms) << " ms";
-      if (result.has_rows && result.device != "cpu")
+      if (result.has_rows && result.device != "cpu") {
+        // Where a cold run's time goes: planning (GPU planning includes the column cache's
+        // host pass over new columns), opening the GPU, compiling, uploading, the kernels.
+        const auto& ph = result.phases;
         std::cout << " (" << result.device << "; kernels " << FormatMs(result.gpu_kernel_ms) << " ms, compile "
-                  << FormatMs(result.gpu_compile_ms) << " ms, column upload " << FormatMs(result.gpu_transfer_ms) << " ms)";
+                  << FormatMs(result.gpu_compile_ms) << " ms, column upload " << FormatMs(result.gpu_transfer_ms) << " ms";
+        if (result.gpu_transfer_bytes)
+          std::cout << " for " << FormatMs(result.gpu_transfer_bytes / 1e6) << " MB ("
+                    << FormatMs(result.gpu_transfer_bytes / 1e6 / std::max(result.gpu_transfer_ms, 1e-3)) << " GB/s)";
+        if (!ph.plan_cached)
+          std::cout << ", plan " << FormatMs(ph.plan_ms) << " ms, GPU plan " << FormatMs(ph.gpu_plan_ms) << " ms";
+        if (result.gpu_open_ms >= 0.05) std::cout << ", GPU open " << FormatMs(result.gpu_open_ms) << " ms";
+        std::cout << ")";
+      }
       std::cout << '\n';
     }
     std::cout.flush();

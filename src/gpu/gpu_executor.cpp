@@ -388,7 +388,9 @@ std::vector<std::string> GpuQuery::Sources() const {
 }
 
 void GpuQuery::Run(unsigned threads) {
+  auto to = Clock::now();
   GpuContext& ctx = GpuContext::Shared();
+  const double open_ms = MsSince(to);
   ctx.MakeCurrent();
   // A run after an earlier one (a cached plan): that run ended synchronised, or threw;
   // either way let the device finish before its buffers are reused.
@@ -399,6 +401,7 @@ void GpuQuery::Run(unsigned threads) {
   ran_ = true;
   const int gpu_pipelines = stats_.gpu_pipelines, cpu_scans = stats_.cpu_scan_pipelines;
   stats_ = GpuQueryStats();
+  stats_.open_ms = open_ms;
   stats_.gpu_pipelines = gpu_pipelines;
   stats_.cpu_scan_pipelines = cpu_scans;
   ColumnCache::Instance().BeginQuery();

@@ -41,6 +41,7 @@ struct GpuQueryStats {
   double transfer_ms = 0;  // column uploads
   uint64_t transfer_bytes = 0;
   double kernel_ms = 0;    // device time of the pipeline kernels (CUDA events)
+  double open_ms = 0;      // opening the GPU (driver, context), or waiting for it to open
   int gpu_pipelines = 0, cpu_scan_pipelines = 0;
 };
 

@@ -28,6 +28,8 @@ struct QueryResult {
   // GPU's cold costs and device time (ms), and a note when the GPU handed a query back.
   std::string device = "cpu";
   double gpu_compile_ms = 0, gpu_transfer_ms = 0, gpu_kernel_ms = 0;
+  uint64_t gpu_transfer_bytes = 0;  // columns uploaded by this run
+  double gpu_open_ms = 0;           // waiting for the GPU to open (its first query only)
   std::string note;
   // Per pipeline of a SELECT: device, rows, time and memory traffic (the cost model's input).
   std::vector<model::PipelineRun> pipelines;
