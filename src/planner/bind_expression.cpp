@@ -404,6 +404,8 @@ BoundExprPtr Binder::BindFunction(const ast::Expr& e, Ctx& ctx) {
     date.push_back(Coerce(std::move(args[1]), Type::Date(), e.pos));
     return MakeFunction(*fn, e.name, std::move(date), e.pos);
   }
+  // mod(a, b) is a % b: the operator's one rule (types, NULL on a zero divisor).
+  if (e.name == "mod" && args.size() == 2) return BindArith(Op::Mod, std::move(args[0]), std::move(args[1]), e.pos);
   const ScalarFunction* fn = FindScalarFunction(e.name);
   if (!fn) throw BindError("function \"" + e.name + "\" does not exist", e.pos);
   return MakeFunction(*fn, e.name, std::move(args), e.pos);
