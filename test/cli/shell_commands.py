@@ -70,7 +70,7 @@ def main():
 
     # .echo on: each command is printed before it runs.
     rc, out, err = run(tessera, ".mode csv\n.echo on\nSELECT 5 AS five;\n.mode json\n", work)
-    check(out.startswith('SELECT 5 AS five;\nfive\n5\n.mode json\n'), '.echo on', repr(out))
+    check(out.startswith('SELECT 5 AS five\nfive\n5\n.mode json\n'), '.echo on', repr(out))
 
     # .help lists the commands.
     rc, out, err = run(tessera, ".help\n", work)

@@ -51,18 +51,29 @@ def main():
         proc.kill()
         sys.exit(1)
 
+    def after(text, timeout=30):
+        # `text`, then the next prompt: the editor flushes input typed before its prompt.
+        if not read_until(text, timeout):
+            return False
+        rest = out[out.index(text.encode()) + len(text):]
+        del out[:]
+        out.extend(rest)
+        return read_until('tessera> ', timeout)
+
     try:
         if not read_until('tessera> '):
             fail('no prompt')
-        send('CREATE TABLE customers (customer_name VARCHAR, customer_id INTEGER);\r')
-        if not read_until('tessera> ', 30) or not read_until('\n', 1):
-            fail('no prompt after CREATE')
-        # Keywords in upper case, a table name, a unique column; Enter runs the line.
         del out[:]
-        send('SEL\tcustomer_n\tFR\tcust\t;\r')
-        if not read_until('customer_name', 30) or not read_until('0 rows', 30):
+        send('CREATE TABLE customers (customer_name VARCHAR, customer_id INTEGER);\r')
+        if not after('CREATE TABLE\r\n'):
+            fail('no prompt after CREATE')
+        # Keywords in upper case, a unique column, and `cust`, which extends to the common
+        # prefix `customer` of customers, customer_id and customer_name, then the table.
+        del out[:]
+        send('SEL\tcustomer_n\tFR\tcust\ts\t;\r')
+        if not after('0 rows'):
             fail('completed SELECT customer_name FROM customers did not run')
-        # Several matches: customer_ extends to the common prefix; a second Tab lists them.
+        # Several matches that share no longer prefix: listed under the line.
         del out[:]
         send('SELECT customer_\t')
         if not read_until('customer_id  customer_name', 10):
@@ -70,12 +81,12 @@ def main():
         send('\x15')  # Ctrl-U: drop the line
         # A function name and a dot command.
         del out[:]
-        send('SELECT regexp_full\t(\'ab\', \'a.\') AS m;\r')
-        if not read_until('true', 30):
+        send("SELECT regexp_full\t('ab', 'a.') AS m;\r")
+        if not after('true'):
             fail('regexp_full did not complete to regexp_full_match')
         del out[:]
         send('.tab\t\r')
-        if not read_until('customers', 30):
+        if not after('customers'):
             fail('.tab did not complete to .tables')
         send('.quit\r')
         try:
