@@ -144,7 +144,10 @@ BoundExprPtr Binder::BindLiteral(const ast::Expr& e) {
     case LiteralKind::String: return MakeConstant(Value::Varchar(e.text));
     case LiteralKind::Integer: {
       auto v = ParseDecimal(e.text, 38, 0);
-      if (!v) throw UserError(ErrorKind::Conversion, "integer literal out of range: " + e.text, e.pos);
+      // Beyond 38 digits: a DOUBLE, as DuckDB makes integers beyond its (U)HUGEINT range
+      // (tessera's widest integer literal is DECIMAL(38,0), so 39-digit values below 2^128,
+      // DuckDB's HUGEINT / UHUGEINT, are DOUBLE here).
+      if (!v) return MakeConstant(Value::Double(DoubleLiteral(e)));
       if (*v >= INT32_MIN && *v <= INT32_MAX) return MakeConstant(Value::Integer((int32_t)*v));
       if (*v >= INT64_MIN && *v <= INT64_MAX) return MakeConstant(Value::BigInt((int64_t)*v));
       return MakeConstant(Value::Decimal(*v, 38, 0));
