@@ -298,7 +298,7 @@ ExprPtr Parser::ParsePrimary() {
     return Literal(LiteralKind::Boolean, std::move(text), pos);
   }
   if (w == "case") return ParseCase();
-  if (w == "cast" && call) return ParseCast();
+  if ((w == "cast" || w == "try_cast") && call) return ParseCast();
   if (w == "exists" && call) {
     Next();
     ExpectOp("(");
@@ -432,7 +432,8 @@ ExprPtr Parser::ParseCase() {
 
 ExprPtr Parser::ParseCast() {
   auto e = std::make_unique<Expr>(ExprKind::Cast, Cur().pos);
-  Next();  // CAST
+  e->negated = Cur().text == "try_cast";
+  Next();  // CAST or TRY_CAST
   ExpectOp("(");
   e->children.push_back(ParseExpr());
   ExpectKw("as");
@@ -487,16 +488,17 @@ ExprPtr Parser::ParseSubstring() {
   return Done(std::move(e));
 }
 
-// POSITION(needle IN haystack) -> Function "position" (needle, haystack)
+// POSITION(needle IN haystack) -> Function "strpos" (haystack, needle)
 ExprPtr Parser::ParsePosition() {
   DepthGuard guard(*this, Cur().pos);
   auto e = std::make_unique<Expr>(ExprKind::Function, Cur().pos);
-  e->name = "position";
+  e->name = "strpos";
   Next();  // POSITION
   ExpectOp("(");
-  e->children.push_back(ParseBinary(kPred + 1));
+  ExprPtr needle = ParseBinary(kPred + 1);
   if (!AcceptOp(",")) ExpectKw("in");
   e->children.push_back(ParseExpr());
+  e->children.push_back(std::move(needle));
   ExpectOp(")");
   return Done(std::move(e));
 }

@@ -557,8 +557,16 @@ BoundExprPtr Binder::BindInner(const ast::Expr& e, Ctx& ctx) {
                 c->type.id == TypeId::Varchar ||
                 (c->type.IsNumeric() && (t.IsNumeric() || t.id == TypeId::Boolean)) ||
                 (c->type.id == TypeId::Boolean && t.IsNumeric());
+      // TRY_CAST between types with no cast is NULL (DuckDB's), CAST an error.
+      if (!ok && e.negated) return MakeConstant(Value::Null(t));
       if (!ok)
         throw TypeError("cannot cast " + c->type.ToString() + " to " + t.ToString(), e.pos);
+      if (e.negated && c->type != t) {  // TRY_CAST: the cast rule, a failing row NULL
+        auto r = std::make_unique<BoundExpr>(BExpr::Cast, t);
+        r->negated = true;
+        r->children.push_back(std::move(c));
+        return r;
+      }
       return Coerce(std::move(c), t, e.pos);
     }
     case ExprKind::Function: return BindFunction(e, ctx);

@@ -69,7 +69,7 @@ std::string BoundExpr::ToString() const {
     case BExpr::Constant:
       return type.id == TypeId::Varchar && !value.is_null() ? "'" + value.ToString() + "'"
                                                            : value.ToString();
-    case BExpr::Cast: return "CAST(" + children[0]->ToString() + " AS " + type.ToString() + ")";
+    case BExpr::Cast: return (negated ? "TRY_CAST(" : "CAST(") + children[0]->ToString() + " AS " + type.ToString() + ")";
     case BExpr::Compare:
     case BExpr::Arith:
       return "(" + children[0]->ToString() + " " + OpText(op) + " " + children[1]->ToString() + ")";

@@ -23,7 +23,7 @@ struct ColumnBinding {
 enum class BExpr {
   Column,    // binding -> index
   Constant,  // value
-  Cast,      // children[0] to type
+  Cast,      // children[0] to type; negated: TRY_CAST (a value that cannot convert is NULL)
   Compare,   // op in Eq..Ge; children[0..1] of equal type
   And,       // children[*] (n-ary)
   Or,        // children[*] (n-ary)
