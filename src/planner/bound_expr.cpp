@@ -1,6 +1,7 @@
 #include "planner/bound_expr.hpp"
 
 #include "planner/bound_window.hpp"
+#include "function/function_registry.hpp"
 
 namespace tessera {
 
@@ -111,6 +112,7 @@ std::string BoundExpr::ToString() const {
 
 bool BoundExpr::IsConstant() const {
   if (kind == BExpr::Column || kind == BExpr::Agg || kind == BExpr::Window) return false;
+  if (kind == BExpr::Func && fn->is_volatile) return false;
   for (auto& c : children)
     if (!c->IsConstant()) return false;
   return true;

@@ -64,7 +64,7 @@ struct BoundExpr {
   BoundExprPtr Copy() const;
   bool Equals(const BoundExpr& o) const;
   std::string ToString() const;
-  bool IsConstant() const;  // no column references and no aggregates
+  bool IsConstant() const;  // no column references, aggregates or volatile calls (random())
   void CollectBindings(std::vector<ColumnBinding>& out) const;
   bool ContainsAggregate() const;
 };
