@@ -320,7 +320,7 @@ TEST(special_forms) {
   CHECK_EQ(E("substring(s from 3)"), std::string("(substring s 3)"));
   CHECK_EQ(E("substring(s, 1, 2)"), std::string("(substring s 1 2)"));
   CHECK_EQ(E("substring(s for 4)"), std::string("(substring s 1 4)"));
-  CHECK_EQ(E("position('x' in s)"), std::string("(position 'x' s)"));
+  CHECK_EQ(E("position('x' in s)"), std::string("(strpos s 'x')"));  // POSITION(a IN b) is strpos(b, a)
   CHECK_EQ(E("count(*)"), std::string("(count *)"));
   CHECK_EQ(E("COUNT(DISTINCT a)"), std::string("(count distinct a)"));
   CHECK_EQ(E("Sum(a * b)"), std::string("(sum (* a b))"));
