@@ -20,6 +20,8 @@ StrRef Str(const std::vector<Vector>& args, size_t k, uint32_t i) { return args[
 // Coerces the strings, folds the options (argument `options_at`, if given) to a constant
 // and checks them and a constant pattern.
 void BindRegexArgs(ScalarCall& c, size_t strings, size_t options_at, bool allow_global) {
+  if (!ops::HaveRegex())
+    throw UserError(ErrorKind::Unsupported, std::string(c.written) + " is not supported: built without RE2", c.pos);
   for (size_t k = 0; k < strings; k++) c.args[k] = Binder::Coerce(std::move(c.args[k]), Type::Varchar(), c.pos);
   ops::RegexOptions options;
   if (options_at < c.args.size()) {
@@ -30,8 +32,6 @@ void BindRegexArgs(ScalarCall& c, size_t strings, size_t options_at, bool allow_
     options = ops::ParseRegexOptions(v.str_value(), allow_global, c.pos);
     c.args[options_at] = MakeConstant(v);
   }
-  if (!ops::HaveRegex())
-    throw UserError(ErrorKind::Unsupported, std::string(c.written) + " is not supported: built without RE2", c.pos);
   if (c.args[1]->IsConstant()) {
     const Value p = EvaluateConstant(*c.args[1]);
     try {
