@@ -36,7 +36,7 @@ enum Prec {
   kIs = 4,      // IS [NOT] NULL
   kCmp = 5,     // = <> != < <= > >=
   kPred = 6,    // [NOT] BETWEEN / IN / LIKE
-  kConcat = 7,  // ||
+  kConcat = 7,  // || ~ !~
   kAdd = 8,     // + -
   kMul = 9,     // * / %
   kUnary = 10,  // prefix - +
@@ -57,8 +57,7 @@ int Parser::InfixPrec() const {
     const std::string& o = t.text;
     if (o == "=" || o == "<>" || o == "!=" || o == "<" || o == "<=" || o == ">" || o == ">=")
       return kCmp;
-    if (o == "~" || o == "!~") return kPred;
-    if (o == "||") return kConcat;
+    if (o == "||" || o == "~" || o == "!~") return kConcat;  // one level, left to right (DuckDB's)
     if (o == "+" || o == "-") return kAdd;
     if (o == "*" || o == "/" || o == "//" || o == "%") return kMul;
     if (o == "::") return kCast;

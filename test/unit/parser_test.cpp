@@ -323,6 +323,7 @@ TEST(special_forms) {
   CHECK_EQ(E("position('x' in s)"), std::string("(strpos s 'x')"));  // POSITION(a IN b) is strpos(b, a)
   CHECK_EQ(E("a ~ 'x'"), std::string("(regexp_full_match a 'x')"));
   CHECK_EQ(E("a !~ 'x'"), std::string("(not (regexp_full_match a 'x'))"));
+  CHECK_EQ(E("a ~ 'x' || 'y'"), std::string("(|| (regexp_full_match a 'x') 'y')"));  // DuckDB's: one level
   CHECK_EQ(E("a SIMILAR TO 'x' || 'y'"), std::string("(regexp_full_match a (|| 'x' 'y'))"));
   CHECK_EQ(E("a NOT SIMILAR TO 'x'"), std::string("(not (regexp_full_match a 'x'))"));
   CHECK_EQ(E("a ILIKE 'x'"), std::string("(like (lower a) (lower 'x'))"));
