@@ -1,5 +1,6 @@
 #include "cli/shell.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -94,9 +95,20 @@ Shell::Outcome Shell::RunSql(std::string_view sql) {
     if (!result.note.empty()) std::cerr << "note: " << result.note << '\n';
     if (timer_) {
       out << "Run Time: " << FormatMs(ms) << " ms";
-      if (result.has_rows && result.device != "cpu")
+      if (result.has_rows && result.device != "cpu") {
+        // Where a cold run's time goes: planning (GPU planning includes the column cache's
+        // host pass over new columns), opening the GPU, compiling, uploading, the kernels.
+        const auto& ph = result.phases;
         out << " (" << result.device << "; kernels " << FormatMs(result.gpu_kernel_ms) << " ms, compile "
-                  << FormatMs(result.gpu_compile_ms) << " ms, column upload " << FormatMs(result.gpu_transfer_ms) << " ms)";
+                  << FormatMs(result.gpu_compile_ms) << " ms, column upload " << FormatMs(result.gpu_transfer_ms) << " ms";
+        if (result.gpu_transfer_bytes)
+          out << " for " << FormatMs(result.gpu_transfer_bytes / 1e6) << " MB ("
+                    << FormatMs(result.gpu_transfer_bytes / 1e6 / std::max(result.gpu_transfer_ms, 1e-3)) << " GB/s)";
+        if (!ph.plan_cached)
+          out << ", plan " << FormatMs(ph.plan_ms) << " ms, GPU plan " << FormatMs(ph.gpu_plan_ms) << " ms";
+        if (result.gpu_open_ms >= 0.05) out << ", GPU open " << FormatMs(result.gpu_open_ms) << " ms";
+        out << ")";
+      }
       out << '\n';
     }
     out.flush();

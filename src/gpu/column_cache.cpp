@@ -398,41 +398,27 @@ size_t ColumnCache::EnsureResident(CachedColumn& c, GpuContext& ctx) {
   }
   if (bytes == 0) return 0;
   DeviceBuffer buf = ctx.AllocateUnpooled(bytes);
-  const size_t kStaging = 32u << 20;
-  if (staging_.empty()) staging_ = ctx.AllocatePinned(kStaging);
-  uint8_t* stage = staging_.as<uint8_t>();
-  size_t staged = 0, dst = 0;
-  auto flush = [&] {
-    if (staged) buf.CopyFromHost(stage, staged, dst);
-    dst += staged;
-    staged = 0;
-  };
   const size_t w = (size_t)c.device_width;
-  // Bytes into the staging buffer, flushed to the device as it fills.
-  auto put = [&](const uint8_t* src, size_t n) {
-    for (size_t off = 0; off < n;) {
-      if (staged == kStaging) flush();
-      size_t take = std::min(n - off, kStaging - staged);
-      std::memcpy(stage + staged, src + off, take);
-      staged += take;
-      off += take;
-    }
-  };
+  // The bytes, in device order, as host ranges for the staged upload (several threads and
+  // streams: staged_upload.hpp).
+  std::vector<HostRange> ranges;
+  std::vector<uint8_t> raw_bytes;
+  std::vector<int32_t> codes;
   if (c.packed) {
-    put(packed.bytes.get(), packed.size);
+    ranges.push_back({packed.bytes.get(), packed.size});
   } else if (c.raw) {
-    const std::vector<uint8_t> all = RawStrings(c, *snap);
-    put(all.data(), all.size());
+    raw_bytes = RawStrings(c, *snap);
+    ranges.push_back({raw_bytes.data(), raw_bytes.size()});
   } else if (c.type.id == TypeId::Varchar) {
-    const std::vector<int32_t> all = DictionaryCodes(c, *snap);
-    put(reinterpret_cast<const uint8_t*>(all.data()), all.size() * 4);
+    codes = DictionaryCodes(c, *snap);
+    ranges.push_back({codes.data(), codes.size() * 4});
   } else {
     for (auto& rg : snap->row_groups) {
       const ColumnChunk& ch = *rg->columns[c.column];
-      put(ch.data, (size_t)ch.count * w);
+      ranges.push_back({ch.data, (size_t)ch.count * w});
     }
   }
-  flush();
+  uploader_.Upload(ctx, ranges, buf);
   c.data = std::move(buf);
   resident_ += bytes;
   return bytes;
