@@ -411,6 +411,7 @@ std::string Generator::Expr(const BoundExpr& e, int layer) {
       return "((" + ct + ")(long long)" + PV(k) + ")";
     }
     case BExpr::Cast: {
+      if (e.negated) throw NotOnGpu("TRY_CAST has no GPU definition yet");
       const BoundExpr& c = *e.children[0];
       std::string x = Expr(c, layer);
       const Type &from = c.type, &to = e.type;
