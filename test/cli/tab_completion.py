@@ -7,49 +7,15 @@ Usage: tab_completion.py TESSERA
 The shell runs on a pseudo-terminal with TERM=xterm, so the line editor is in raw mode.
 """
 import os
-import pty
-import select
-import subprocess
 import sys
-import tempfile
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pty_shell import PtyShell  # noqa: E402
 
 
 def main():
-    tessera = sys.argv[1]
-    master, slave = pty.openpty()
-    home = tempfile.mkdtemp(prefix='tessera-tab-')
-    env = dict(os.environ, TERM='xterm', HOME=home)
-    proc = subprocess.Popen([tessera], stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
-    os.close(slave)
-    out = bytearray()
-
-    def read_until(text, timeout=30):
-        deadline = time.monotonic() + timeout
-        while text.encode() not in out:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return False
-            ready, _, _ = select.select([master], [], [], left)
-            if ready:
-                try:
-                    data = os.read(master, 65536)
-                except OSError:
-                    return False
-                if not data:
-                    return False
-                out.extend(data)
-        return True
-
-    def send(keys):
-        os.write(master, keys.encode())
-
-    def fail(why):
-        print('FAIL:', why)
-        print('--- shell output ---')
-        print(out.decode(errors='replace'))
-        proc.kill()
-        sys.exit(1)
+    sh = PtyShell(sys.argv[1], term='xterm')
+    out, read_until, send, fail = sh.out, sh.read_until, sh.send, sh.fail
 
     def after(text, timeout=30):
         # `text`, then the next prompt: the editor flushes input typed before its prompt.
@@ -81,25 +47,17 @@ def main():
         send('\x15')  # Ctrl-U: drop the line
         # A function name and a dot command.
         del out[:]
-        send("SELECT regexp_full\t('ab', 'a.') AS m;\r")
-        if not after('true'):
-            fail('regexp_full did not complete to regexp_full_match')
+        send("SELECT split_pa\t('ab,cd', ',', 2) AS m;\r")
+        if not after('cd'):
+            fail('split_pa did not complete to split_part')
         del out[:]
         send('.tab\t\r')
         if not after('customers'):
             fail('.tab did not complete to .tables')
-        send('.quit\r')
-        try:
-            rc = proc.wait(30)
-        except subprocess.TimeoutExpired:
-            fail('.quit did not end the shell')
-        if rc != 0:
-            fail('exit status %d after .quit' % rc)
+        sh.quit('.quit\r')
         print('ok: keywords, tables, columns, functions and dot commands complete')
     finally:
-        if proc.poll() is None:
-            proc.kill()
-        os.close(master)
+        sh.close()
 
 
 if __name__ == '__main__':
