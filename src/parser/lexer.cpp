@@ -165,7 +165,7 @@ class Lexer {
     }
     switch (c) {
       case '=': case '<': case '>': case '+': case '-': case '*': case '/': case '%':
-      case '(': case ')': case ',': case '.': case ';': case '[': case ']':
+      case '(': case ')': case ',': case '.': case ';': case '[': case ']': case '{': case '}': case ':':
         t.text = std::string(1, (char)c);
         Advance();
         return;
