@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "capi/arrow_import.hpp"
-#include "common/populated_buffer.hpp"
 #include "capi/capi_handles.hpp"
 #include "main/plan_cache.hpp"
 
@@ -96,8 +95,12 @@ void ExportSchema(const QueryResult& r, ArrowSchema* out) {
 
 constexpr uint64_t kBatchRows = 1u << 20;
 
+struct FreeDeleter {
+  void operator()(uint8_t* p) const { std::free(p); }
+};
+
 struct ArrayData {
-  std::vector<PopulatedBuffer> storage;  // the buffers we made
+  std::vector<std::unique_ptr<uint8_t, FreeDeleter>> storage;  // the buffers we made
   std::vector<const void*> buffers;
   std::vector<std::unique_ptr<ArrowArray>> child_storage;
   std::vector<ArrowArray*> children;
@@ -129,10 +132,10 @@ void FillArray(ArrowArray* out, int64_t length, int64_t null_count, ArrayData* d
 // Adds an uninitialised buffer of `bytes` bytes (64-byte aligned and padded, as Arrow
 // recommends) and returns it.
 uint8_t* AddBuffer(ArrayData& d, size_t bytes) {
-  PopulatedBuffer b;
-  b.Allocate(std::max<size_t>(bytes, 1), 64);  // large ones mapped with their pages populated
-  uint8_t* p = b.get();
-  d.storage.push_back(std::move(b));
+  size_t padded = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
+  auto* p = static_cast<uint8_t*>(std::aligned_alloc(64, padded));
+  if (!p) throw std::bad_alloc();
+  d.storage.emplace_back(p);
   d.buffers.push_back(p);
   return p;
 }
