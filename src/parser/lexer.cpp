@@ -164,6 +164,7 @@ class Lexer {
       return;
     }
     switch (c) {
+      case '{': case '}': case ':':  // table function options' structs ({'a': 'INTEGER'})
       case '=': case '<': case '>': case '+': case '-': case '*': case '/': case '%':
       case '(': case ')': case ',': case '.': case ';': case '[': case ']': case '~':
         t.text = std::string(1, (char)c);

@@ -336,6 +336,41 @@ TableRefPtr Parser::ParseTablePrimary(int* height) {
   return t;
 }
 
+// A table function option's list of strings (['a', 'b']) or struct of strings
+// ({'a': 'INTEGER', b: 'DATE'}), returned in the canonical text form that
+// storage/csv_options.hpp's OptionEntries reads back: the strings single-quoted (quotes
+// doubled), ", " between entries, ": " between a key and its value.
+std::string Parser::ParseOptionCollection() {
+  auto quoted = [](const std::string& x) {
+    std::string q = "'";
+    for (char c : x) {
+      q.push_back(c);
+      if (c == '\'') q.push_back(c);
+    }
+    return q + "'";
+  };
+  const bool is_struct = AtOp("{");
+  Next();
+  std::string out = is_struct ? "{" : "[";
+  const char* close = is_struct ? "}" : "]";
+  if (!AtOp(close)) {
+    do {
+      if (out.size() > 1) out += ", ";
+      if (is_struct) {
+        if (Cur().kind != TokenKind::String && !IsIdentToken(Cur())) SyntaxError(Cur(), "expected a field name");
+        out += quoted(Cur().text) + ": ";
+        Next();
+        ExpectOp(":");
+      }
+      if (Cur().kind != TokenKind::String) SyntaxError(Cur(), "expected a string in single quotes");
+      out += quoted(Cur().text);
+      Next();
+    } while (AcceptOp(","));
+  }
+  ExpectOp(close);
+  return out + close;
+}
+
 // (arg, ...): each argument a file name or pattern ('f.csv'), a list of them (['a', 'b']), a
 // named option (name = value, value a string, number or word such as true) or another
 // expression (range(0, 10)).
@@ -354,6 +389,8 @@ void Parser::ParseTableFunctionArgs(TableRef& t) {
       if (number || (!minus && (v.kind == TokenKind::String || v.kind == TokenKind::Word))) {
         t.func_options.emplace_back(name, minus ? "-" + v.text : v.text);
         Next();
+      } else if (!minus && (AtOp("[") || AtOp("{"))) {
+        t.func_options.emplace_back(name, ParseOptionCollection());
       } else {
         SyntaxError(v, "expected a string, number or word as the value of \"" + name + "\"");
       }

@@ -158,6 +158,7 @@ class Parser {
   TableRefPtr ParseFromItem(int* height);
   TableRefPtr ParseTablePrimary(int* height);
   void ParseTableFunctionArgs(TableRef& t);
+  std::string ParseOptionCollection();
   TableRefPtr SubqueryRef(std::unique_ptr<SelectStmt> q, SourcePos pos, int* height);
   void ParseTableAlias(TableRef& t);
 
