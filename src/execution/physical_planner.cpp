@@ -3,6 +3,7 @@
 #include "execution/operators/basic_operators.hpp"
 #include "execution/operators/hash_aggregate.hpp"
 #include "execution/operators/hash_join.hpp"
+#include "execution/operators/join_unmatched.hpp"
 #include "execution/operators/order.hpp"
 #include "execution/operators/table_scan.hpp"
 #include "execution/operators/union_all.hpp"
@@ -81,6 +82,16 @@ static PhysicalOperatorPtr Plan(LogicalOp& op, int64_t top_n_hint) {
       j->counted = op.counted;
       j->children.push_back(std::move(left));
       j->children.push_back(std::move(right));
+      if (op.join_type == LJoinType::Full) {
+        // The probe's rows, then the build rows it left unmatched (join_unmatched.hpp).
+        j->estimated_rows = op.estimated_rows;
+        auto unmatched = std::make_unique<PhysicalJoinUnmatched>(*j);
+        auto u = std::make_unique<PhysicalUnionAll>(out_types);
+        u->children.push_back(std::move(j));
+        u->children.push_back(std::move(unmatched));
+        r = std::move(u);
+        break;
+      }
       r = std::move(j);
       break;
     }

@@ -101,6 +101,10 @@ struct TableRef {
   JoinType join_type = JoinType::Inner;
   std::unique_ptr<TableRef> left, right;  // Join
   ExprPtr on;                             // Join condition (absent for CROSS/comma)
+  // Join ... USING (c, ...): the columns both sides are joined on by name (set instead of
+  // `on`); NATURAL JOIN: every column name the two sides share (`natural`, no list).
+  std::vector<std::string> using_columns;
+  bool natural = false;
   std::unique_ptr<SelectStmt> subquery;   // Subquery; Describe of a query
   // TableFunction: the file names or glob patterns (positional arguments: strings or
   // ['a', 'b'] lists) and the named arguments (name = value), values as written.

@@ -240,13 +240,15 @@ SelectItem Parser::ParseSelectItem() {
   return item;
 }
 
-// table_primary { [join_type] JOIN table_primary ON expr | CROSS JOIN table_primary }
+// table_primary { [NATURAL] [join_type] JOIN table_primary [ON expr | USING (cols)]
+//                 | CROSS JOIN table_primary }
 TableRefPtr Parser::ParseFromItem(int* height) {
   int lh = 0;
   TableRefPtr left = ParseTablePrimary(&lh);
   for (;;) {
     JoinType jt;
-    if (AcceptKw("cross")) {
+    bool natural = AcceptKw("natural");
+    if (!natural && AcceptKw("cross")) {
       ExpectKw("join");
       jt = JoinType::Cross;
     } else if (AcceptKw("join")) {
@@ -259,8 +261,8 @@ TableRefPtr Parser::ParseFromItem(int* height) {
       Next();
       AcceptKw("outer");
       ExpectKw("join");
-    } else if (AtKw("natural")) {
-      Unsupported(Cur().pos, "NATURAL JOIN");
+    } else if (natural) {
+      SyntaxError(Cur(), "expected JOIN after NATURAL");
     } else {
       break;
     }
@@ -268,14 +270,18 @@ TableRefPtr Parser::ParseFromItem(int* height) {
     TableRefPtr right = ParseTablePrimary(&rh);
     auto j = std::make_unique<TableRef>(TableRefKind::Join, left->pos);
     j->join_type = jt;
+    j->natural = natural;
     j->left = std::move(left);
     j->right = std::move(right);
     int h = std::max(lh, rh);
-    if (jt != JoinType::Cross) {
-      if (AtKw("using")) Unsupported(Cur().pos, "JOIN ... USING (use ON)");
-      ExpectKw("on");
-      j->on = ParseExpr();
-      h = std::max(h, j->on->height);
+    if (jt != JoinType::Cross && !natural) {
+      if (AcceptKw("using")) {
+        j->using_columns = ParseIdentList();
+      } else {
+        ExpectKw("on");
+        j->on = ParseExpr();
+        h = std::max(h, j->on->height);
+      }
     }
     lh = h + 1;
     Note(lh, j->pos);

@@ -133,6 +133,15 @@ static BoundExprPtr MakeFunction(std::string_view name, std::vector<BoundExprPtr
   return MakeFunction(fn, fn.name, std::move(args), pos);
 }
 
+BoundExprPtr MakeScalarCall(std::string_view name, std::vector<BoundExprPtr> args, SourcePos pos) {
+  return MakeFunction(name, std::move(args), pos);
+}
+
+BoundExprPtr MakeEquality(BoundExprPtr l, BoundExprPtr r, SourcePos pos) {
+  UnifyForCompare(l, r, pos);
+  return MakeCompare(Op::Eq, std::move(l), std::move(r));
+}
+
 // ---------------------------------------------------------------------------------------
 // Expressions
 

@@ -73,8 +73,11 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
       for (auto& s : scope.entries) {
         if (!si.expr->table.empty() && s.alias != si.expr->table) continue;
         any = true;
-        for (size_t i = 0; i < s.names.size(); i++)
-          items.push_back({nullptr, s.names[i], MakeColumn(s.bindings[i], s.types[i], s.names[i])});
+        const bool qualified = !si.expr->table.empty();
+        for (size_t i = 0; i < s.names.size(); i++) {
+          if (qualified) items.push_back({nullptr, s.names[i], MakeColumn(s.bindings[i], s.types[i], s.names[i])});
+          else if (!s.Hidden(i)) items.push_back({nullptr, s.names[i], s.Unqualified(i)});
+        }
       }
       if (!any)
         throw BindError(si.expr->table.empty() ? "SELECT * with no tables specified"

@@ -46,6 +46,18 @@ class Binder {
     std::vector<std::string> names;
     std::vector<Type> types;
     std::vector<ColumnBinding> bindings;
+    // JOIN ... USING / NATURAL JOIN (bind_table_ref.cpp): the join columns appear once to
+    // unqualified names and `*`. The right side's are hidden (only alias.name reaches
+    // them); the left side's stand for `merged` where set (the right side's column for a
+    // RIGHT join, COALESCE of both for a FULL join). Empty when no column is either.
+    std::vector<uint8_t> hidden;
+    std::vector<std::shared_ptr<const BoundExpr>> merged;
+    bool Hidden(size_t i) const { return i < hidden.size() && hidden[i]; }
+    // What the unqualified name of column i (or `*`) stands for.
+    BoundExprPtr Unqualified(size_t i) const {
+      if (i < merged.size() && merged[i]) return merged[i]->Copy();
+      return MakeColumn(bindings[i], types[i], names[i]);
+    }
   };
   struct Scope {
     std::vector<ScopeEntry> entries;
@@ -92,6 +104,10 @@ class Binder {
   LogicalOpPtr MakeDistinct(LogicalOpPtr plan, const std::vector<std::string>& names);
 
   LogicalOpPtr BindFrom(const ast::TableRef& ref, Scope& scope);
+  // JOIN ... USING (cols) / NATURAL JOIN: the condition equating the named columns of the
+  // left side (scope entries [left_begin, right_begin)) with the right side's (the rest),
+  // and the scope changes making each appear once (ScopeEntry::hidden, merged).
+  BoundExprPtr BindUsing(const ast::TableRef& ref, Scope& scope, size_t left_begin, size_t right_begin);
   LogicalOpPtr BindBaseTable(const ast::TableRef& ref, Scope& scope);
   // A scan of `entry` (a catalog table, or one made by BindSystemTable) named by `ref`.
   // `name` (when given) replaces ref.name as the table's name.

@@ -2,6 +2,7 @@
 // planner's interface (binder.hpp).
 #pragma once
 #include <string>
+#include <string_view>
 
 #include "common/error.hpp"
 #include "parser/ast.hpp"
@@ -11,6 +12,11 @@ namespace tessera {
 
 // A UserError of kind Binder at `pos` (binder.cpp).
 UserError BindError(const std::string& msg, SourcePos pos);
+
+// l = r, both sides cast to the type they are compared in (bind_expression.cpp).
+BoundExprPtr MakeEquality(BoundExprPtr l, BoundExprPtr r, SourcePos pos);
+// A call of the registry's scalar function `name` over bound arguments (bind_expression.cpp).
+BoundExprPtr MakeScalarCall(std::string_view name, std::vector<BoundExprPtr> args, SourcePos pos);
 
 // A cross join of l and r (bind_table_ref.cpp).
 LogicalOpPtr CrossJoin(LogicalOpPtr l, LogicalOpPtr r);

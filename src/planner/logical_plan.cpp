@@ -2,6 +2,11 @@
 
 namespace tessera {
 
+const char* JoinTypeName(LJoinType t) {
+  static const char* names[] = {"INNER", "LEFT", "SEMI", "ANTI", "CROSS", "MARK", "FULL"};
+  return names[(int)t];
+}
+
 std::vector<ColumnBinding> LogicalOp::Bindings() const {
   std::vector<ColumnBinding> r;
   switch (kind) {
@@ -129,8 +134,7 @@ std::string LogicalOp::ToString(int indent) const {
     case LogicalKind::Filter: s += "FILTER " + List(filters); break;
     case LogicalKind::Projection: s += "PROJECT " + List(exprs); break;
     case LogicalKind::Join: {
-      static const char* names[] = {"INNER", "LEFT", "SEMI", "ANTI", "CROSS", "MARK"};
-      s += std::string(names[(int)join_type]) + " JOIN";
+      s += std::string(JoinTypeName(join_type)) + " JOIN";
       for (size_t i = 0; i < left_keys.size(); i++)
         s += (i ? " AND " : " ") + left_keys[i]->ToString() + " = " + right_keys[i]->ToString();
       if (residual) s += " [" + residual->ToString() + "]";

@@ -18,7 +18,12 @@ enum class LogicalKind { Get, Filter, Projection, Join, Aggregate, Order, Limit,
 // Mark: every probe row once, plus a BOOLEAN column (binding {table_index, 0}) saying
 // whether it found a match: how [NOT] EXISTS / [NOT] IN subqueries are evaluated where
 // they are not a top-level conjunct of WHERE (those become Semi/Anti joins).
-enum class LJoinType { Inner, Left, Semi, Anti, Cross, Mark };
+// Full: a FULL OUTER join (every row of both sides; the CPU's hash join emits the build
+// rows no probe row matched after the probe). RIGHT joins are bound as Left joins with
+// their sides swapped.
+enum class LJoinType { Inner, Left, Semi, Anti, Cross, Mark, Full };
+// "INNER", "LEFT", ... (EXPLAIN).
+const char* JoinTypeName(LJoinType t);
 
 struct OrderSpec {
   BoundExprPtr expr;
