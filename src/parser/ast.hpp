@@ -173,6 +173,10 @@ struct SelectStmt {
   std::vector<TableRefPtr> from;  // comma-separated items (cross product)
   ExprPtr where;
   std::vector<ExprPtr> group_by;
+  // GROUP BY with GROUPING SETS, ROLLUP, CUBE or (): the sets grouped by, each a list of
+  // indices into group_by (the product of the items' sets, as SQL defines). Empty for a
+  // plain GROUP BY (one set of every expression).
+  std::vector<std::vector<uint32_t>> grouping_sets;
   ExprPtr having;
   std::vector<std::pair<std::string, std::shared_ptr<WindowSpec>>> windows;  // WINDOW w AS (...)
   ExprPtr qualify;

@@ -212,9 +212,7 @@ std::unique_ptr<SelectStmt> Parser::ParseSelectCore() {
   if (AcceptKw("where")) s->where = ParseExpr();
   if (AcceptKw("group")) {
     ExpectKw("by");
-    do {
-      s->group_by.push_back(ParseExpr());
-    } while (AcceptOp(","));
+    ParseGroupBy(*s);
   }
   if (AcceptKw("having")) s->having = ParseExpr();
   if (AcceptKw("window")) ParseWindowClause(*s);

@@ -313,6 +313,7 @@ BoundExprPtr Binder::BindBinary(const ast::Expr& e, Ctx& ctx) {
 }
 
 BoundExprPtr Binder::BindAggregate(const ast::Expr& e, Ctx& ctx) {
+  if (IsGroupingName(e.name)) return BindGrouping(e, ctx);
   if (!ctx.agg)
     throw BindError("aggregate functions are not allowed in " + std::string(ctx.clause), e.pos);
   for (auto& c : e.children)
@@ -394,6 +395,7 @@ BoundExprPtr Binder::MakeAggregate(const ast::Expr& e, Ctx& inner) {
 }
 
 BoundExprPtr Binder::BindFunction(const ast::Expr& e, Ctx& ctx) {
+  if (e.over && IsGroupingName(e.name)) throw BindError("GROUPING cannot be a window function", e.pos);
   if (e.over) return BindWindow(e, ctx);
   if (e.ignore_nulls) throw BindError("IGNORE NULLS applies only to window functions", e.pos);
   if (IsAggregateName(e.name)) return BindAggregate(e, ctx);

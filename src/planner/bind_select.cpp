@@ -1,5 +1,7 @@
 // The SELECT node: FROM items, WHERE, the select list, GROUP BY, HAVING, ORDER BY,
 // DISTINCT, LIMIT/OFFSET.
+#include <algorithm>
+
 #include "common/decimal.hpp"
 #include "planner/binder.hpp"
 #include "planner/binder_internal.hpp"
@@ -88,7 +90,7 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     items.push_back({si.expr.get(), si.alias, nullptr});
   }
 
-  bool aggregating = !stmt.group_by.empty() || (stmt.having != nullptr);
+  bool aggregating = !stmt.group_by.empty() || !stmt.grouping_sets.empty() || (stmt.having != nullptr);
   for (auto& it : items)
     if (it.expr && AstContainsAggregate(*it.expr)) aggregating = true;
   for (auto& o : stmt.order_by)
@@ -98,6 +100,8 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
   AggState agg;
   agg.group_index = next_index_++;
   agg.agg_index = next_index_++;
+  agg.grouping_index = next_index_++;
+  std::vector<uint32_t> group_of;  // stmt.group_by[i] is agg.groups[group_of[i]]
   // Joins evaluating subqueries of the select list, HAVING and ORDER BY: under the
   // projection (after the aggregate when aggregating).
   std::vector<LogicalOpPtr> select_joins;
@@ -138,9 +142,10 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
         bg = Bind(*g, gctx);
       }
       if (bg->ContainsAggregate()) throw BindError("aggregate functions are not allowed in GROUP BY", g->pos);
-      bool dup = false;
-      for (auto& x : agg.groups) dup |= x->Equals(*bg);
-      if (!dup) agg.groups.push_back(std::move(bg));
+      uint32_t at = 0;
+      while (at < agg.groups.size() && !agg.groups[at]->Equals(*bg)) at++;
+      if (at == agg.groups.size()) agg.groups.push_back(std::move(bg));
+      group_of.push_back(at);
     }
     sel.clause = "WHERE";
   }
@@ -245,7 +250,43 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     }
     select_joins = std::move(below);
   }
-  if (aggregating) {
+  if (aggregating && (!stmt.grouping_sets.empty() || !agg.grouping_calls.empty())) {
+    // Grouping sets (bind_grouping_sets.cpp); a plain GROUP BY with GROUPING() calls is
+    // the one set of all its groups.
+    std::vector<std::vector<uint32_t>> sets;
+    for (auto& written : stmt.grouping_sets) {
+      std::vector<uint32_t> set;
+      for (uint32_t i : written)
+        if (std::find(set.begin(), set.end(), group_of[i]) == set.end()) set.push_back(group_of[i]);
+      sets.push_back(std::move(set));
+    }
+    if (sets.empty()) {
+      sets.emplace_back();
+      for (uint32_t g = 0; g < agg.groups.size(); g++) sets.back().push_back(g);
+    }
+    const uint32_t out = next_index_++;
+    auto rebind = [&](BoundExpr& e) {
+      RebindGroupingOutput(e, agg.group_index, agg.agg_index, agg.grouping_index, agg.groups.size(),
+                           agg.aggs.size(), out);
+    };
+    if (having) rebind(*having);
+    if (qualify) rebind(*qualify);
+    for (auto& e : proj->exprs) rebind(*e);
+    for (auto& e : win.exprs) rebind(*e);
+    for (auto* joins : {&select_joins, &window_joins})
+      for (auto& j : *joins) {
+        for (auto& k : j->left_keys) rebind(*k);
+        if (j->residual) rebind(*j->residual);
+      }
+    plan = ApplyGroupingSets(std::move(plan), agg, sets, out);
+    plan = ApplyJoins(std::move(plan), select_joins);
+    if (having) {
+      auto f = std::make_unique<LogicalOp>(LogicalKind::Filter);
+      SplitConjunction(std::move(having), f->filters);
+      f->children.push_back(std::move(plan));
+      plan = std::move(f);
+    }
+  } else if (aggregating) {
     auto a = std::make_unique<LogicalOp>(LogicalKind::Aggregate);
     a->group_index = agg.group_index;
     a->agg_index = agg.agg_index;

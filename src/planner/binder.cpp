@@ -17,7 +17,8 @@ UserError BindError(const std::string& msg, SourcePos pos) {
   return UserError(ErrorKind::Binder, msg, pos);
 }
 
-bool IsAggregateName(const std::string& n) { return FindAggregateFunction(n) != nullptr; }
+bool IsGroupingName(const std::string& n) { return n == "grouping" || n == "grouping_id"; }
+bool IsAggregateName(const std::string& n) { return FindAggregateFunction(n) != nullptr || IsGroupingName(n); }
 
 // sum(x) OVER (...) is no aggregate of the query; its arguments, PARTITION BY and ORDER BY
 // may hold some (sum(sum(x)) OVER ()).

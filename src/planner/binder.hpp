@@ -66,6 +66,10 @@ class Binder {
     uint32_t group_index, agg_index;
     std::vector<BoundExprPtr> groups;
     std::vector<BoundExprPtr> aggs;
+    // GROUPING(args) / GROUPING_ID(args) calls (bind_grouping_sets.cpp): each its
+    // arguments' indices in `groups`, bound (grouping_index, k) as BIGINT.
+    uint32_t grouping_index = 0;
+    std::vector<std::vector<uint32_t>> grouping_calls;
   };
   // The window functions of a SELECT (bind_window.cpp): bound (index, i), computed by a
   // Window operator under the select list; `stmt` holds the named windows.
@@ -137,6 +141,13 @@ class Binder {
   BoundExprPtr BindArith(ast::Op op, BoundExprPtr l, BoundExprPtr r, SourcePos pos);
   BoundExprPtr BindFunction(const ast::Expr& e, Ctx& ctx);
   BoundExprPtr BindAggregate(const ast::Expr& e, Ctx& ctx);
+  // GROUPING SETS, ROLLUP, CUBE and GROUPING() (bind_grouping_sets.cpp): the call, and the
+  // aggregation of each set (of indices into agg.groups) under one UNION ALL whose columns,
+  // bound (out_index, i), are every group (NULL where not in the set), the aggregates and
+  // the GROUPING() values.
+  BoundExprPtr BindGrouping(const ast::Expr& e, Ctx& ctx);
+  LogicalOpPtr ApplyGroupingSets(LogicalOpPtr input, const AggState& agg,
+                                 const std::vector<std::vector<uint32_t>>& sets, uint32_t out_index);
   // The aggregate call `e` (BExpr::Agg) bound in `inner`, not yet an aggregate of the query.
   BoundExprPtr MakeAggregate(const ast::Expr& e, Ctx& inner);
   // Window functions (bind_window.cpp): a call with OVER, and the operator computing them.
@@ -165,7 +176,12 @@ class Binder {
 LogicalOpPtr ApplyJoins(LogicalOpPtr plan, std::vector<LogicalOpPtr>& joins);
 bool AstContainsSubquery(const ast::Expr& e);
 
-bool IsAggregateName(const std::string& name);
+bool IsAggregateName(const std::string& name);  // GROUPING and GROUPING_ID included
+bool IsGroupingName(const std::string& name);
+// e with the columns of an aggregation's groups, aggregates and GROUPING() calls bound to
+// the grouping sets' output instead (bind_grouping_sets.cpp).
+void RebindGroupingOutput(BoundExpr& e, uint32_t group_index, uint32_t agg_index, uint32_t grouping_index,
+                          size_t ngroups, size_t naggs, uint32_t out_index);
 bool AstContainsAggregate(const ast::Expr& e);  // outside window function calls' own
 bool AstContainsWindow(const ast::Expr& e);
 
