@@ -22,7 +22,9 @@ void PipelineSet::Build(PhysicalOperator* op, Pipeline* cur) {
     case PhysKind::TableScan:
     case PhysKind::Dummy:
     case PhysKind::Values:
-    case PhysKind::JoinUnmatched: cur->source = op; return;
+    case PhysKind::JoinUnmatched:
+    case PhysKind::RecursiveCte:  // runs its own plans' pipelines (recursive_cte.hpp)
+    case PhysKind::WorkingTable: cur->source = op; return;
     case PhysKind::Filter:
     case PhysKind::Projection:
       cur->operators.push_back(op);

@@ -151,6 +151,8 @@ struct WindowSpec {
 };
 
 struct CommonTableExpr {
+  // WITH RECURSIVE: the query (anchor UNION [ALL] recursive part) may refer to its own name.
+  bool recursive = false;
   std::string name;
   std::vector<std::string> column_aliases;
   std::unique_ptr<SelectStmt> query;
@@ -169,6 +171,9 @@ struct SelectStmt {
   SourcePos pos;
   std::vector<CommonTableExpr> ctes;
   bool distinct = false;
+  // SELECT DISTINCT ON (exprs): the first row (in ORDER BY's order) of each distinct value
+  // of exprs (`distinct` stays false).
+  std::vector<ExprPtr> distinct_on;
   std::vector<SelectItem> select_list;
   std::vector<TableRefPtr> from;  // comma-separated items (cross product)
   ExprPtr where;

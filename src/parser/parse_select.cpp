@@ -13,9 +13,10 @@ std::unique_ptr<SelectStmt> Parser::ParseQuery() {
   sel_max_ = 0;
   std::vector<CommonTableExpr> ctes;
   if (AcceptKw("with")) {
-    if (AtKw("recursive")) Unsupported(Cur().pos, "WITH RECURSIVE");
+    const bool recursive = AcceptKw("recursive");
     do {
       CommonTableExpr cte;
+      cte.recursive = recursive;
       cte.pos = Cur().pos;
       cte.name = ParseIdent();
       if (AtOp("(")) cte.column_aliases = ParseIdentList();
@@ -195,8 +196,15 @@ std::unique_ptr<SelectStmt> Parser::ParseSelectCore() {
   s->pos = Cur().pos;
   ExpectKw("select");
   if (AcceptKw("distinct")) {
-    if (AtKw("on")) Unsupported(Cur().pos, "DISTINCT ON");
-    s->distinct = true;
+    if (AcceptKw("on")) {
+      ExpectOp("(");
+      do {
+        s->distinct_on.push_back(ParseExpr());
+      } while (AcceptOp(","));
+      ExpectOp(")");
+    } else {
+      s->distinct = true;
+    }
   } else {
     AcceptKw("all");
   }

@@ -200,34 +200,39 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
 
   // ORDER BY keys refer to output columns (by position, alias or equal expression) or are
   // added as hidden projection columns.
-  std::vector<OrderSpec> orders;
-  for (auto& o : stmt.order_by) {
+  // (DISTINCT ON keys the same way.)
+  auto output_column = [&](const ast::Expr& e, const char* clause) {
     int idx = -1;
-    if (o.expr->kind == ExprKind::Literal && o.expr->lit == ast::LiteralKind::Integer) {
-      int64_t k = SelectListPosition(o.expr->text);
+    if (e.kind == ExprKind::Literal && e.lit == ast::LiteralKind::Integer) {
+      int64_t k = SelectListPosition(e.text);
       if (k < 1 || k > (int64_t)visible)
-        throw BindError("ORDER BY position " + o.expr->text + " is not in the select list", o.expr->pos);
+        throw BindError(std::string(clause) + " position " + e.text + " is not in the select list", e.pos);
       idx = (int)k - 1;
-    } else if (o.expr->kind == ExprKind::Column && o.expr->table.empty()) {
+    } else if (e.kind == ExprKind::Column && e.table.empty()) {
       for (size_t i = 0; i < visible; i++)
-        if (names[i] == o.expr->name) {
+        if (names[i] == e.name) {
           idx = (int)i;
           break;
         }
     }
     if (idx < 0) {
       Ctx oc = sel;
-      oc.clause = "ORDER BY";
-      auto b = Bind(*o.expr, oc);
+      oc.clause = clause;
+      auto b = Bind(e, oc);
       for (size_t i = 0; i < proj->exprs.size() && idx < 0; i++)
         if (proj->exprs[i]->Equals(*b)) idx = (int)i;
       if (idx < 0) {
         if (stmt.distinct)
-          throw BindError("for SELECT DISTINCT, ORDER BY expressions must appear in the select list", o.expr->pos);
+          throw BindError("for SELECT DISTINCT, ORDER BY expressions must appear in the select list", e.pos);
         proj->exprs.push_back(std::move(b));
         idx = (int)proj->exprs.size() - 1;
       }
     }
+    return idx;
+  };
+  std::vector<OrderSpec> orders;
+  for (auto& o : stmt.order_by) {
+    const int idx = output_column(*o.expr, "ORDER BY");
     OrderSpec spec;
     spec.desc = o.desc;
     spec.nulls_first = o.nulls_first.value_or(false);  // DuckDB: NULLS LAST for ASC and DESC
@@ -235,6 +240,8 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
                            idx < (int)names.size() ? names[idx] : proj->exprs[idx]->ToString());
     orders.push_back(std::move(spec));
   }
+  std::vector<int> distinct_on;
+  for (auto& e : stmt.distinct_on) distinct_on.push_back(output_column(*e, "DISTINCT ON"));
 
   // Joins of subqueries over window results go above the Window operator.
   std::vector<LogicalOpPtr> window_joins;
@@ -319,6 +326,7 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
   plan = std::move(proj);
   uint32_t out_index = plan->table_index;
 
+  if (!distinct_on.empty()) plan = ApplyDistinctOn(std::move(plan), distinct_on, proj_types, orders);
   if (stmt.distinct) {  // no hidden ORDER BY columns: they must be in the select list
     plan = MakeDistinct(std::move(plan), names);
     for (auto& o : orders) o.expr->binding.table = plan->group_index;

@@ -174,6 +174,8 @@ void PullUp(LogicalOpPtr& op, const Bindings& outer, std::vector<BoundExprPtr>& 
     case LogicalKind::Get:
     case LogicalKind::Dummy:
     case LogicalKind::Values:
+    case LogicalKind::RecursiveCte:
+    case LogicalKind::WorkingTable:
       if (SubtreeRefers(*op, outer)) throw Unsupported("this correlated reference", pos);
       return;
   }

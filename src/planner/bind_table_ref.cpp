@@ -25,10 +25,14 @@ LogicalOpPtr Binder::BindBaseTable(const ast::TableRef& ref, Scope& scope) {
   if (!ref.schema.empty() && ref.schema != "main")
     throw UserError(ErrorKind::Catalog, "schema \"" + ref.schema + "\" does not exist", ref.pos);
   // A CTE of an enclosing WITH shadows catalog tables (not main.name).
+  if (ref.schema.empty())
+    if (auto w = BindWorkingTable(ref, scope)) return w;
   for (auto it = ctes_.rbegin(); ref.schema.empty() && it != ctes_.rend(); ++it) {
     auto f = it->find(ref.name);
     if (f != it->end()) {
       const ast::CommonTableExpr* cte = f->second;
+      if (cte->recursive)
+        if (auto r = BindRecursiveCte(*cte, ref, scope)) return r;
       auto aliases = ref.column_aliases.empty() ? cte->column_aliases : ref.column_aliases;
       return BindSubqueryRef(*cte->query, ref.alias.empty() ? ref.name : ref.alias, aliases,
                              ref.pos, scope, !ref.column_aliases.empty());

@@ -104,6 +104,10 @@ class Binder {
   BoundQuery BindValues(const ast::SelectStmt& stmt);
   BoundQuery BindNodeTail(const ast::SelectStmt& stmt, BoundQuery q, const std::vector<std::string>& other_names,
                           const char* node);
+  // DISTINCT ON: over the select list's projection `plan`, the first row of each value of
+  // its columns `keys` in the order of `orders` (bind_distinct_on.cpp).
+  LogicalOpPtr ApplyDistinctOn(LogicalOpPtr plan, const std::vector<int>& keys, const std::vector<Type>& types,
+                               const std::vector<OrderSpec>& orders);
   // DISTINCT over all of `plan`'s columns: an aggregate grouping by them all.
   LogicalOpPtr MakeDistinct(LogicalOpPtr plan, const std::vector<std::string>& names);
 
@@ -130,6 +134,20 @@ class Binder {
   };
   // The columns of a table, a view or (ref.subquery) a query, as DESCRIBE shows them.
   std::vector<RelationColumn> DescribeRelation(const ast::TableRef& ref);
+  // WITH RECURSIVE (bind_recursive_cte.cpp): a reference to a recursive CTE (null when its
+  // query does not refer to itself: then it is bound as any CTE), and a reference to the
+  // CTE being bound from inside its recursive part (its working table).
+  LogicalOpPtr BindRecursiveCte(const ast::CommonTableExpr& cte, const ast::TableRef& ref, Scope& scope);
+  LogicalOpPtr BindWorkingTable(const ast::TableRef& ref, Scope& scope);
+  struct WorkingTable {
+    const ast::CommonTableExpr* cte;
+    uint32_t cte_index;
+    std::vector<std::string> names;
+    std::vector<Type> types;
+    int references = 0;
+  };
+  std::vector<WorkingTable> working_tables_;
+  std::vector<const ast::CommonTableExpr*> recursive_binding_;  // anchors being bound
   LogicalOpPtr BindSubqueryRef(const ast::SelectStmt& q, const std::string& alias,
                                const std::vector<std::string>& col_aliases, SourcePos pos,
                                Scope& scope, bool check_aliases);

@@ -6,6 +6,7 @@
 
 #include "common/error.hpp"
 #include "parser/ast.hpp"
+#include "planner/binder.hpp"
 #include "planner/logical_plan.hpp"
 
 namespace tessera {
@@ -17,6 +18,10 @@ UserError BindError(const std::string& msg, SourcePos pos);
 BoundExprPtr MakeEquality(BoundExprPtr l, BoundExprPtr r, SourcePos pos);
 // A call of the registry's scalar function `name` over bound arguments (bind_expression.cpp).
 BoundExprPtr MakeScalarCall(std::string_view name, std::vector<BoundExprPtr> args, SourcePos pos);
+
+// The query's plan with its columns cast to `types` (a projection bound (table_index, i)
+// when any differs; bind_set_operation.cpp).
+LogicalOpPtr CastColumns(BoundQuery q, const std::vector<Type>& types, uint32_t table_index);
 
 // A cross join of l and r (bind_table_ref.cpp).
 LogicalOpPtr CrossJoin(LogicalOpPtr l, LogicalOpPtr r);
