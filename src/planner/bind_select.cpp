@@ -339,7 +339,7 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     plan = std::move(ord);
   }
   plan = ApplyLimit(std::move(plan), stmt);
-  if (proj_types.size() > visible) {
+  if (proj_types.size() > visible || !distinct_on.empty()) {  // hidden columns, DISTINCT ON's row number
     auto fin = std::make_unique<LogicalOp>(LogicalKind::Projection);
     fin->table_index = next_index_++;
     for (uint32_t i = 0; i < visible; i++)
