@@ -5,6 +5,7 @@
 // (UNION ALL: all of its rows; UNION: those not seen yet), until a run adds none. Every row
 // added is the output. The GPU does not run it (its source is an intermediate result).
 #pragma once
+#include <algorithm>
 #include <memory>
 
 #include "execution/physical_operator.hpp"
@@ -55,7 +56,8 @@ class PhysicalWorkingTableScan : public PhysicalOperator {
   std::string Name() const override { return "WORKING_TABLE_SCAN"; }
   std::unique_ptr<GlobalSourceState> InitSource() override;
   bool GetChunk(GlobalSourceState& gs, LocalState&, DataChunk& out) override;
-  uint64_t SourceMorsels() const override { return working_->rows.chunks.size() + 1; }
+  // A worker per chunk (one, with no thread started, for the few rows of most runs).
+  uint64_t SourceMorsels() const override { return std::max<uint64_t>(1, working_->rows.chunks.size()); }
 
  private:
   std::shared_ptr<WorkingRows> working_;
