@@ -105,6 +105,8 @@ struct TableRef {
   // `on`); NATURAL JOIN: every column name the two sides share (`natural`, no list).
   std::vector<std::string> using_columns;
   bool natural = false;
+  // Subquery: LATERAL (it may refer to the FROM items before it)
+  bool lateral = false;
   std::unique_ptr<SelectStmt> subquery;   // Subquery; Describe of a query
   // TableFunction: the file names or glob patterns (positional arguments: strings or
   // ['a', 'b'] lists) and the named arguments (name = value), values as written.

@@ -320,6 +320,15 @@ TableRefPtr Parser::ParseTablePrimary(int* height) {
     *height = ih;
     return inner;
   }
+  if (AtKw("lateral") && IsOp(Peek(), "(") && StartsQuery(2)) {
+    Next();
+    Next();
+    auto q = ParseQuery();
+    ExpectOp(")");
+    auto t = SubqueryRef(std::move(q), pos, height);
+    t->lateral = true;
+    return t;
+  }
   if (Cur().kind == TokenKind::Word && (Cur().text == "lateral" || Cur().text == "values"))
     Unsupported(pos, Upper(Cur().text) + " in FROM without parentheses");
   if (Cur().kind == TokenKind::String) {

@@ -60,6 +60,11 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
   LogicalOpPtr plan;
   for (auto& ref : stmt.from) {
     auto p = BindFrom(*ref, scope);
+    if (IsPendingJoin(*p)) {  // a LATERAL subquery referring to the items before it
+      p->children.insert(p->children.begin(), plan ? std::move(plan) : std::make_unique<LogicalOp>(LogicalKind::Dummy));
+      plan = std::move(p);
+      continue;
+    }
     plan = plan ? CrossJoin(std::move(plan), std::move(p)) : std::move(p);
   }
   if (!plan) plan = std::make_unique<LogicalOp>(LogicalKind::Dummy);

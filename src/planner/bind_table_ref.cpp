@@ -212,6 +212,7 @@ LogicalOpPtr Binder::BindFrom(const ast::TableRef& ref, Scope& scope) {
     case ast::TableRefKind::ShowTables: return BindSystemTable(ref, scope);
     case ast::TableRefKind::TableFunction: return BindTableFunction(ref, scope);
     case ast::TableRefKind::Subquery:
+      if (ref.lateral) return BindLateral(ref, scope);
       return BindSubqueryRef(*ref.subquery, ref.alias, ref.column_aliases, ref.pos, scope, true);
     case ast::TableRefKind::Join: {
       const size_t left_begin = scope.entries.size();
@@ -226,6 +227,28 @@ LogicalOpPtr Binder::BindFrom(const ast::TableRef& ref, Scope& scope) {
         ctx.scope = &scope;
         ctx.clause = "JOIN conditions";
         cond = ToBoolean(Bind(*ref.on, ctx), ref.on->pos, "JOIN condition");
+      }
+      if (IsPendingJoin(*right)) {  // a LATERAL subquery: its join completed with the left side
+        if (ref.join_type != ast::JoinType::Inner && ref.join_type != ast::JoinType::Cross &&
+            ref.join_type != ast::JoinType::Left)
+          throw UserError(ErrorKind::Unsupported, "RIGHT and FULL joins with a LATERAL subquery are not supported",
+                          ref.pos);
+        right->children.insert(right->children.begin(), std::move(left));
+        if (ref.join_type == ast::JoinType::Left) {
+          right->join_type = LJoinType::Left;
+          if (cond) {
+            std::vector<BoundExprPtr> terms;
+            if (right->residual) terms.push_back(std::move(right->residual));
+            terms.push_back(std::move(cond));
+            right->residual = MakeAnd(std::move(terms));
+          }
+          return right;
+        }
+        if (!cond) return right;
+        auto f = std::make_unique<LogicalOp>(LogicalKind::Filter);
+        SplitConjunction(std::move(cond), f->filters);
+        f->children.push_back(std::move(right));
+        return f;
       }
       if (!cond) return CrossJoin(std::move(left), std::move(right));
       if (ref.join_type == ast::JoinType::Inner || ref.join_type == ast::JoinType::Cross) {

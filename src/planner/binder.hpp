@@ -148,6 +148,11 @@ class Binder {
   };
   std::vector<WorkingTable> working_tables_;
   std::vector<const ast::CommonTableExpr*> recursive_binding_;  // anchors being bound
+  // LATERAL (subquery) (bind_subquery.cpp): bound seeing the FROM items before it in
+  // `scope`; its correlated predicates pulled up as for subqueries in expressions. Without
+  // any, its plan; else a pending inner Join holding only the subquery (its right child)
+  // and the join condition, which the caller completes with the left side (IsPendingJoin).
+  LogicalOpPtr BindLateral(const ast::TableRef& ref, Scope& scope);
   LogicalOpPtr BindSubqueryRef(const ast::SelectStmt& q, const std::string& alias,
                                const std::vector<std::string>& col_aliases, SourcePos pos,
                                Scope& scope, bool check_aliases);

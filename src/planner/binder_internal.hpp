@@ -23,6 +23,9 @@ BoundExprPtr MakeScalarCall(std::string_view name, std::vector<BoundExprPtr> arg
 // when any differs; bind_set_operation.cpp).
 LogicalOpPtr CastColumns(BoundQuery q, const std::vector<Type>& types, uint32_t table_index);
 
+// A LATERAL subquery's join waiting for its left side (Binder::BindLateral).
+inline bool IsPendingJoin(const LogicalOp& op) { return op.kind == LogicalKind::Join && op.children.size() == 1; }
+
 // A cross join of l and r (bind_table_ref.cpp).
 LogicalOpPtr CrossJoin(LogicalOpPtr l, LogicalOpPtr r);
 
