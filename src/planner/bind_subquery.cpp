@@ -19,6 +19,7 @@
 #include <functional>
 
 #include "planner/binder.hpp"
+#include "planner/binder_internal.hpp"
 
 namespace tessera {
 
