@@ -154,6 +154,12 @@ class Parser {
                                              std::vector<CommonTableExpr> ctes, SourcePos pos);
   int64_t ParseCount(const char* what);
   std::unique_ptr<SelectStmt> ParseSelectCore();
+  // GROUP BY's items (parse_group_by.cpp): expressions, (), GROUPING SETS, ROLLUP, CUBE.
+  using GroupingSets = std::vector<std::vector<uint32_t>>;
+  void ParseGroupBy(SelectStmt& s);
+  GroupingSets ParseGroupingElement(SelectStmt& s, bool& special);
+  std::vector<uint32_t> ParseGroupingColumns(SelectStmt& s);
+  bool AtCompositeGroup() const;
   SelectItem ParseSelectItem();
   TableRefPtr ParseFromItem(int* height);
   TableRefPtr ParseTablePrimary(int* height);

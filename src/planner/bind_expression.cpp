@@ -133,6 +133,15 @@ static BoundExprPtr MakeFunction(std::string_view name, std::vector<BoundExprPtr
   return MakeFunction(fn, fn.name, std::move(args), pos);
 }
 
+BoundExprPtr MakeScalarCall(std::string_view name, std::vector<BoundExprPtr> args, SourcePos pos) {
+  return MakeFunction(name, std::move(args), pos);
+}
+
+BoundExprPtr MakeEquality(BoundExprPtr l, BoundExprPtr r, SourcePos pos) {
+  UnifyForCompare(l, r, pos);
+  return MakeCompare(Op::Eq, std::move(l), std::move(r));
+}
+
 // ---------------------------------------------------------------------------------------
 // Expressions
 
@@ -307,6 +316,7 @@ BoundExprPtr Binder::BindBinary(const ast::Expr& e, Ctx& ctx) {
 }
 
 BoundExprPtr Binder::BindAggregate(const ast::Expr& e, Ctx& ctx) {
+  if (IsGroupingName(e.name)) return BindGrouping(e, ctx);
   if (!ctx.agg)
     throw BindError("aggregate functions are not allowed in " + std::string(ctx.clause), e.pos);
   for (auto& c : e.children)
@@ -388,6 +398,7 @@ BoundExprPtr Binder::MakeAggregate(const ast::Expr& e, Ctx& inner) {
 }
 
 BoundExprPtr Binder::BindFunction(const ast::Expr& e, Ctx& ctx) {
+  if (e.over && IsGroupingName(e.name)) throw BindError("GROUPING cannot be a window function", e.pos);
   if (e.over) return BindWindow(e, ctx);
   if (e.ignore_nulls) throw BindError("IGNORE NULLS applies only to window functions", e.pos);
   if (IsAggregateName(e.name)) return BindAggregate(e, ctx);

@@ -89,8 +89,10 @@ std::string DumpRef(const TableRef& t) {
     case TableRefKind::Subquery: return "(subquery" + (t.alias.empty() ? "" : " " + t.alias) + ")";
     case TableRefKind::Join: {
       const char* jt[] = {"inner", "left", "right", "full", "cross"};
-      return std::string("(") + jt[(int)t.join_type] + " " + DumpRef(*t.left) + " " + DumpRef(*t.right) +
-             (t.on ? " on " + Dump(*t.on) : "") + ")";
+      std::string using_cols;
+      for (auto& c : t.using_columns) using_cols += (using_cols.empty() ? " using " : ",") + c;
+      return std::string("(") + (t.natural ? "natural " : "") + jt[(int)t.join_type] + " " + DumpRef(*t.left) + " " +
+             DumpRef(*t.right) + (t.on ? " on " + Dump(*t.on) : "") + using_cols + ")";
     }
   }
   return "?";
@@ -454,7 +456,10 @@ TEST(from_and_joins) {
   CHECK_EQ(DumpRef(*s2->from[0]), std::string("(inner (subquery x) y on true)"));
 
   ExpectError("select * from a join b", 1, 23, "syntax error at end of input: expected ON");
-  ExpectError("select * from a join b using (x)", 1, 24, "USING", ErrorKind::Unsupported);
+  Q u = Sel("select * from a join b using (x, y) natural full join c natural join d");
+  CHECK_EQ(DumpRef(*u->from[0]), std::string("(natural inner (natural full (inner a b using x,y) c) d)"));
+  ExpectError("select * from a join b using ()", 1, 31, "syntax error");
+  ExpectError("select * from a natural cross join b", 1, 25, "expected JOIN after NATURAL");
 }
 
 TEST(ctes_and_set_ops) {
