@@ -125,7 +125,7 @@ class Gen:
         r = self.r
         tags = tags if tags is not None else set()
         if cat == 'B':
-            return self.pred(scope, depth, tags)
+            return f'({self.pred(scope, depth, tags)})'
         c = self.col(scope, cat)
         if depth <= 0 or r.random() < 0.35:
             if c and r.random() < 0.85:

@@ -56,7 +56,7 @@ PROBES = {
     'is_distinct': 'SELECT count(*) FROM nation WHERE n_regionkey IS DISTINCT FROM 1',
     'is_true': 'SELECT count(*) FROM nation WHERE (n_regionkey = 1) IS TRUE',
     'ilike': "SELECT count(*) FROM nation WHERE n_name ILIKE 'a%'",
-    'minmax_distinct': 'SELECT min(DISTINCT n_regionkey) FROM nation',
+    'minmax_distinct': 'SELECT n_regionkey, min(DISTINCT n_nationkey) FROM nation GROUP BY n_regionkey',
 }
 
 
