@@ -385,7 +385,7 @@ BoundExprPtr Binder::MakeAggregate(const ast::Expr& e, Ctx& inner) {
     agg = std::make_unique<BoundExpr>(BExpr::Agg, fn->result(t));
     agg->name = fn->name;
     agg->agg_fn = fn;
-    agg->distinct = e.distinct;
+    agg->distinct = e.distinct && !fn->distinct_insensitive;
     agg->children.push_back(std::move(arg));
   }
   return agg;
