@@ -543,7 +543,9 @@ BoundExprPtr Binder::BindInner(const ast::Expr& e, Ctx& ctx) {
         }
         t = CommonType(t, r->type, e.pos);
       }
-      if (t.id == TypeId::Null) t = Type::Integer();
+      // Every result NULL: the CASE is the untyped NULL, which takes the type of what it
+      // meets (CASE WHEN p THEN DATE '...' ELSE CASE WHEN q THEN NULL END END), as in DuckDB.
+      if (t.id == TypeId::Null) return MakeConstant(Value::Null());
       auto c = std::make_unique<BoundExpr>(BExpr::Case, t);
       for (size_t k = 0; k < conds.size(); k++) {
         c->children.push_back(std::move(conds[k]));
