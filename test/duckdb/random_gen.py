@@ -64,6 +64,8 @@ EDGES = [('mix', 'i', 'part', 'p_partkey'), ('mix', 'i', 'partsupp', 'ps_partkey
          ('nation', 'n_regionkey', 'region', 'r_regionkey'), ('part', 'p_partkey', 'partsupp', 'ps_partkey'),
          ('partsupp', 'ps_suppkey', 'supplier', 's_suppkey'), ('customer', 'c_nationkey', 'supplier', 's_nationkey')]
 
+TYPED_NULL = {'I': 'INTEGER', 'N': 'DECIMAL(15,2)', 'D': 'DATE', 'S': 'VARCHAR', 'B': 'BOOLEAN'}
+
 CONSTRUCTS = ['filter', 'project', 'case', 'cast', 'string_func', 'like', 'in_list', 'between',
               'join_inner', 'join_left', 'join_right', 'join_full', 'outer_join_null',
               'subquery_scalar', 'subquery_exists', 'subquery_in', 'subquery_correlated',
@@ -130,7 +132,10 @@ class Gen:
         if depth <= 0 or r.random() < 0.35:
             if c and r.random() < 0.85:
                 return c[0]
-            return self.lit(cat, *(c[1:] if c else ()))
+            v = self.lit(cat, *(c[1:] if c else ()))
+            # A NULL operand typed: DuckDB types the untyped NULL in arithmetic and function
+            # calls by its overload resolution (NULL - NULL is BIGINT), a rule not worth copying.
+            return f'CAST(NULL AS {TYPED_NULL[cat]})' if v == 'NULL' else v
         roll = r.random()
         if roll < 0.15:
             tags.add('case')

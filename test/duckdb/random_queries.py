@@ -30,6 +30,7 @@ any mismatch, crash, timeout or internal error (other tessera errors are listed)
 """
 import argparse
 import collections
+import math
 import multiprocessing as mp
 import os
 import shutil
@@ -174,20 +175,43 @@ def tessera_texts(rows, duck_types):
     return out
 
 
-def compare_rows(t_rows, d_rows, ordered):
+def close_rows(t, d, float_cols):
+    """Rows equal, DOUBLE cells within a relative 1e-9 (the 12-digit text forms of two
+    doubles an ulp apart can differ in the last digit: a mean taken another way)."""
+    for c, (x, y) in enumerate(zip(t, d)):
+        if x == y:
+            continue
+        if c not in float_cols or 'NULL' in (x, y) or 'nan' in (x, y):
+            return False
+        if not math.isclose(float(x), float(y), rel_tol=1e-9, abs_tol=1e-12):
+            return False
+    return True
+
+
+def compare_rows(t_rows, d_rows, ordered, float_cols=()):
     if len(t_rows) != len(d_rows):
         return f'row count {len(t_rows)} vs DuckDB {len(d_rows)}'
     if ordered:
         for i, (t, d) in enumerate(zip(t_rows, d_rows)):
-            if t != d:
+            if t != d and not close_rows(t, d, float_cols):
                 return f'row {i + 1}: {t} vs DuckDB {d}'
         return None
     ts, ds = collections.Counter(map(tuple, t_rows)), collections.Counter(map(tuple, d_rows))
     if ts != ds:
-        missing = list((ds - ts).elements())[:3]
-        extra = list((ts - ds).elements())[:3]
-        return f'different rows; DuckDB has {missing}; tessera has {extra}'
+        # The rows that differ, paired in order of their exact cells and then their
+        # DOUBLEs, may still agree within the tolerance.
+        missing = sorted((ds - ts).elements(), key=lambda r: float_key(r, float_cols))
+        extra = sorted((ts - ds).elements(), key=lambda r: float_key(r, float_cols))
+        if float_cols and all(close_rows(t, d, float_cols) for t, d in zip(extra, missing)):
+            return None
+        return f'different rows; DuckDB has {missing[:3]}; tessera has {extra[:3]}'
     return None
+
+
+def float_key(row, float_cols):
+    exact = tuple(v for c, v in enumerate(row) if c not in float_cols)
+    approx = tuple(float(v) if v not in ('NULL', 'nan') else float('inf') for c, v in enumerate(row) if c in float_cols)
+    return exact, approx
 
 
 def compare_types(t_types, d_types):
@@ -312,7 +336,8 @@ def main():
             continue
         _, t_types, t_raw = res
         t_rows = tessera_texts(t_raw, d_types)
-        diff = compare_types(t_types, d_types) or compare_rows(t_rows, d_rows, ordered)
+        float_cols = {c for c, t in enumerate(d_types) if is_float_type(t)}
+        diff = compare_types(t_types, d_types) or compare_rows(t_rows, d_rows, ordered, float_cols)
         if diff is None and construct.startswith('ternary'):
             total, yes, no, unknown = (int(x) for x in t_rows[0])
             if total != yes + no + unknown:
