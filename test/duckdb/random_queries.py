@@ -214,11 +214,16 @@ def float_key(row, float_cols):
     return exact, approx
 
 
-def compare_types(t_types, d_types):
+def compare_types(t_types, d_types, d_rows):
+    """None when the column types agree. A column DuckDB filled with NULLs only and typed
+    INTEGER or BIGINT is left out: DuckDB folds a NULL operand of arithmetic to the untyped
+    NULL (CAST(NULL AS DECIMAL(15,2)) * x is INTEGER there), a rule tessera does not copy."""
     if len(t_types) != len(d_types):
         return f'{len(t_types)} columns vs DuckDB {len(d_types)}'
+    def all_null(i):
+        return bool(d_rows) and all(r[i] == 'NULL' for r in d_rows)
     bad = [f'column {i + 1}: {t} vs DuckDB {d}' for i, (t, d) in enumerate(zip(t_types, d_types))
-           if not same_type(t, d)]
+           if not same_type(t, d) and not (str(d).upper() in ('INTEGER', 'BIGINT') and all_null(i))]
     return '; '.join(bad) or None
 
 
@@ -337,7 +342,7 @@ def main():
         _, t_types, t_raw = res
         t_rows = tessera_texts(t_raw, d_types)
         float_cols = {c for c, t in enumerate(d_types) if is_float_type(t)}
-        diff = compare_types(t_types, d_types) or compare_rows(t_rows, d_rows, ordered, float_cols)
+        diff = compare_types(t_types, d_types, d_rows) or compare_rows(t_rows, d_rows, ordered, float_cols)
         if diff is None and construct.startswith('ternary'):
             total, yes, no, unknown = (int(x) for x in t_rows[0])
             if total != yes + no + unknown:
