@@ -64,9 +64,6 @@ EDGES = [('mix', 'i', 'part', 'p_partkey'), ('mix', 'i', 'partsupp', 'ps_partkey
          ('nation', 'n_regionkey', 'region', 'r_regionkey'), ('part', 'p_partkey', 'partsupp', 'ps_partkey'),
          ('partsupp', 'ps_suppkey', 'supplier', 's_suppkey'), ('customer', 'c_nationkey', 'supplier', 's_nationkey')]
 
-# (Not DECIMAL: DuckDB folds CAST(NULL AS DECIMAL(p,s)) in arithmetic to the untyped NULL.)
-TYPED_NULL = {'I': 'INTEGER', 'N': 'DOUBLE', 'D': 'DATE', 'S': 'VARCHAR', 'B': 'BOOLEAN'}
-
 CONSTRUCTS = ['filter', 'project', 'case', 'cast', 'string_func', 'like', 'in_list', 'between',
               'join_inner', 'join_left', 'join_right', 'join_full', 'outer_join_null',
               'subquery_scalar', 'subquery_exists', 'subquery_in', 'subquery_correlated',
@@ -134,9 +131,14 @@ class Gen:
             if c and r.random() < 0.85:
                 return c[0]
             v = self.lit(cat, *(c[1:] if c else ()))
-            # A NULL operand typed: DuckDB types the untyped NULL in arithmetic and function
-            # calls by its overload resolution (NULL - NULL is BIGINT), a rule not worth copying.
-            return f'CAST(NULL AS {TYPED_NULL[cat]})' if v == 'NULL' else v
+            # No NULL literal as an operand: DuckDB folds NULL operands of arithmetic and
+            # functions (typed or not) to the untyped NULL and types the result by its
+            # overload resolution (NULL - NULL is BIGINT, CAST(NULL AS INTEGER) + 1.5
+            # INTEGER), rules not worth copying. NULLs come from the columns instead;
+            # predicates keep NULL literals (IN lists, comparisons: the ternary logic).
+            while v == 'NULL':
+                v = self.lit(cat)
+            return v
         roll = r.random()
         if roll < 0.15:
             tags.add('case')
