@@ -34,13 +34,14 @@ std::string FormatDecimal(int128_t v, int scale) {
 }
 
 void DecimalLiteralShape(std::string_view s, int& int_digits, int& frac_digits) {
+  // Every digit counts, leading zeros too: DuckDB types 0.06 as DECIMAL(3,2), 000.5 as
+  // DECIMAL(4,1) and .5 as DECIMAL(1,1).
   int_digits = frac_digits = 0;
-  bool frac = false, leading = true;
+  bool frac = false;
   for (char c : s) {
     if (c == '.') { frac = true; continue; }
     if (c < '0' || c > '9') continue;
-    if (frac) frac_digits++;
-    else if (!(leading && c == '0')) { int_digits++; leading = false; }
+    (frac ? frac_digits : int_digits)++;
   }
 }
 

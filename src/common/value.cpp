@@ -13,7 +13,7 @@ namespace tessera {
 double Value::AsDouble() const {
   switch (type_.id) {
     case TypeId::Double: return d_;
-    case TypeId::Decimal: return (double)i_ / (double)Pow10(type_.scale);
+    case TypeId::Decimal: return ops::DecimalToDouble(i_, type_.scale);  // as DuckDB casts
     default: return (double)i_;
   }
 }
@@ -112,7 +112,7 @@ Value Value::CastTo(const Type& t) const {
         double scaled = d_ * (double)Pow10(t.scale);
         if (!std::isfinite(scaled) || std::fabs(scaled) >= (double)Pow10(t.precision))
           throw ConversionError(*this, t);
-        v = (int128_t)std::nearbyint(scaled);
+        v = (int128_t)std::round(scaled);  // halves away from zero, as DuckDB (1.25 -> 1.3)
       } else if (type_.id == TypeId::Decimal) {
         v = RescaleDecimal(i_, type_.scale, t.scale);
       } else if (type_.id == TypeId::Date) {

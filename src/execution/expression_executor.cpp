@@ -127,8 +127,9 @@ template <class S>
 void CastToDoubleLoop(const Vector& src, Vector& out, uint32_t n, int fs) {
   const S* x = src.data<S>();
   double* r = out.data<double>();
-  const double p = (double)Pow10(fs);
-  for (uint32_t i = 0; i < n; i++) r[i] = ops::DecimalToDoubleBy((int128_t)x[i], p);
+  const int128_t p = Pow10(fs);
+  const double pd = (double)p;
+  for (uint32_t i = 0; i < n; i++) r[i] = ops::DecimalToDoubleBy((int128_t)x[i], p, pd);
   if (src.has_nulls())
     for (uint32_t i = 0; i < n; i++)
       if (!src.IsValid(i)) r[i] = 0;  // NULL slots hold 0, as everywhere
@@ -273,10 +274,18 @@ void EvalArith(const BoundExpr& e, const Vector& a, const Vector& b, Vector& out
     case PhysType::F64: ArithLoop<double>(e.op, a, b, out, n); break;
     default: throw InternalError("arithmetic on " + out.type().ToString());
   }
+  // A DECIMAL result must fit its precision (DECIMAL(18, s) of 64 bits too: the binder
+  // narrows wider results of narrow operands to it, as DuckDB does).
   if (out.type().id == TypeId::Decimal && out.type().physical() == PhysType::I128) {
     int128_t lim = Pow10(out.type().precision);
     for (uint32_t i = 0; i < n; i++) {
       int128_t v = out.data<int128_t>()[i];
+      if (!ops::WithinPrecision(v, lim) && out.IsValid(i)) Overflow("arithmetic", out.type());
+    }
+  } else if (out.type().id == TypeId::Decimal && out.type().physical() == PhysType::I64) {
+    int64_t lim = (int64_t)Pow10(out.type().precision);
+    for (uint32_t i = 0; i < n; i++) {
+      int64_t v = out.data<int64_t>()[i];
       if (!ops::WithinPrecision(v, lim) && out.IsValid(i)) Overflow("arithmetic", out.type());
     }
   }

@@ -148,8 +148,9 @@ const AggregateFunction kAggregates[] = {
     {"count_star", false, nullptr, false, BigIntResult},
     {"sum", true, nullptr, true, SumResult},
     {"avg", true, nullptr, true, DoubleResult},
-    {"min", true, nullptr, false, SameAsArgument},
-    {"max", true, nullptr, false, SameAsArgument},
+    // min(DISTINCT x) is min(x): the binder drops DISTINCT (distinct_insensitive).
+    {"min", true, nullptr, false, SameAsArgument, nullptr, nullptr, nullptr, true},
+    {"max", true, nullptr, false, SameAsArgument, nullptr, nullptr, nullptr, true},
     // Welford's running mean and sum of squared deviations (CPU only so far).
     {"var_samp", true, nullptr, true, DoubleResult, "variance"},
     {"var_pop", true, nullptr, true, DoubleResult},

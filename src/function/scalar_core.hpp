@@ -179,15 +179,26 @@ TESSERA_HD inline bool CastExact(__int128 v, int from_scale, int to_scale, __int
   return WithinCastLimit(r, limit, decimal);
 }
 
-// An integer or DECIMAL of scale `scale` (held in up to 128 bits) as a DOUBLE.
-// DecimalToDoubleBy takes the divisor, (double)10^scale, for loops that compute it once.
-TESSERA_HD inline double DecimalToDoubleBy(__int128 v, double pow10_scale) { return (double)v / pow10_scale; }
-TESSERA_HD inline double DecimalToDouble(__int128 v, int scale) { return DecimalToDoubleBy(v, (double)Pow10Int128(scale)); }
+// An integer or DECIMAL of scale `scale` (held in up to 128 bits) as a DOUBLE, as DuckDB
+// casts it: a value within +-2^53 (exact as a double) divided by 10^scale; a larger one as
+// its integer part plus its fraction divided by 10^scale, each converted alone (so the
+// DECIMAL(17,16) 2.2600000000000002 is the double 2.2600000000000002, not 2.26).
+// DecimalToDoubleBy takes 10^scale as an integer and as a double, for loops.
+TESSERA_HD inline double DecimalToDoubleBy(__int128 v, __int128 pow10, double pow10_scale) {
+  const __int128 exact = (__int128)1 << 53;
+  if (v <= exact && v >= -exact) return (double)v / pow10_scale;
+  const __int128 ip = v / pow10;
+  return (double)ip + (double)(v - ip * pow10) / pow10_scale;
+}
+TESSERA_HD inline double DecimalToDouble(__int128 v, int scale) {
+  const __int128 p = Pow10Int128(scale);
+  return DecimalToDoubleBy(v, p, (double)p);
+}
 
 // AVG's result: from an exact (128-bit) sum of `count` values of scale `scale` (integers:
 // 0), or from a DOUBLE sum; the mean is taken in double. Both backends finalise with these.
 TESSERA_HD inline double AvgOfSum(__int128 sum, int scale, long long count) {
-  return DecimalToDouble(sum, scale) / (double)count;
+  return (double)sum / (double)Pow10Int128(scale) / (double)count;
 }
 TESSERA_HD inline double AvgOfSum(double sum, long long count) { return sum / (double)count; }
 // SUM into a BIGINT result: the exact sum must fit 64 bits.

@@ -28,6 +28,8 @@ Type BindSubstring(ScalarCall& c) {
 
 Type BindAbs(ScalarCall& c) {
   ExpectScalarArgs(c, 1, 1);
+  // abs(NULL) is a BIGINT NULL, as DuckDB types it.
+  if (c.args[0]->type.id == TypeId::Null) c.args[0] = Binder::Coerce(std::move(c.args[0]), Type::BigInt(), c.pos);
   if (!c.args[0]->type.IsNumeric()) throw UserError(ErrorKind::Type, "abs() needs a numeric argument", c.pos);
   return c.args[0]->type;
 }

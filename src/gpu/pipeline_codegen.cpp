@@ -354,10 +354,10 @@ std::string Generator::Checked(const char* what, const BoundExpr& e, const std::
   return "tsr_" + fn + "<" + ct + ">(" + a + (b.empty() ? "" : ", " + b) + ", err, " + std::to_string(id) + ")";
 }
 
-// A DECIMAL held in 128 bits must fit its precision after arithmetic (the CPU's rule,
-// ops::WithinPrecision); other types pass through.
+// A DECIMAL must fit its precision after arithmetic (the CPU's rule, ops::WithinPrecision);
+// other types pass through.
 std::string Generator::Precision(const BoundExpr& e, const std::string& code) {
-  if (DeviceCType(e.type) != "__int128") return code;
+  if (e.type.id != TypeId::Decimal) return code;
   int id = Error(ops::OverflowMessage("arithmetic", e.type), false);
   return "tsr_precision(" + code + ", " + std::to_string(e.type.precision) + ", err, " + std::to_string(id) + ")";
 }

@@ -60,9 +60,12 @@ template <class T> __device__ __forceinline__ T tsr_mul(T a, T b, int* err, int 
 template <class T> __device__ __forceinline__ T tsr_neg(T a, int* err, int id) {
   T r; if (!tessera::ops::NegChecked(a, r)) tsr_fail(err, id); return r; }
 
-// A DECIMAL result held in 128 bits must fit its precision p (|v| < 10^p), as on the CPU.
+// A DECIMAL result must fit its precision p (|v| < 10^p), as on the CPU: one of 128 bits,
+// and one of 64 (DECIMAL(18, s), to which the binder narrows wider results of narrow operands).
 __device__ __forceinline__ __int128 tsr_precision(__int128 v, int p, int* err, int id) {
   if (!tessera::ops::WithinPrecision(v, tessera::ops::Pow10Int128(p))) tsr_fail(err, id); return v; }
+__device__ __forceinline__ i64 tsr_precision(i64 v, int p, int* err, int id) {
+  if (!tessera::ops::WithinPrecision(v, (i64)tessera::ops::Pow10Int128(p))) tsr_fail(err, id); return v; }
 
 // ---- 128-bit integer sums (SUM over integers and decimals is exact) --------------------
 struct I128 { u64 lo; i64 hi; };

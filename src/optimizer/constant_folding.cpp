@@ -6,7 +6,15 @@ namespace tessera {
 BoundExprPtr FoldExpression(BoundExprPtr e) {
   for (auto& c : e->children) c = FoldExpression(std::move(c));
   if (e->kind != BExpr::Constant && e->kind != BExpr::Agg && e->IsConstant()) {
-    Value v = EvaluateConstant(*e);
+    // A constant whose evaluation fails (191691735 * 2945 overflows) stays as it is: it
+    // raises its error where a row evaluates it, not in a CASE branch no row takes or a
+    // query without rows, as in DuckDB.
+    Value v;
+    try {
+      v = EvaluateConstant(*e);
+    } catch (const UserError&) {
+      return e;
+    }
     auto c = MakeConstant(v.is_null() ? Value::Null(e->type) : v);
     c->type = e->type;
     return c;

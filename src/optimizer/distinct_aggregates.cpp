@@ -1,5 +1,5 @@
 // DISTINCT aggregates as two aggregations: an aggregation whose aggregates are all
-// DISTINCT over the same argument x (COUNT/SUM/AVG/MIN/MAX(DISTINCT x), TPC-H q16's
+// DISTINCT over the same argument x (COUNT/SUM/AVG(DISTINCT x), MIN/MAX(x), TPC-H q16's
 // count(DISTINCT ps_suppkey)) becomes
 //     Aggregate(G | agg(x'))  over  Aggregate(G, x | )
 // the inner one de-duplicating (G, x), the outer one aggregating the distinct x' per group
@@ -22,16 +22,22 @@ void MaxIndex(const LogicalOp& op, uint32_t& m) {
   for (auto& c : op.children) MaxIndex(*c, m);
 }
 
+// MIN/MAX count as DISTINCT aggregates of their argument: the binder drops their DISTINCT
+// (it changes nothing), and over the distinct x' they give what they give over x.
 bool Rewritable(const LogicalOp& a) {
   if (a.kind != LogicalKind::Aggregate || a.aggs.empty()) return false;
   const BoundExpr& first = *a.aggs[0];
+  bool any_distinct = false;
   for (auto& g : a.aggs) {
-    if (g->kind != BExpr::Agg || !g->distinct || g->children.size() != 1) return false;
-    if (g->name != "count" && g->name != "sum" && g->name != "avg" && g->name != "min" && g->name != "max") return false;
+    if (g->kind != BExpr::Agg || g->children.size() != 1) return false;
+    const bool extremum = g->name == "min" || g->name == "max";
+    if (!g->distinct && !extremum) return false;
+    any_distinct |= g->distinct;
+    if (g->name != "count" && g->name != "sum" && g->name != "avg" && !extremum) return false;
     if (g->children[0]->ToString() != first.children[0]->ToString() || !(g->children[0]->type == first.children[0]->type))
       return false;
   }
-  return true;
+  return any_distinct;
 }
 
 void Rewrite(LogicalOp& op, uint32_t& next) {

@@ -246,10 +246,16 @@ BoundExprPtr Binder::BindArith(Op op, BoundExprPtr l, BoundExprPtr r, SourcePos 
   }
   if (lt.id == TypeId::Decimal || rt.id == TypeId::Decimal) {
     Type x = DecimalOf(lt), y = DecimalOf(rt);
+    // As DuckDB types decimal arithmetic: a result of more than 18 digits from operands of
+    // at most 18 is DECIMAL(18, s) (64-bit, overflow-checked: ops::WithinPrecision) when its
+    // scale allows; a product's scale under 18.
+    bool narrow = std::max(x.precision, y.precision) <= 18;
     if (op == Op::Mul) {
-      int p = std::min(38, x.precision + y.precision);
+      int p = x.precision + y.precision;
       int s = x.scale + y.scale;
       if (s > 38) throw TypeError("DECIMAL multiplication result scale exceeds 38", pos);
+      if (p > 18 && narrow && s < 18) p = 18;
+      p = std::min(p, 38);
       if (p < s) p = s;
       l = MakeCast(std::move(l), Type::Decimal(p, x.scale));
       r = MakeCast(std::move(r), Type::Decimal(p, y.scale));
@@ -257,6 +263,7 @@ BoundExprPtr Binder::BindArith(Op op, BoundExprPtr l, BoundExprPtr r, SourcePos 
     }
     int s = std::max(x.scale, y.scale);
     int p = std::max(x.precision - x.scale, y.precision - y.scale) + s + (op == Op::Mod ? 0 : 1);
+    if (p > 18 && narrow) p = 18;
     p = std::min(p, 38);
     Type t = Type::Decimal(p, s);
     l = MakeCast(std::move(l), t);
@@ -391,7 +398,7 @@ BoundExprPtr Binder::MakeAggregate(const ast::Expr& e, Ctx& inner) {
     agg = std::make_unique<BoundExpr>(BExpr::Agg, fn->result(t));
     agg->name = fn->name;
     agg->agg_fn = fn;
-    agg->distinct = e.distinct;
+    agg->distinct = e.distinct && !fn->distinct_insensitive;
     agg->children.push_back(std::move(arg));
   }
   return agg;
@@ -552,7 +559,9 @@ BoundExprPtr Binder::BindInner(const ast::Expr& e, Ctx& ctx) {
         }
         t = CommonType(t, r->type, e.pos);
       }
-      if (t.id == TypeId::Null) t = Type::Integer();
+      // Every result NULL: the CASE is the untyped NULL, which takes the type of what it
+      // meets (CASE WHEN p THEN DATE '...' ELSE CASE WHEN q THEN NULL END END), as in DuckDB.
+      if (t.id == TypeId::Null) return MakeConstant(Value::Null());
       auto c = std::make_unique<BoundExpr>(BExpr::Case, t);
       for (size_t k = 0; k < conds.size(); k++) {
         c->children.push_back(std::move(conds[k]));

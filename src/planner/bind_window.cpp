@@ -133,8 +133,9 @@ BoundExprPtr Binder::BindWindow(const ast::Expr& e, Ctx& ctx) {
       throw BindError("aggregate function with name " + e.name + " does not exist", e.pos);
     }
     if (e.ignore_nulls) throw BindError("RESPECT/IGNORE NULLS is not supported for windowed aggregates", e.pos);
-    // DISTINCT: count over whole partitions only (a state per frame would hold a set).
-    if (e.distinct) {
+    // DISTINCT: count over whole partitions only (a state per frame would hold a set);
+    // min/max and the other DISTINCT-insensitive aggregates drop it (MakeAggregate).
+    if (e.distinct && !agg_fn->distinct_insensitive) {
       bool whole = (orders.empty() && frame.unit == ast::FrameUnit::Default) ||
                    (frame.unit != ast::FrameUnit::Default && frame.start.kind == ast::FrameBoundKind::UnboundedPreceding &&
                     frame.end.kind == ast::FrameBoundKind::UnboundedFollowing);

@@ -161,6 +161,10 @@ void GroupTable::FindOrCreate(const std::vector<Vector>& keys, uint32_t n, std::
 
 static std::string CellBytes(const Vector& v, uint32_t i) {
   if (v.type().physical() == PhysType::Str) return std::string(v.data<StrRef>()[i]);
+  if (v.type().physical() == PhysType::F64) {  // -0.0 is 0.0 and NaNs are one value, as in GROUP BY
+    const double d = ops::CanonicalDouble(v.data<double>()[i]);
+    return std::string((const char*)&d, sizeof d);
+  }
   size_t w = (size_t)v.type().width();
   return std::string((const char*)v.raw() + i * w, w);
 }
