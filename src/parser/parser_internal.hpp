@@ -222,6 +222,7 @@ class Parser {
 
   // ---------------------------------------------------------------- parse_set.cpp
   StatementPtr ParseSet();
+  StatementPtr ParseTransaction();  // parse_transaction.cpp
 
   // ---------------------------------------------------------------- parse_show.cpp
   StatementPtr ParseShow();

@@ -26,11 +26,14 @@ constexpr char kManifestMagic[8] = {'T', 'E', 'S', 'S', 'C', 'A', 'T', '\0'};
 //          name count, column names, SQL text]
 //         [flags bit 1 (kManifestHasDefaults): u32 count, per column with a DEFAULT: table
 //          name, u32 column index, the DEFAULT's SQL text]
+//         [flags bit 2 (kManifestHasKeys): u32 count, per PRIMARY KEY / UNIQUE constraint:
+//          table name, u8 primary, u32 column count, u32 column indexes]
 // A manifest without the newer sections has the older builds' layout (they open it); one
 // with a flag they do not know they refuse.
 
 constexpr uint32_t kManifestHasViews = 1;
 constexpr uint32_t kManifestHasDefaults = 2;
+constexpr uint32_t kManifestHasKeys = 4;
 
 }  // namespace
 
@@ -89,10 +92,25 @@ std::string SerializeManifest(uint64_t next_id, const CatalogState& state,
       }
     }
   }
+  uint32_t nkeys = 0;
+  for (auto& [name, entry] : state)
+    if (!entry->is_view()) nkeys += (uint32_t)entry->schema.keys.size();
+  if (nkeys) {
+    body.U32(nkeys);
+    for (auto& [name, entry] : state) {
+      if (entry->is_view()) continue;
+      for (const KeyConstraint& key : entry->schema.keys) {
+        body.Str(name);
+        body.U8(key.primary ? 1 : 0);
+        body.U32((uint32_t)key.columns.size());
+        for (uint32_t c : key.columns) body.U32(c);
+      }
+    }
+  }
   BufWriter m;
   m.Raw(kManifestMagic, 8);
   m.U32(kStorageFormatVersion);
-  m.U32((nviews ? kManifestHasViews : 0) | (ndefaults ? kManifestHasDefaults : 0));
+  m.U32((nviews ? kManifestHasViews : 0) | (ndefaults ? kManifestHasDefaults : 0) | (nkeys ? kManifestHasKeys : 0));
   m.U64(body.buf.size());
   m.buf += body.buf;
   m.U32(Crc32c(m.buf.data(), m.buf.size()));
@@ -117,7 +135,7 @@ std::vector<ManifestTable> ParseManifest(const std::string& data, const std::str
                                        std::to_string(kStorageFormatVersion) + ")");
   uint32_t flags;
   std::memcpy(&flags, data.data() + 12, 4);
-  if (flags & ~(kManifestHasViews | kManifestHasDefaults))
+  if (flags & ~(kManifestHasViews | kManifestHasDefaults | kManifestHasKeys))
     throw UserError(ErrorKind::IO, "database manifest " + path + " uses features this build does not know (flags " +
                                        std::to_string(flags) + ")");
   uint64_t body_size;
@@ -186,6 +204,26 @@ std::vector<ManifestTable> ParseManifest(const std::string& data, const std::str
         if (t == tables.end() || col >= t->schema.columns.size() || sql.empty())
           throw Corrupt{"DEFAULT of an unknown column of " + table};
         t->schema.columns[col].default_sql = std::move(sql);
+      }
+    }
+    if (flags & kManifestHasKeys) {
+      uint32_t nkeys = r.U32();
+      for (uint32_t k = 0; k < nkeys; k++) {
+        std::string table(r.Str());
+        auto t = std::find_if(tables.begin(), tables.end(), [&](const ManifestTable& m) {
+          return m.view_sql.empty() && m.schema.name == table;
+        });
+        if (t == tables.end()) throw Corrupt{"key constraint of an unknown table " + table};
+        KeyConstraint key;
+        key.primary = r.U8() != 0;
+        uint32_t ncols = r.U32();
+        if (ncols == 0 || ncols > t->schema.columns.size()) throw Corrupt{"key constraint of " + table};
+        for (uint32_t c = 0; c < ncols; c++) {
+          uint32_t col = r.U32();
+          if (col >= t->schema.columns.size()) throw Corrupt{"key constraint of an unknown column of " + table};
+          key.columns.push_back(col);
+        }
+        t->schema.keys.push_back(std::move(key));
       }
     }
     if (!r.AtEnd()) throw Corrupt{"trailing bytes"};
