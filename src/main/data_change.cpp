@@ -222,7 +222,8 @@ QueryResult ExecuteUpdate(Database& db, const ast::UpdateStatement& st) {
   }
   next->data = data;
   db.catalog().ReplaceTable(st.table, entry.get(), std::move(next));
-  return Status("UPDATE " + std::to_string(rows.size()));
+  // Rows matched more than once (UPDATE ... FROM) count once.
+  return Status("UPDATE " + std::to_string(std::count_if(where.begin(), where.end(), [](int64_t x) { return x >= 0; })));
 }
 
 QueryResult ExecuteAlterTable(Database& db, const ast::AlterTableStatement& st) {

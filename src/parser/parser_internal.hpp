@@ -156,6 +156,7 @@ class Parser {
   std::unique_ptr<SelectStmt> ParseSelectCore();
   SelectItem ParseSelectItem();
   TableRefPtr ParseFromItem(int* height);
+  void ParseDataChangeSources(SelectStmt& select);  // parse_data_change.cpp
   TableRefPtr ParseTablePrimary(int* height);
   void ParseTableFunctionArgs(TableRef& t);
   TableRefPtr SubqueryRef(std::unique_ptr<SelectStmt> q, SourcePos pos, int* height);

@@ -103,6 +103,9 @@ KeyIndex::Pending KeyIndex::Check(const TableSchema& schema,
     const KeyConstraint& key = schema.keys[k];
     const auto& set = sets_[k];
     std::unordered_set<std::string> fresh;
+    uint64_t rows = 0;
+    for (const auto& rg : groups) rows += rg->count;
+    fresh.reserve(rows);
     ForEachKeyRow(schema, key, groups, [&](const std::vector<Vector>& cols, uint32_t r) {
       if (!EncodeKey(cols, r, buf)) return;
       if (set.count(buf)) throw DuplicateOfCommitted(schema, key, cols, r);
@@ -117,8 +120,10 @@ KeyIndex::Pending KeyIndex::Check(const TableSchema& schema,
 }
 
 void KeyIndex::Add(Pending&& pending, std::shared_ptr<const TableData> data) {
-  for (size_t k = 0; k < sets_.size() && k < pending.keys.size(); k++)
+  for (size_t k = 0; k < sets_.size() && k < pending.keys.size(); k++) {
+    sets_[k].reserve(sets_[k].size() + pending.keys[k].size());
     for (auto& key : pending.keys[k]) sets_[k].insert(std::move(key));
+  }
   data_ = std::move(data);
 }
 
