@@ -39,15 +39,15 @@ Database::Database(const std::string& path) : path_(path), plan_cache_(std::make
   else catalog_ = std::make_unique<Catalog>(OpenDiskBackend(path));
 }
 
-Database::Database(Database& parent, std::unique_ptr<Catalog> catalog)
-    : path_(parent.path_), parent_(&parent), catalog_(std::move(catalog)), plan_cache_(std::make_unique<PlanCache>()) {}
-
 Database::~Database() = default;
 
 unsigned Database::threads() const {
   const Settings& s = parent_ ? parent_->settings_ : settings_;
   return s.threads ? s.threads : HardwareThreads();
 }
+
+Database::Database(Database& parent, std::unique_ptr<Catalog> catalog)
+    : path_(parent.path_), parent_(&parent), catalog_(std::move(catalog)), plan_cache_(std::make_unique<PlanCache>()) {}
 
 Connection::Connection(Database& db) : db_(db) {}
 
