@@ -4,8 +4,10 @@
 // reaches the disk before COMMIT). Other connections keep seeing the committed state.
 // COMMIT publishes every changed table, view and DROP in one catalog commit (one manifest
 // switch on disk); ROLLBACK drops the view. Conflicts are per table: a transaction that
-// changes a table another open transaction has changed, or that was committed by someone
-// else after BEGIN, fails at that statement ("Transaction conflict", Catalog::Claim).
+// changes committed rows of a table another open transaction has changed, or that was
+// committed by someone else after BEGIN, fails at that statement ("Transaction conflict",
+// Catalog::Claim). Appends conflict with nothing: COMMIT adds them to the table as it is
+// committed then.
 #pragma once
 #include <memory>
 

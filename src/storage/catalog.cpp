@@ -1,5 +1,7 @@
 #include "storage/catalog.hpp"
 
+#include <algorithm>
+
 #include "storage/key_index.hpp"
 
 namespace tessera {
@@ -25,6 +27,24 @@ std::vector<std::string> ChangedNames(const CatalogState& a, const CatalogState&
     if (!a.count(name)) out.push_back(name);
   return out;
 }
+bool SameSchema(const TableSchema& a, const TableSchema& b) {
+  if (a.name != b.name || a.columns.size() != b.columns.size() || a.keys != b.keys) return false;
+  for (size_t i = 0; i < a.columns.size(); i++)
+    if (a.columns[i].name != b.columns[i].name || a.columns[i].type != b.columns[i].type ||
+        a.columns[i].not_null != b.columns[i].not_null || a.columns[i].default_sql != b.columns[i].default_sql)
+      return false;
+  return true;
+}
+// Whether `next` is `base` with row groups appended and nothing else changed (INSERT, COPY):
+// such a change needs no claim and is applied at COMMIT on top of whatever was committed
+// meanwhile, as DuckDB lets concurrent transactions append to one table.
+bool AppendOnly(const std::shared_ptr<const TableEntry>& base, const std::shared_ptr<const TableEntry>& next) {
+  if (!base || !next || base->is_view() || next->is_view() || base->temporary || next->temporary) return false;
+  const auto& b = base->data->row_groups;
+  const auto& n = next->data->row_groups;
+  if (n.size() <= b.size() || !std::equal(b.begin(), b.end(), n.begin())) return false;
+  return SameSchema(base->schema, next->schema);
+}
 UserError Conflict(const std::string& name, bool open) {
   return UserError(ErrorKind::Transaction,
                    "Transaction conflict: \"" + name + "\" " +
@@ -42,6 +62,7 @@ uint64_t Catalog::BeginTransaction(CatalogState* snapshot) {
 void Catalog::Claim(uint64_t txn, const CatalogState& base, const CatalogState& next) {
   std::lock_guard<std::mutex> g(mu_);
   auto changed = ChangedNames(base, next);
+  std::erase_if(changed, [&](const std::string& name) { return AppendOnly(Find(base, name), Find(next, name)); });
   for (auto& name : changed) {
     auto it = claims_.find(name);
     if (it != claims_.end() && it->second != txn) throw Conflict(name, true);
@@ -63,18 +84,51 @@ void Catalog::CommitTransaction(uint64_t txn, const Catalog& txn_catalog) {
     uint64_t txn;
     ~Release() { std::erase_if(c->claims_, [&](const auto& e) { return e.second == txn; }); }
   } release{this, txn};
-  auto changed = ChangedNames(txn_catalog.base_, mine);
+  const CatalogState& base = txn_catalog.base_;
+  auto changed = ChangedNames(base, mine);
   if (changed.empty()) return;
-  for (auto& name : changed)
-    if (Find(state_, name) != Find(txn_catalog.base_, name)) throw Conflict(name, false);
   CatalogState next = state_;
+  // Rows appended by the transaction to a table committed by someone else meanwhile: the
+  // current table with them appended, their keys checked against its index.
+  struct Rebased {
+    std::string name;
+    std::shared_ptr<KeyIndex> index;
+    KeyIndex::Pending keys;
+  };
+  std::vector<Rebased> rebased;
   for (auto& name : changed) {
-    auto e = Find(mine, name);
-    if (e) next[name] = e;
-    else next.erase(name);
+    auto b = Find(base, name), cur = Find(state_, name), e = Find(mine, name);
+    if (cur == b) {
+      if (e) next[name] = e;
+      else next.erase(name);
+      continue;
+    }
+    if (!AppendOnly(b, e) || !cur || cur->is_view() || !SameSchema(cur->schema, e->schema))
+      throw Conflict(name, false);
+    std::vector<std::shared_ptr<const RowGroup>> added(e->data->row_groups.begin() + b->data->row_groups.size(),
+                                                        e->data->row_groups.end());
+    Rebased r{name, nullptr, {}};
+    if (!cur->schema.keys.empty()) {
+      r.index = KeyIndexLocked(name, *cur);
+      r.keys = r.index->Check(cur->schema, added);
+    }
+    auto data = std::make_shared<TableData>(*cur->data);
+    for (auto& rg : added) {
+      data->row_count += rg->count;
+      data->row_groups.push_back(rg);
+    }
+    auto entry = std::make_shared<TableEntry>(*cur);
+    entry->data = std::move(data);
+    next[name] = std::move(entry);
+    rebased.push_back(std::move(r));
   }
   CommitLocked(std::move(next), txn);
   for (auto& name : changed) key_indexes_.erase(name);
+  for (auto& r : rebased)
+    if (r.index) {
+      r.index->Add(std::move(r.keys), state_.at(r.name)->data);
+      key_indexes_[r.name] = std::move(r.index);
+    }
 }
 
 std::shared_ptr<const TableEntry> Catalog::GetEntry(const std::string& name) const {

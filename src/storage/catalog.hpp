@@ -139,7 +139,7 @@ class Catalog {
   // open transaction has claimed is a conflict.
   void CommitLocked(CatalogState next, uint64_t txn = 0);
   // Shared catalog: records that transaction `txn` (whose snapshot is `base`) changes the
-  // tables where `next` differs from `base`. Throws UserError(Transaction) when another
+  // tables where `next` differs from `base` other than by appended row groups. Throws UserError(Transaction) when another
   // open transaction has claimed one of them or one was committed since `base`.
   void Claim(uint64_t txn, const CatalogState& base, const CatalogState& next);
   // The key index of table `name` for its committed snapshot `entry` (built on first use

@@ -128,6 +128,46 @@ TEST(write_write_conflict_fails_at_the_second_writer) {
   CHECK_EQ(One(c, "SELECT count(*) FROM t"), std::string("2"));
 }
 
+TEST(concurrent_appends_to_one_table_both_commit) {
+  // As in DuckDB, transactions that only append to a table do not conflict: each COMMIT
+  // appends its rows to what is committed then, checking keys against it.
+  Database db;
+  Connection a(db), b(db), c(db);
+  a.Query("CREATE TABLE t (id INTEGER PRIMARY KEY)");
+  a.Query("BEGIN; INSERT INTO t VALUES (1), (2)");
+  b.Query("BEGIN; INSERT INTO t VALUES (3)");
+  c.Query("INSERT INTO t VALUES (4)");  // outside transactions
+  CHECK_EQ(One(a, "SELECT count(*) FROM t"), std::string("2"));
+  a.Query("COMMIT");
+  b.Query("INSERT INTO t VALUES (5)");
+  CHECK_EQ(One(b, "SELECT count(*) FROM t"), std::string("2"));  // its snapshot plus its rows
+  b.Query("COMMIT");
+  CHECK_EQ(All(c, "SELECT id FROM t ORDER BY id"), std::string("1;2;3;4;5"));
+  // Equal keys appended by two transactions: the second COMMIT fails and changes nothing.
+  a.Query("BEGIN; INSERT INTO t VALUES (10)");
+  b.Query("BEGIN; INSERT INTO t VALUES (10), (11)");
+  a.Query("COMMIT");
+  CHECK_THROWS_WITH(b.Query("COMMIT"), "Duplicate key \"id: 10\"");
+  CHECK_EQ(One(c, "SELECT count(*) FROM t"), std::string("6"));
+  // An append after another transaction's UPDATE of the table committed: the rows go on top.
+  a.Query("BEGIN; INSERT INTO t VALUES (20)");
+  b.Query("BEGIN; UPDATE t SET id = id + 100 WHERE id < 3");
+  b.Query("COMMIT");
+  a.Query("COMMIT");
+  CHECK_EQ(All(c, "SELECT id FROM t ORDER BY id"), std::string("3;4;5;10;20;101;102"));
+  // Changing only its own new rows is still an append; changing committed rows claims the
+  // table, so that another writer's change to it fails.
+  a.Query("BEGIN; INSERT INTO t VALUES (30); UPDATE t SET id = 31 WHERE id = 30");
+  c.Query("INSERT INTO t VALUES (40)");  // a has only appended: no conflict
+  // Committed rows changed after a's snapshot (c's append): a cannot update them.
+  CHECK_THROWS_WITH(a.Query("UPDATE t SET id = 33 WHERE id = 3"), "Transaction conflict");
+  a.Query("ROLLBACK");
+  a.Query("BEGIN; UPDATE t SET id = 33 WHERE id = 3");
+  CHECK(KindOf(c, "INSERT INTO t VALUES (41)") == ErrorKind::Transaction);
+  a.Query("COMMIT");
+  CHECK_EQ(All(c, "SELECT id FROM t WHERE id >= 30 ORDER BY id"), std::string("33;40;101;102"));
+}
+
 TEST(transaction_misuse_errors) {
   Database db;
   Connection a(db);
