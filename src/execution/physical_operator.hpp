@@ -15,7 +15,8 @@
 
 namespace tessera {
 
-enum class PhysKind { TableScan, Dummy, Values, Filter, Projection, HashJoin, HashAggregate, Order, Limit, UnionAll, Result, Window };
+enum class PhysKind { TableScan, Dummy, Values, Filter, Projection, HashJoin, HashAggregate, Order, Limit, UnionAll, Result, Window, JoinUnmatched,
+                      RecursiveCte, WorkingTable };
 
 struct LocalState {
   virtual ~LocalState() = default;

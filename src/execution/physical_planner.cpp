@@ -3,7 +3,9 @@
 #include "execution/operators/basic_operators.hpp"
 #include "execution/operators/hash_aggregate.hpp"
 #include "execution/operators/hash_join.hpp"
+#include "execution/operators/join_unmatched.hpp"
 #include "execution/operators/order.hpp"
+#include "execution/operators/recursive_cte.hpp"
 #include "execution/operators/table_scan.hpp"
 #include "execution/operators/union_all.hpp"
 #include "execution/operators/values_scan.hpp"
@@ -22,6 +24,10 @@ static void Resolve(BoundExpr& e, const std::vector<ColumnBinding>& input) {
   }
   for (auto& c : e.children) Resolve(*c, input);
 }
+
+// The working tables of the recursive CTEs being planned on this thread, by the CTE's
+// table_index (LogicalOp::cte_index).
+static thread_local std::vector<std::pair<uint32_t, std::shared_ptr<WorkingRows>>> working_tables;
 
 static PhysicalOperatorPtr Plan(LogicalOp& op, int64_t top_n_hint) {
   PhysicalOperatorPtr r;
@@ -81,6 +87,16 @@ static PhysicalOperatorPtr Plan(LogicalOp& op, int64_t top_n_hint) {
       j->counted = op.counted;
       j->children.push_back(std::move(left));
       j->children.push_back(std::move(right));
+      if (op.join_type == LJoinType::Full) {
+        // The probe's rows, then the build rows it left unmatched (join_unmatched.hpp).
+        j->estimated_rows = op.estimated_rows;
+        auto unmatched = std::make_unique<PhysicalJoinUnmatched>(*j);
+        auto u = std::make_unique<PhysicalUnionAll>(out_types);
+        u->children.push_back(std::move(j));
+        u->children.push_back(std::move(unmatched));
+        r = std::move(u);
+        break;
+      }
       r = std::move(j);
       break;
     }
@@ -108,6 +124,26 @@ static PhysicalOperatorPtr Plan(LogicalOp& op, int64_t top_n_hint) {
       break;
     }
     case LogicalKind::Values: r = std::make_unique<PhysicalValues>(out_types, std::move(op.values)); break;
+    case LogicalKind::RecursiveCte: {
+      auto working = std::make_shared<WorkingRows>();
+      working_tables.emplace_back(op.table_index, working);
+      struct Pop {
+        ~Pop() { working_tables.pop_back(); }
+      } pop;
+      auto anchor = CreatePhysicalPlan(*op.children[0]);
+      auto recursive = CreatePhysicalPlan(*op.children[1]);
+      r = std::make_unique<PhysicalRecursiveCte>(out_types, op.distinct_rows, std::move(working), std::move(anchor),
+                                                 std::move(recursive));
+      break;
+    }
+    case LogicalKind::WorkingTable: {
+      std::shared_ptr<WorkingRows> working;
+      for (auto& [index, rows] : working_tables)
+        if (index == op.cte_index) working = rows;
+      if (!working) throw InternalError("working table of an unknown recursive CTE");
+      r = std::make_unique<PhysicalWorkingTableScan>(out_types, std::move(working));
+      break;
+    }
     case LogicalKind::Window: {
       auto child = Plan(*op.children[0], -1);
       for (auto& e : op.exprs) Resolve(*e, cb[0]);

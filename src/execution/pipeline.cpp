@@ -21,7 +21,10 @@ void PipelineSet::Build(PhysicalOperator* op, Pipeline* cur) {
   switch (op->kind) {
     case PhysKind::TableScan:
     case PhysKind::Dummy:
-    case PhysKind::Values: cur->source = op; return;
+    case PhysKind::Values:
+    case PhysKind::JoinUnmatched:
+    case PhysKind::RecursiveCte:  // runs its own plans' pipelines (recursive_cte.hpp)
+    case PhysKind::WorkingTable: cur->source = op; return;
     case PhysKind::Filter:
     case PhysKind::Projection:
       cur->operators.push_back(op);
@@ -51,6 +54,9 @@ void PipelineSet::Build(PhysicalOperator* op, Pipeline* cur) {
       for (auto& c : op->children) {
         Pipeline* child = NewPipeline(op);
         Build(c.get(), child);
+        // A FULL join's unmatched build rows are known once its probe pipeline (the
+        // operand before) has run.
+        if (c->kind == PhysKind::JoinUnmatched) child->dependencies.push_back(cur->dependencies.back());
         cur->dependencies.push_back(child);
       }
       return;

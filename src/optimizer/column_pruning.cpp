@@ -17,8 +17,8 @@ static void Collect(const LogicalOp& op, std::vector<ColumnBinding>& used) {
   add(op.right_keys);
   if (op.residual) op.residual->CollectBindings(used);
   for (auto& o : op.orders) o.expr->CollectBindings(used);
-  // A UNION ALL reads every column of its inputs, by position.
-  if (op.kind == LogicalKind::UnionAll)
+  // A UNION ALL (and a recursive CTE) reads every column of its inputs, by position.
+  if (op.kind == LogicalKind::UnionAll || op.kind == LogicalKind::RecursiveCte)
     for (auto& c : op.children)
       for (auto& b : c->Bindings()) used.push_back(b);
   for (auto& c : op.children) Collect(*c, used);

@@ -1,5 +1,7 @@
 // Outer join simplification: a LEFT join under a filter that rejects the rows it pads
-// with NULLs is an inner join. A filter term rejects them when, with every column of the
+// with NULLs is an inner join; a FULL join under one that rejects the rows padded on one
+// side is a LEFT join (sides swapped where the left side's padding survives), and an
+// inner join when it rejects both. A filter term rejects them when, with every column of the
 // join's right side replaced by NULL, it folds to NULL or FALSE (strict comparisons and
 // arithmetic do; IS NULL, COALESCE and OR with another column do not). The scalar
 // subqueries of TPC-H q02, q11, q17, q20 and q22 become inner joins this way (their
@@ -106,7 +108,27 @@ void SimplifyOuterJoins(LogicalOp& op) {
   for (auto& c : op.children) SimplifyOuterJoins(*c);
   if (op.kind != LogicalKind::Filter || op.children.size() != 1) return;
   LogicalOp& j = *op.children[0];
-  if (j.kind != LogicalKind::Join || j.join_type != LJoinType::Left || j.children.size() != 2) return;
+  if (j.kind != LogicalKind::Join || j.children.size() != 2) return;
+  if (j.join_type == LJoinType::Full) {
+    // The rows padded on the right (left rows without a match) and those padded on the
+    // left: a filter rejecting one kind leaves a LEFT join keeping the other side's.
+    auto rejects_padding = [&](const LogicalOp& side) {
+      std::set<ColumnBinding> cols;
+      for (const ColumnBinding& b : side.Bindings()) cols.insert(b);
+      for (const BoundExprPtr& f : op.filters)
+        if (RejectsNulls(*f, cols)) return true;
+      return false;
+    };
+    const bool no_right_padded = rejects_padding(*j.children[1]);
+    const bool no_left_padded = rejects_padding(*j.children[0]);
+    if (!no_right_padded && !no_left_padded) return;
+    if (no_right_padded && !no_left_padded) {  // a RIGHT join: LEFT with the sides swapped
+      std::swap(j.children[0], j.children[1]);
+      std::swap(j.left_keys, j.right_keys);
+    }
+    j.join_type = LJoinType::Left;
+  }
+  if (j.join_type != LJoinType::Left) return;
   std::set<ColumnBinding> right;
   for (const ColumnBinding& b : j.children[1]->Bindings()) right.insert(b);
   bool rejects = false;

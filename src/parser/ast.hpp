@@ -38,7 +38,7 @@ enum class ExprKind {
   Subquery,   // (SELECT ...) as a scalar           (subquery)
   Like,       // c0 [NOT] LIKE c1                   (negated)
   Case,       // CASE [operand] WHEN.. THEN.. [ELSE] (has_operand, has_else, children)
-  Cast,       // CAST(c0 AS type) or c0::type       (cast_type)
+  Cast,       // CAST(c0 AS type) or c0::type       (cast_type; negated: TRY_CAST)
   Function,   // name([DISTINCT] args) or COUNT(*)  (name, distinct, star_arg, children)
   Extract,    // EXTRACT(field FROM c0)             (name = field, lower-case)
   Interval,   // INTERVAL 'n' unit                  (text = n, name = unit, lower-case)
@@ -101,6 +101,12 @@ struct TableRef {
   JoinType join_type = JoinType::Inner;
   std::unique_ptr<TableRef> left, right;  // Join
   ExprPtr on;                             // Join condition (absent for CROSS/comma)
+  // Join ... USING (c, ...): the columns both sides are joined on by name (set instead of
+  // `on`); NATURAL JOIN: every column name the two sides share (`natural`, no list).
+  std::vector<std::string> using_columns;
+  bool natural = false;
+  // Subquery: LATERAL (it may refer to the FROM items before it)
+  bool lateral = false;
   std::unique_ptr<SelectStmt> subquery;   // Subquery; Describe of a query
   // TableFunction: the file names or glob patterns (positional arguments: strings or
   // ['a', 'b'] lists) and the named arguments (name = value), values as written.
@@ -147,6 +153,8 @@ struct WindowSpec {
 };
 
 struct CommonTableExpr {
+  // WITH RECURSIVE: the query (anchor UNION [ALL] recursive part) may refer to its own name.
+  bool recursive = false;
   std::string name;
   std::vector<std::string> column_aliases;
   std::unique_ptr<SelectStmt> query;
@@ -165,10 +173,17 @@ struct SelectStmt {
   SourcePos pos;
   std::vector<CommonTableExpr> ctes;
   bool distinct = false;
+  // SELECT DISTINCT ON (exprs): the first row (in ORDER BY's order) of each distinct value
+  // of exprs (`distinct` stays false).
+  std::vector<ExprPtr> distinct_on;
   std::vector<SelectItem> select_list;
   std::vector<TableRefPtr> from;  // comma-separated items (cross product)
   ExprPtr where;
   std::vector<ExprPtr> group_by;
+  // GROUP BY with GROUPING SETS, ROLLUP, CUBE or (): the sets grouped by, each a list of
+  // indices into group_by (the product of the items' sets, as SQL defines). Empty for a
+  // plain GROUP BY (one set of every expression).
+  std::vector<std::vector<uint32_t>> grouping_sets;
   ExprPtr having;
   std::vector<std::pair<std::string, std::shared_ptr<WindowSpec>>> windows;  // WINDOW w AS (...)
   ExprPtr qualify;

@@ -157,15 +157,16 @@ class Lexer {
     unsigned char c = s_[i_];
     auto two = [&](char a, char b) { return c == (unsigned char)a && At(1, b); };
     if (two('<', '>') || two('!', '=') || two('<', '=') || two('>', '=') || two('|', '|') ||
-        two(':', ':') || two('/', '/') || two(':', '=')) {
+        two(':', ':') || two('/', '/') || two(':', '=') || two('!', '~')) {
       t.text = std::string(s_.substr(i_, 2));
       Advance();
       Advance();
       return;
     }
     switch (c) {
+      case '{': case '}': case ':':  // table function options' structs ({'a': 'INTEGER'})
       case '=': case '<': case '>': case '+': case '-': case '*': case '/': case '%':
-      case '(': case ')': case ',': case '.': case ';': case '[': case ']':
+      case '(': case ')': case ',': case '.': case ';': case '[': case ']': case '~':
         t.text = std::string(1, (char)c);
         Advance();
         return;

@@ -13,9 +13,10 @@ std::unique_ptr<SelectStmt> Parser::ParseQuery() {
   sel_max_ = 0;
   std::vector<CommonTableExpr> ctes;
   if (AcceptKw("with")) {
-    if (AtKw("recursive")) Unsupported(Cur().pos, "WITH RECURSIVE");
+    const bool recursive = AcceptKw("recursive");
     do {
       CommonTableExpr cte;
+      cte.recursive = recursive;
       cte.pos = Cur().pos;
       cte.name = ParseIdent();
       if (AtOp("(")) cte.column_aliases = ParseIdentList();
@@ -195,8 +196,15 @@ std::unique_ptr<SelectStmt> Parser::ParseSelectCore() {
   s->pos = Cur().pos;
   ExpectKw("select");
   if (AcceptKw("distinct")) {
-    if (AtKw("on")) Unsupported(Cur().pos, "DISTINCT ON");
-    s->distinct = true;
+    if (AcceptKw("on")) {
+      ExpectOp("(");
+      do {
+        s->distinct_on.push_back(ParseExpr());
+      } while (AcceptOp(","));
+      ExpectOp(")");
+    } else {
+      s->distinct = true;
+    }
   } else {
     AcceptKw("all");
   }
@@ -212,9 +220,7 @@ std::unique_ptr<SelectStmt> Parser::ParseSelectCore() {
   if (AcceptKw("where")) s->where = ParseExpr();
   if (AcceptKw("group")) {
     ExpectKw("by");
-    do {
-      s->group_by.push_back(ParseExpr());
-    } while (AcceptOp(","));
+    ParseGroupBy(*s);
   }
   if (AcceptKw("having")) s->having = ParseExpr();
   if (AcceptKw("window")) ParseWindowClause(*s);
@@ -240,13 +246,15 @@ SelectItem Parser::ParseSelectItem() {
   return item;
 }
 
-// table_primary { [join_type] JOIN table_primary ON expr | CROSS JOIN table_primary }
+// table_primary { [NATURAL] [join_type] JOIN table_primary [ON expr | USING (cols)]
+//                 | CROSS JOIN table_primary }
 TableRefPtr Parser::ParseFromItem(int* height) {
   int lh = 0;
   TableRefPtr left = ParseTablePrimary(&lh);
   for (;;) {
     JoinType jt;
-    if (AcceptKw("cross")) {
+    bool natural = AcceptKw("natural");
+    if (!natural && AcceptKw("cross")) {
       ExpectKw("join");
       jt = JoinType::Cross;
     } else if (AcceptKw("join")) {
@@ -259,8 +267,8 @@ TableRefPtr Parser::ParseFromItem(int* height) {
       Next();
       AcceptKw("outer");
       ExpectKw("join");
-    } else if (AtKw("natural")) {
-      Unsupported(Cur().pos, "NATURAL JOIN");
+    } else if (natural) {
+      SyntaxError(Cur(), "expected JOIN after NATURAL");
     } else {
       break;
     }
@@ -268,14 +276,18 @@ TableRefPtr Parser::ParseFromItem(int* height) {
     TableRefPtr right = ParseTablePrimary(&rh);
     auto j = std::make_unique<TableRef>(TableRefKind::Join, left->pos);
     j->join_type = jt;
+    j->natural = natural;
     j->left = std::move(left);
     j->right = std::move(right);
     int h = std::max(lh, rh);
-    if (jt != JoinType::Cross) {
-      if (AtKw("using")) Unsupported(Cur().pos, "JOIN ... USING (use ON)");
-      ExpectKw("on");
-      j->on = ParseExpr();
-      h = std::max(h, j->on->height);
+    if (jt != JoinType::Cross && !natural) {
+      if (AcceptKw("using")) {
+        j->using_columns = ParseIdentList();
+      } else {
+        ExpectKw("on");
+        j->on = ParseExpr();
+        h = std::max(h, j->on->height);
+      }
     }
     lh = h + 1;
     Note(lh, j->pos);
@@ -308,6 +320,15 @@ TableRefPtr Parser::ParseTablePrimary(int* height) {
     *height = ih;
     return inner;
   }
+  if (AtKw("lateral") && IsOp(Peek(), "(") && StartsQuery(2)) {
+    Next();
+    Next();
+    auto q = ParseQuery();
+    ExpectOp(")");
+    auto t = SubqueryRef(std::move(q), pos, height);
+    t->lateral = true;
+    return t;
+  }
   if (Cur().kind == TokenKind::Word && (Cur().text == "lateral" || Cur().text == "values"))
     Unsupported(pos, Upper(Cur().text) + " in FROM without parentheses");
   if (Cur().kind == TokenKind::String) {
@@ -336,6 +357,41 @@ TableRefPtr Parser::ParseTablePrimary(int* height) {
   return t;
 }
 
+// A table function option's list of strings (['a', 'b']) or struct of strings
+// ({'a': 'INTEGER', b: 'DATE'}), returned in the canonical text form that
+// storage/csv_options.hpp's OptionEntries reads back: the strings single-quoted (quotes
+// doubled), ", " between entries, ": " between a key and its value.
+std::string Parser::ParseOptionCollection() {
+  auto quoted = [](const std::string& x) {
+    std::string q = "'";
+    for (char c : x) {
+      q.push_back(c);
+      if (c == '\'') q.push_back(c);
+    }
+    return q + "'";
+  };
+  const bool is_struct = AtOp("{");
+  Next();
+  std::string out = is_struct ? "{" : "[";
+  const char* close = is_struct ? "}" : "]";
+  if (!AtOp(close)) {
+    do {
+      if (out.size() > 1) out += ", ";
+      if (is_struct) {
+        if (Cur().kind != TokenKind::String && !IsIdentToken(Cur())) SyntaxError(Cur(), "expected a field name");
+        out += quoted(Cur().text) + ": ";
+        Next();
+        ExpectOp(":");
+      }
+      if (Cur().kind != TokenKind::String) SyntaxError(Cur(), "expected a string in single quotes");
+      out += quoted(Cur().text);
+      Next();
+    } while (AcceptOp(","));
+  }
+  ExpectOp(close);
+  return out + close;
+}
+
 // (arg, ...): each argument a file name or pattern ('f.csv'), a list of them (['a', 'b']), a
 // named option (name = value, value a string, number or word such as true) or another
 // expression (range(0, 10)).
@@ -354,6 +410,8 @@ void Parser::ParseTableFunctionArgs(TableRef& t) {
       if (number || (!minus && (v.kind == TokenKind::String || v.kind == TokenKind::Word))) {
         t.func_options.emplace_back(name, minus ? "-" + v.text : v.text);
         Next();
+      } else if (!minus && (AtOp("[") || AtOp("{"))) {
+        t.func_options.emplace_back(name, ParseOptionCollection());
       } else {
         SyntaxError(v, "expected a string, number or word as the value of \"" + name + "\"");
       }

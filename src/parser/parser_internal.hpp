@@ -154,11 +154,18 @@ class Parser {
                                              std::vector<CommonTableExpr> ctes, SourcePos pos);
   int64_t ParseCount(const char* what);
   std::unique_ptr<SelectStmt> ParseSelectCore();
+  // GROUP BY's items (parse_group_by.cpp): expressions, (), GROUPING SETS, ROLLUP, CUBE.
+  using GroupingSets = std::vector<std::vector<uint32_t>>;
+  void ParseGroupBy(SelectStmt& s);
+  GroupingSets ParseGroupingElement(SelectStmt& s, bool& special);
+  std::vector<uint32_t> ParseGroupingColumns(SelectStmt& s);
+  bool AtCompositeGroup() const;
   SelectItem ParseSelectItem();
   TableRefPtr ParseFromItem(int* height);
   void ParseDataChangeSources(SelectStmt& select);  // parse_data_change.cpp
   TableRefPtr ParseTablePrimary(int* height);
   void ParseTableFunctionArgs(TableRef& t);
+  std::string ParseOptionCollection();
   TableRefPtr SubqueryRef(std::unique_ptr<SelectStmt> q, SourcePos pos, int* height);
   void ParseTableAlias(TableRef& t);
 
@@ -167,6 +174,7 @@ class Parser {
   int InfixPrec() const;
   ExprPtr ParseBinary(int min_prec);
   ExprPtr MakeBinary(Op op, ExprPtr l, ExprPtr r);
+  ExprPtr RegexFullMatch(ExprPtr s, ExprPtr p, bool negated, SourcePos pos);
   ExprPtr ParsePrefix();
   ExprPtr ParseInfix(ExprPtr left, int prec);
   ExprPtr ParseIn(ExprPtr left, bool negated);

@@ -133,6 +133,15 @@ static BoundExprPtr MakeFunction(std::string_view name, std::vector<BoundExprPtr
   return MakeFunction(fn, fn.name, std::move(args), pos);
 }
 
+BoundExprPtr MakeScalarCall(std::string_view name, std::vector<BoundExprPtr> args, SourcePos pos) {
+  return MakeFunction(name, std::move(args), pos);
+}
+
+BoundExprPtr MakeEquality(BoundExprPtr l, BoundExprPtr r, SourcePos pos) {
+  UnifyForCompare(l, r, pos);
+  return MakeCompare(Op::Eq, std::move(l), std::move(r));
+}
+
 // ---------------------------------------------------------------------------------------
 // Expressions
 
@@ -144,7 +153,10 @@ BoundExprPtr Binder::BindLiteral(const ast::Expr& e) {
     case LiteralKind::String: return MakeConstant(Value::Varchar(e.text));
     case LiteralKind::Integer: {
       auto v = ParseDecimal(e.text, 38, 0);
-      if (!v) throw UserError(ErrorKind::Conversion, "integer literal out of range: " + e.text, e.pos);
+      // Beyond 38 digits: a DOUBLE, as DuckDB makes integers beyond its (U)HUGEINT range
+      // (tessera's widest integer literal is DECIMAL(38,0), so 39-digit values below 2^128,
+      // DuckDB's HUGEINT / UHUGEINT, are DOUBLE here).
+      if (!v) return MakeConstant(Value::Double(DoubleLiteral(e)));
       if (*v >= INT32_MIN && *v <= INT32_MAX) return MakeConstant(Value::Integer((int32_t)*v));
       if (*v >= INT64_MIN && *v <= INT64_MAX) return MakeConstant(Value::BigInt((int64_t)*v));
       return MakeConstant(Value::Decimal(*v, 38, 0));
@@ -304,6 +316,7 @@ BoundExprPtr Binder::BindBinary(const ast::Expr& e, Ctx& ctx) {
 }
 
 BoundExprPtr Binder::BindAggregate(const ast::Expr& e, Ctx& ctx) {
+  if (IsGroupingName(e.name)) return BindGrouping(e, ctx);
   if (!ctx.agg)
     throw BindError("aggregate functions are not allowed in " + std::string(ctx.clause), e.pos);
   for (auto& c : e.children)
@@ -385,6 +398,7 @@ BoundExprPtr Binder::MakeAggregate(const ast::Expr& e, Ctx& inner) {
 }
 
 BoundExprPtr Binder::BindFunction(const ast::Expr& e, Ctx& ctx) {
+  if (e.over && IsGroupingName(e.name)) throw BindError("GROUPING cannot be a window function", e.pos);
   if (e.over) return BindWindow(e, ctx);
   if (e.ignore_nulls) throw BindError("IGNORE NULLS applies only to window functions", e.pos);
   if (IsAggregateName(e.name)) return BindAggregate(e, ctx);
@@ -404,6 +418,8 @@ BoundExprPtr Binder::BindFunction(const ast::Expr& e, Ctx& ctx) {
     date.push_back(Coerce(std::move(args[1]), Type::Date(), e.pos));
     return MakeFunction(*fn, e.name, std::move(date), e.pos);
   }
+  // mod(a, b) is a % b: the operator's one rule (types, NULL on a zero divisor).
+  if (e.name == "mod" && args.size() == 2) return BindArith(Op::Mod, std::move(args[0]), std::move(args[1]), e.pos);
   const ScalarFunction* fn = FindScalarFunction(e.name);
   if (!fn) throw BindError("function \"" + e.name + "\" does not exist", e.pos);
   return MakeFunction(*fn, e.name, std::move(args), e.pos);
@@ -552,8 +568,16 @@ BoundExprPtr Binder::BindInner(const ast::Expr& e, Ctx& ctx) {
                 c->type.id == TypeId::Varchar ||
                 (c->type.IsNumeric() && (t.IsNumeric() || t.id == TypeId::Boolean)) ||
                 (c->type.id == TypeId::Boolean && t.IsNumeric());
+      // TRY_CAST between types with no cast is NULL (DuckDB's), CAST an error.
+      if (!ok && e.negated) return MakeConstant(Value::Null(t));
       if (!ok)
         throw TypeError("cannot cast " + c->type.ToString() + " to " + t.ToString(), e.pos);
+      if (e.negated && c->type != t) {  // TRY_CAST: the cast rule, a failing row NULL
+        auto r = std::make_unique<BoundExpr>(BExpr::Cast, t);
+        r->negated = true;
+        r->children.push_back(std::move(c));
+        return r;
+      }
       return Coerce(std::move(c), t, e.pos);
     }
     case ExprKind::Function: return BindFunction(e, ctx);

@@ -1,5 +1,7 @@
 // The SELECT node: FROM items, WHERE, the select list, GROUP BY, HAVING, ORDER BY,
 // DISTINCT, LIMIT/OFFSET.
+#include <algorithm>
+
 #include "common/decimal.hpp"
 #include "planner/binder.hpp"
 #include "planner/binder_internal.hpp"
@@ -58,6 +60,11 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
   LogicalOpPtr plan;
   for (auto& ref : stmt.from) {
     auto p = BindFrom(*ref, scope);
+    if (IsPendingJoin(*p)) {  // a LATERAL subquery referring to the items before it
+      p->children.insert(p->children.begin(), plan ? std::move(plan) : std::make_unique<LogicalOp>(LogicalKind::Dummy));
+      plan = std::move(p);
+      continue;
+    }
     plan = plan ? CrossJoin(std::move(plan), std::move(p)) : std::move(p);
   }
   if (!plan) plan = std::make_unique<LogicalOp>(LogicalKind::Dummy);
@@ -73,8 +80,11 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
       for (auto& s : scope.entries) {
         if (!si.expr->table.empty() && s.alias != si.expr->table) continue;
         any = true;
-        for (size_t i = 0; i < s.names.size(); i++)
-          items.push_back({nullptr, s.names[i], MakeColumn(s.bindings[i], s.types[i], s.names[i])});
+        const bool qualified = !si.expr->table.empty();
+        for (size_t i = 0; i < s.names.size(); i++) {
+          if (qualified) items.push_back({nullptr, s.names[i], MakeColumn(s.bindings[i], s.types[i], s.names[i])});
+          else if (!s.Hidden(i)) items.push_back({nullptr, s.names[i], s.Unqualified(i)});
+        }
       }
       if (!any)
         throw BindError(si.expr->table.empty() ? "SELECT * with no tables specified"
@@ -85,7 +95,7 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     items.push_back({si.expr.get(), si.alias, nullptr});
   }
 
-  bool aggregating = !stmt.group_by.empty() || (stmt.having != nullptr);
+  bool aggregating = !stmt.group_by.empty() || !stmt.grouping_sets.empty() || (stmt.having != nullptr);
   for (auto& it : items)
     if (it.expr && AstContainsAggregate(*it.expr)) aggregating = true;
   for (auto& o : stmt.order_by)
@@ -95,6 +105,8 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
   AggState agg;
   agg.group_index = next_index_++;
   agg.agg_index = next_index_++;
+  agg.grouping_index = next_index_++;
+  std::vector<uint32_t> group_of;  // stmt.group_by[i] is agg.groups[group_of[i]]
   // Joins evaluating subqueries of the select list, HAVING and ORDER BY: under the
   // projection (after the aggregate when aggregating).
   std::vector<LogicalOpPtr> select_joins;
@@ -135,9 +147,10 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
         bg = Bind(*g, gctx);
       }
       if (bg->ContainsAggregate()) throw BindError("aggregate functions are not allowed in GROUP BY", g->pos);
-      bool dup = false;
-      for (auto& x : agg.groups) dup |= x->Equals(*bg);
-      if (!dup) agg.groups.push_back(std::move(bg));
+      uint32_t at = 0;
+      while (at < agg.groups.size() && !agg.groups[at]->Equals(*bg)) at++;
+      if (at == agg.groups.size()) agg.groups.push_back(std::move(bg));
+      group_of.push_back(at);
     }
     sel.clause = "WHERE";
   }
@@ -192,34 +205,39 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
 
   // ORDER BY keys refer to output columns (by position, alias or equal expression) or are
   // added as hidden projection columns.
-  std::vector<OrderSpec> orders;
-  for (auto& o : stmt.order_by) {
+  // (DISTINCT ON keys the same way.)
+  auto output_column = [&](const ast::Expr& e, const char* clause) {
     int idx = -1;
-    if (o.expr->kind == ExprKind::Literal && o.expr->lit == ast::LiteralKind::Integer) {
-      int64_t k = SelectListPosition(o.expr->text);
+    if (e.kind == ExprKind::Literal && e.lit == ast::LiteralKind::Integer) {
+      int64_t k = SelectListPosition(e.text);
       if (k < 1 || k > (int64_t)visible)
-        throw BindError("ORDER BY position " + o.expr->text + " is not in the select list", o.expr->pos);
+        throw BindError(std::string(clause) + " position " + e.text + " is not in the select list", e.pos);
       idx = (int)k - 1;
-    } else if (o.expr->kind == ExprKind::Column && o.expr->table.empty()) {
+    } else if (e.kind == ExprKind::Column && e.table.empty()) {
       for (size_t i = 0; i < visible; i++)
-        if (names[i] == o.expr->name) {
+        if (names[i] == e.name) {
           idx = (int)i;
           break;
         }
     }
     if (idx < 0) {
       Ctx oc = sel;
-      oc.clause = "ORDER BY";
-      auto b = Bind(*o.expr, oc);
+      oc.clause = clause;
+      auto b = Bind(e, oc);
       for (size_t i = 0; i < proj->exprs.size() && idx < 0; i++)
         if (proj->exprs[i]->Equals(*b)) idx = (int)i;
       if (idx < 0) {
         if (stmt.distinct)
-          throw BindError("for SELECT DISTINCT, ORDER BY expressions must appear in the select list", o.expr->pos);
+          throw BindError("for SELECT DISTINCT, ORDER BY expressions must appear in the select list", e.pos);
         proj->exprs.push_back(std::move(b));
         idx = (int)proj->exprs.size() - 1;
       }
     }
+    return idx;
+  };
+  std::vector<OrderSpec> orders;
+  for (auto& o : stmt.order_by) {
+    const int idx = output_column(*o.expr, "ORDER BY");
     OrderSpec spec;
     spec.desc = o.desc;
     spec.nulls_first = o.nulls_first.value_or(false);  // DuckDB: NULLS LAST for ASC and DESC
@@ -227,6 +245,8 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
                            idx < (int)names.size() ? names[idx] : proj->exprs[idx]->ToString());
     orders.push_back(std::move(spec));
   }
+  std::vector<int> distinct_on;
+  for (auto& e : stmt.distinct_on) distinct_on.push_back(output_column(*e, "DISTINCT ON"));
 
   // Joins of subqueries over window results go above the Window operator.
   std::vector<LogicalOpPtr> window_joins;
@@ -242,7 +262,43 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     }
     select_joins = std::move(below);
   }
-  if (aggregating) {
+  if (aggregating && (!stmt.grouping_sets.empty() || !agg.grouping_calls.empty())) {
+    // Grouping sets (bind_grouping_sets.cpp); a plain GROUP BY with GROUPING() calls is
+    // the one set of all its groups.
+    std::vector<std::vector<uint32_t>> sets;
+    for (auto& written : stmt.grouping_sets) {
+      std::vector<uint32_t> set;
+      for (uint32_t i : written)
+        if (std::find(set.begin(), set.end(), group_of[i]) == set.end()) set.push_back(group_of[i]);
+      sets.push_back(std::move(set));
+    }
+    if (sets.empty()) {
+      sets.emplace_back();
+      for (uint32_t g = 0; g < agg.groups.size(); g++) sets.back().push_back(g);
+    }
+    const uint32_t out = next_index_++;
+    auto rebind = [&](BoundExpr& e) {
+      RebindGroupingOutput(e, agg.group_index, agg.agg_index, agg.grouping_index, agg.groups.size(),
+                           agg.aggs.size(), out);
+    };
+    if (having) rebind(*having);
+    if (qualify) rebind(*qualify);
+    for (auto& e : proj->exprs) rebind(*e);
+    for (auto& e : win.exprs) rebind(*e);
+    for (auto* joins : {&select_joins, &window_joins})
+      for (auto& j : *joins) {
+        for (auto& k : j->left_keys) rebind(*k);
+        if (j->residual) rebind(*j->residual);
+      }
+    plan = ApplyGroupingSets(std::move(plan), agg, sets, out);
+    plan = ApplyJoins(std::move(plan), select_joins);
+    if (having) {
+      auto f = std::make_unique<LogicalOp>(LogicalKind::Filter);
+      SplitConjunction(std::move(having), f->filters);
+      f->children.push_back(std::move(plan));
+      plan = std::move(f);
+    }
+  } else if (aggregating) {
     auto a = std::make_unique<LogicalOp>(LogicalKind::Aggregate);
     a->group_index = agg.group_index;
     a->agg_index = agg.agg_index;
@@ -275,6 +331,7 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
   plan = std::move(proj);
   uint32_t out_index = plan->table_index;
 
+  if (!distinct_on.empty()) plan = ApplyDistinctOn(std::move(plan), distinct_on, proj_types, orders);
   if (stmt.distinct) {  // no hidden ORDER BY columns: they must be in the select list
     plan = MakeDistinct(std::move(plan), names);
     for (auto& o : orders) o.expr->binding.table = plan->group_index;
@@ -287,7 +344,7 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     plan = std::move(ord);
   }
   plan = ApplyLimit(std::move(plan), stmt);
-  if (proj_types.size() > visible) {
+  if (proj_types.size() > visible || !distinct_on.empty()) {  // hidden columns, DISTINCT ON's row number
     auto fin = std::make_unique<LogicalOp>(LogicalKind::Projection);
     fin->table_index = next_index_++;
     for (uint32_t i = 0; i < visible; i++)

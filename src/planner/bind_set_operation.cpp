@@ -20,8 +20,6 @@ namespace tessera {
 
 using ast::SetOpKind;
 
-namespace {
-
 // The query's plan with its columns cast to `types` (a projection when any differs).
 LogicalOpPtr CastColumns(BoundQuery q, const std::vector<Type>& types, uint32_t table_index) {
   if (q.types == types) return std::move(q.plan);
@@ -35,6 +33,8 @@ LogicalOpPtr CastColumns(BoundQuery q, const std::vector<Type>& types, uint32_t 
   proj->children.push_back(std::move(q.plan));
   return proj;
 }
+
+namespace {
 
 std::vector<BoundExprPtr> Columns(const LogicalOp& op) {
   std::vector<BoundExprPtr> cols;

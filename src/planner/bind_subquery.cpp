@@ -19,6 +19,7 @@
 #include <functional>
 
 #include "planner/binder.hpp"
+#include "planner/binder_internal.hpp"
 
 namespace tessera {
 
@@ -174,6 +175,8 @@ void PullUp(LogicalOpPtr& op, const Bindings& outer, std::vector<BoundExprPtr>& 
     case LogicalKind::Get:
     case LogicalKind::Dummy:
     case LogicalKind::Values:
+    case LogicalKind::RecursiveCte:
+    case LogicalKind::WorkingTable:
       if (SubtreeRefers(*op, outer)) throw Unsupported("this correlated reference", pos);
       return;
   }
@@ -376,6 +379,47 @@ BoundExprPtr Binder::BindSubqueryExpr(const ast::Expr& e, Ctx& ctx) {
   }
   ctx.joins->push_back(std::move(j));
   return value;
+}
+
+LogicalOpPtr Binder::BindLateral(const ast::TableRef& ref, Scope& scope) {
+  outer_scopes_.push_back(&scope);
+  BoundQuery bq;
+  try {
+    bq = BindSelect(*ref.subquery);
+  } catch (...) {
+    outer_scopes_.pop_back();
+    throw;
+  }
+  outer_scopes_.pop_back();
+  Bindings outer;
+  for (auto& en : scope.entries) outer.insert(outer.end(), en.bindings.begin(), en.bindings.end());
+  std::vector<BoundExprPtr> correlated;
+  LogicalOp* grouped = nullptr;
+  PullUp(bq.plan, outer, correlated, grouped, ref.pos);
+  if (grouped) throw Unsupported("an aggregate over correlated rows in a LATERAL subquery", ref.pos);
+  if (SubtreeRefers(*bq.plan, outer))
+    throw Unsupported("a reference to an earlier FROM item outside the WHERE clause of a LATERAL subquery", ref.pos);
+  // The scope entry: the subquery's columns (the pull-up may have added hidden ones).
+  auto b = bq.plan->Bindings();
+  if (ref.column_aliases.size() > bq.names.size())
+    throw BindError("table \"" + ref.alias + "\" has " + std::to_string(bq.names.size()) + " columns available but " +
+                        std::to_string(ref.column_aliases.size()) + " columns specified",
+                    ref.pos);
+  ScopeEntry se;
+  se.alias = ref.alias;
+  for (size_t i = 0; i < bq.names.size(); i++) {
+    se.names.push_back(i < ref.column_aliases.size() ? ref.column_aliases[i] : bq.names[i]);
+    se.types.push_back(bq.types[i]);
+    se.bindings.push_back(b[i]);
+  }
+  for (auto& e : scope.entries)
+    if (!se.alias.empty() && e.alias == se.alias)
+      throw BindError("table name \"" + se.alias + "\" specified more than once", ref.pos);
+  scope.entries.push_back(std::move(se));
+  if (correlated.empty()) return std::move(bq.plan);
+  auto j = MakeJoin(LJoinType::Inner, std::move(bq.plan));
+  MakeJoinCondition(*j, std::move(correlated), b);
+  return j;
 }
 
 LogicalOpPtr Binder::BindWhere(const ast::Expr& where, LogicalOpPtr plan, const Scope& scope) {

@@ -25,10 +25,14 @@ LogicalOpPtr Binder::BindBaseTable(const ast::TableRef& ref, Scope& scope) {
   if (!ref.schema.empty() && ref.schema != "main")
     throw UserError(ErrorKind::Catalog, "schema \"" + ref.schema + "\" does not exist", ref.pos);
   // A CTE of an enclosing WITH shadows catalog tables (not main.name).
+  if (ref.schema.empty())
+    if (auto w = BindWorkingTable(ref, scope)) return w;
   for (auto it = ctes_.rbegin(); ref.schema.empty() && it != ctes_.rend(); ++it) {
     auto f = it->find(ref.name);
     if (f != it->end()) {
       const ast::CommonTableExpr* cte = f->second;
+      if (cte->recursive)
+        if (auto r = BindRecursiveCte(*cte, ref, scope)) return r;
       auto aliases = ref.column_aliases.empty() ? cte->column_aliases : ref.column_aliases;
       return BindSubqueryRef(*cte->query, ref.alias.empty() ? ref.name : ref.alias, aliases,
                              ref.pos, scope, !ref.column_aliases.empty());
@@ -143,6 +147,64 @@ static bool AllIn(const BoundExpr& e, const std::vector<ColumnBinding>& set) {
   return true;
 }
 
+BoundExprPtr Binder::BindUsing(const ast::TableRef& ref, Scope& scope, size_t left_begin, size_t right_begin) {
+  auto& en = scope.entries;
+  // The entry and column an unqualified name means on one side; {end, 0} when none.
+  auto find = [&](size_t begin, size_t end, const std::string& name, const char* side) {
+    std::pair<size_t, size_t> at{end, 0};
+    for (size_t e = begin; e < end; e++)
+      for (size_t i = 0; i < en[e].names.size(); i++) {
+        if (en[e].names[i] != name || en[e].Hidden(i)) continue;
+        if (at.first != end)
+          throw BindError("column \"" + name + "\" is ambiguous on the " + side + " side of the join", ref.pos);
+        at = {e, i};
+        break;
+      }
+    return at;
+  };
+  std::vector<std::string> names;
+  if (ref.natural) {
+    for (size_t e = left_begin; e < right_begin; e++)
+      for (size_t i = 0; i < en[e].names.size(); i++) {
+        const std::string& n = en[e].names[i];
+        if (en[e].Hidden(i) || std::find(names.begin(), names.end(), n) != names.end()) continue;
+        if (find(right_begin, en.size(), n, "right").first != en.size()) names.push_back(n);
+      }
+    if (names.empty())
+      throw BindError("no columns found to join on in NATURAL JOIN (use CROSS JOIN for a cross product)", ref.pos);
+  } else {
+    for (const std::string& n : ref.using_columns)
+      if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  }
+  std::vector<BoundExprPtr> terms;
+  for (const std::string& n : names) {
+    auto [le, li] = find(left_begin, right_begin, n, "left");
+    if (le == right_begin) throw BindError("column \"" + n + "\" does not exist on the left side of the join", ref.pos);
+    auto [re, ri] = find(right_begin, en.size(), n, "right");
+    if (re == en.size()) throw BindError("column \"" + n + "\" does not exist on the right side of the join", ref.pos);
+    BoundExprPtr l = en[le].Unqualified(li), r = en[re].Unqualified(ri);
+    // The column the name stands for from now on: the left side's (INNER, LEFT), the right
+    // side's (RIGHT) or the first of the two that is not NULL (FULL).
+    BoundExprPtr merged;
+    if (ref.join_type == ast::JoinType::Right) {
+      merged = r->Copy();
+    } else if (ref.join_type == ast::JoinType::Full) {
+      std::vector<BoundExprPtr> args;
+      args.push_back(l->Copy());
+      args.push_back(r->Copy());
+      merged = MakeScalarCall("coalesce", std::move(args), ref.pos);
+    }
+    terms.push_back(MakeEquality(std::move(l), std::move(r), ref.pos));
+    if (merged) {
+      en[le].merged.resize(en[le].names.size());
+      en[le].merged[li] = std::shared_ptr<const BoundExpr>(std::move(merged));
+    }
+    en[re].hidden.resize(en[re].names.size(), 0);
+    en[re].hidden[ri] = 1;
+  }
+  return MakeAnd(std::move(terms));
+}
+
 LogicalOpPtr Binder::BindFrom(const ast::TableRef& ref, Scope& scope) {
   switch (ref.kind) {
     case ast::TableRefKind::Base: return BindBaseTable(ref, scope);
@@ -150,26 +212,55 @@ LogicalOpPtr Binder::BindFrom(const ast::TableRef& ref, Scope& scope) {
     case ast::TableRefKind::ShowTables: return BindSystemTable(ref, scope);
     case ast::TableRefKind::TableFunction: return BindTableFunction(ref, scope);
     case ast::TableRefKind::Subquery:
+      if (ref.lateral) return BindLateral(ref, scope);
       return BindSubqueryRef(*ref.subquery, ref.alias, ref.column_aliases, ref.pos, scope, true);
     case ast::TableRefKind::Join: {
+      const size_t left_begin = scope.entries.size();
       auto left = BindFrom(*ref.left, scope);
+      const size_t right_begin = scope.entries.size();
       auto right = BindFrom(*ref.right, scope);
-      if (ref.join_type == ast::JoinType::Cross || !ref.on) return CrossJoin(std::move(left), std::move(right));
-      Ctx ctx;
-      ctx.scope = &scope;
-      ctx.clause = "JOIN conditions";
-      auto cond = ToBoolean(Bind(*ref.on, ctx), ref.on->pos, "JOIN condition");
-      if (ref.join_type == ast::JoinType::Inner) {
+      BoundExprPtr cond;
+      if (ref.natural || !ref.using_columns.empty()) {
+        cond = BindUsing(ref, scope, left_begin, right_begin);
+      } else if (ref.join_type != ast::JoinType::Cross && ref.on) {
+        Ctx ctx;
+        ctx.scope = &scope;
+        ctx.clause = "JOIN conditions";
+        cond = ToBoolean(Bind(*ref.on, ctx), ref.on->pos, "JOIN condition");
+      }
+      if (IsPendingJoin(*right)) {  // a LATERAL subquery: its join completed with the left side
+        if (ref.join_type != ast::JoinType::Inner && ref.join_type != ast::JoinType::Cross &&
+            ref.join_type != ast::JoinType::Left)
+          throw UserError(ErrorKind::Unsupported, "RIGHT and FULL joins with a LATERAL subquery are not supported",
+                          ref.pos);
+        right->children.insert(right->children.begin(), std::move(left));
+        if (ref.join_type == ast::JoinType::Left) {
+          right->join_type = LJoinType::Left;
+          if (cond) {
+            std::vector<BoundExprPtr> terms;
+            if (right->residual) terms.push_back(std::move(right->residual));
+            terms.push_back(std::move(cond));
+            right->residual = MakeAnd(std::move(terms));
+          }
+          return right;
+        }
+        if (!cond) return right;
+        auto f = std::make_unique<LogicalOp>(LogicalKind::Filter);
+        SplitConjunction(std::move(cond), f->filters);
+        f->children.push_back(std::move(right));
+        return f;
+      }
+      if (!cond) return CrossJoin(std::move(left), std::move(right));
+      if (ref.join_type == ast::JoinType::Inner || ref.join_type == ast::JoinType::Cross) {
         auto f = std::make_unique<LogicalOp>(LogicalKind::Filter);
         SplitConjunction(std::move(cond), f->filters);
         f->children.push_back(CrossJoin(std::move(left), std::move(right)));
         return f;
       }
-      if (ref.join_type != ast::JoinType::Left)
-        throw UserError(ErrorKind::Unsupported, "RIGHT and FULL OUTER JOIN are not supported yet",
-                        ref.pos);
+      // RIGHT is LEFT with the sides swapped (the output's column order is the scope's).
+      if (ref.join_type == ast::JoinType::Right) std::swap(left, right);
       auto j = std::make_unique<LogicalOp>(LogicalKind::Join);
-      j->join_type = LJoinType::Left;
+      j->join_type = ref.join_type == ast::JoinType::Full ? LJoinType::Full : LJoinType::Left;
       auto lb = left->Bindings(), rb = right->Bindings();
       std::vector<BoundExprPtr> terms, residual;
       SplitConjunction(std::move(cond), terms);

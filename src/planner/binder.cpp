@@ -17,7 +17,8 @@ UserError BindError(const std::string& msg, SourcePos pos) {
   return UserError(ErrorKind::Binder, msg, pos);
 }
 
-bool IsAggregateName(const std::string& n) { return FindAggregateFunction(n) != nullptr; }
+bool IsGroupingName(const std::string& n) { return n == "grouping" || n == "grouping_id"; }
+bool IsAggregateName(const std::string& n) { return FindAggregateFunction(n) != nullptr || IsGroupingName(n); }
 
 // sum(x) OVER (...) is no aggregate of the query; its arguments, PARTITION BY and ORDER BY
 // may hold some (sum(sum(x)) OVER ()).
@@ -50,9 +51,8 @@ BoundExprPtr Binder::BindColumn(const ast::Expr& e, const Ctx& ctx) {
   // Not in this query's scope: a correlated reference to an enclosing query's column.
   auto visible = [&](const Scope& s) {
     for (auto& en : s.entries)
-      if ((e.table.empty() || en.alias == e.table) &&
-          std::find(en.names.begin(), en.names.end(), e.name) != en.names.end())
-        return true;
+      for (size_t i = 0; i < en.names.size(); i++)
+        if (en.names[i] == e.name && (e.table.empty() ? !en.Hidden(i) : en.alias == e.table)) return true;
     return false;
   };
   if (!visible(*scope))
@@ -78,16 +78,19 @@ BoundExprPtr Binder::BindColumn(const ast::Expr& e, const Ctx& ctx) {
     idx = it - found->names.begin();
   } else {
     for (auto& s : scope->entries) {
-      auto it = std::find(s.names.begin(), s.names.end(), e.name);
-      if (it == s.names.end()) continue;
-      if (found) throw BindError("column reference \"" + e.name + "\" is ambiguous", e.pos);
-      found = &s;
-      idx = it - s.names.begin();
+      for (size_t i = 0; i < s.names.size(); i++) {
+        if (s.names[i] != e.name || s.Hidden(i)) continue;
+        if (found) throw BindError("column reference \"" + e.name + "\" is ambiguous", e.pos);
+        found = &s;
+        idx = i;
+        break;  // the first of an entry's columns of that name
+      }
     }
     if (!found && ctx.aliases && scope == ctx.scope)
       for (auto& [alias, expr] : *ctx.aliases)
         if (alias == e.name) return expr->Copy();
     if (!found) throw BindError("column \"" + e.name + "\" does not exist", e.pos);
+    return found->Unqualified(idx);
   }
   return MakeColumn(found->bindings[idx], found->types[idx], e.name);
 }

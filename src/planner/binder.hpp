@@ -46,6 +46,18 @@ class Binder {
     std::vector<std::string> names;
     std::vector<Type> types;
     std::vector<ColumnBinding> bindings;
+    // JOIN ... USING / NATURAL JOIN (bind_table_ref.cpp): the join columns appear once to
+    // unqualified names and `*`. The right side's are hidden (only alias.name reaches
+    // them); the left side's stand for `merged` where set (the right side's column for a
+    // RIGHT join, COALESCE of both for a FULL join). Empty when no column is either.
+    std::vector<uint8_t> hidden;
+    std::vector<std::shared_ptr<const BoundExpr>> merged;
+    bool Hidden(size_t i) const { return i < hidden.size() && hidden[i]; }
+    // What the unqualified name of column i (or `*`) stands for.
+    BoundExprPtr Unqualified(size_t i) const {
+      if (i < merged.size() && merged[i]) return merged[i]->Copy();
+      return MakeColumn(bindings[i], types[i], names[i]);
+    }
   };
   struct Scope {
     std::vector<ScopeEntry> entries;
@@ -54,6 +66,10 @@ class Binder {
     uint32_t group_index, agg_index;
     std::vector<BoundExprPtr> groups;
     std::vector<BoundExprPtr> aggs;
+    // GROUPING(args) / GROUPING_ID(args) calls (bind_grouping_sets.cpp): each its
+    // arguments' indices in `groups`, bound (grouping_index, k) as BIGINT.
+    uint32_t grouping_index = 0;
+    std::vector<std::vector<uint32_t>> grouping_calls;
   };
   // The window functions of a SELECT (bind_window.cpp): bound (index, i), computed by a
   // Window operator under the select list; `stmt` holds the named windows.
@@ -88,10 +104,18 @@ class Binder {
   BoundQuery BindValues(const ast::SelectStmt& stmt);
   BoundQuery BindNodeTail(const ast::SelectStmt& stmt, BoundQuery q, const std::vector<std::string>& other_names,
                           const char* node);
+  // DISTINCT ON: over the select list's projection `plan`, the first row of each value of
+  // its columns `keys` in the order of `orders` (bind_distinct_on.cpp).
+  LogicalOpPtr ApplyDistinctOn(LogicalOpPtr plan, const std::vector<int>& keys, const std::vector<Type>& types,
+                               const std::vector<OrderSpec>& orders);
   // DISTINCT over all of `plan`'s columns: an aggregate grouping by them all.
   LogicalOpPtr MakeDistinct(LogicalOpPtr plan, const std::vector<std::string>& names);
 
   LogicalOpPtr BindFrom(const ast::TableRef& ref, Scope& scope);
+  // JOIN ... USING (cols) / NATURAL JOIN: the condition equating the named columns of the
+  // left side (scope entries [left_begin, right_begin)) with the right side's (the rest),
+  // and the scope changes making each appear once (ScopeEntry::hidden, merged).
+  BoundExprPtr BindUsing(const ast::TableRef& ref, Scope& scope, size_t left_begin, size_t right_begin);
   LogicalOpPtr BindBaseTable(const ast::TableRef& ref, Scope& scope);
   // A scan of `entry` (a catalog table, or one made by BindSystemTable) named by `ref`.
   // `name` (when given) replaces ref.name as the table's name.
@@ -111,6 +135,25 @@ class Binder {
   };
   // The columns of a table, a view or (ref.subquery) a query, as DESCRIBE shows them.
   std::vector<RelationColumn> DescribeRelation(const ast::TableRef& ref);
+  // WITH RECURSIVE (bind_recursive_cte.cpp): a reference to a recursive CTE (null when its
+  // query does not refer to itself: then it is bound as any CTE), and a reference to the
+  // CTE being bound from inside its recursive part (its working table).
+  LogicalOpPtr BindRecursiveCte(const ast::CommonTableExpr& cte, const ast::TableRef& ref, Scope& scope);
+  LogicalOpPtr BindWorkingTable(const ast::TableRef& ref, Scope& scope);
+  struct WorkingTable {
+    const ast::CommonTableExpr* cte;
+    uint32_t cte_index;
+    std::vector<std::string> names;
+    std::vector<Type> types;
+    int references = 0;
+  };
+  std::vector<WorkingTable> working_tables_;
+  std::vector<const ast::CommonTableExpr*> recursive_binding_;  // anchors being bound
+  // LATERAL (subquery) (bind_subquery.cpp): bound seeing the FROM items before it in
+  // `scope`; its correlated predicates pulled up as for subqueries in expressions. Without
+  // any, its plan; else a pending inner Join holding only the subquery (its right child)
+  // and the join condition, which the caller completes with the left side (IsPendingJoin).
+  LogicalOpPtr BindLateral(const ast::TableRef& ref, Scope& scope);
   LogicalOpPtr BindSubqueryRef(const ast::SelectStmt& q, const std::string& alias,
                                const std::vector<std::string>& col_aliases, SourcePos pos,
                                Scope& scope, bool check_aliases);
@@ -122,6 +165,13 @@ class Binder {
   BoundExprPtr BindArith(ast::Op op, BoundExprPtr l, BoundExprPtr r, SourcePos pos);
   BoundExprPtr BindFunction(const ast::Expr& e, Ctx& ctx);
   BoundExprPtr BindAggregate(const ast::Expr& e, Ctx& ctx);
+  // GROUPING SETS, ROLLUP, CUBE and GROUPING() (bind_grouping_sets.cpp): the call, and the
+  // aggregation of each set (of indices into agg.groups) under one UNION ALL whose columns,
+  // bound (out_index, i), are every group (NULL where not in the set), the aggregates and
+  // the GROUPING() values.
+  BoundExprPtr BindGrouping(const ast::Expr& e, Ctx& ctx);
+  LogicalOpPtr ApplyGroupingSets(LogicalOpPtr input, const AggState& agg,
+                                 const std::vector<std::vector<uint32_t>>& sets, uint32_t out_index);
   // The aggregate call `e` (BExpr::Agg) bound in `inner`, not yet an aggregate of the query.
   BoundExprPtr MakeAggregate(const ast::Expr& e, Ctx& inner);
   // Window functions (bind_window.cpp): a call with OVER, and the operator computing them.
@@ -150,7 +200,12 @@ class Binder {
 LogicalOpPtr ApplyJoins(LogicalOpPtr plan, std::vector<LogicalOpPtr>& joins);
 bool AstContainsSubquery(const ast::Expr& e);
 
-bool IsAggregateName(const std::string& name);
+bool IsAggregateName(const std::string& name);  // GROUPING and GROUPING_ID included
+bool IsGroupingName(const std::string& name);
+// e with the columns of an aggregation's groups, aggregates and GROUPING() calls bound to
+// the grouping sets' output instead (bind_grouping_sets.cpp).
+void RebindGroupingOutput(BoundExpr& e, uint32_t group_index, uint32_t agg_index, uint32_t grouping_index,
+                          size_t ngroups, size_t naggs, uint32_t out_index);
 bool AstContainsAggregate(const ast::Expr& e);  // outside window function calls' own
 bool AstContainsWindow(const ast::Expr& e);
 

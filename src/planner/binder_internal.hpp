@@ -2,15 +2,29 @@
 // planner's interface (binder.hpp).
 #pragma once
 #include <string>
+#include <string_view>
 
 #include "common/error.hpp"
 #include "parser/ast.hpp"
+#include "planner/binder.hpp"
 #include "planner/logical_plan.hpp"
 
 namespace tessera {
 
 // A UserError of kind Binder at `pos` (binder.cpp).
 UserError BindError(const std::string& msg, SourcePos pos);
+
+// l = r, both sides cast to the type they are compared in (bind_expression.cpp).
+BoundExprPtr MakeEquality(BoundExprPtr l, BoundExprPtr r, SourcePos pos);
+// A call of the registry's scalar function `name` over bound arguments (bind_expression.cpp).
+BoundExprPtr MakeScalarCall(std::string_view name, std::vector<BoundExprPtr> args, SourcePos pos);
+
+// The query's plan with its columns cast to `types` (a projection bound (table_index, i)
+// when any differs; bind_set_operation.cpp).
+LogicalOpPtr CastColumns(BoundQuery q, const std::vector<Type>& types, uint32_t table_index);
+
+// A LATERAL subquery's join waiting for its left side (Binder::BindLateral).
+inline bool IsPendingJoin(const LogicalOp& op) { return op.kind == LogicalKind::Join && op.children.size() == 1; }
 
 // A cross join of l and r (bind_table_ref.cpp).
 LogicalOpPtr CrossJoin(LogicalOpPtr l, LogicalOpPtr r);

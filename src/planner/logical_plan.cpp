@@ -2,6 +2,11 @@
 
 namespace tessera {
 
+const char* JoinTypeName(LJoinType t) {
+  static const char* names[] = {"INNER", "LEFT", "SEMI", "ANTI", "CROSS", "MARK", "FULL"};
+  return names[(int)t];
+}
+
 std::vector<ColumnBinding> LogicalOp::Bindings() const {
   std::vector<ColumnBinding> r;
   switch (kind) {
@@ -31,6 +36,12 @@ std::vector<ColumnBinding> LogicalOp::Bindings() const {
       break;
     case LogicalKind::Values:
       for (uint32_t i = 0; i < values[0].size(); i++) r.push_back({table_index, i});
+      break;
+    case LogicalKind::RecursiveCte:
+      for (uint32_t i = 0; i < children[0]->Bindings().size(); i++) r.push_back({table_index, i});
+      break;
+    case LogicalKind::WorkingTable:
+      for (uint32_t i = 0; i < column_types.size(); i++) r.push_back({table_index, i});
       break;
     case LogicalKind::Window:
       r = children[0]->Bindings();
@@ -68,6 +79,7 @@ std::vector<Type> LogicalOp::Types() const {
     case LogicalKind::Values:
       for (auto& e : values[0]) r.push_back(e->type);
       break;
+    case LogicalKind::WorkingTable: r = column_types; break;
     case LogicalKind::Window:
       r = children[0]->Types();
       for (auto& e : exprs) r.push_back(e->type);
@@ -108,6 +120,9 @@ LogicalOpPtr LogicalOp::Copy() const {
   for (auto& o : orders) r->orders.push_back({o.expr->Copy(), o.desc, o.nulls_first});
   r->limit = limit;
   r->offset = offset;
+  r->distinct_rows = distinct_rows;
+  r->cte_index = cte_index;
+  r->column_types = column_types;
   r->estimated_rows = estimated_rows;
   return r;
 }
@@ -129,8 +144,7 @@ std::string LogicalOp::ToString(int indent) const {
     case LogicalKind::Filter: s += "FILTER " + List(filters); break;
     case LogicalKind::Projection: s += "PROJECT " + List(exprs); break;
     case LogicalKind::Join: {
-      static const char* names[] = {"INNER", "LEFT", "SEMI", "ANTI", "CROSS", "MARK"};
-      s += std::string(names[(int)join_type]) + " JOIN";
+      s += std::string(JoinTypeName(join_type)) + " JOIN";
       for (size_t i = 0; i < left_keys.size(); i++)
         s += (i ? " AND " : " ") + left_keys[i]->ToString() + " = " + right_keys[i]->ToString();
       if (residual) s += " [" + residual->ToString() + "]";
@@ -145,6 +159,8 @@ std::string LogicalOp::ToString(int indent) const {
     case LogicalKind::UnionAll: s += "UNION ALL"; break;
     case LogicalKind::Values: s += "VALUES " + std::to_string(values.size()) + " rows"; break;
     case LogicalKind::Window: s += "WINDOW " + List(exprs); break;
+    case LogicalKind::RecursiveCte: s += distinct_rows ? "RECURSIVE CTE (UNION)" : "RECURSIVE CTE (UNION ALL)"; break;
+    case LogicalKind::WorkingTable: s += "WORKING TABLE"; break;
   }
   s += "\n";
   for (auto& c : children) s += c->ToString(indent + 1);

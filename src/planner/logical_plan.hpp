@@ -14,11 +14,21 @@ namespace tessera {
 // (table_index, i). Values: the rows of a VALUES list; outputs (table_index, i). Window:
 // its child's columns, then one per window function of `exprs` (BExpr::Window), bound
 // (table_index, i).
-enum class LogicalKind { Get, Filter, Projection, Join, Aggregate, Order, Limit, Dummy, UnionAll, Values, Window };
+// RecursiveCte (WITH RECURSIVE): children[0] the anchor query, children[1] the recursive
+// part, evaluated again over the rows the last evaluation added (its WorkingTable nodes,
+// `cte_index` = this node's table_index) until it adds none; outputs every row added,
+// (table_index, i). WorkingTable: those rows, `column_types`, bound (table_index, i).
+enum class LogicalKind { Get, Filter, Projection, Join, Aggregate, Order, Limit, Dummy, UnionAll, Values, Window,
+                         RecursiveCte, WorkingTable };
 // Mark: every probe row once, plus a BOOLEAN column (binding {table_index, 0}) saying
 // whether it found a match: how [NOT] EXISTS / [NOT] IN subqueries are evaluated where
 // they are not a top-level conjunct of WHERE (those become Semi/Anti joins).
-enum class LJoinType { Inner, Left, Semi, Anti, Cross, Mark };
+// Full: a FULL OUTER join (every row of both sides; the CPU's hash join emits the build
+// rows no probe row matched after the probe). RIGHT joins are bound as Left joins with
+// their sides swapped.
+enum class LJoinType { Inner, Left, Semi, Anti, Cross, Mark, Full };
+// "INNER", "LEFT", ... (EXPLAIN).
+const char* JoinTypeName(LJoinType t);
 
 struct OrderSpec {
   BoundExprPtr expr;
@@ -75,6 +85,12 @@ struct LogicalOp {
   // Limit
   int64_t limit = -1;
   int64_t offset = 0;
+
+  // RecursiveCte: UNION (a row already added is not added again) rather than UNION ALL
+  bool distinct_rows = false;
+  // WorkingTable: the RecursiveCte's table_index, and the column types
+  uint32_t cte_index = 0;
+  std::vector<Type> column_types;
 
   double estimated_rows = -1;
 

@@ -55,6 +55,55 @@ void CheckDelimiterAndQuote(char delimiter, char quote) {
   if (quote && quote == delimiter) throw UserError(ErrorKind::Input, "COPY delimiter and quote must differ");
 }
 
+// An option's list or struct in the parser's canonical text ("['a', 'b']" or
+// "{'a': 'INTEGER'}"): its strings in order (a struct's keys and values alternating);
+// *is_struct says which. Anything else (a plain value) is not a collection: false.
+bool OptionEntries(const std::string& v, std::vector<std::string>& out, bool* is_struct) {
+  out.clear();
+  if (v.size() < 2 || !((v.front() == '[' && v.back() == ']') || (v.front() == '{' && v.back() == '}'))) return false;
+  *is_struct = v.front() == '{';
+  for (size_t i = 1; i + 1 < v.size(); i++) {
+    if (v[i] != '\'') continue;
+    std::string x;
+    for (i++; i + 1 < v.size(); i++) {
+      if (v[i] == '\'') {
+        if (v[i + 1] != '\'') break;
+        i++;
+      }
+      x.push_back(v[i]);
+    }
+    out.push_back(std::move(x));
+  }
+  return true;
+}
+
+// A type written as text ('DECIMAL(10,2)', 'integer').
+Type TypeFromText(const std::string& text, SourcePos pos) {
+  std::string name = text;
+  int p = -1, s = -1;
+  size_t open = text.find('(');
+  if (open != std::string::npos) {
+    name = text.substr(0, open);
+    size_t close = text.find(')', open);
+    if (close == std::string::npos || close + 1 != text.size())
+      throw UserError(ErrorKind::Type, "unknown type \"" + text + "\"", pos);
+    std::string args = text.substr(open + 1, close - open - 1);
+    size_t comma = args.find(',');
+    auto number = [&](std::string a) {
+      while (!a.empty() && a.front() == ' ') a.erase(a.begin());
+      while (!a.empty() && a.back() == ' ') a.pop_back();
+      if (a.empty() || a.size() > 4 || a.find_first_not_of("0123456789") != std::string::npos)
+        throw UserError(ErrorKind::Type, "unknown type \"" + text + "\"", pos);
+      return std::stoi(a);
+    };
+    p = number(comma == std::string::npos ? args : args.substr(0, comma));
+    if (comma != std::string::npos) s = number(args.substr(comma + 1));
+  }
+  while (!name.empty() && name.back() == ' ') name.pop_back();
+  while (!name.empty() && name.front() == ' ') name.erase(name.begin());
+  return Type::FromName(name, p, s, pos);
+}
+
 }  // namespace
 
 CsvOptions ParseCopyOptions(const CopyOptionList& opts, const std::string& path) {
@@ -90,8 +139,8 @@ CsvOptions ParseCopyOptions(const CopyOptionList& opts, const std::string& path)
 
 ReadCsvOptions ParseReadCsvOptions(const CopyOptionList& opts, SourcePos pos) {
   static const char* kKnown =
-      "all_varchar, auto_detect, compression, delim, delimiter, escape, filename, header, null, "
-      "nullstr, quote, sample_size, sep, skip";
+      "all_varchar, auto_detect, column_names, column_types, columns, compression, delim, delimiter, dtypes, "
+      "escape, filename, header, names, null, nullstr, quote, sample_size, sep, skip, types";
   ReadCsvOptions r;
   CsvOptions& o = r.csv;
   auto bad = [&](const std::string& key, const std::string& why) {
@@ -147,7 +196,8 @@ ReadCsvOptions ParseReadCsvOptions(const CopyOptionList& opts, SourcePos pos) {
       r.all_varchar = boolean(k, v);
     } else if (k == "auto_detect") {
       if (!boolean(k, v))
-        throw bad(k, "false needs the columns option, which tessera does not support: leave auto_detect on");
+        throw bad(k, "false is not supported (the dialect and header are always sniffed; columns, types and names "
+                     "set the columns): leave auto_detect on");
     } else if (k == "filename") {
       r.filename = boolean(k, v);
     } else if (k == "compression") {
@@ -157,6 +207,36 @@ ReadCsvOptions ParseReadCsvOptions(const CopyOptionList& opts, SourcePos pos) {
       else if (l == "gzip") r.compression = ReadCsvOptions::Codec::Gzip;
       else if (l == "zstd") r.compression = ReadCsvOptions::Codec::Zstd;
       else throw bad(k, "must be auto, none, gzip or zstd, got '" + v + "'");
+    } else if (k == "names" || k == "column_names") {
+      std::vector<std::string> e;
+      bool is_struct = false;
+      if (!OptionEntries(raw, e, &is_struct) || is_struct) throw bad(k, "must be a list of names (['a', 'b'])");
+      for (size_t i = 0; i < e.size(); i++)
+        for (size_t j = 0; j < i; j++)
+          if (AsciiLower(e[i]) == AsciiLower(e[j])) throw bad(k, "must have unique values: \"" + e[i] + "\" is repeated");
+      r.names = std::move(e);
+    } else if (k == "types" || k == "dtypes" || k == "column_types") {
+      std::vector<std::string> e;
+      bool is_struct = false;
+      if (!OptionEntries(raw, e, &is_struct))
+        throw bad(k, "must be a list of types (['INTEGER', 'DATE']) or a struct ({'col': 'INTEGER'})");
+      r.types_by_position.clear();
+      r.types_by_name.clear();
+      if (is_struct)
+        for (size_t i = 0; i + 1 < e.size(); i += 2) r.types_by_name.emplace_back(e[i], TypeFromText(e[i + 1], pos));
+      else
+        for (auto& t : e) r.types_by_position.push_back(TypeFromText(t, pos));
+    } else if (k == "columns") {
+      std::vector<std::string> e;
+      bool is_struct = false;
+      if (!OptionEntries(raw, e, &is_struct) || !is_struct || e.empty())
+        throw bad(k, "must be a struct of column names and types ({'a': 'INTEGER', 'b': 'VARCHAR'})");
+      r.columns.clear();
+      for (size_t i = 0; i + 1 < e.size(); i += 2) {
+        for (auto& c : r.columns)
+          if (AsciiLower(c.first) == AsciiLower(e[i])) throw bad(k, "names the column \"" + e[i] + "\" twice");
+        r.columns.emplace_back(e[i], TypeFromText(e[i + 1], pos));
+      }
     } else {
       throw UserError(ErrorKind::Binder,
                       "unknown read_csv option \"" + key + "\" (known: " + kKnown + ")", pos);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/types.hpp"
 
 namespace tessera {
 
@@ -30,6 +31,15 @@ struct ReadCsvOptions {
   bool all_varchar = false;
   bool filename = false;         // a last column "filename" with each row's file name
   enum class Codec { Auto, None, Gzip, Zstd } compression = Codec::Auto;
+  // names = ['a', ...]: the first columns' names (the rest keep the header's or columnN).
+  std::vector<std::string> names;
+  // types / dtypes = ['INTEGER', ...] (by position) or {'col': 'INTEGER', ...} (by name):
+  // these columns' types instead of the sniffed ones.
+  std::vector<Type> types_by_position;
+  std::vector<std::pair<std::string, Type>> types_by_name;
+  // columns = {'name': 'TYPE', ...}: every column's name and type (the file must have that
+  // many columns); the dialect and the header are still sniffed.
+  std::vector<std::pair<std::string, Type>> columns;
 };
 
 // Writing (COPY ... TO).
@@ -62,7 +72,10 @@ CsvOptions ParseCopyOptions(const CopyOptionList& opts, const std::string& path)
 
 // read_csv's named arguments (names lower-case): header, delim/sep/delimiter, quote,
 // escape (only the quote itself), nullstr/null, skip, sample_size, all_varchar,
-// auto_detect (true only), compression (auto, none, gzip, zstd), filename. Throws
+// auto_detect (true only), compression (auto, none, gzip, zstd), filename, names /
+// column_names (a list), types / dtypes / column_types (a list or a struct), columns (a
+// struct); lists and structs in the parser's canonical text (parse_select.cpp:
+// ParseOptionCollection). Throws
 // UserError(Binder) at `pos` for an unknown name, listing the known ones, or a bad value.
 ReadCsvOptions ParseReadCsvOptions(const CopyOptionList& opts, SourcePos pos);
 

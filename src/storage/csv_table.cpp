@@ -4,7 +4,9 @@
 // SniffCsv); every file is then read eagerly, in parallel, by the COPY reader
 // (csv_reader: ReadCsvRowGroups) with those columns, so a value past the sample that does
 // not convert is an error naming file, line and column, and nothing is loaded. Later
-// files must have the same number of columns (and, with a header, the same header).
+// files must have the same number of columns (and, with a header, the same header). The
+// columns, names and types options replace sniffed names and types (ApplyGivenColumns).
+#include <algorithm>
 #include <memory>
 
 #include "common/ascii.hpp"
@@ -51,6 +53,36 @@ void AddConstantColumn(std::vector<std::shared_ptr<const RowGroup>>& groups, con
   }
 }
 
+// The columns, names and types options over the sniffed columns (DuckDB's rules): columns
+// replaces every name and type (and must list as many columns as the file has); names
+// renames the first columns; types sets types by position (a list) or by name (a struct,
+// each name one of the file's).
+void ApplyGivenColumns(const ReadCsvOptions& ro, std::vector<ColumnDef>& cols, SourcePos pos) {
+  auto too_many = [&](const char* option, size_t n) {
+    return UserError(ErrorKind::Binder,
+                     std::string("read_csv option ") + option + " gives " + std::to_string(n) +
+                         " columns but the file has " + std::to_string(cols.size()),
+                     pos);
+  };
+  if (!ro.columns.empty()) {
+    if (ro.columns.size() != cols.size()) throw too_many("columns", ro.columns.size());
+    for (size_t c = 0; c < cols.size(); c++) {
+      cols[c].name = ro.columns[c].first;
+      cols[c].type = ro.columns[c].second;
+    }
+  }
+  if (ro.names.size() > cols.size()) throw too_many("names", ro.names.size());
+  for (size_t c = 0; c < ro.names.size(); c++) cols[c].name = ro.names[c];
+  if (ro.types_by_position.size() > cols.size()) throw too_many("types", ro.types_by_position.size());
+  for (size_t c = 0; c < ro.types_by_position.size(); c++) cols[c].type = ro.types_by_position[c];
+  for (auto& [name, type] : ro.types_by_name) {
+    auto it = std::find_if(cols.begin(), cols.end(), [&](const ColumnDef& d) { return AsciiLower(d.name) == AsciiLower(name); });
+    if (it == cols.end())
+      throw UserError(ErrorKind::Binder, "read_csv option types names the column \"" + name + "\", which the file does not have", pos);
+    it->type = type;
+  }
+}
+
 }  // namespace
 
 std::shared_ptr<const TableEntry> OpenCsvTable(const std::vector<std::string>& files, const FileOptionList& options,
@@ -74,6 +106,7 @@ std::shared_ptr<const TableEntry> OpenCsvTable(const std::vector<std::string>& f
           Type t = ro.all_varchar ? Type::Varchar() : sniffed.types[c];
           entry->schema.columns.push_back({sniffed.names[c], t, false});
         }
+        ApplyGivenColumns(ro, entry->schema.columns, pos);
         if (sniffed.opt.header) first_header = FirstRecord(text, sniffed.opt);
         if (ro.filename)
           for (auto& c : entry->schema.columns)
@@ -105,7 +138,8 @@ std::shared_ptr<const TableEntry> OpenCsvTable(const std::vector<std::string>& f
   } catch (const UserError& e) {
     if (e.pos().Known()) throw;
     std::string msg = e.raw();
-    if (msg.find("could not convert") != std::string::npos && !ro.all_varchar)
+    if (msg.find("could not convert") != std::string::npos && !ro.all_varchar && ro.columns.empty() &&
+        ro.types_by_position.empty() && ro.types_by_name.empty())
       msg += " (the column types were sniffed from the first " +
              (ro.sample_size == UINT64_MAX ? std::string("records") : std::to_string(ro.sample_size) + " records") +
              ": sample_size = -1 sniffs the whole file, all_varchar = true reads text)";

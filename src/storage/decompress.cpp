@@ -5,10 +5,8 @@
 #include <cstring>
 
 #include "common/error.hpp"
+#include "storage/codec_libraries.hpp"
 
-#ifdef TESSERA_HAVE_ZSTD
-#include <zstd.h>
-#endif
 
 namespace tessera {
 
@@ -60,36 +58,42 @@ std::string Gunzip(const char* data, size_t size, const std::string& path) {
   return out;
 }
 
-#ifdef TESSERA_HAVE_ZSTD
+// libzstd's streaming decoder, loaded with dlopen (codec_libraries.hpp): frames
+// concatenated one after another decode as one stream.
 std::string Unzstd(const char* data, size_t size, const std::string& path) {
-  ZSTD_DStream* ds = ZSTD_createDStream();
+  const codec_lib::Zstd* z;
+  try {
+    z = &codec_lib::Zstd::Get();
+  } catch (const codec_lib::MissingLibrary& e) {
+    throw UserError(ErrorKind::Unsupported, "cannot read \"" + path + "\": " + e.what());
+  }
+  void* ds = z->create_dstream();
   if (!ds) throw InternalError("ZSTD_createDStream failed");
   std::string out;
-  out.resize(std::max<size_t>(size * 4, ZSTD_DStreamOutSize()));
-  ZSTD_inBuffer in{data, size, 0};
+  out.resize(std::max<size_t>(size * 4, z->dstream_out_size()));
+  codec_lib::ZstdInBuffer in{data, size, 0};
   size_t produced = 0, last = 1;
   // Until the input is used up and the decoder holds nothing more (last == 0).
   while (in.pos < in.size || last != 0) {
     if (produced == out.size()) out.resize(out.size() * 2);
-    ZSTD_outBuffer o{out.data() + produced, out.size() - produced, 0};
+    codec_lib::ZstdOutBuffer o{out.data() + produced, out.size() - produced, 0};
     const size_t in_before = in.pos;
-    last = ZSTD_decompressStream(ds, &o, &in);
+    last = z->decompress_stream(ds, &o, &in);
     produced += o.pos;
-    if (ZSTD_isError(last)) {
-      std::string why = ZSTD_getErrorName(last);
-      ZSTD_freeDStream(ds);
+    if (z->is_error(last)) {
+      std::string why = z->error_name(last);
+      z->free_dstream(ds);
       Corrupt(path, "zstd", why);
     }
     if (o.pos == 0 && in.pos == in_before && last != 0) {  // no progress: input ended mid-frame
-      ZSTD_freeDStream(ds);
+      z->free_dstream(ds);
       Corrupt(path, "zstd", "the file is truncated");
     }
   }
-  ZSTD_freeDStream(ds);
+  z->free_dstream(ds);
   out.resize(produced);
   return out;
 }
-#endif
 
 }  // namespace
 
@@ -103,14 +107,7 @@ std::string Decompress(Compression kind, const char* data, size_t size, const st
   switch (kind) {
     case Compression::None: return std::string(data, size);
     case Compression::Gzip: return Gunzip(data, size, path);
-    case Compression::Zstd:
-#ifdef TESSERA_HAVE_ZSTD
-      return Unzstd(data, size, path);
-#else
-      throw UserError(ErrorKind::Unsupported, "cannot read \"" + path +
-                                                  "\": it is zstd-compressed and zstd support was not built in "
-                                                  "(install libzstd's headers and configure again)");
-#endif
+    case Compression::Zstd: return Unzstd(data, size, path);
   }
   throw InternalError("unknown compression");
 }

@@ -1,6 +1,6 @@
 // Compressed input files, recognised by their magic bytes (whatever the file is called):
-// gzip through zlib, zstd through libzstd when it was found at configure time
-// (TESSERA_HAVE_ZSTD).
+// gzip through zlib, zstd through the system's libzstd.so.1 loaded at first use
+// (codec_libraries.hpp: no build-time headers needed).
 #pragma once
 #include <cstddef>
 #include <string>
@@ -14,7 +14,7 @@ Compression DetectCompression(const char* data, size_t size);
 
 // The whole decompressed content of `data` (every member of a multi-member gzip file, or
 // every zstd frame). Throws UserError(IO) naming `path` on corrupt or truncated input, and
-// for zstd when tessera was built without it ("zstd support was not built in").
+// UserError(Unsupported) for zstd when libzstd cannot be loaded.
 std::string Decompress(Compression kind, const char* data, size_t size, const std::string& path);
 
 }  // namespace tessera

@@ -127,4 +127,65 @@ TEST(window_operator_in_plans) {
   CHECK(g.find("intermediate result (WINDOW)") != std::string::npos);
 }
 
+// FULL joins: the hash join probes as a LEFT join, then a source emits the build rows it
+// left unmatched (a pipeline after the probe's), both into a UNION ALL; the GPU leaves
+// them to the CPU and says why. A filter rejecting one side's NULL padding makes a LEFT
+// join (RIGHT: the sides swapped), rejecting both an inner join.
+TEST(full_and_right_joins_in_plans) {
+  Database db;
+  Connection con(db);
+  con.Query("CREATE TABLE a (k INTEGER, v INTEGER)");
+  con.Query("CREATE TABLE b (k INTEGER, w INTEGER)");
+  std::string p = Explain(con, "SELECT * FROM a FULL JOIN b ON a.k = b.k");
+  CHECK(p.find("HASH_JOIN FULL k = k") != std::string::npos);
+  CHECK(p.find("FULL_JOIN_UNMATCHED") != std::string::npos);
+  CHECK(p.find("TABLE_SCAN -> HASH_JOIN -> UNION_ALL   (after 1)") != std::string::npos);
+  CHECK(p.find("FULL_JOIN_UNMATCHED -> UNION_ALL   (after 2)") != std::string::npos);
+  std::string g = Explain(con, "(DEVICE gpu) SELECT * FROM a FULL JOIN b ON a.k = b.k");
+  CHECK(g.find("FULL OUTER joins do not run on the GPU yet") != std::string::npos);
+  std::string l = Explain(con, "SELECT * FROM a FULL JOIN b ON a.k = b.k WHERE a.v > 1");
+  CHECK(l.find("HASH_JOIN LEFT") != std::string::npos && l.find("FULL") == std::string::npos);
+  std::string r = Explain(con, "SELECT * FROM a FULL JOIN b ON a.k = b.k WHERE b.w > 1");
+  size_t join = r.find("HASH_JOIN LEFT");
+  CHECK(join != std::string::npos && r.find("FULL") == std::string::npos);
+  CHECK(r.find("TABLE_SCAN b", join) < r.find("TABLE_SCAN a", join));  // b probes
+  std::string i = Explain(con, "SELECT * FROM a FULL JOIN b ON a.k = b.k WHERE b.w > 1 AND a.v > 1");
+  CHECK(i.find("HASH_JOIN INNER") != std::string::npos && i.find("LEFT") == std::string::npos);
+  std::string rj = Explain(con, "SELECT * FROM a RIGHT JOIN b ON a.k = b.k");
+  join = rj.find("HASH_JOIN LEFT");
+  CHECK(join != std::string::npos && rj.find("TABLE_SCAN b", join) < rj.find("TABLE_SCAN a", join));
+}
+
+// GROUPING SETS: one aggregation per set under a UNION ALL.
+TEST(grouping_sets_in_plans) {
+  Database db;
+  Connection con(db);
+  con.Query("CREATE TABLE t (a INTEGER, b INTEGER, x INTEGER)");
+  std::string p = Explain(con, "SELECT a, b, sum(x) FROM t GROUP BY ROLLUP (a, b)");
+  size_t aggs = 0;
+  for (size_t at = 0; (at = p.find("-> UNION_ALL", at)) != std::string::npos; at++) aggs++;
+  CHECK_EQ(aggs, (size_t)3);
+  CHECK(p.find("UNGROUPED_AGGREGATE") != std::string::npos);
+}
+
+// WITH RECURSIVE: a source running its own plans (the working table scanned by the
+// recursive part's); not on the GPU; a recursion that never ends is an error.
+TEST(recursive_cte_in_plans) {
+  Database db;
+  Connection con(db);
+  const std::string q = "WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < 5) SELECT * FROM t";
+  std::string p = Explain(con, q);
+  CHECK(p.find("RECURSIVE_CTE UNION ALL") != std::string::npos);
+  CHECK(p.find("WORKING_TABLE_SCAN") != std::string::npos);
+  std::string g = Explain(con, "(DEVICE gpu) " + q);
+  CHECK(g.find("intermediate result (RECURSIVE_CTE)") != std::string::npos);
+  bool failed = false;
+  try {
+    con.Query("WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t) SELECT count(*) FROM t");
+  } catch (const UserError& e) {
+    failed = std::string(e.what()).find("did not finish") != std::string::npos;
+  }
+  CHECK(failed);
+}
+
 TEST_MAIN()

@@ -241,6 +241,60 @@ static bool ArgBetter(const AggColumn& a, const Vector& by, uint32_t i, uint32_t
   return better;
 }
 
+// sum/avg when the table has one group (an aggregate without GROUP BY, or one group so
+// far): the same additions in the same order, accumulated in registers instead of the
+// group's state per row. 32/64-bit integers add in 64 bits (DECIMAL(15,2) and BIGINT sums
+// need no 128-bit add per row) and widen into the 128-bit total when a partial sum would
+// overflow; 128-bit inputs keep the checked 128-bit add; DOUBLE adds in row order.
+static void SumOneGroup(AggColumn& a, const Vector& in, uint32_t n) {
+  const bool nulls = in.has_nulls();
+  int64_t rows = 0;
+  auto add_narrow = [&]<class T>() {
+    const T* d = in.data<T>();
+    int128_t wide = 0;
+    int64_t part = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      if (nulls && !in.IsValid(i)) continue;
+      int64_t next;
+      if (__builtin_add_overflow(part, (int64_t)d[i], &next)) {
+        wide += part;
+        next = (int64_t)d[i];
+      }
+      part = next;
+      rows++;
+    }
+    a.isum[0] += wide + part;  // at most 2^32 rows of 64-bit values: no 128-bit overflow
+  };
+  switch (in.type().physical()) {
+    case PhysType::I32: add_narrow.operator()<int32_t>(); break;
+    case PhysType::I64: add_narrow.operator()<int64_t>(); break;
+    case PhysType::I128: {
+      const int128_t* d = in.data<int128_t>();
+      int128_t acc = a.isum[0];
+      for (uint32_t i = 0; i < n; i++) {
+        if (nulls && !in.IsValid(i)) continue;
+        if (!ops::AddChecked(acc, d[i], acc)) SumOverflow(a);
+        rows++;
+      }
+      a.isum[0] = acc;
+      break;
+    }
+    case PhysType::F64: {
+      const double* d = in.data<double>();
+      double acc = a.dsum[0];
+      for (uint32_t i = 0; i < n; i++) {
+        if (nulls && !in.IsValid(i)) continue;
+        acc += d[i];
+        rows++;
+      }
+      a.dsum[0] = acc;
+      break;
+    }
+    default: throw InternalError("sum over " + in.type().ToString());
+  }
+  a.count[0] += rows;
+}
+
 void GroupTable::Update(size_t ai, const Vector* in, const std::vector<uint32_t>& gids, uint32_t n,
                         const Vector* in2) {
   AggColumn& a = aggs_[ai];
@@ -283,6 +337,10 @@ void GroupTable::Update(size_t ai, const Vector* in, const std::vector<uint32_t>
     return;
   }
   if (a.name == "count_star") {
+    if (ngroups_ == 1) {  // every gid is 0
+      a.count[0] += n;
+      return;
+    }
     for (uint32_t i = 0; i < n; i++) a.count[gids[i]]++;
     return;
   }
@@ -298,6 +356,7 @@ void GroupTable::Update(size_t ai, const Vector* in, const std::vector<uint32_t>
   }
   if (a.name == "sum" || a.name == "avg") {
     bool nulls = in->has_nulls();
+    if (ngroups_ == 1) return SumOneGroup(a, *in, n);  // every gid is 0
     auto add_int = [&]<class T>() {
       const T* d = in->data<T>();
       for (uint32_t i = 0; i < n; i++) {

@@ -15,8 +15,7 @@ PhysicalHashJoin::PhysicalHashJoin(std::vector<Type> t, LJoinType jt, std::vecto
       right_keys(std::move(rk)), residual(std::move(res)) {}
 
 std::string PhysicalHashJoin::Details() const {
-  static const char* names[] = {"INNER", "LEFT", "SEMI", "ANTI", "CROSS", "MARK"};
-  std::string s = names[(int)join_type];
+  std::string s = JoinTypeName(join_type);
   for (size_t i = 0; i < left_keys.size(); i++)
     s += (i ? " AND " : " ") + left_keys[i]->ToString() + " = " + right_keys[i]->ToString();
   if (residual) s += " [" + residual->ToString() + "]";
@@ -52,6 +51,7 @@ void PhysicalHashJoin::ResetState() {
   build_cols_.clear();
   build_has_null_key_ = false;
   remaining_.reset();
+  matched_.reset();
   is_dense_ = false;
   dense_min_ = 0;
   std::vector<uint32_t>().swap(dense_);
@@ -89,6 +89,10 @@ void PhysicalHashJoin::Finalize() {
     const Vector& count = build_cols_[build_types.size() - 1];
     remaining_ = std::make_unique<std::atomic<int64_t>[]>(std::max<uint32_t>(n, 1));
     for (uint32_t i = 0; i < n; i++) remaining_[i].store(count.data<int64_t>()[i], std::memory_order_relaxed);
+  }
+  if (join_type == LJoinType::Full) {
+    matched_ = std::make_unique<std::atomic<uint8_t>[]>(std::max<uint32_t>(n, 1));
+    for (uint32_t i = 0; i < n; i++) matched_[i].store(0, std::memory_order_relaxed);
   }
   // Perfect hash for one dense, unique integer key (NULL keys never match in it).
   if (nkeys_ == 1 && !nulls_equal) {
@@ -258,6 +262,9 @@ void PhysicalHashJoin::Execute(DataChunk& in, DataChunk& out, LocalState&) {
       SliceChunk(in, sel.data(), (uint32_t)sel.size(), out);
       return;
     }
+    case LJoinType::Full:
+      for (uint32_t b : bi) matched_[b].store(1, std::memory_order_relaxed);
+      [[fallthrough]];
     case LJoinType::Left: {
       std::vector<uint8_t> hit(in.size, 0);
       for (uint32_t p : pi) hit[p] = 1;
@@ -280,6 +287,25 @@ void PhysicalHashJoin::Execute(DataChunk& in, DataChunk& out, LocalState&) {
       return;
     }
   }
+}
+
+void PhysicalHashJoin::EmitUnmatched(uint32_t begin, uint32_t end, const std::vector<Type>& probe_types,
+                                     DataChunk& out) const {
+  std::vector<uint32_t> rows;
+  for (uint32_t r = begin; r < end && r < build_rows_; r++)
+    if (!matched_[r].load(std::memory_order_relaxed)) rows.push_back(r);
+  const uint32_t m = (uint32_t)rows.size();
+  const size_t np = probe_types.size(), nb = build_types.size();
+  out.cols.resize(np + nb);
+  for (size_t c = 0; c < np; c++) {
+    out.cols[c].Init(probe_types[c], std::max<uint32_t>(m, 1));
+    for (uint32_t i = 0; i < m; i++) out.cols[c].SetNull(i);
+  }
+  for (size_t c = 0; c < nb; c++) {
+    out.cols[np + c].Init(build_types[c], std::max<uint32_t>(m, 1));
+    CopyRows(build_cols_[c], rows.data(), m, out.cols[np + c], 0);
+  }
+  out.size = m;
 }
 
 double PhysicalHashJoin::BuildColumnBytes() const {

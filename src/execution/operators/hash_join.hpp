@@ -6,7 +6,9 @@
 // except in the semi/anti joins of INTERSECT/EXCEPT (nulls_equal), where they match NULL keys.
 // Those of INTERSECT ALL/EXCEPT ALL (counted) build on distinct rows with their count as
 // the last build column, and each probe row uses up one of its match's count.
-// Join types: see LJoinType (Mark adds one BOOLEAN column to the probe row).
+// Join types: see LJoinType (Mark adds one BOOLEAN column to the probe row). A Full join
+// probes as a Left join and marks the build rows it matched; the build rows left unmarked
+// are then emitted by a PhysicalJoinUnmatched source (join_unmatched.hpp).
 #pragma once
 #include "execution/physical_operator.hpp"
 #include "planner/logical_plan.hpp"
@@ -45,6 +47,10 @@ class PhysicalHashJoin : public PhysicalOperator {
   double IndexBytes() const { return 4.0 * (double)(dense_.size() + heads_.size() + next_.size()); }
   double BuildColumnBytes() const;
 
+  // Full join, after every probe: the build rows in [begin, end) that no probe row matched,
+  // as output rows (`probe_types` columns of NULLs, then the build columns).
+  void EmitUnmatched(uint32_t begin, uint32_t end, const std::vector<Type>& probe_types, DataChunk& out) const;
+
  private:
   uint64_t Hash(const std::vector<Vector>& keys, uint32_t i) const;
   bool KeysEqual(const std::vector<Vector>& probe, uint32_t i, uint32_t row) const;
@@ -59,6 +65,8 @@ class PhysicalHashJoin : public PhysicalOperator {
   bool build_has_null_key_ = false;
   // counted: per build row, the count not used up yet by probe rows
   std::unique_ptr<std::atomic<int64_t>[]> remaining_;
+  // Full: per build row, whether a probe row matched it
+  std::unique_ptr<std::atomic<uint8_t>[]> matched_;
   // perfect hash
   bool is_dense_ = false;
   int64_t dense_min_ = 0;

@@ -1,48 +1,41 @@
 #include "storage/parquet/parquet_codecs.hpp"
 
-#include <dlfcn.h>
 #include <zlib.h>
 
 #include <cstring>
-#include <mutex>
 
+#include "storage/codec_libraries.hpp"
 #include "storage/parquet/snappy.hpp"
 
 namespace tessera::parquet {
 
 namespace {
 
-// A function of a shared library, resolved once by the caller's static (the library
-// stays loaded); throws DecodeError naming the codec when the library is missing.
+// A function of a shared library (codec_libraries.hpp), resolved once by the caller's
+// static; a missing library is a DecodeError naming the codec.
 void* LoadSymbol(const char* lib, const char* const* sonames, const char* symbol, const char* codec) {
-  static std::mutex mu;
-  std::lock_guard<std::mutex> g(mu);
-  void* h = nullptr;
-  for (const char* const* s = sonames; *s && !h; s++) h = dlopen(*s, RTLD_NOW | RTLD_LOCAL);
-  if (!h)
-    throw DecodeError(std::string("the file uses the ") + codec + " codec and " + lib +
-                      " could not be loaded (install it, e.g. Debian's package of " + lib + ")");
-  void* f = dlsym(h, symbol);
-  if (!f) throw DecodeError(std::string(lib) + " lacks " + symbol + " (needed for the " + codec + " codec)");
-  return f;
+  try {
+    return codec_lib::LoadSymbol(lib, sonames, symbol, codec);
+  } catch (const codec_lib::MissingLibrary& e) {
+    throw DecodeError(e.what());
+  }
 }
 
-using ZstdDecompress = size_t (*)(void*, size_t, const void*, size_t);
-using ZstdIsError = unsigned (*)(size_t);
-using ZstdErrorName = const char* (*)(size_t);
 using Lz4DecompressSafe = int (*)(const char*, char*, int, int);
 using BrotliDecompress = int (*)(size_t, const uint8_t*, size_t*, uint8_t*);
 
-const char* const kZstdNames[] = {"libzstd.so.1", "libzstd.so", nullptr};
 const char* const kLz4Names[] = {"liblz4.so.1", "liblz4.so", nullptr};
 const char* const kBrotliNames[] = {"libbrotlidec.so.1", "libbrotlidec.so", nullptr};
 
 void Zstd(const uint8_t* in, size_t n, uint8_t* out, size_t out_len) {
-  static auto decompress = (ZstdDecompress)LoadSymbol("libzstd", kZstdNames, "ZSTD_decompress", "ZSTD");
-  static auto is_error = (ZstdIsError)LoadSymbol("libzstd", kZstdNames, "ZSTD_isError", "ZSTD");
-  static auto error_name = (ZstdErrorName)LoadSymbol("libzstd", kZstdNames, "ZSTD_getErrorName", "ZSTD");
-  size_t got = decompress(out, out_len, in, n);
-  if (is_error(got)) throw DecodeError(std::string("corrupt ZSTD page: ") + error_name(got));
+  const codec_lib::Zstd* z;
+  try {
+    z = &codec_lib::Zstd::Get();
+  } catch (const codec_lib::MissingLibrary& e) {
+    throw DecodeError(e.what());
+  }
+  size_t got = z->decompress(out, out_len, in, n);
+  if (z->is_error(got)) throw DecodeError(std::string("corrupt ZSTD page: ") + z->error_name(got));
   if (got != out_len) throw DecodeError("corrupt ZSTD page: wrong decompressed size");
 }
 
