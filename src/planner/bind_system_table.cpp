@@ -131,7 +131,7 @@ std::vector<Binder::RelationColumn> Binder::DescribeRelation(const ast::TableRef
   }
   const ScopeEntry& se = scope.entries.at(0);
   for (size_t i = 0; i < se.names.size(); i++)
-    out.push_back({se.names[i], se.types[i], PassesNotNullColumn(*plan, se.bindings[i])});
+    out.push_back({se.names[i], se.types[i], PassesNotNullColumn(*plan, se.bindings[i]), {}, nullptr});
   return out;
 }
 
