@@ -74,6 +74,7 @@ _KINDS = {
     10: ("interrupted", OperationalError),
     11: ("internal", InternalError),
     12: ("parameter", ProgrammingError),
+    13: ("transaction", OperationalError),
 }
 
 

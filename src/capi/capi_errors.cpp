@@ -20,6 +20,7 @@ tessera_error_type TypeOf(ErrorKind k) {
     case ErrorKind::Conversion: return TESSERA_ERROR_CONVERSION;
     case ErrorKind::Unsupported: return TESSERA_ERROR_UNSUPPORTED;
     case ErrorKind::IO: return TESSERA_ERROR_IO;
+    case ErrorKind::Transaction: return TESSERA_ERROR_TRANSACTION;
   }
   return TESSERA_ERROR_INTERNAL;
 }

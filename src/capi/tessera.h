@@ -58,7 +58,8 @@ typedef enum tessera_error_type {
   TESSERA_ERROR_IO = 9,
   TESSERA_ERROR_INTERRUPTED = 10,
   TESSERA_ERROR_INTERNAL = 11,   /* a bug or an environment failure */
-  TESSERA_ERROR_PARAMETER = 12   /* prepared statement parameters (missing, bad index) */
+  TESSERA_ERROR_PARAMETER = 12,  /* prepared statement parameters (missing, bad index) */
+  TESSERA_ERROR_TRANSACTION = 13 /* BEGIN/COMMIT/ROLLBACK misuse, a write-write conflict */
 } tessera_error_type;
 
 /* SQL types of result columns. TINYINT and SMALLINT columns are INTEGER in tessera, FLOAT

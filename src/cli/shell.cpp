@@ -270,7 +270,7 @@ Shell::Outcome Shell::ShowGpu() {
 }
 
 Shell::Outcome Shell::ShowTables() {
-  for (const std::string& name : db_.catalog().TableNames()) Out() << name << '\n';
+  for (const std::string& name : conn_.database().catalog().TableNames()) Out() << name << '\n';
   Out().flush();
   return Outcome::Ok;
 }
@@ -278,16 +278,16 @@ Shell::Outcome Shell::ShowTables() {
 Shell::Outcome Shell::ShowSchema(const std::string& table) {
   std::vector<std::string> names;
   if (table.empty()) {
-    names = db_.catalog().TableNames();
+    names = conn_.database().catalog().TableNames();
   } else {
     names.push_back(table);
   }
   for (const std::string& name : names) {
-    auto entry = db_.catalog().GetEntry(name);
+    auto entry = conn_.database().catalog().GetEntry(name);
     if (!entry) {
       std::string lower = name;
       for (char& c : lower) c = (char)std::tolower((unsigned char)c);
-      entry = db_.catalog().GetEntry(lower);
+      entry = conn_.database().catalog().GetEntry(lower);
     }
     if (!entry) {
       PrintError("table \"" + name + "\" does not exist");

@@ -16,7 +16,8 @@ struct SourcePos {
   bool Known() const { return line > 0; }
 };
 
-enum class ErrorKind { Syntax, Binder, Type, Catalog, Input, Constraint, Conversion, Unsupported, IO };
+// Transaction: BEGIN/COMMIT/ROLLBACK misuse and write-write conflicts (main/transaction.hpp).
+enum class ErrorKind { Syntax, Binder, Type, Catalog, Input, Constraint, Conversion, Unsupported, IO, Transaction };
 
 class Error : public std::runtime_error {
  public:

@@ -222,7 +222,8 @@ QueryResult ExecuteUpdate(Database& db, const ast::UpdateStatement& st) {
   }
   next->data = data;
   db.catalog().ReplaceTable(st.table, entry.get(), std::move(next));
-  return Status("UPDATE " + std::to_string(rows.size()));
+  // Rows matched more than once (UPDATE ... FROM) count once.
+  return Status("UPDATE " + std::to_string(std::count_if(where.begin(), where.end(), [](int64_t x) { return x >= 0; })));
 }
 
 QueryResult ExecuteAlterTable(Database& db, const ast::AlterTableStatement& st) {
@@ -254,6 +255,17 @@ QueryResult ExecuteAlterTable(Database& db, const ast::AlterTableStatement& st) 
       }
       if (schema.columns.size() == 1)
         throw UserError(ErrorKind::Catalog, "cannot drop column \"" + st.name + "\": it is the table's only column", st.pos);
+      for (auto& key : schema.keys) {
+        for (uint32_t& k : key.columns) {
+          if (k == (uint32_t)c)
+            throw UserError(ErrorKind::Catalog,
+                            "Cannot drop column \"" + st.name + "\" because there is a " +
+                                (key.primary ? "PRIMARY KEY" : "UNIQUE") + " constraint that depends on it",
+                            st.pos);
+          if (k > (uint32_t)c)  // DuckDB's rule too: keys are not renumbered
+            throw UserError(ErrorKind::Catalog, "Cannot drop this column: an index depends on a column after it", st.pos);
+        }
+      }
       schema.columns.erase(schema.columns.begin() + c);
       for (auto& rg : data->row_groups) {
         auto g = std::make_shared<RowGroup>(*rg);

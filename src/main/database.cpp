@@ -9,6 +9,7 @@
 #include "main/plan_cache.hpp"
 #include "main/prepared_query.hpp"
 #include "main/statement_executor.hpp"
+#include "main/transaction.hpp"
 #include "parser/parser.hpp"
 #include "storage/disk_backend.hpp"
 
@@ -49,7 +50,58 @@ void Database::OpenDeviceEarly() {
 }
 
 unsigned Database::threads() const {
-  return settings_.threads ? settings_.threads : HardwareThreads();
+  const Settings& s = parent_ ? parent_->settings_ : settings_;
+  return s.threads ? s.threads : HardwareThreads();
+}
+
+Database::Database(Database& parent, std::unique_ptr<Catalog> catalog)
+    : path_(parent.path_), parent_(&parent), catalog_(std::move(catalog)), plan_cache_(std::make_unique<PlanCache>()) {}
+
+Connection::Connection(Database& db) : db_(db) {}
+
+Connection::~Connection() = default;
+
+Database& Connection::database() { return txn_ ? txn_->db() : db_; }
+
+QueryResult Connection::Execute(const ast::Statement& stmt) {
+  if (stmt.kind == ast::StmtKind::Transaction) {
+    switch (static_cast<const ast::TransactionStatement&>(stmt).op) {
+      case ast::TransactionOp::Begin:
+        if (txn_) {
+          txn_->Abort();
+          throw UserError(ErrorKind::Transaction, "cannot start a transaction within a transaction", stmt.pos);
+        }
+        txn_ = std::make_unique<Transaction>(db_);
+        return Status("BEGIN");
+      case ast::TransactionOp::Commit: {
+        if (!txn_) throw UserError(ErrorKind::Transaction, "cannot commit - no transaction is active", stmt.pos);
+        auto txn = std::move(txn_);  // over, whether COMMIT succeeds or not
+        txn->Commit();
+        return Status("COMMIT");
+      }
+      case ast::TransactionOp::Rollback:
+        if (!txn_) throw UserError(ErrorKind::Transaction, "cannot rollback - no transaction is active", stmt.pos);
+        txn_->Rollback();
+        txn_.reset();
+        return Status("ROLLBACK");
+    }
+  }
+  if (!txn_) return ExecuteStatement(db_, stmt);
+  if (txn_->aborted())
+    throw UserError(ErrorKind::Transaction, "Current transaction is aborted (please ROLLBACK)", stmt.pos);
+  try {
+    return ExecuteStatement(txn_->db(), stmt);
+  } catch (const UserError& e) {
+    // As in DuckDB, mistakes found before anything runs (syntax, names, types) leave the
+    // transaction usable; failures while changing data abort it.
+    if (e.kind() != ErrorKind::Syntax && e.kind() != ErrorKind::Binder && e.kind() != ErrorKind::Type &&
+        e.kind() != ErrorKind::Catalog && e.kind() != ErrorKind::Unsupported)
+      txn_->Abort();
+    throw;
+  } catch (...) {
+    txn_->Abort();
+    throw;
+  }
 }
 
 namespace {
@@ -67,37 +119,39 @@ std::vector<QueryResult> Connection::ExecuteAll(std::string_view sql) {
   std::unique_ptr<PlanCacheEntry> entry;
   double parse_ms = 0;
   std::vector<std::unique_ptr<ast::Statement>> stmts;
-  if (db_.settings().plan_cache) {
-    key = db_.settings().device + '\n' + std::string(sql);
-    entry = db_.plan_cache().Take(key, db_.catalog().version());
+  Database& db = database();
+  if (db.settings().plan_cache && !(txn_ && txn_->aborted())) {
+    key = db.settings().device + '\n' + std::string(sql);
+    entry = db.plan_cache().Take(key, db.catalog().version());
   }
   if (!entry) {
     stmts = ParseSQL(sql);
     parse_ms = MsSince(t0);
-    if (db_.settings().plan_cache && stmts.size() == 1 && stmts[0]->kind == ast::StmtKind::Select) {
+    if (db.settings().plan_cache && stmts.size() == 1 && stmts[0]->kind == ast::StmtKind::Select &&
+        !(txn_ && txn_->aborted())) {
       entry = std::make_unique<PlanCacheEntry>();
       entry->key = std::move(key);
-      entry->catalog_version = db_.catalog().version();  // before preparing: a change meanwhile makes it stale
+      entry->catalog_version = db.catalog().version();  // before preparing: a change meanwhile makes it stale
       entry->statement = std::move(stmts[0]);
-      entry->query = PrepareSelect(db_, *static_cast<const ast::SelectStatement&>(*entry->statement).select);
+      entry->query = PrepareSelect(db, *static_cast<const ast::SelectStatement&>(*entry->statement).select);
     }
   }
   std::vector<QueryResult> results;
   if (entry) {
     const bool cached = !entry->fresh;
-    QueryResult r = RunPrepared(db_, *static_cast<const ast::SelectStatement&>(*entry->statement).select,
+    QueryResult r = RunPrepared(db, *static_cast<const ast::SelectStatement&>(*entry->statement).select,
                                 entry->query);  // throws: the entry is dropped
     r.phases.parse_ms = parse_ms;
     r.phases.plan_cached = cached;
     r.elapsed_ms = MsSince(t0);
-    if (entry->query.cacheable) db_.plan_cache().Put(std::move(entry), db_.catalog().version());
+    if (entry->query.cacheable) db.plan_cache().Put(std::move(entry), db.catalog().version());
     results.push_back(std::move(r));
     return results;
   }
   for (auto& s : stmts) {
     CheckInterrupt(&interrupted_);
     auto t1 = Clock::now();
-    QueryResult r = ExecuteStatement(db_, *s);
+    QueryResult r = Execute(*s);
     r.elapsed_ms = MsSince(t1);
     if (stmts.size() == 1) r.phases.parse_ms = parse_ms;
     results.push_back(std::move(r));

@@ -58,15 +58,22 @@ struct Settings {
 };
 
 class PlanCache;
+namespace ast {
+struct Statement;
+}
+class Transaction;
 
 class Database {
  public:
   // Opens (creating if needed) the database directory at `path`; "" or ":memory:" for an
   // in-memory database.
   explicit Database(const std::string& path = "");
+  // A transaction's view of `parent` (main/transaction.hpp): `catalog` is the transaction's,
+  // settings are the parent's.
+  Database(Database& parent, std::unique_ptr<Catalog> catalog);
   ~Database();
   Catalog& catalog() { return *catalog_; }
-  Settings& settings() { return settings_; }
+  Settings& settings() { return parent_ ? parent_->settings() : settings_; }
   unsigned threads() const;
   const std::string& path() const { return path_; }
   PlanCache& plan_cache() { return *plan_cache_; }
@@ -76,6 +83,7 @@ class Database {
 
  private:
   std::string path_;
+  Database* parent_ = nullptr;
   std::unique_ptr<Catalog> catalog_;
   Settings settings_;
   std::unique_ptr<PlanCache> plan_cache_;  // declared last: its plans go before the catalog
@@ -84,13 +92,16 @@ class Database {
 
 class Connection {
  public:
-  explicit Connection(Database& db) : db_(db) {}
+  explicit Connection(Database& db);
+  ~Connection();  // an open transaction is rolled back
   // Runs every ';'-separated statement; returns one result per statement. Stops at (and
   // throws) the first error; statements before it have taken effect.
   std::vector<QueryResult> ExecuteAll(std::string_view sql);
   // Runs a single statement (or the last of several) and returns its result.
   QueryResult Query(std::string_view sql);
-  Database& database() { return db_; }
+  // The database statements run against: inside BEGIN ... COMMIT the transaction's view.
+  Database& database();
+  bool in_transaction() const { return txn_ != nullptr; }
   // Asks the statement running on this connection (from another thread) to stop: its CPU
   // pipelines stop before their next chunk, the GPU executor before its next pipeline,
   // and ExecuteAll throws QueryInterrupted (common/interrupt.hpp); later statements of the
@@ -99,7 +110,11 @@ class Connection {
   void Interrupt() { interrupted_.store(true); }
 
  private:
+  // Runs one statement: BEGIN/COMMIT/ROLLBACK here, the rest by ExecuteStatement against
+  // database(); a failure inside a transaction may abort it (Transaction::Abort).
+  QueryResult Execute(const ast::Statement& stmt);
   Database& db_;
+  std::unique_ptr<Transaction> txn_;
   std::atomic<bool> interrupted_{false};
 };
 

@@ -11,6 +11,7 @@
 #include "execution/pipeline.hpp"
 #include "gpu/gpu_executor.hpp"
 #include "main/explain.hpp"
+#include "main/key_constraints.hpp"
 #include "main/data_change.hpp"
 #include "main/plan_cache.hpp"
 #include "main/prepared_query.hpp"
@@ -195,6 +196,7 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
       }
       for (auto& c : ct.columns) schema.columns.push_back({c.name, c.type, c.not_null, c.default_sql});
       if (schema.columns.empty()) throw UserError(ErrorKind::Syntax, "a table needs at least one column", stmt.pos);
+      schema.keys = BindKeyConstraints(ct, schema.columns);
       try {
         db.catalog().CreateTable(schema, ct.if_not_exists);
       } catch (const UserError& e) {
@@ -335,6 +337,8 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
       }
       return Status("CREATE VIEW");
     }
+    case ast::StmtKind::Transaction:
+      throw UserError(ErrorKind::Transaction, "transaction statements run on a connection", stmt.pos);
     case ast::StmtKind::DropView: {
       auto& d = static_cast<const ast::DropStatement&>(stmt);
       try {

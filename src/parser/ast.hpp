@@ -209,7 +209,7 @@ struct ColumnDefAst {
 };
 
 enum class StmtKind {
-  Select, CreateTable, DropTable, Insert, Copy, Explain, Set, CreateView, DropView, Update, Delete, AlterTable
+  Select, CreateTable, DropTable, Insert, Copy, Explain, Set, CreateView, DropView, Update, Delete, AlterTable, Transaction
 };
 
 struct Statement {
@@ -226,12 +226,28 @@ struct SelectStatement : Statement {
   SelectStatement() : Statement(StmtKind::Select) {}
 };
 
+// PRIMARY KEY (cols) or UNIQUE (cols), written after a column or as a table constraint.
+struct KeyConstraintAst {
+  bool primary = false;
+  std::vector<std::string> columns;
+  SourcePos pos;
+};
+
 struct CreateTableStatement : Statement {
   std::string table;
   bool if_not_exists = false;
   std::vector<ColumnDefAst> columns;
+  std::vector<KeyConstraintAst> keys;  // in the order written
   std::unique_ptr<SelectStmt> as_select;  // CREATE TABLE t AS SELECT ...
   CreateTableStatement() : Statement(StmtKind::CreateTable) {}
+};
+
+enum class TransactionOp { Begin, Commit, Rollback };
+
+// BEGIN / COMMIT / ROLLBACK and their synonyms (parse_transaction.cpp).
+struct TransactionStatement : Statement {
+  TransactionOp op = TransactionOp::Begin;
+  TransactionStatement() : Statement(StmtKind::Transaction) {}
 };
 
 struct DropStatement : Statement {

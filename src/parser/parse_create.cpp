@@ -37,13 +37,14 @@ StatementPtr Parser::ParseCreate() {
 
 void Parser::ParseTableElement(CreateTableStatement& st) {
   if (AcceptKw("constraint")) ParseIdent();  // constraint name, ignored
+  const SourcePos key_pos = Cur().pos;
   if (AcceptKw("primary")) {
     ExpectKw("key");
-    ParseIdentList();
+    st.keys.push_back({true, ParseIdentList(), key_pos});
     return;
   }
   if (AcceptKw("unique")) {
-    ParseIdentList();
+    st.keys.push_back({false, ParseIdentList(), key_pos});
     return;
   }
   if (AcceptKw("foreign")) {
@@ -60,6 +61,7 @@ void Parser::ParseTableElement(CreateTableStatement& st) {
   col.name = ParseIdent();
   col.type = ParseType();
   for (;;) {
+    const SourcePos key_pos = Cur().pos;
     if (AcceptKw("not")) {
       ExpectKw("null");
       col.not_null = true;
@@ -67,7 +69,9 @@ void Parser::ParseTableElement(CreateTableStatement& st) {
     } else if (AcceptKw("primary")) {
       ExpectKw("key");
       col.not_null = true;
+      st.keys.push_back({true, {col.name}, key_pos});
     } else if (AcceptKw("unique")) {
+      st.keys.push_back({false, {col.name}, key_pos});
     } else if (AcceptKw("references")) {
       ParseIdent();
       if (AtOp("(")) ParseIdentList();

@@ -1,6 +1,8 @@
-// UPDATE t [[AS] a] SET c = e, ... [WHERE p]; DELETE FROM t [[AS] a] [WHERE p];
-// TRUNCATE [TABLE] t. UPDATE and DELETE become a SELECT over the table and its row numbers
-// (ast::UpdateStatement, ast::DeleteStatement), which the executor runs.
+// UPDATE t [[AS] a] SET c = e, ... [FROM items] [WHERE p]; DELETE FROM t [[AS] a]
+// [USING items] [WHERE p]; TRUNCATE [TABLE] t. UPDATE and DELETE become a SELECT over the
+// table and its row numbers (ast::UpdateStatement, ast::DeleteStatement), which the
+// executor runs; FROM / USING items join that SELECT (a row matched several times is
+// changed once).
 #include "parser/parser_internal.hpp"
 
 namespace tessera::parser_internal {
@@ -29,12 +31,20 @@ std::unique_ptr<SelectStmt> RowIdSelect(const std::string& table, const std::str
 // [AS] alias after the table of UPDATE or DELETE (not a keyword that may follow).
 std::string Parser::ParseDataChangeAlias() {
   if (AcceptKw("as")) return ParseIdent();
-  if (IsIdentToken(Cur()) && !AtKw("set") && !AtKw("where")) {
+  if (IsIdentToken(Cur()) && !AtKw("set") && !AtKw("where") && !AtKw("using") && !AtKw("returning")) {
     std::string a = Cur().text;
     Next();
     return a;
   }
   return {};
+}
+
+// UPDATE's FROM or DELETE's USING list: more items in the FROM of the row SELECT.
+void Parser::ParseDataChangeSources(SelectStmt& select) {
+  do {
+    int h = 0;
+    select.from.push_back(ParseFromItem(&h));
+  } while (AcceptOp(","));
 }
 
 StatementPtr Parser::ParseUpdate() {
@@ -55,7 +65,7 @@ StatementPtr Parser::ParseUpdate() {
     item.expr = ParseExpr();
     st->select->select_list.push_back(std::move(item));
   } while (AcceptOp(","));
-  if (AtKw("from")) Unsupported(Cur().pos, "UPDATE ... FROM (use a subquery in SET or WHERE)");
+  if (AcceptKw("from")) ParseDataChangeSources(*st->select);
   if (AcceptKw("where")) st->select->where = ParseExpr();
   if (AtKw("returning")) Unsupported(Cur().pos, "RETURNING");
   return st;
@@ -70,7 +80,7 @@ StatementPtr Parser::ParseDelete() {
   if (AtOp(".")) Unsupported(Cur().pos, "DELETE from a table qualified by a schema");
   std::string alias = ParseDataChangeAlias();
   st->select = RowIdSelect(st->table, alias, pos);
-  if (AtKw("using")) Unsupported(Cur().pos, "DELETE ... USING (use a subquery in WHERE)");
+  if (AcceptKw("using")) ParseDataChangeSources(*st->select);
   if (AcceptKw("where")) st->select->where = ParseExpr();
   if (AtKw("returning")) Unsupported(Cur().pos, "RETURNING");
   return st;

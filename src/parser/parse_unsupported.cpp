@@ -1,4 +1,4 @@
-// Statements tessera recognises but does not run yet (transactions, MERGE,
+// Statements tessera recognises but does not run yet (MERGE, SAVEPOINT,
 // CREATE INDEX, ...): a UserError(Unsupported) at the statement's first word rather than a
 // syntax error, so that the message says what is missing. Anything else is a syntax error.
 #include <unordered_map>
@@ -10,10 +10,7 @@ namespace tessera::parser_internal {
 void Parser::UnsupportedStatement() {
   // Leading word -> what the message calls the statement.
   static const std::unordered_map<std::string, const char*> kKnown = {
-      {"merge", "MERGE"},         {"begin", "BEGIN (transactions)"},
-      {"start", "START TRANSACTION"}, {"commit", "COMMIT (transactions)"},
-      {"end", "END (transactions)"},  {"abort", "ABORT (transactions)"},
-      {"rollback", "ROLLBACK (transactions)"}, {"savepoint", "SAVEPOINT"},
+      {"merge", "MERGE"},         {"savepoint", "SAVEPOINT"},
       {"release", "RELEASE SAVEPOINT"}, {"vacuum", "VACUUM"},   {"analyze", "ANALYZE"},
       {"checkpoint", "CHECKPOINT"}, {"attach", "ATTACH"},       {"detach", "DETACH"},
       {"use", "USE"},             {"pragma", "PRAGMA"},         {"call", "CALL"},

@@ -162,6 +162,7 @@ class Parser {
   bool AtCompositeGroup() const;
   SelectItem ParseSelectItem();
   TableRefPtr ParseFromItem(int* height);
+  void ParseDataChangeSources(SelectStmt& select);  // parse_data_change.cpp
   TableRefPtr ParseTablePrimary(int* height);
   void ParseTableFunctionArgs(TableRef& t);
   std::string ParseOptionCollection();
@@ -230,6 +231,7 @@ class Parser {
 
   // ---------------------------------------------------------------- parse_set.cpp
   StatementPtr ParseSet();
+  StatementPtr ParseTransaction();  // parse_transaction.cpp
 
   // ---------------------------------------------------------------- parse_show.cpp
   StatementPtr ParseShow();

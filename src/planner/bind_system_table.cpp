@@ -112,6 +112,9 @@ std::vector<Binder::RelationColumn> Binder::DescribeRelation(const ast::TableRef
     auto entry = catalog_.GetEntry(ref.name);
     if (entry && !entry->is_view()) {
       for (auto& c : entry->schema.columns) out.push_back({c.name, c.type, c.not_null, c.default_sql});
+      for (const KeyConstraint& key : entry->schema.keys)
+        for (uint32_t c : key.columns)
+          if (key.primary || !out[c].key) out[c].key = key.primary ? "PRI" : "UNI";
       return out;
     }
   }
@@ -128,7 +131,7 @@ std::vector<Binder::RelationColumn> Binder::DescribeRelation(const ast::TableRef
   }
   const ScopeEntry& se = scope.entries.at(0);
   for (size_t i = 0; i < se.names.size(); i++)
-    out.push_back({se.names[i], se.types[i], PassesNotNullColumn(*plan, se.bindings[i])});
+    out.push_back({se.names[i], se.types[i], PassesNotNullColumn(*plan, se.bindings[i]), {}, nullptr});
   return out;
 }
 
@@ -144,7 +147,7 @@ LogicalOpPtr Binder::BindSystemTable(const ast::TableRef& ref, Scope& scope) {
   } else if (ref.kind == ast::TableRefKind::Describe) {
     for (auto& c : DescribeRelation(ref))
       rows.push_back({Text(c.name), Text(c.type.ToString()), Text(c.not_null ? "NO" : "YES"),
-                      Value::Null(Type::Varchar()),
+                      c.key ? Text(c.key) : Value::Null(Type::Varchar()),
                       c.default_sql.empty() ? Value::Null(Type::Varchar()) : Text(c.default_sql),
                       Value::Null(Type::Varchar())});
     table = MakeTable("describe",

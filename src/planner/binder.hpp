@@ -131,6 +131,7 @@ class Binder {
     Type type;
     bool not_null = false;
     std::string default_sql;  // a table column's DEFAULT ("" when none)
+    const char* key = nullptr;  // "PRI" (in the PRIMARY KEY), "UNI" (in a UNIQUE constraint)
   };
   // The columns of a table, a view or (ref.subquery) a query, as DESCRIBE shows them.
   std::vector<RelationColumn> DescribeRelation(const ast::TableRef& ref);

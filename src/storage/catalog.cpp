@@ -1,9 +1,134 @@
 #include "storage/catalog.hpp"
 
+#include <algorithm>
+
+#include "storage/key_index.hpp"
+
 namespace tessera {
 
 Catalog::Catalog(std::unique_ptr<StorageBackend> backend) : backend_(std::move(backend)) {
   if (backend_) state_ = backend_->Load();
+}
+
+Catalog::Catalog(Catalog* parent, uint64_t txn, CatalogState snapshot)
+    : parent_(parent), txn_(txn), base_(snapshot), state_(std::move(snapshot)) {}
+
+namespace {
+std::shared_ptr<const TableEntry> Find(const CatalogState& s, const std::string& name) {
+  auto it = s.find(name);
+  return it == s.end() ? nullptr : it->second;
+}
+// The names whose entries differ between two states (added, dropped or replaced).
+std::vector<std::string> ChangedNames(const CatalogState& a, const CatalogState& b) {
+  std::vector<std::string> out;
+  for (auto& [name, e] : a)
+    if (Find(b, name) != e) out.push_back(name);
+  for (auto& [name, e] : b)
+    if (!a.count(name)) out.push_back(name);
+  return out;
+}
+bool SameSchema(const TableSchema& a, const TableSchema& b) {
+  if (a.name != b.name || a.columns.size() != b.columns.size() || a.keys != b.keys) return false;
+  for (size_t i = 0; i < a.columns.size(); i++)
+    if (a.columns[i].name != b.columns[i].name || a.columns[i].type != b.columns[i].type ||
+        a.columns[i].not_null != b.columns[i].not_null || a.columns[i].default_sql != b.columns[i].default_sql)
+      return false;
+  return true;
+}
+// Whether `next` is `base` with row groups appended and nothing else changed (INSERT, COPY):
+// such a change needs no claim and is applied at COMMIT on top of whatever was committed
+// meanwhile, as DuckDB lets concurrent transactions append to one table.
+bool AppendOnly(const std::shared_ptr<const TableEntry>& base, const std::shared_ptr<const TableEntry>& next) {
+  if (!base || !next || base->is_view() || next->is_view() || base->temporary || next->temporary) return false;
+  const auto& b = base->data->row_groups;
+  const auto& n = next->data->row_groups;
+  if (n.size() <= b.size() || !std::equal(b.begin(), b.end(), n.begin())) return false;
+  return SameSchema(base->schema, next->schema);
+}
+UserError Conflict(const std::string& name, bool open) {
+  return UserError(ErrorKind::Transaction,
+                   "Transaction conflict: \"" + name + "\" " +
+                       (open ? "is being changed by another transaction"
+                             : "was changed by another transaction after this transaction began"));
+}
+}  // namespace
+
+uint64_t Catalog::BeginTransaction(CatalogState* snapshot) {
+  std::lock_guard<std::mutex> g(mu_);
+  *snapshot = state_;
+  return next_txn_++;
+}
+
+void Catalog::Claim(uint64_t txn, const CatalogState& base, const CatalogState& next) {
+  std::lock_guard<std::mutex> g(mu_);
+  auto changed = ChangedNames(base, next);
+  std::erase_if(changed, [&](const std::string& name) { return AppendOnly(Find(base, name), Find(next, name)); });
+  for (auto& name : changed) {
+    auto it = claims_.find(name);
+    if (it != claims_.end() && it->second != txn) throw Conflict(name, true);
+    if (Find(state_, name) != Find(base, name)) throw Conflict(name, false);
+  }
+  for (auto& name : changed) claims_[name] = txn;
+}
+
+void Catalog::EndTransaction(uint64_t txn) {
+  std::lock_guard<std::mutex> g(mu_);
+  std::erase_if(claims_, [&](const auto& c) { return c.second == txn; });
+}
+
+void Catalog::CommitTransaction(uint64_t txn, const Catalog& txn_catalog) {
+  const CatalogState mine = txn_catalog.Snapshot();
+  std::lock_guard<std::mutex> g(mu_);
+  struct Release {
+    Catalog* c;
+    uint64_t txn;
+    ~Release() { std::erase_if(c->claims_, [&](const auto& e) { return e.second == txn; }); }
+  } release{this, txn};
+  const CatalogState& base = txn_catalog.base_;
+  auto changed = ChangedNames(base, mine);
+  if (changed.empty()) return;
+  CatalogState next = state_;
+  // Rows appended by the transaction to a table committed by someone else meanwhile: the
+  // current table with them appended, their keys checked against its index.
+  struct Rebased {
+    std::string name;
+    std::shared_ptr<KeyIndex> index;
+    KeyIndex::Pending keys;
+  };
+  std::vector<Rebased> rebased;
+  for (auto& name : changed) {
+    auto b = Find(base, name), cur = Find(state_, name), e = Find(mine, name);
+    if (cur == b) {
+      if (e) next[name] = e;
+      else next.erase(name);
+      continue;
+    }
+    if (!AppendOnly(b, e) || !cur || cur->is_view() || !SameSchema(cur->schema, e->schema))
+      throw Conflict(name, false);
+    std::vector<std::shared_ptr<const RowGroup>> added(e->data->row_groups.begin() + b->data->row_groups.size(),
+                                                        e->data->row_groups.end());
+    Rebased r{name, nullptr, {}};
+    if (!cur->schema.keys.empty()) {
+      r.index = KeyIndexLocked(name, *cur);
+      r.keys = r.index->Check(cur->schema, added);
+    }
+    auto data = std::make_shared<TableData>(*cur->data);
+    for (auto& rg : added) {
+      data->row_count += rg->count;
+      data->row_groups.push_back(rg);
+    }
+    auto entry = std::make_shared<TableEntry>(*cur);
+    entry->data = std::move(data);
+    next[name] = std::move(entry);
+    rebased.push_back(std::move(r));
+  }
+  CommitLocked(std::move(next), txn);
+  for (auto& name : changed) key_indexes_.erase(name);
+  for (auto& r : rebased)
+    if (r.index) {
+      r.index->Add(std::move(r.keys), state_.at(r.name)->data);
+      key_indexes_[r.name] = std::move(r.index);
+    }
 }
 
 std::shared_ptr<const TableEntry> Catalog::GetEntry(const std::string& name) const {
@@ -62,7 +187,15 @@ CatalogState Catalog::Snapshot() const {
   return state_;
 }
 
-void Catalog::CommitLocked(CatalogState next) {
+void Catalog::CommitLocked(CatalogState next, uint64_t txn) {
+  if (parent_) {
+    parent_->Claim(txn_, base_, next);
+  } else if (!claims_.empty()) {
+    for (auto& name : ChangedNames(state_, next)) {
+      auto it = claims_.find(name);
+      if (it != claims_.end() && it->second != txn) throw Conflict(name, true);
+    }
+  }
   if (backend_) {
     // Temporary tables stay out of the backend: commit the rest, then put them back.
     CatalogState temporary;
@@ -120,6 +253,7 @@ bool Catalog::DropTable(const std::string& name, bool if_exists) {
   CatalogState next = state_;
   next.erase(name);
   CommitLocked(std::move(next));
+  key_indexes_.erase(name);
   return true;
 }
 
@@ -135,10 +269,24 @@ void Catalog::ReplaceTable(const std::string& name, const TableEntry* expected,
   if (new_name != name && state_.count(new_name))
     throw AlreadyExists(*state_.at(new_name), new_name);
   CheckColumnNames(next->schema);
+  std::shared_ptr<KeyIndex> index;
+  if (!next->schema.keys.empty()) index = KeyIndex::Build(next->schema, next->data);
   CatalogState state = state_;
   state.erase(name);
   state[new_name] = std::move(next);
   CommitLocked(std::move(state));
+  key_indexes_.erase(name);
+  // The committed snapshot (row groups possibly in their persisted form) has the same keys.
+  if (index) {
+    index->Add({}, state_.at(new_name)->data);
+    key_indexes_[new_name] = std::move(index);
+  }
+}
+
+std::shared_ptr<KeyIndex> Catalog::KeyIndexLocked(const std::string& name, const TableEntry& entry) {
+  auto& idx = key_indexes_[name];
+  if (!idx || idx->snapshot() != entry.data.get()) idx = KeyIndex::Build(entry.schema, entry.data);
+  return idx;
 }
 
 void Catalog::PutTemporaryTable(TableSchema schema, std::shared_ptr<const TableData> data, bool replace) {
@@ -163,23 +311,34 @@ void Catalog::Append(const std::string& name,
   if (it == state_.end())
     throw UserError(ErrorKind::Catalog, "table \"" + name + "\" does not exist");
   auto data = std::make_shared<TableData>(*it->second->data);
+  const std::vector<std::shared_ptr<const RowGroup>> groups_view = groups;
   for (auto& rg : groups) {
     TESSERA_ASSERT(rg->columns.size() == it->second->schema.columns.size(),
                    "appended row group has the wrong column count");
     data->row_count += rg->count;
     data->row_groups.push_back(std::move(rg));
   }
+  std::shared_ptr<KeyIndex> index;
+  KeyIndex::Pending keys;
+  if (!it->second->schema.keys.empty()) {
+    index = KeyIndexLocked(name, *it->second);
+    keys = index->Check(it->second->schema, groups_view);
+  }
   auto e = std::make_shared<TableEntry>(*it->second);
   e->data = data;
   CatalogState next = state_;
   next[name] = e;
   CommitLocked(std::move(next));
+  if (index) index->Add(std::move(keys), state_.at(name)->data);
 }
 
 std::string Catalog::Describe() const {
+  if (parent_) return parent_->Describe();
   return backend_ ? backend_->Describe() : std::string("in-memory database");
 }
 
-std::string Catalog::Name() const { return backend_ ? backend_->Name() : std::string("memory"); }
+std::string Catalog::Name() const {
+  if (parent_) return parent_->Name();
+  return backend_ ? backend_->Name() : std::string("memory"); }
 
 }  // namespace tessera

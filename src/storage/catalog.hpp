@@ -13,6 +13,8 @@
 
 namespace tessera {
 
+class KeyIndex;
+
 struct ColumnDef {
   std::string name;
   Type type;
@@ -25,9 +27,19 @@ struct ColumnDef {
       : name(std::move(name)), type(type), not_null(not_null), default_sql(std::move(default_sql)) {}
 };
 
+// PRIMARY KEY or UNIQUE over one or more columns (indexes into TableSchema::columns):
+// no two rows have equal values in them, rows with a NULL in them excepted (a PRIMARY
+// KEY's columns are NOT NULL). Enforced when a change commits (storage/key_index.hpp).
+struct KeyConstraint {
+  bool primary = false;
+  std::vector<uint32_t> columns;
+  bool operator==(const KeyConstraint&) const = default;
+};
+
 struct TableSchema {
   std::string name;
   std::vector<ColumnDef> columns;
+  std::vector<KeyConstraint> keys = {};  // as declared
   int Find(std::string_view col) const {
     for (size_t i = 0; i < columns.size(); i++)
       if (columns[i].name == col) return (int)i;
@@ -73,6 +85,10 @@ class StorageBackend {
 class Catalog {
  public:
   explicit Catalog(std::unique_ptr<StorageBackend> backend = nullptr);
+  // A transaction's catalog (main/transaction.hpp): starts as `snapshot`, the committed
+  // state of `parent` (the shared catalog) at BEGIN, and keeps the transaction's changes in
+  // memory. Each change first claims the tables it touches in the parent (Claim).
+  Catalog(Catalog* parent, uint64_t txn, CatalogState snapshot);
 
   // A table (nullptr for a view or an unknown name).
   std::shared_ptr<const TableEntry> GetTable(const std::string& name) const;
@@ -98,7 +114,17 @@ class Catalog {
   void ReplaceTable(const std::string& name, const TableEntry* expected, std::shared_ptr<const TableEntry> next);
   // Appends row groups to a table (built against its schema), atomically.
   void Append(const std::string& name, std::vector<std::shared_ptr<const RowGroup>> groups);
-  bool persistent() const { return backend_ != nullptr; }
+  bool persistent() const { return parent_ ? parent_->persistent() : backend_ != nullptr; }
+
+  // Transactions, on the shared catalog. BeginTransaction returns the transaction's id and
+  // the committed state it starts from.
+  uint64_t BeginTransaction(CatalogState* snapshot);
+  // Publishes the changes `txn_catalog` holds relative to its snapshot (tables, views,
+  // drops) in one commit, then ends the transaction (also when it throws: a conflict, or
+  // the storage's error, leaves the committed state as it was).
+  void CommitTransaction(uint64_t txn, const Catalog& txn_catalog);
+  // Ends a transaction without publishing anything (ROLLBACK): releases its claims.
+  void EndTransaction(uint64_t txn);
   std::string Describe() const;
   // The database's name (information_schema's table_catalog): "memory" in memory, as in
   // DuckDB; on disk the directory's name without its extension.
@@ -108,8 +134,26 @@ class Catalog {
   uint64_t version() const { return version_.load(std::memory_order_acquire); }
 
  private:
-  void CommitLocked(CatalogState next);
+  // Makes `next` the state (through the backend, if any). `txn`: the transaction whose
+  // COMMIT this is (0 for a statement outside transactions): a change to a table another
+  // open transaction has claimed is a conflict.
+  void CommitLocked(CatalogState next, uint64_t txn = 0);
+  // Shared catalog: records that transaction `txn` (whose snapshot is `base`) changes the
+  // tables where `next` differs from `base` other than by appended row groups. Throws UserError(Transaction) when another
+  // open transaction has claimed one of them or one was committed since `base`.
+  void Claim(uint64_t txn, const CatalogState& base, const CatalogState& next);
+  // The key index of table `name` for its committed snapshot `entry` (built on first use
+  // and kept up to date by Append), for tables with PRIMARY KEY / UNIQUE constraints.
+  std::shared_ptr<KeyIndex> KeyIndexLocked(const std::string& name, const TableEntry& entry);
   mutable std::mutex mu_;
+  std::map<std::string, std::shared_ptr<KeyIndex>> key_indexes_;
+  // A transaction's catalog: the shared one, the transaction, its snapshot at BEGIN.
+  Catalog* parent_ = nullptr;
+  uint64_t txn_ = 0;
+  CatalogState base_;
+  // The shared catalog: open transactions, and the tables each has changed.
+  uint64_t next_txn_ = 1;
+  std::map<std::string, uint64_t> claims_;
   std::unique_ptr<StorageBackend> backend_;
   CatalogState state_;
   std::atomic<uint64_t> version_{0};

@@ -1,5 +1,6 @@
-// The on-disk storage backend: a database is a directory holding a manifest (catalog.tsm)
-// and one immutable file per row group (rg-<id>.trg). See src/storage/README.md for the
+// The on-disk storage backend: a database is a directory holding a manifest (catalog.tsm,
+// manifest.hpp) and one immutable file per row group (rg-<id>.trg, row_group_file.hpp).
+// The backend (disk_backend.cpp) loads them and commits: see src/storage/README.md for the
 // format and the commit protocol.
 #pragma once
 #include <cstddef>
@@ -8,6 +9,7 @@
 #include <string>
 
 #include "storage/catalog.hpp"
+#include "storage/crc32c.hpp"  // Crc32c, the checksum of the database files
 
 namespace tessera {
 
@@ -23,10 +25,6 @@ inline constexpr uint32_t kStorageFormatVersion = 2;
 inline constexpr uint32_t kOldestStorageFormatVersion = 1;
 inline constexpr const char* kManifestFileName = "catalog.tsm";
 inline constexpr const char* kLockFileName = "tessera.lock";
-
-// CRC-32C (Castagnoli) of n bytes, continuing from `crc` (0 to start a new checksum).
-// Uses the SSE4.2 crc32 instruction when the CPU has it.
-uint32_t Crc32c(const void* data, size_t n, uint32_t crc = 0);
 
 // Fault injection for crash-safety tests: when set to k > 0, the k-th crash point reached
 // inside Commit throws SimulatedCrash and Commit does no cleanup, as if the process had

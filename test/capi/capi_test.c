@@ -613,6 +613,42 @@ static void test_interrupt(tessera_connection con) {
   }
 }
 
+/* The error type of a statement expected to fail. */
+static tessera_error_type error_of(tessera_connection con, const char* sql) {
+  tessera_result r = NULL;
+  tessera_error_type t = TESSERA_ERROR_NONE;
+  if (tessera_query(con, sql, &r) == TESSERA_ERROR) t = tessera_result_error_type(r);
+  tessera_destroy_result(&r);
+  return t;
+}
+
+/* Two connections of one database: a transaction's changes are seen by the other only
+   after COMMIT; misuse and write-write conflicts are TESSERA_ERROR_TRANSACTION, a
+   duplicate key TESSERA_ERROR_CONSTRAINT. */
+static void test_transactions(tessera_database db, tessera_connection con) {
+  tessera_connection other = NULL;
+  CHECK(tessera_connect(db, &other) == TESSERA_OK);
+  if (!other) return;
+  CHECK(error_of(con, "COMMIT") == TESSERA_ERROR_TRANSACTION);
+  exec(con, "BEGIN");
+  exec(con, "CREATE TABLE t_txn (k INTEGER PRIMARY KEY)");
+  exec(con, "INSERT INTO t_txn VALUES (1), (2)");
+  CHECK(error_of(other, "SELECT * FROM t_txn") == TESSERA_ERROR_CATALOG);
+  exec(con, "COMMIT");
+  tessera_result r = run(other, "SELECT count(*) FROM t_txn");
+  if (r) {
+    CHECK(tessera_value_int64(r, 0, 0) == 2);
+    tessera_destroy_result(&r);
+  }
+  CHECK(error_of(other, "INSERT INTO t_txn VALUES (2)") == TESSERA_ERROR_CONSTRAINT);
+  exec(con, "BEGIN");
+  exec(con, "DELETE FROM t_txn");
+  CHECK(error_of(other, "INSERT INTO t_txn VALUES (3)") == TESSERA_ERROR_TRANSACTION);
+  exec(con, "ROLLBACK");
+  exec(other, "INSERT INTO t_txn VALUES (3)");
+  tessera_disconnect(&other);
+}
+
 int main(void) {
   CHECK(tessera_library_version() != NULL && strlen(tessera_library_version()) > 0);
   test_misuse();
@@ -638,6 +674,7 @@ int main(void) {
   test_chunks(con);
   test_arrow(con);
   test_interrupt(con);
+  test_transactions(db, con);
 
   tessera_close(&db);  /* before the connection: the connection keeps it alive */
   CHECK(db == NULL);
