@@ -46,6 +46,8 @@ std::string FormatOf(const Type& t) {
     case TypeId::Double: return "g";
     case TypeId::Decimal: return "d:" + std::to_string(t.precision) + "," + std::to_string(t.scale);
     case TypeId::Date: return "tdD";
+    case TypeId::Timestamp: return "tsu:";  // microseconds, no time zone
+    case TypeId::Time: return "ttu";        // time64, microseconds
     case TypeId::Varchar: return "u";
   }
   throw InternalError("no Arrow format for type " + t.ToString());
@@ -229,6 +231,8 @@ void ExportColumn(const Span& s, const Type& t, const std::shared_ptr<const Quer
     case TypeId::Integer:
     case TypeId::Date:
     case TypeId::BigInt:
+    case TypeId::Timestamp:
+    case TypeId::Time:
     case TypeId::Double: {
       const size_t w = (size_t)t.width();
       if (s.last - s.first == 1) {  // the chunk's own buffer, shared

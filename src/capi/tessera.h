@@ -72,7 +72,9 @@ typedef enum tessera_type {
   TESSERA_TYPE_DOUBLE = 5,  /* chunk data: double */
   TESSERA_TYPE_DECIMAL = 6, /* chunk data: int64_t (width <= 18) or tessera_int128, value * 10^scale */
   TESSERA_TYPE_DATE = 7,    /* chunk data: int32_t, days since 1970-01-01 */
-  TESSERA_TYPE_VARCHAR = 8  /* chunk data: tessera_string (UTF-8, not NUL-terminated) */
+  TESSERA_TYPE_VARCHAR = 8,   /* chunk data: tessera_string (UTF-8, not NUL-terminated) */
+  TESSERA_TYPE_TIMESTAMP = 9, /* chunk data: int64_t, microseconds since 1970-01-01 00:00:00 */
+  TESSERA_TYPE_TIME = 10      /* chunk data: int64_t, microseconds since midnight */
 } tessera_type;
 
 /* A 128-bit two's complement integer (DECIMAL with width > 18). */

@@ -28,6 +28,8 @@ std::string Value::ToString() const {
     case TypeId::Decimal: return FormatDecimal(i_, type_.scale);
     case TypeId::Double: return FormatDouble(d_);
     case TypeId::Date: return FormatDate((int32_t)i_);
+    case TypeId::Timestamp: return FormatTimestamp((int64_t)i_);
+    case TypeId::Time: return FormatTime((int64_t)i_);
     case TypeId::Varchar: return s_;
   }
   return "?";
@@ -93,7 +95,7 @@ Value Value::CastTo(const Type& t) const {
         v = (int128_t)rd;
       } else if (type_.id == TypeId::Decimal) {
         v = RescaleDecimal(i_, type_.scale, 0);
-      } else if (type_.id == TypeId::Date) {
+      } else if (type_.IsTemporal()) {
         throw ConversionError(*this, t);
       } else {
         v = i_;
@@ -115,7 +117,7 @@ Value Value::CastTo(const Type& t) const {
         v = (int128_t)std::nearbyint(scaled);
       } else if (type_.id == TypeId::Decimal) {
         v = RescaleDecimal(i_, type_.scale, t.scale);
-      } else if (type_.id == TypeId::Date) {
+      } else if (type_.IsTemporal()) {
         throw ConversionError(*this, t);
       } else {
         v = i_ * Pow10(t.scale);
@@ -132,7 +134,7 @@ Value Value::CastTo(const Type& t) const {
         r.d_ = *d;
         return r;
       }
-      if (type_.id == TypeId::Date) throw ConversionError(*this, t);
+      if (type_.IsTemporal()) throw ConversionError(*this, t);
       r.d_ = AsDouble();
       return r;
     case TypeId::Date:
@@ -142,7 +144,33 @@ Value Value::CastTo(const Type& t) const {
         r.i_ = *d;
         return r;
       }
+      if (type_.id == TypeId::Timestamp) {
+        r.i_ = TimestampDay((int64_t)i_);
+        return r;
+      }
       throw ConversionError(*this, t);
+    case TypeId::Timestamp: {
+      if (type_.id == TypeId::Date) {
+        r.i_ = (int128_t)i_ * kMicrosPerDay;
+        return r;
+      }
+      if (type_.id != TypeId::Varchar) throw ConversionError(*this, t);
+      auto us = ParseTimestamp(s_);
+      if (!us) throw ConversionError(*this, t);
+      r.i_ = *us;
+      return r;
+    }
+    case TypeId::Time: {
+      if (type_.id == TypeId::Timestamp) {
+        r.i_ = TimestampTimeOfDay((int64_t)i_);
+        return r;
+      }
+      if (type_.id != TypeId::Varchar) throw ConversionError(*this, t);
+      auto us = ParseTime(s_);
+      if (!us) throw ConversionError(*this, t);
+      r.i_ = *us;
+      return r;
+    }
     case TypeId::Varchar: return Varchar(ToString());
   }
   throw ConversionError(*this, t);

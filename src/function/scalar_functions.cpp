@@ -129,7 +129,7 @@ const std::vector<ScalarFunction>& Table() {
       {"date_add_months", {}, BindFixed<Type::Date, Type::Date, Type::Integer>, false, DateAddCpu<true>},
   };
   static const bool families = [] {
-    for (auto* family : {TextFunctions, NumericFunctions, DateFunctions, MathFunctions})
+    for (auto* family : {TextFunctions, NumericFunctions, DateFunctions, TimestampFunctions, MathFunctions})
       for (ScalarFunction& f : family()) table.push_back(std::move(f));
     return true;
   }();

@@ -288,6 +288,15 @@ ExprPtr Parser::ParsePrimary() {
     Next();
     return Literal(LiteralKind::Date, std::move(text), pos);
   }
+  // TIMESTAMP '...', DATETIME '...', TIME '...': a cast of the string (as DuckDB).
+  if ((w == "timestamp" || w == "datetime" || w == "time") && n.kind == TokenKind::String) {
+    auto e = std::make_unique<Expr>(ExprKind::Cast, pos);
+    e->cast_type = w == "time" ? Type::Time() : Type::Timestamp();
+    Next();
+    e->children.push_back(Literal(LiteralKind::String, Cur().text, Cur().pos));
+    Next();
+    return Done(std::move(e));
+  }
   if (w == "interval" && (n.kind == TokenKind::String || n.kind == TokenKind::Integer ||
                           n.kind == TokenKind::Decimal))
     return ParseInterval();

@@ -51,6 +51,9 @@ Type Binder::CommonType(const Type& a, const Type& b, SourcePos pos) {
     }
     return (a.id == TypeId::BigInt || b.id == TypeId::BigInt) ? Type::BigInt() : Type::Integer();
   }
+  // A DATE next to a TIMESTAMP is its midnight (DuckDB's implicit cast).
+  if ((a.id == TypeId::Date && b.id == TypeId::Timestamp) || (a.id == TypeId::Timestamp && b.id == TypeId::Date))
+    return Type::Timestamp();
   throw TypeError("cannot combine " + a.ToString() + " and " + b.ToString(), pos);
 }
 
@@ -107,6 +110,8 @@ static void UnifyForCompare(BoundExprPtr& l, BoundExprPtr& r, SourcePos pos) {
   if (lt.id == TypeId::Null) t = rt;
   else if (rt.id == TypeId::Null) t = lt;
   else if (lt.IsNumeric() && rt.IsNumeric()) t = Binder::CommonType(lt, rt, pos);
+  else if ((lt.id == TypeId::Date && rt.id == TypeId::Timestamp) || (lt.id == TypeId::Timestamp && rt.id == TypeId::Date))
+    t = Type::Timestamp();
   else
     throw UserError(ErrorKind::Type,
                     "cannot compare values of type " + lt.ToString() + " and " + rt.ToString(),
@@ -259,7 +264,9 @@ BoundExprPtr Binder::BindArith(Op op, BoundExprPtr l, BoundExprPtr r, SourcePos 
 
 BoundExprPtr Binder::BindBinary(const ast::Expr& e, Ctx& ctx) {
   Op op = e.op;
-  // DATE +/- INTERVAL
+  // DATE, TIMESTAMP or TIME +/- INTERVAL (an INTERVAL is not a value type yet: only this
+  // syntax). DATE + days/weeks/months/years stays a DATE (tessera's rule; DuckDB's result is
+  // the TIMESTAMP of that midnight); with a time unit it is a TIMESTAMP.
   if ((op == Op::Add || op == Op::Sub) && e.children[1]->kind == ExprKind::Interval) {
     auto l = Bind(*e.children[0], ctx);
     const ast::Expr& iv = *e.children[1];
@@ -267,17 +274,46 @@ BoundExprPtr Binder::BindBinary(const ast::Expr& e, Ctx& ctx) {
     if (!n) throw UserError(ErrorKind::Conversion, "invalid interval '" + iv.text + "'", iv.pos);
     int64_t amount = (int64_t)*n * (op == Op::Sub ? -1 : 1);
     if (l->type.id == TypeId::Varchar && l->kind == BExpr::Constant) l = Coerce(std::move(l), Type::Date(), e.pos);
-    if (l->type.id != TypeId::Date)
-      throw TypeError("INTERVAL arithmetic needs a DATE, not " + l->type.ToString(), e.pos);
+    if (!l->type.IsTemporal())
+      throw TypeError("INTERVAL arithmetic needs a DATE, TIMESTAMP or TIME, not " + l->type.ToString(), e.pos);
+    // Months (month, quarter, year) or microseconds (the rest).
+    bool months = true;
+    int64_t unit = 1;
+    if (iv.name == "month") unit = 1;
+    else if (iv.name == "quarter") unit = 3;
+    else if (iv.name == "year") unit = 12;
+    else {
+      months = false;
+      if (iv.name == "week") unit = 7 * kMicrosPerDay;
+      else if (iv.name == "day") unit = kMicrosPerDay;
+      else if (iv.name == "hour") unit = 3600 * kMicrosPerSecond;
+      else if (iv.name == "minute") unit = 60 * kMicrosPerSecond;
+      else if (iv.name == "second") unit = kMicrosPerSecond;
+      else if (iv.name == "millisecond") unit = 1000;
+      else if (iv.name == "microsecond") unit = 1;
+      else throw UserError(ErrorKind::Unsupported, "unsupported interval unit \"" + iv.name + "\"", iv.pos);
+    }
+    if (amount > INT64_MAX / unit || amount < -(INT64_MAX / unit))
+      throw UserError(ErrorKind::Conversion, "interval out of range", iv.pos);
+    amount *= unit;
     const char* fn;
-    if (iv.name == "day") fn = "date_add_days";
-    else if (iv.name == "week") { fn = "date_add_days"; amount *= 7; }
-    else if (iv.name == "month") fn = "date_add_months";
-    else if (iv.name == "year") { fn = "date_add_months"; amount *= 12; }
-    else throw UserError(ErrorKind::Unsupported, "unsupported interval unit \"" + iv.name + "\"", iv.pos);
+    if (l->type.id == TypeId::Time) {
+      if (months) amount = 0;  // a TIME has no months (DuckDB: TIME '10:00' + INTERVAL 1 MONTH is 10:00)
+      fn = "time_add_micros";
+    } else if (l->type.id == TypeId::Date && (months || amount % kMicrosPerDay == 0)) {
+      fn = months ? "date_add_months" : "date_add_days";
+      if (!months) amount /= kMicrosPerDay;
+      if (amount < INT32_MIN || amount > INT32_MAX) throw UserError(ErrorKind::Conversion, "interval out of range", iv.pos);
+    } else {
+      l = Coerce(std::move(l), Type::Timestamp(), e.pos);
+      fn = months ? "timestamp_add_months" : "timestamp_add_micros";
+      if (months && (amount < INT32_MIN || amount > INT32_MAX))
+        throw UserError(ErrorKind::Conversion, "interval out of range", iv.pos);
+    }
     std::vector<BoundExprPtr> args;
     args.push_back(std::move(l));
-    args.push_back(MakeConstant(Value::Integer((int32_t)amount)));
+    const bool narrow = std::string_view(fn).starts_with("date_add") || std::string_view(fn) == "timestamp_add_months";
+    args.push_back(MakeConstant(narrow ? Value::Integer((int32_t)amount) : Value::BigInt(amount)));
     return MakeFunction(fn, std::move(args), e.pos);
   }
   auto l = Bind(*e.children[0], ctx);
@@ -401,7 +437,7 @@ BoundExprPtr Binder::BindFunction(const ast::Expr& e, Ctx& ctx) {
     const ScalarFunction* fn = FindDatePart(name);
     if (!fn) throw UserError(ErrorKind::Unsupported, "date_part('" + name + "') is not supported", e.pos);
     std::vector<BoundExprPtr> date;
-    date.push_back(Coerce(std::move(args[1]), Type::Date(), e.pos));
+    date.push_back(std::move(args[1]));
     return MakeFunction(*fn, e.name, std::move(date), e.pos);
   }
   const ScalarFunction* fn = FindScalarFunction(e.name);
@@ -551,22 +587,24 @@ BoundExprPtr Binder::BindInner(const ast::Expr& e, Ctx& ctx) {
       bool ok = c->type.id == TypeId::Null || c->type == t || t.id == TypeId::Varchar ||
                 c->type.id == TypeId::Varchar ||
                 (c->type.IsNumeric() && (t.IsNumeric() || t.id == TypeId::Boolean)) ||
-                (c->type.id == TypeId::Boolean && t.IsNumeric());
+                (c->type.id == TypeId::Boolean && t.IsNumeric()) ||
+                (c->type.id == TypeId::Date && t.id == TypeId::Timestamp) ||
+                (c->type.id == TypeId::Timestamp && (t.id == TypeId::Date || t.id == TypeId::Time));
       if (!ok)
         throw TypeError("cannot cast " + c->type.ToString() + " to " + t.ToString(), e.pos);
       return Coerce(std::move(c), t, e.pos);
     }
     case ExprKind::Function: return BindFunction(e, ctx);
     case ExprKind::Extract: {
-      auto c = Coerce(Bind(*e.children[0], ctx), Type::Date(), e.pos);
-      const ScalarFunction* fn = FindDatePart(e.name);
+      auto c = Bind(*e.children[0], ctx);  // the part's bind hook takes a DATE, TIMESTAMP or TIME
+      const ScalarFunction* fn = FindDatePart(AsciiLower(e.name));
       if (!fn) throw UserError(ErrorKind::Unsupported, "EXTRACT(" + e.name + ") is not supported", e.pos);
       std::vector<BoundExprPtr> args;
       args.push_back(std::move(c));
       return MakeFunction(*fn, e.name, std::move(args), e.pos);
     }
     case ExprKind::Interval:
-      throw TypeError("an INTERVAL can only be added to or subtracted from a DATE", e.pos);
+      throw TypeError("an INTERVAL can only be added to or subtracted from a DATE, TIMESTAMP or TIME", e.pos);
     case ExprKind::InSubquery:
     case ExprKind::Exists:
     case ExprKind::Subquery: return BindSubqueryExpr(e, ctx);

@@ -267,6 +267,24 @@ class Result {
         o = PyDate_FromDate(y, (int)m, (int)d);
         break;
       }
+      case TypeId::Timestamp: {
+        const int64_t us = v.data<int64_t>()[r];
+        int y;
+        unsigned m, d;
+        CivilFromDays(TimestampDay(us), y, m, d);
+        if (y < 1 || y > 9999) RaiseDbApi("DataError", "the TIMESTAMP " + FormatTimestamp(us) + " is outside Python's datetime range");
+        const int64_t t = TimestampTimeOfDay(us);
+        o = PyDateTime_FromDateAndTime(y, (int)m, (int)d, (int)(t / 3600000000LL), (int)(t / 60000000LL % 60),
+                                       (int)(t / 1000000LL % 60), (int)(t % 1000000LL));
+        break;
+      }
+      case TypeId::Time: {
+        const int64_t t = v.data<int64_t>()[r];
+        if (t >= kMicrosPerDay) RaiseDbApi("DataError", "the TIME 24:00:00 is outside Python's datetime.time range");
+        o = PyTime_FromTime((int)(t / 3600000000LL), (int)(t / 60000000LL % 60), (int)(t / 1000000LL % 60),
+                            (int)(t % 1000000LL));
+        break;
+      }
       case TypeId::Varchar: {
         StrRef s = v.data<StrRef>()[r];
         o = PyUnicode_DecodeUTF8(s.data(), (Py_ssize_t)s.size(), "replace");

@@ -144,6 +144,8 @@ void FixedStats(const ColumnChunk& c, ColumnStats& st) {
       case TypeId::Integer: return Value::Integer((int32_t)x);
       case TypeId::Date: return Value::Date((int32_t)x);
       case TypeId::BigInt: return Value::BigInt((int64_t)x);
+      case TypeId::Timestamp: return Value::Timestamp((int64_t)x);
+      case TypeId::Time: return Value::Time((int64_t)x);
       case TypeId::Double: return Value::Double((double)x);
       case TypeId::Decimal: return Value::Decimal((int128_t)x, c.type.precision, c.type.scale);
       default: return Value();

@@ -246,6 +246,12 @@ class RangeParser {
       case TypeId::Date:
         r = csv::ParseDateField(s, e, &v.data<int32_t>()[row]);
         break;
+      case TypeId::Timestamp:
+        r = csv::ParseTimestampField(s, e, &v.data<int64_t>()[row]);
+        break;
+      case TypeId::Time:
+        r = csv::ParseTimeField(s, e, &v.data<int64_t>()[row]);
+        break;
       case TypeId::Boolean: {
         bool b = false;
         r = csv::ParseBoolField(s, e, &b);

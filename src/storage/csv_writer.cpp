@@ -62,6 +62,8 @@ class CsvFormatter {
       }
       case TypeId::Double: Field(out, FormatDouble(v.data<double>()[r])); return;
       case TypeId::Date: Field(out, FormatDate(v.data<int32_t>()[r])); return;
+      case TypeId::Timestamp: Field(out, FormatTimestamp(v.data<int64_t>()[r])); return;
+      case TypeId::Time: Field(out, FormatTime(v.data<int64_t>()[r])); return;
       case TypeId::Boolean: Field(out, v.data<uint8_t>()[r] ? "true" : "false"); return;
       case TypeId::Null: out.append(opt_.null_str); return;
     }

@@ -300,7 +300,7 @@ class BufReader {
   std::string what_;
 };
 
-bool ValidTypeId(uint8_t id) { return id >= (uint8_t)TypeId::Boolean && id <= (uint8_t)TypeId::Varchar; }
+bool ValidTypeId(uint8_t id) { return id >= (uint8_t)TypeId::Boolean && id <= (uint8_t)TypeId::Time; }
 
 void WriteType(BufWriter& w, const Type& t) {
   w.U8((uint8_t)t.id);
@@ -340,6 +340,8 @@ Value ReadStatValue(BufReader& r, const Type& t) {
     case TypeId::Integer: return Value::Integer((int32_t)r.I128());
     case TypeId::Date: return Value::Date((int32_t)r.I128());
     case TypeId::BigInt: return Value::BigInt((int64_t)r.I128());
+    case TypeId::Timestamp: return Value::Timestamp((int64_t)r.I128());
+    case TypeId::Time: return Value::Time((int64_t)r.I128());
     case TypeId::Decimal: return Value::Decimal(r.I128(), t.precision, t.scale);
     case TypeId::Null: break;
   }

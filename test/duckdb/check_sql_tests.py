@@ -63,6 +63,10 @@ def parse(text):
     return records
 
 
+def fraction(micros):
+    return ('.%06d' % micros).rstrip('0') if micros else ''
+
+
 def text(value, type_name):
     if value is None:
         return 'NULL'
@@ -80,7 +84,10 @@ def text(value, type_name):
     if isinstance(value, decimal.Decimal):
         s = format(value, 'f')
     elif isinstance(value, datetime.datetime):
-        s = value.isoformat(sep=' ')
+        # DuckDB's text: the fraction of a second without trailing zeros
+        s = value.replace(microsecond=0).isoformat(sep=' ') + fraction(value.microsecond)
+    elif isinstance(value, datetime.time):
+        s = value.replace(microsecond=0).isoformat() + fraction(value.microsecond)
     elif isinstance(value, datetime.date):
         s = value.isoformat()
     else:
