@@ -48,6 +48,8 @@ ColumnFormat FormatOf(const Type& t) {
     case TypeId::BigInt: return {PhysicalType::INT64, ConvertedType::INT_64};
     case TypeId::Double: return {PhysicalType::DOUBLE, std::nullopt};
     case TypeId::Date: return {PhysicalType::INT32, ConvertedType::DATE};
+    case TypeId::Timestamp: return {PhysicalType::INT64, ConvertedType::TIMESTAMP_MICROS};
+    case TypeId::Time: return {PhysicalType::INT64, ConvertedType::TIME_MICROS};
     case TypeId::Varchar: return {PhysicalType::BYTE_ARRAY, ConvertedType::UTF8};
     case TypeId::Decimal:
       if (t.precision <= 9) return {PhysicalType::INT32, ConvertedType::DECIMAL};
@@ -283,7 +285,9 @@ class ChunkEncoder {
         minmax(x);
         return;
       }
-      case TypeId::BigInt: {
+      case TypeId::BigInt:
+      case TypeId::Timestamp:
+      case TypeId::Time: {
         int64_t x = v.data<int64_t>()[r];
         PutLE(values_, (uint64_t)x, 8);
         minmax(x);
@@ -498,6 +502,18 @@ void WriteSchemaElement(ThriftWriter& w, const std::string& name, const Type& t)
       w.BeginStruct(5);  // DECIMAL
       w.I32(1, t.scale);
       w.I32(2, t.precision);
+      w.EndStruct();
+      w.EndStruct();
+      break;
+    case TypeId::Timestamp:
+    case TypeId::Time:
+      w.BeginStruct(10);
+      w.BeginStruct(t.id == TypeId::Timestamp ? 8 : 7);  // TIMESTAMP / TIME
+      w.Bool(1, false);                                 // isAdjustedToUTC: local time, as DuckDB's TIMESTAMP
+      w.BeginStruct(2);                                 // unit
+      w.BeginStruct(2);                                 // MICROS
+      w.EndStruct();
+      w.EndStruct();
       w.EndStruct();
       w.EndStruct();
       break;
