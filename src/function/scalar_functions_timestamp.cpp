@@ -128,7 +128,7 @@ void DateTruncCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
   }
 }
 
-// epoch_ms(BIGINT) -> TIMESTAMP; epoch_ms(TIMESTAMP) -> BIGINT (milliseconds, floored);
+// epoch_ms(BIGINT) -> TIMESTAMP; epoch_ms(TIMESTAMP) -> BIGINT (milliseconds, truncated);
 // epoch_us the same in microseconds.
 template <int64_t Unit>
 Type BindEpochUnit(ScalarCall& c) {
@@ -148,7 +148,7 @@ void EpochUnitCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
     if (!out.IsValid(i)) continue;
     const int64_t x = args[0].data<int64_t>()[i];
     int64_t r;
-    if (from_ts) r = x / Unit - (x % Unit < 0);
+    if (from_ts) r = x / Unit;  // truncated toward zero, as DuckDB
     else if (__builtin_mul_overflow(x, Unit, &r)) OutOfRange("epoch value " + std::to_string(x));
     out.data<int64_t>()[i] = r;
   }
