@@ -229,6 +229,9 @@ TESSERA_API tessera_state tessera_bind_decimal(tessera_prepared prepared, uint64
                                                uint8_t width, uint8_t scale);
 /* Days since 1970-01-01. */
 TESSERA_API tessera_state tessera_bind_date(tessera_prepared prepared, uint64_t index, int32_t days);
+/* Microseconds since 1970-01-01 00:00:00 (TIMESTAMP) / since midnight, 0 .. 86400000000 (TIME). */
+TESSERA_API tessera_state tessera_bind_timestamp(tessera_prepared prepared, uint64_t index, int64_t micros);
+TESSERA_API tessera_state tessera_bind_time(tessera_prepared prepared, uint64_t index, int64_t micros);
 /* UTF-8 text, NUL-terminated (tessera_bind_varchar) or `length` bytes; TESSERA_ERROR for
  * text with a NUL byte. */
 TESSERA_API tessera_state tessera_bind_varchar(tessera_prepared prepared, uint64_t index, const char* value);

@@ -158,6 +158,8 @@ const char* TypeName(tessera_type t) {
     case TESSERA_TYPE_DECIMAL: return "DECIMAL";
     case TESSERA_TYPE_DATE: return "DATE";
     case TESSERA_TYPE_VARCHAR: return "VARCHAR";
+    case TESSERA_TYPE_TIMESTAMP: return "TIMESTAMP";
+    case TESSERA_TYPE_TIME: return "TIME";
     default: return "INVALID";
   }
 }
@@ -370,8 +372,17 @@ class Statement {
       if (!s) throw nb::python_error();
       st = tessera_bind_varchar_length(p_, i, s, (uint64_t)len);
       if (st == TESSERA_ERROR) RaiseDbApi("DataError", "parameter " + std::to_string(i) + ": text with a NUL character");
-    } else if (PyDateTime_Check(o) || PyTime_Check(o) || PyDelta_Check(o)) {
-      RaiseDbApi("NotSupportedError", "parameter " + std::to_string(i) + ": tessera has no TIMESTAMP/TIME/INTERVAL type; pass a datetime.date");
+    } else if (PyDateTime_Check(o)) {  // naive: its wall-clock time (a tzinfo is not applied)
+      const int64_t day = DaysFromCivil(PyDateTime_GET_YEAR(o), PyDateTime_GET_MONTH(o), PyDateTime_GET_DAY(o));
+      const int64_t tod = ((int64_t)PyDateTime_DATE_GET_HOUR(o) * 3600 + PyDateTime_DATE_GET_MINUTE(o) * 60 +
+                           PyDateTime_DATE_GET_SECOND(o)) * kMicrosPerSecond + PyDateTime_DATE_GET_MICROSECOND(o);
+      st = tessera_bind_timestamp(p_, i, day * kMicrosPerDay + tod);
+    } else if (PyTime_Check(o)) {
+      const int64_t tod = ((int64_t)PyDateTime_TIME_GET_HOUR(o) * 3600 + PyDateTime_TIME_GET_MINUTE(o) * 60 +
+                           PyDateTime_TIME_GET_SECOND(o)) * kMicrosPerSecond + PyDateTime_TIME_GET_MICROSECOND(o);
+      st = tessera_bind_time(p_, i, tod);
+    } else if (PyDelta_Check(o)) {
+      RaiseDbApi("NotSupportedError", "parameter " + std::to_string(i) + ": tessera has no INTERVAL type yet");
     } else if (PyDate_Check(o)) {
       st = tessera_bind_date(p_, i, DaysFromCivil(PyDateTime_GET_YEAR(o), PyDateTime_GET_MONTH(o), PyDateTime_GET_DAY(o)));
     } else if (PyObject_IsInstance(o, g_decimal) == 1) {
@@ -380,7 +391,7 @@ class Statement {
     } else {
       RaiseDbApi("NotSupportedError", "parameter " + std::to_string(i) + ": values of type " +
                                           nb::cast<std::string>(nb::type_name(v.type())) +
-                                          " cannot be bound (int, float, str, bool, None, Decimal, datetime.date)");
+                                          " cannot be bound (int, float, str, bool, None, Decimal, datetime.date, datetime.datetime, datetime.time)");
     }
     if (st != TESSERA_OK) RaiseDbApi("InterfaceError", "binding parameter " + std::to_string(i) + " failed");
   }
