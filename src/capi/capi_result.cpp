@@ -140,6 +140,8 @@ tessera_type tessera_result_column_type(tessera_result result, uint64_t column) 
     case TypeId::Varchar: return TESSERA_TYPE_VARCHAR;
     case TypeId::Timestamp: return TESSERA_TYPE_TIMESTAMP;
     case TypeId::Time: return TESSERA_TYPE_TIME;
+    case TypeId::Interval: return TESSERA_TYPE_INTERVAL;
+    case TypeId::Blob: return TESSERA_TYPE_BLOB;
   }
   return TESSERA_TYPE_INVALID;
 }

@@ -74,7 +74,10 @@ typedef enum tessera_type {
   TESSERA_TYPE_DATE = 7,    /* chunk data: int32_t, days since 1970-01-01 */
   TESSERA_TYPE_VARCHAR = 8,   /* chunk data: tessera_string (UTF-8, not NUL-terminated) */
   TESSERA_TYPE_TIMESTAMP = 9, /* chunk data: int64_t, microseconds since 1970-01-01 00:00:00 */
-  TESSERA_TYPE_TIME = 10      /* chunk data: int64_t, microseconds since midnight */
+  TESSERA_TYPE_TIME = 10,     /* chunk data: int64_t, microseconds since midnight */
+  TESSERA_TYPE_INTERVAL = 11, /* chunk data: 16 bytes, months, days, micros packed (common/interval.hpp); read
+                               * it as text (tessera_value_varchar) */
+  TESSERA_TYPE_BLOB = 12      /* chunk data: tessera_string (the bytes) */
 } tessera_type;
 
 /* A 128-bit two's complement integer (DECIMAL with width > 18). */

@@ -1,14 +1,18 @@
-// TIMESTAMP and TIME functions of the registry, with DuckDB's results and types: the
-// arithmetic the binder makes of `x +/- INTERVAL` (timestamp_add_micros,
-// timestamp_add_months, time_add_micros; no SQL names), date_trunc, epoch_ms, epoch_us,
+// TIMESTAMP, TIME and INTERVAL functions of the registry, with DuckDB's results and types:
+// the arithmetic the binder makes of `x +/- INTERVAL` (timestamp_add_micros,
+// timestamp_add_months, time_add_micros for a literal's unit; timestamp_add_interval,
+// timestamp_sub_interval, time_add_interval, time_sub_interval, interval_add,
+// interval_sub, interval_mul, timestamp_diff for INTERVAL values; no SQL names), date_trunc, epoch_ms, epoch_us,
 // make_timestamp, make_time, strftime and strptime. The calendar is function/date_core.hpp's
 // and common/date.hpp's (the DATE functions' too).
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "common/ascii.hpp"
 #include "common/date.hpp"
 #include "common/error.hpp"
+#include "common/interval.hpp"
 #include "function/scalar_function_sets.hpp"
 #include "function/timestamp_format.hpp"
 #include "planner/binder.hpp"
@@ -48,6 +52,75 @@ void TimeAddMicrosCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
     if (!out.IsValid(i)) continue;
     const int64_t t = args[0].data<int64_t>()[i] % kMicrosPerDay + args[1].data<int64_t>()[i] % kMicrosPerDay;
     out.data<int64_t>()[i] = TimestampTimeOfDay(t);
+  }
+}
+
+// TIMESTAMP +/- INTERVAL: its months (the day clamped to the month's end), then its days and
+// microseconds (DuckDB's order); overflow is an error.
+int64_t AddInterval(int64_t us, IntervalParts iv, const Vector& ts, uint32_t i) {
+  int64_t r = us;
+  if (iv.months) r = (int64_t)AddMonths(TimestampDay(us), iv.months) * kMicrosPerDay + TimestampTimeOfDay(us);
+  int64_t days_us;
+  if (__builtin_mul_overflow((int64_t)iv.days, kMicrosPerDay, &days_us) || __builtin_add_overflow(r, days_us, &r) ||
+      __builtin_add_overflow(r, iv.micros, &r))
+    OutOfRange("TIMESTAMP " + ts.GetValue(i).ToString() + " + INTERVAL");
+  return r;
+}
+
+IntervalParts Negated(IntervalParts p) {
+  if (p.months == INT32_MIN || p.days == INT32_MIN || p.micros == INT64_MIN) OutOfRange("INTERVAL");
+  return {-p.months, -p.days, -p.micros};
+}
+
+template <bool Sub>
+void TimestampIntervalCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    IntervalParts iv = UnpackInterval(args[1].data<int128_t>()[i]);
+    if (Sub) iv = Negated(iv);
+    out.data<int64_t>()[i] = AddInterval(args[0].data<int64_t>()[i], iv, args[0], i);
+  }
+}
+
+// TIME +/- INTERVAL: the microseconds only, around midnight (months and days do not move a
+// time of day, as DuckDB).
+template <bool Sub>
+void TimeIntervalCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    const int64_t d = UnpackInterval(args[1].data<int128_t>()[i]).micros % kMicrosPerDay;
+    out.data<int64_t>()[i] = TimestampTimeOfDay(args[0].data<int64_t>()[i] % kMicrosPerDay + (Sub ? -d : d));
+  }
+}
+
+template <bool Sub>
+void IntervalAddCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    IntervalParts b = UnpackInterval(args[1].data<int128_t>()[i]), r;
+    if (Sub) b = Negated(b);
+    if (!AddIntervals(UnpackInterval(args[0].data<int128_t>()[i]), b, &r)) OutOfRange("INTERVAL");
+    out.data<int128_t>()[i] = PackInterval(r);
+  }
+}
+
+void IntervalMulCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    IntervalParts r;
+    if (!MultiplyInterval(UnpackInterval(args[0].data<int128_t>()[i]), args[1].data<int64_t>()[i], &r))
+      OutOfRange("INTERVAL");
+    out.data<int128_t>()[i] = PackInterval(r);
+  }
+}
+
+// TIMESTAMP - TIMESTAMP: whole days and the rest in microseconds (DuckDB's; no months).
+void TimestampDiffCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    int64_t d;
+    if (__builtin_sub_overflow(args[0].data<int64_t>()[i], args[1].data<int64_t>()[i], &d)) OutOfRange("INTERVAL");
+    out.data<int128_t>()[i] = PackInterval({0, (int32_t)(d / kMicrosPerDay), d % kMicrosPerDay});
   }
 }
 
@@ -258,6 +331,16 @@ std::vector<ScalarFunction> TimestampFunctions() {
       {"timestamp_add_micros", {}, BindFixed<Type::Timestamp, Type::Timestamp, Type::BigInt>, false, TimestampAddMicrosCpu},
       {"timestamp_add_months", {}, BindFixed<Type::Timestamp, Type::Timestamp, Type::Integer>, false, TimestampAddMonthsCpu},
       {"time_add_micros", {}, BindFixed<Type::Time, Type::Time, Type::BigInt>, false, TimeAddMicrosCpu},
+      {"timestamp_add_interval", {}, BindFixed<Type::Timestamp, Type::Timestamp, Type::Interval>, false,
+       TimestampIntervalCpu<false>},
+      {"timestamp_sub_interval", {}, BindFixed<Type::Timestamp, Type::Timestamp, Type::Interval>, false,
+       TimestampIntervalCpu<true>},
+      {"time_add_interval", {}, BindFixed<Type::Time, Type::Time, Type::Interval>, false, TimeIntervalCpu<false>},
+      {"time_sub_interval", {}, BindFixed<Type::Time, Type::Time, Type::Interval>, false, TimeIntervalCpu<true>},
+      {"interval_add", {}, BindFixed<Type::Interval, Type::Interval, Type::Interval>, false, IntervalAddCpu<false>},
+      {"interval_sub", {}, BindFixed<Type::Interval, Type::Interval, Type::Interval>, false, IntervalAddCpu<true>},
+      {"interval_mul", {}, BindFixed<Type::Interval, Type::Interval, Type::BigInt>, false, IntervalMulCpu},
+      {"timestamp_diff", {}, BindFixed<Type::Interval, Type::Timestamp, Type::Timestamp>, false, TimestampDiffCpu},
       {"date_trunc", {"date_trunc", "datetrunc"}, BindDateTrunc, false, DateTruncCpu},
       {"epoch_ms", {"epoch_ms"}, BindEpochUnit<1000>, false, EpochUnitCpu<1000>},
       {"epoch_us", {"epoch_us"}, BindEpochUnit<1>, false, EpochUnitCpu<1>},

@@ -481,7 +481,7 @@ ExprPtr Parser::ParsePosition() {
   return Done(std::move(e));
 }
 
-// INTERVAL '3' MONTH | INTERVAL 3 MONTH | INTERVAL '3 months'
+// INTERVAL '3' MONTH | INTERVAL 3 MONTH | INTERVAL '3 months' | INTERVAL '1 day 02:00:00' (text, no unit)
 ExprPtr Parser::ParseInterval() {
   auto e = std::make_unique<Expr>(ExprKind::Interval, Cur().pos);
   Next();  // INTERVAL
@@ -510,11 +510,12 @@ ExprPtr Parser::ParseInterval() {
     std::string word = s.substr(ub, i - ub);
     space();
     bool ok = digits > 0 && i == s.size() && (word.empty() || NormalizeUnit(word, &unit));
-    if (!ok)
-      throw UserError(ErrorKind::Syntax,
-                      "invalid interval literal " + TokenExcerpt(src_, v) +
-                          " (expected e.g. '3 months' or '3' MONTH)",
-                      v.pos);
+    if (!ok) {  // '1 day 02:00:00', '10:00', '2 years 3 months': the whole text, no unit
+      Next();
+      e->text = s;
+      e->name.clear();
+      return Done(std::move(e));
+    }
   } else {
     num = v.text;
   }

@@ -5,6 +5,7 @@
 #include "common/ascii.hpp"
 #include "common/date.hpp"
 #include "common/decimal.hpp"
+#include "common/interval.hpp"
 #include "common/string_cast.hpp"
 #include "execution/expression_executor.hpp"
 #include "function/function_registry.hpp"
@@ -173,6 +174,20 @@ BoundExprPtr Binder::BindLiteral(const ast::Expr& e) {
   throw InternalError("unknown literal");
 }
 
+// The value of an INTERVAL literal: INTERVAL 'n' unit / INTERVAL n unit (a unit of months,
+// days or microseconds, as DuckDB's fields) or INTERVAL '1 day 02:00:00' (no unit).
+static IntervalParts IntervalLiteral(const ast::Expr& iv) {
+  std::optional<IntervalParts> p;
+  if (iv.name.empty()) p = ParseInterval(iv.text);
+  else p = ParseInterval(iv.text + " " + iv.name);
+  if (!p) throw UserError(ErrorKind::Conversion, "invalid interval '" + iv.text + "'", iv.pos);
+  return *p;
+}
+
+// Whether an operand is written as an INTERVAL literal (then `x + INTERVAL ...` is interval
+// arithmetic, not DATE arithmetic).
+static bool IsIntervalOrNull(const ast::Expr& e) { return e.kind == ExprKind::Interval; }
+
 BoundExprPtr Binder::BindArith(Op op, BoundExprPtr l, BoundExprPtr r, SourcePos pos) {
   const char* name = op == Op::Add ? "+" : op == Op::Sub ? "-" : op == Op::Mul ? "*"
                    : op == Op::Div ? "/" : op == Op::IntDiv ? "//" : "%";
@@ -188,6 +203,48 @@ BoundExprPtr Binder::BindArith(Op op, BoundExprPtr l, BoundExprPtr r, SourcePos 
     if (t.id == TypeId::Null) t = Type::Integer();
     if (op == Op::Div) t = Type::Double();
     return MakeConstant(Value::Null(t));
+  }
+  // INTERVAL values: TIMESTAMP/DATE/TIME +/- INTERVAL, INTERVAL +/- INTERVAL, INTERVAL * n,
+  // and TIMESTAMP - TIMESTAMP (an INTERVAL of days and microseconds, as DuckDB).
+  const TypeId li = l->type.id, ri = r->type.id;
+  if (li == TypeId::Interval || ri == TypeId::Interval ||
+      (op == Op::Sub && ((li == TypeId::Timestamp && (ri == TypeId::Timestamp || ri == TypeId::Date)) ||
+                         (li == TypeId::Date && ri == TypeId::Timestamp)))) {
+    auto call = [&](const char* fn) {
+      std::vector<BoundExprPtr> args;
+      args.push_back(std::move(l));
+      args.push_back(std::move(r));
+      return MakeFunction(fn, std::move(args), pos);
+    };
+    const bool add = op == Op::Add, sub = op == Op::Sub;
+    if (add && li == TypeId::Interval && ri != TypeId::Interval && ri != TypeId::Varchar) {
+      std::swap(l, r);
+      return BindArith(op, std::move(l), std::move(r), pos);
+    }
+    if (ri == TypeId::Interval && (add || sub)) {
+      if (li == TypeId::Varchar && l->kind == BExpr::Constant) l = Coerce(std::move(l), Type::Timestamp(), pos);
+      const TypeId lt = l->type.id;
+      if (lt == TypeId::Timestamp || lt == TypeId::Date) {
+        l = Coerce(std::move(l), Type::Timestamp(), pos);
+        return call(add ? "timestamp_add_interval" : "timestamp_sub_interval");
+      }
+      if (lt == TypeId::Time) return call(add ? "time_add_interval" : "time_sub_interval");
+      if (lt == TypeId::Interval) return call(add ? "interval_add" : "interval_sub");
+    }
+    if (op == Op::Mul && (li == TypeId::Interval) != (ri == TypeId::Interval)) {
+      if (ri == TypeId::Interval) std::swap(l, r);
+      if (r->type.IsIntegral() || (r->kind == BExpr::Constant && r->type.id == TypeId::Varchar)) {
+        r = Coerce(std::move(r), Type::BigInt(), pos);
+        return call("interval_mul");
+      }
+    }
+    if (sub && li != TypeId::Interval && ri != TypeId::Interval) {
+      l = Coerce(std::move(l), Type::Timestamp(), pos);
+      r = Coerce(std::move(r), Type::Timestamp(), pos);
+      return call("timestamp_diff");
+    }
+    throw TypeError(std::string("operator ") + name + " is not defined for " + l->type.ToString() + " and " +
+                        r->type.ToString(), pos);
   }
   // DATE +/- integer days, DATE - DATE
   if (l->type.id == TypeId::Date || r->type.id == TypeId::Date) {
@@ -267,7 +324,8 @@ BoundExprPtr Binder::BindBinary(const ast::Expr& e, Ctx& ctx) {
   // DATE, TIMESTAMP or TIME +/- INTERVAL (an INTERVAL is not a value type yet: only this
   // syntax). DATE + days/weeks/months/years stays a DATE (tessera's rule; DuckDB's result is
   // the TIMESTAMP of that midnight); with a time unit it is a TIMESTAMP.
-  if ((op == Op::Add || op == Op::Sub) && e.children[1]->kind == ExprKind::Interval) {
+  if ((op == Op::Add || op == Op::Sub) && e.children[1]->kind == ExprKind::Interval && !e.children[1]->name.empty() &&
+      !IsIntervalOrNull(*e.children[0])) {
     auto l = Bind(*e.children[0], ctx);
     const ast::Expr& iv = *e.children[1];
     auto n = ParseDecimal(iv.text, 18, 0);
@@ -482,6 +540,13 @@ BoundExprPtr Binder::BindInner(const ast::Expr& e, Ctx& ctx) {
         return r;
       }
       if (c->type.id == TypeId::Null) return c;
+      if (c->type.id == TypeId::Interval) {  // -x is x * -1
+        if (e.op == Op::Plus) return c;
+        std::vector<BoundExprPtr> args;
+        args.push_back(std::move(c));
+        args.push_back(MakeConstant(Value::BigInt(-1)));
+        return MakeFunction("interval_mul", std::move(args), e.pos);
+      }
       if (!c->type.IsNumeric()) throw TypeError("unary minus needs a numeric argument", e.pos);
       if (e.op == Op::Plus) return c;
       Type t = c->type;
@@ -603,8 +668,7 @@ BoundExprPtr Binder::BindInner(const ast::Expr& e, Ctx& ctx) {
       args.push_back(std::move(c));
       return MakeFunction(*fn, e.name, std::move(args), e.pos);
     }
-    case ExprKind::Interval:
-      throw TypeError("an INTERVAL can only be added to or subtracted from a DATE, TIMESTAMP or TIME", e.pos);
+    case ExprKind::Interval: return MakeConstant(Value::Interval(PackInterval(IntervalLiteral(e))));
     case ExprKind::InSubquery:
     case ExprKind::Exists:
     case ExprKind::Subquery: return BindSubqueryExpr(e, ctx);

@@ -27,6 +27,7 @@
 
 #include "common/date.hpp"
 #include "common/decimal.hpp"
+#include "common/interval.hpp"
 #include "ext.hpp"
 #include "main/plan_cache.hpp"
 
@@ -160,6 +161,8 @@ const char* TypeName(tessera_type t) {
     case TESSERA_TYPE_VARCHAR: return "VARCHAR";
     case TESSERA_TYPE_TIMESTAMP: return "TIMESTAMP";
     case TESSERA_TYPE_TIME: return "TIME";
+    case TESSERA_TYPE_INTERVAL: return "INTERVAL";
+    case TESSERA_TYPE_BLOB: return "BLOB";
     default: return "INVALID";
   }
 }
@@ -285,6 +288,18 @@ class Result {
         if (t >= kMicrosPerDay) RaiseDbApi("DataError", "the TIME 24:00:00 is outside Python's datetime.time range");
         o = PyTime_FromTime((int)(t / 3600000000LL), (int)(t / 60000000LL % 60), (int)(t / 1000000LL % 60),
                             (int)(t % 1000000LL));
+        break;
+      }
+      case TypeId::Interval: {  // a timedelta: months as 30 days (DuckDB's)
+        const IntervalParts p = UnpackInterval(v.data<int128_t>()[r]);
+        const int64_t days = (int64_t)p.months * 30 + p.days + p.micros / kMicrosPerDay;
+        const int64_t us = p.micros % kMicrosPerDay;
+        o = PyDelta_FromDSU((int)days, (int)(us / kMicrosPerSecond), (int)(us % kMicrosPerSecond));
+        break;
+      }
+      case TypeId::Blob: {
+        StrRef s = v.data<StrRef>()[r];
+        o = PyBytes_FromStringAndSize(s.data(), (Py_ssize_t)s.size());
         break;
       }
       case TypeId::Varchar: {

@@ -19,6 +19,7 @@
 //   (p > 18), DECIMAL with scale and precision, both as converted and logical type.
 //   TIMESTAMP INT64 TIMESTAMP_MICROS TIMESTAMP(micros, not adjusted to UTC)
 //   TIME      INT64 TIME_MICROS      TIME(micros, not adjusted to UTC)
+//   BLOB      BYTE_ARRAY (no annotation); INTERVAL columns are refused (not supported yet)
 //   A column of NULL type: INT32 without annotation, every value NULL.
 // Repeated column names are made unique as DuckDB does (storage/column_names.hpp).
 #pragma once
