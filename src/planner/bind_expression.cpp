@@ -186,7 +186,7 @@ static IntervalParts IntervalLiteral(const ast::Expr& iv) {
 
 // Whether an operand is written as an INTERVAL literal (then `x + INTERVAL ...` is interval
 // arithmetic, not DATE arithmetic).
-static bool IsIntervalOrNull(const ast::Expr& e) { return e.kind == ExprKind::Interval; }
+static bool IsIntervalLiteral(const ast::Expr& e) { return e.kind == ExprKind::Interval; }
 
 BoundExprPtr Binder::BindArith(Op op, BoundExprPtr l, BoundExprPtr r, SourcePos pos) {
   const char* name = op == Op::Add ? "+" : op == Op::Sub ? "-" : op == Op::Mul ? "*"
@@ -325,7 +325,7 @@ BoundExprPtr Binder::BindBinary(const ast::Expr& e, Ctx& ctx) {
   // syntax). DATE + days/weeks/months/years stays a DATE (tessera's rule; DuckDB's result is
   // the TIMESTAMP of that midnight); with a time unit it is a TIMESTAMP.
   if ((op == Op::Add || op == Op::Sub) && e.children[1]->kind == ExprKind::Interval && !e.children[1]->name.empty() &&
-      !IsIntervalOrNull(*e.children[0])) {
+      !IsIntervalLiteral(*e.children[0])) {
     auto l = Bind(*e.children[0], ctx);
     const ast::Expr& iv = *e.children[1];
     auto n = ParseDecimal(iv.text, 18, 0);
