@@ -108,8 +108,14 @@ struct ColumnSniff {
   bool any = false;  // a non-NULL value seen
   void Add(const std::string& v, const CsvOptions& opt) {
     if (IsNullText(v, opt)) return;
+    const Candidate before = cand;
+    const bool seen = any;
     any = true;
     while (!Fits(cand, v)) cand = (Candidate)(cand + 1);
+    // The values seen so far fit `before` but (but for integers, which are doubles too)
+    // not the new candidate: the column is text. (Dates, which read as midnight
+    // timestamps, too: DuckDB's sniffer wants one timestamp format for all values.)
+    if (seen && cand != before && !(before == kBigInt && cand == kDouble)) cand = kVarchar;
   }
   Type type() const { return any ? CandidateType(cand) : Type::Varchar(); }
 };

@@ -628,7 +628,11 @@ TEST(csv_sniffer_types_and_header) {
   CHECK(csv::SniffType({"+5"}) == Type::Varchar());
   CHECK(csv::SniffType({"inf"}) == Type::Varchar());
   CHECK(csv::SniffType({"2020-01-02", ""}) == Type::Date());
-  CHECK(csv::SniffType({"2020-01-02 03:04:05"}) == Type::Varchar());
+  CHECK(csv::SniffType({"2020-01-02 03:04:05"}) == Type::Timestamp());
+  CHECK(csv::SniffType({"2020-01-02", "2020-01-02 03:04:05.5"}) == Type::Varchar());
+  CHECK(csv::SniffType({"2020-01-02 03:04:05.5", "2020-01-02"}) == Type::Timestamp());
+  CHECK(csv::SniffType({"03:04:05", "23:59"}) == Type::Time());
+  CHECK(csv::SniffType({"2020-01-02 25:00:00"}) == Type::Varchar());
   CHECK(csv::SniffType({"", ""}) == Type::Varchar());
   auto sniff = [](const std::string& text) { return csv::SniffCsv(text.data(), text.data() + text.size(), {}, 20480); };
   auto a = sniff("a;b\n1;x\n2;y");
