@@ -325,8 +325,9 @@ BoundExprPtr Binder::BindBinary(const ast::Expr& e, Ctx& ctx) {
   // syntax). DATE + days/weeks/months/years stays a DATE (tessera's rule; DuckDB's result is
   // the TIMESTAMP of that midnight); with a time unit it is a TIMESTAMP.
   if ((op == Op::Add || op == Op::Sub) && e.children[1]->kind == ExprKind::Interval && !e.children[1]->name.empty() &&
-      !IsIntervalLiteral(*e.children[0])) {
+      e.children[1]->text.find('.') == std::string::npos && !IsIntervalLiteral(*e.children[0])) {
     auto l = Bind(*e.children[0], ctx);
+    if (l->type.id == TypeId::Interval) return BindArith(op, std::move(l), Bind(*e.children[1], ctx), e.pos);
     const ast::Expr& iv = *e.children[1];
     auto n = ParseDecimal(iv.text, 18, 0);
     if (!n) throw UserError(ErrorKind::Conversion, "invalid interval '" + iv.text + "'", iv.pos);

@@ -584,7 +584,7 @@ TEST(create_and_drop) {
     CHECK(ct.columns[1].not_null);
   }
   ExpectError("create table t (a int default)", 1, 30, "syntax error");
-  ExpectError("create table t (a blob)", 1, 19, "unknown type", ErrorKind::Type);
+  ExpectError("create table t (a uuid)", 1, 19, "unknown type", ErrorKind::Type);
   ExpectError("create table t (a decimal(50, 2))", 1, 19, "precision", ErrorKind::Type);
   ExpectError("create table t ()", 1, 17, "syntax error at or near \")\"");
 }
