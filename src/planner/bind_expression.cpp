@@ -176,10 +176,17 @@ BoundExprPtr Binder::BindLiteral(const ast::Expr& e) {
 
 // The value of an INTERVAL literal: INTERVAL 'n' unit / INTERVAL n unit (a unit of months,
 // days or microseconds, as DuckDB's fields) or INTERVAL '1 day 02:00:00' (no unit).
+// INTERVAL 'n' unit counts whole units: the number truncated toward zero (DuckDB: INTERVAL
+// '2.7' HOUR is 02:00:00, while INTERVAL '2.7 hours' is 02:42:00).
+static std::string WholeUnits(const std::string& n) {
+  std::string w = n.substr(0, n.find('.'));
+  return w.empty() || w == "-" || w == "+" ? "0" : w;
+}
+
 static IntervalParts IntervalLiteral(const ast::Expr& iv) {
   std::optional<IntervalParts> p;
   if (iv.name.empty()) p = ParseInterval(iv.text);
-  else p = ParseInterval(iv.text + " " + iv.name);
+  else p = ParseInterval(WholeUnits(iv.text) + " " + iv.name);
   if (!p) throw UserError(ErrorKind::Conversion, "invalid interval '" + iv.text + "'", iv.pos);
   return *p;
 }
@@ -325,11 +332,11 @@ BoundExprPtr Binder::BindBinary(const ast::Expr& e, Ctx& ctx) {
   // syntax). DATE + days/weeks/months/years stays a DATE (tessera's rule; DuckDB's result is
   // the TIMESTAMP of that midnight); with a time unit it is a TIMESTAMP.
   if ((op == Op::Add || op == Op::Sub) && e.children[1]->kind == ExprKind::Interval && !e.children[1]->name.empty() &&
-      e.children[1]->text.find('.') == std::string::npos && !IsIntervalLiteral(*e.children[0])) {
+      !IsIntervalLiteral(*e.children[0])) {
     auto l = Bind(*e.children[0], ctx);
     if (l->type.id == TypeId::Interval) return BindArith(op, std::move(l), Bind(*e.children[1], ctx), e.pos);
     const ast::Expr& iv = *e.children[1];
-    auto n = ParseDecimal(iv.text, 18, 0);
+    auto n = ParseDecimal(WholeUnits(iv.text), 18, 0);
     if (!n) throw UserError(ErrorKind::Conversion, "invalid interval '" + iv.text + "'", iv.pos);
     int64_t amount = (int64_t)*n * (op == Op::Sub ? -1 : 1);
     if (l->type.id == TypeId::Varchar && l->kind == BExpr::Constant) l = Coerce(std::move(l), Type::Date(), e.pos);
