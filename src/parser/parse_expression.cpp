@@ -510,7 +510,9 @@ ExprPtr Parser::ParseInterval() {
     std::string word = s.substr(ub, i - ub);
     space();
     bool ok = digits > 0 && i == s.size() && (word.empty() || NormalizeUnit(word, &unit));
-    if (!ok) {  // '1 day 02:00:00', '10:00', '2 years 3 months': the whole text, no unit
+    // '1 day 02:00:00', '10:00', '2 years 3 months', and a fraction with its unit inside
+    // ('1.5 days' is 1 day 12:00:00; '1.5' DAY is whole days): the whole text, no unit.
+    if (!ok || (!word.empty() && num.find('.') != std::string::npos)) {
       Next();
       e->text = s;
       e->name.clear();
