@@ -70,8 +70,8 @@ def test_many_batches_and_offsets(con):
 
 def test_unsupported_arrow_type(con):
     with pytest.raises(tessera.NotSupportedError) as e:
-        con.register("t", pa.table({"ts": pa.array([1], pa.timestamp("s"))}))
-    assert "ts" in str(e.value)
+        con.register("t", pa.table({"dur": pa.array([1], pa.duration("s"))}))
+    assert "dur" in str(e.value)
     with pytest.raises(tessera.DataError):
         con.register("t", pa.table({"u": pa.array([2**64 - 1], pa.uint64())}))
 
