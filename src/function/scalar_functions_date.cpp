@@ -9,6 +9,7 @@
 
 #include "common/date.hpp"
 #include "common/error.hpp"
+#include "common/interval.hpp"
 #include "execution/expression_executor.hpp"
 #include "function/scalar_function_sets.hpp"
 #include "planner/binder.hpp"
@@ -39,7 +40,10 @@ Type BindPart(ScalarCall& c) {
   const TypeId t = c.args[0]->type.id;
   if (t == TypeId::Time && !ops::IsTimeField(Field) && Field != kEpochField)
     throw UserError(ErrorKind::Type, std::string(c.written) + " is not a part of a TIME", c.pos);
-  if (t != TypeId::Timestamp && t != TypeId::Time) c.args[0] = Binder::Coerce(std::move(c.args[0]), Type::Date(), c.pos);
+  if (t == TypeId::Interval && Field != kEpochField)
+    throw UserError(ErrorKind::Unsupported, std::string(c.written) + " of an INTERVAL is not supported yet", c.pos);
+  if (t != TypeId::Timestamp && t != TypeId::Time && t != TypeId::Interval)
+    c.args[0] = Binder::Coerce(std::move(c.args[0]), Type::Date(), c.pos);
   return Out();
 }
 
@@ -59,12 +63,22 @@ ValueRange MonotoneRange(std::span<const ValueRange> args) {
   return {true, ops::ExtractDateField((int)d.lo, Field), ops::ExtractDateField((int)d.hi, Field)};
 }
 
-// Seconds since 1970-01-01 (a TIME: since midnight), with the microseconds as a fraction.
+// Seconds since 1970-01-01 (a TIME: since midnight; an INTERVAL: its length, a month as 30
+// days), with the microseconds as a fraction.
 void EpochCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
-  const bool micros = args[0].type().id != TypeId::Date;
-  for (uint32_t i = 0; i < n; i++)
-    if (out.IsValid(i))
-      out.data<double>()[i] = micros ? (double)args[0].data<int64_t>()[i] / 1e6 : (double)args[0].data<int32_t>()[i] * 86400.0;
+  const TypeId t = args[0].type().id;
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    double& r = out.data<double>()[i];
+    if (t == TypeId::Date) {
+      r = (double)args[0].data<int32_t>()[i] * 86400.0;
+    } else if (t == TypeId::Interval) {
+      const IntervalParts p = UnpackInterval(args[0].data<int128_t>()[i]);
+      r = ((double)p.months * 30 + (double)p.days) * 86400.0 + (double)p.micros / 1e6;
+    } else {
+      r = (double)args[0].data<int64_t>()[i] / 1e6;
+    }
+  }
 }
 
 Type BindMakeDate(ScalarCall& c) {
