@@ -12,7 +12,7 @@ set_target_properties(tessera_shared PROPERTIES
   LINK_DEPENDS ${CMAKE_SOURCE_DIR}/src/capi/tessera.map)
 target_link_options(tessera_shared PRIVATE
   -Wl,--version-script=${CMAKE_SOURCE_DIR}/src/capi/tessera.map -Wl,--no-undefined)
-target_link_libraries(tessera_shared PRIVATE Threads::Threads ${CMAKE_DL_LIBS} ${TESSERA_COMPRESSION_LIBS})
+target_link_libraries(tessera_shared PRIVATE Threads::Threads ${CMAKE_DL_LIBS} ${TESSERA_DEPENDENCY_LIBS})
 target_include_directories(tessera_shared INTERFACE ${CMAKE_SOURCE_DIR}/src/capi)
 
 # tessera.pc finds the prefix from its own place (${pcfiledir}), so an install under any

@@ -261,7 +261,20 @@ LineEditor::Status LineEditor::ReadRaw(const std::string& prompt, std::string* l
       case kCtrlP: browse(true); break;
       case kCtrlN: browse(false); break;
       case kCtrlL: Write("\x1b[H\x1b[2J"); break;
-      case kTab: st.Insert(" "); break;
+      case kTab: {
+        if (!completer_) {
+          st.Insert(" ");
+          break;
+        }
+        std::vector<std::string> choices;
+        completer_(st.buf, st.pos, choices);
+        if (!choices.empty()) {  // several fit: list them under the line
+          std::string list = "\r\n";
+          for (size_t k = 0; k < choices.size(); k++) list += (k ? "  " : "") + choices[k];
+          Write(list + "\r\n");
+        }
+        break;
+      }
       case kEsc: {
         char a, b;
         if (!ReadByte(&a) || !ReadByte(&b)) break;

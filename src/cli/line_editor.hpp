@@ -4,9 +4,10 @@
 // line is read and supports: left/right (Ctrl-B/F), home/end (Ctrl-A/E), backspace,
 // delete, up/down history (Ctrl-P/N), Ctrl-K (kill to end), Ctrl-U (kill to start),
 // Ctrl-W (delete previous word), Ctrl-L (clear screen), Ctrl-C (drop the line) and Ctrl-D
-// (end of input on an empty line, else delete). Otherwise it falls back to std::getline.
+// (end of input on an empty line, else delete), Tab (completion, SetCompleter). Otherwise it falls back to std::getline.
 // History is kept in a file (one entry per line), appended to as entries are added.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ class LineEditor {
   Status ReadLine(const std::string& prompt, std::string* line);
   // Adds an entry (newlines become spaces) unless it repeats the previous one.
   void AddHistory(const std::string& entry);
+  // Tab: completes the line in place (the line and the cursor's byte offset), or leaves it
+  // and names the choices to list. Without one, Tab inserts a space.
+  using Completer = std::function<void(std::string& line, size_t& pos, std::vector<std::string>& choices)>;
+  void SetCompleter(Completer completer) { completer_ = std::move(completer); }
 
  private:
   Status ReadRaw(const std::string& prompt, std::string* line);
@@ -35,6 +40,7 @@ class LineEditor {
   size_t max_history_;
   std::vector<std::string> history_;
   bool raw_capable_ = false;
+  Completer completer_;
 };
 
 }  // namespace tessera::cli

@@ -81,6 +81,7 @@ int RunMain(const std::vector<std::string>& argv) {
     Database db(db_path);
     if (threads) db.settings().threads = threads;
     if (!device.empty()) db.settings().device = device;
+    db.OpenDeviceEarly();
     Shell shell(db, mode);
     if (!commands.empty()) {
       for (const std::string& c : commands) {

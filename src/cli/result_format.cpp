@@ -78,8 +78,9 @@ void PrintTextTable(std::ostream& out, const TextTable& t, const TableStyle& sty
 
   auto cell = [&](const std::string& s) { return Clip(Printable(s), style.max_cell_width); };
   std::vector<std::string> headers, subheaders;
-  for (auto& h : t.headers) headers.push_back(cell(h));
-  for (auto& h : t.subheaders) subheaders.push_back(cell(h));
+  for (auto& h : t.headers) headers.push_back(style.headers ? cell(h) : "");
+  if (style.headers)
+    for (auto& h : t.subheaders) subheaders.push_back(cell(h));
   std::vector<size_t> shown;
   for (size_t r = 0; r < head; r++) shown.push_back(r);
   for (size_t r = nrows - tail; r < nrows && cut; r++) shown.push_back(r);
@@ -121,9 +122,11 @@ void PrintTextTable(std::ostream& out, const TextTable& t, const TableStyle& sty
     return;
   }
   rule("┌", "┬", "┐");
-  line(headers, false);
-  if (!subheaders.empty()) line(subheaders, false);
-  rule("├", "┼", "┤");
+  if (style.headers) {
+    line(headers, false);
+    if (!subheaders.empty()) line(subheaders, false);
+    rule("├", "┼", "┤");
+  }
   for (size_t i = 0; i < body.size(); i++) {
     if (cut && i == head) {
       std::vector<std::string> gap(ncols, "·");
@@ -210,20 +213,23 @@ void PrintTable(std::ostream& out, const QueryResult& result, const TableStyle& 
   }
   for (auto& row : ResultCells(result)) {
     std::vector<std::string> line;
-    for (auto& c : row) line.push_back(std::move(c.text));
+    for (auto& c : row) line.push_back(c.is_null && style.null_text ? *style.null_text : std::move(c.text));
     t.rows.push_back(std::move(line));
   }
   PrintTextTable(out, t, style);
 }
 
-void PrintCsv(std::ostream& out, const QueryResult& result) {
-  for (size_t c = 0; c < result.names.size(); c++)
-    out << (c ? "," : "") << CsvField(result.names[c]);
-  out << '\n';
+void PrintCsv(std::ostream& out, const QueryResult& result, const TableStyle& style) {
+  if (style.headers) {
+    for (size_t c = 0; c < result.names.size(); c++)
+      out << (c ? "," : "") << CsvField(result.names[c]);
+    out << '\n';
+  }
   for (auto& row : ResultCells(result)) {
     for (size_t c = 0; c < row.size(); c++) {
       out << (c ? "," : "");
       if (!row[c].is_null) out << CsvField(row[c].text);
+      else if (style.null_text && !style.null_text->empty()) out << CsvField(*style.null_text);
     }
     out << '\n';
   }
@@ -265,7 +271,7 @@ void PrintResult(std::ostream& out, const QueryResult& result, OutputMode mode,
   }
   switch (mode) {
     case OutputMode::Table: PrintTable(out, result, style); break;
-    case OutputMode::Csv: PrintCsv(out, result); break;
+    case OutputMode::Csv: PrintCsv(out, result, style); break;
     case OutputMode::Json: PrintJson(out, result); break;
   }
 }

@@ -1,6 +1,7 @@
 // Printing query results: an aligned box table, CSV (RFC 4180) or JSON.
 #pragma once
 #include <cstddef>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -33,6 +34,11 @@ struct TableStyle {
   // Cells wider than this (in characters) are cut and end in "…". 0: no limit.
   size_t max_cell_width = 200;
   bool footer = true;  // "N rows" below the table
+  // The column names (and types) above the rows: table and csv modes (.headers on|off).
+  bool headers = true;
+  // What a NULL prints as (.nullvalue TEXT): table mode "NULL" and csv mode an empty
+  // field unless set; JSON always writes null.
+  std::optional<std::string> null_text;
 };
 
 void PrintTextTable(std::ostream& out, const TextTable& table, const TableStyle& style = {});

@@ -1,5 +1,6 @@
 #include "cli/shell.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "cli/completion.hpp"
 #include "cli/interrupt_signal.hpp"
 #include "cli/line_editor.hpp"
 #include "cli/version.hpp"
@@ -57,10 +59,6 @@ std::string FormatMs(double ms) {
   return buf;
 }
 
-void PrintError(const std::string& msg) {
-  std::cout.flush();
-  std::cerr << "Error: " << msg << std::endl;
-}
 
 std::string HistoryPath() {
   const char* home = std::getenv("HOME");
@@ -72,7 +70,15 @@ std::string HistoryPath() {
 
 Shell::Shell(Database& db, OutputMode mode) : db_(db), conn_(db), mode_(mode) {}
 
+std::ostream& Shell::Out() { return output_file_.is_open() ? static_cast<std::ostream&>(output_file_) : std::cout; }
+
+void Shell::PrintError(const std::string& msg) const {
+  std::cout.flush();
+  std::cerr << "Error: " << (where_.empty() ? "" : where_ + ": ") << msg << std::endl;
+}
+
 Shell::Outcome Shell::RunSql(std::string_view sql) {
+  if (echo_) Out() << Trim(sql) << '\n';
   try {
     auto start = std::chrono::steady_clock::now();
     QueryResult result;
@@ -84,16 +90,28 @@ Shell::Outcome Shell::RunSql(std::string_view sql) {
     }
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                     .count();
-    PrintResult(std::cout, result, mode_, style_);
+    std::ostream& out = Out();
+    PrintResult(out, result, mode_, style_);
     if (!result.note.empty()) std::cerr << "note: " << result.note << '\n';
     if (timer_) {
-      std::cout << "Run Time: " << FormatMs(ms) << " ms";
-      if (result.has_rows && result.device != "cpu")
-        std::cout << " (" << result.device << "; kernels " << FormatMs(result.gpu_kernel_ms) << " ms, compile "
-                  << FormatMs(result.gpu_compile_ms) << " ms, column upload " << FormatMs(result.gpu_transfer_ms) << " ms)";
-      std::cout << '\n';
+      out << "Run Time: " << FormatMs(ms) << " ms";
+      if (result.has_rows && result.device != "cpu") {
+        // Where a cold run's time goes: planning (GPU planning includes the column cache's
+        // host pass over new columns), opening the GPU, compiling, uploading, the kernels.
+        const auto& ph = result.phases;
+        out << " (" << result.device << "; kernels " << FormatMs(result.gpu_kernel_ms) << " ms, compile "
+                  << FormatMs(result.gpu_compile_ms) << " ms, column upload " << FormatMs(result.gpu_transfer_ms) << " ms";
+        if (result.gpu_transfer_bytes)
+          out << " for " << FormatMs(result.gpu_transfer_bytes / 1e6) << " MB ("
+                    << FormatMs(result.gpu_transfer_bytes / 1e6 / std::max(result.gpu_transfer_ms, 1e-3)) << " GB/s)";
+        if (!ph.plan_cached)
+          out << ", plan " << FormatMs(ph.plan_ms) << " ms, GPU plan " << FormatMs(ph.gpu_plan_ms) << " ms";
+        if (result.gpu_open_ms >= 0.05) out << ", GPU open " << FormatMs(result.gpu_open_ms) << " ms";
+        out << ")";
+      }
+      out << '\n';
     }
-    std::cout.flush();
+    out.flush();
     return Outcome::Ok;
   } catch (const std::exception& e) {
     PrintError(e.what());
@@ -136,25 +154,54 @@ Shell::Outcome Shell::ProcessLine(std::string& pending, const std::string& line)
   return Outcome::Ok;
 }
 
-Shell::Outcome Shell::RunStream(std::istream& in, bool stop_on_error) {
+Shell::Outcome Shell::RunStream(std::istream& in, bool stop_on_error, const std::string& name) {
+  const std::string outer_where = where_;
+  auto at_line = [&](int n) {
+    where_ = name.empty() ? "near line " + std::to_string(n) : name + ":" + std::to_string(n);
+  };
   std::string pending;
   std::string line;
   bool failed = false;
+  int number = 0, pending_from = 0;  // line numbers: this line, where `pending` began
+  Outcome result = Outcome::Ok;
   while (std::getline(in, line)) {
+    number++;
     if (!line.empty() && line.back() == '\r') line.pop_back();
+    // An error names the line its statement began on.
+    at_line(pending.empty() ? number : pending_from);
+    const std::string before = pending;
     Outcome o = ProcessLine(pending, line);
-    if (o == Outcome::Quit) return o;
+    if (pending.empty()) pending_from = 0;
+    else if (before.empty() || pending.compare(0, before.size(), before) != 0) pending_from = number;
+    if (o == Outcome::Quit) {
+      result = o;
+      break;
+    }
     if (o == Outcome::Error) {
       failed = true;
-      if (stop_on_error) return o;
+      if (stop_on_error && bail_) {
+        result = o;
+        break;
+      }
     }
   }
-  if (RunStatements(pending) == Outcome::Error) failed = true;
-  return failed ? Outcome::Error : Outcome::Ok;
+  if (result == Outcome::Ok) {
+    at_line(pending_from ? pending_from : number);
+    if (RunStatements(pending) == Outcome::Error) failed = true;
+    if (failed) result = Outcome::Error;
+  }
+  where_ = outer_where;
+  return result;
 }
 
 int Shell::RunInteractive() {
   LineEditor editor(HistoryPath());
+  editor.SetCompleter([this](std::string& line, size_t& pos, std::vector<std::string>& choices) {
+    Completion c = Complete(line, pos, CompletionWords(db_));
+    line = std::move(c.line);
+    pos = c.pos;
+    choices = std::move(c.choices);
+  });
   interactive_ = true;
   std::cout << "tessera " << kVersion << " - enter .help for usage hints, .quit to exit.\n";
   if (db_.path().empty() || db_.path() == ":memory:") {
@@ -196,29 +243,35 @@ void Shell::PrintHelp() const {
       "  .mode table|csv|json  choose the result format\n"
       "  .maxrows N            rows shown by table mode (0: all)\n"
       "  .read FILE            run SQL and dot commands from FILE\n"
+      "  .output [FILE]        write results to FILE (none: back to standard output)\n"
+      "  .headers on|off       show the column names above the rows (table, csv)\n"
+      "  .nullvalue TEXT       print NULL as TEXT (table, csv)\n"
+      "  .bail on|off          stop a script at its first error (default on)\n"
+      "  .echo on|off          print each command before running it\n"
       "  .gpu                  the GPU, the device setting, resident columns, cached kernels\n"
       "  .quit, .exit          leave the shell\n"
-      "Editing: arrows, Home/End, Ctrl-A/E/K/U/W; history with up/down (~/.tessera_history).\n";
+      "Editing: arrows, Home/End, Ctrl-A/E/K/U/W; history with up/down (~/.tessera_history);\n"
+      "Tab completes keywords, dot commands, table and column names.\n";
 }
 
 Shell::Outcome Shell::ShowGpu() {
-  std::cout << gpu::GpuStatusLine() << '\n' << "device setting: " << db_.settings().device << '\n';
+  Out() << gpu::GpuStatusLine() << '\n' << "device setting: " << db_.settings().device << '\n';
   auto& cache = gpu::ColumnCache::Instance();
   auto lines = cache.Describe();
   char mib[32];
   std::snprintf(mib, sizeof mib, "%.1f", cache.resident_bytes() / 1048576.0);
-  std::cout << "column cache: " << mib << " MiB resident, " << lines.size()
+  Out() << "column cache: " << mib << " MiB resident, " << lines.size()
             << " column" << (lines.size() == 1 ? "" : "s") << " known\n";
-  for (auto& l : lines) std::cout << "  " << l << '\n';
-  std::cout << "kernel cache: " << gpu::KernelCache::Instance().size() << " kernels in memory; on disk in "
+  for (auto& l : lines) Out() << "  " << l << '\n';
+  Out() << "kernel cache: " << gpu::KernelCache::Instance().size() << " kernels in memory; on disk in "
             << (gpu::KernelCache::DiskDir().empty() ? std::string("(none)") : gpu::KernelCache::DiskDir()) << '\n';
-  std::cout.flush();
+  Out().flush();
   return Outcome::Ok;
 }
 
 Shell::Outcome Shell::ShowTables() {
-  for (const std::string& name : db_.catalog().TableNames()) std::cout << name << '\n';
-  std::cout.flush();
+  for (const std::string& name : db_.catalog().TableNames()) Out() << name << '\n';
+  Out().flush();
   return Outcome::Ok;
 }
 
@@ -241,22 +294,22 @@ Shell::Outcome Shell::ShowSchema(const std::string& table) {
       return Outcome::Error;
     }
     if (entry->is_view()) {  // its stored query text
-      std::cout << "CREATE VIEW " << entry->schema.name;
+      Out() << "CREATE VIEW " << entry->schema.name;
       for (size_t i = 0; i < entry->view_columns.size(); i++)
-        std::cout << (i ? ", " : " (") << entry->view_columns[i] << (i + 1 == entry->view_columns.size() ? ")" : "");
-      std::cout << " AS " << entry->view_sql << ";\n";
+        Out() << (i ? ", " : " (") << entry->view_columns[i] << (i + 1 == entry->view_columns.size() ? ")" : "");
+      Out() << " AS " << entry->view_sql << ";\n";
       continue;
     }
     const TableSchema& s = entry->schema;
-    std::cout << "CREATE TABLE " << s.name << " (\n";
+    Out() << "CREATE TABLE " << s.name << " (\n";
     for (size_t i = 0; i < s.columns.size(); i++) {
       const ColumnDef& c = s.columns[i];
-      std::cout << "  " << c.name << ' ' << c.type.ToString() << (c.not_null ? " NOT NULL" : "")
+      Out() << "  " << c.name << ' ' << c.type.ToString() << (c.not_null ? " NOT NULL" : "")
                 << (i + 1 < s.columns.size() ? ",\n" : "\n");
     }
-    std::cout << ");\n";
+    Out() << ");\n";
   }
-  std::cout.flush();
+  Out().flush();
   return Outcome::Ok;
 }
 
@@ -264,10 +317,11 @@ Shell::Outcome Shell::RunDotCommand(const std::string& line) {
   std::vector<std::string> w = SplitWords(line);
   const std::string cmd = w.empty() ? "" : w[0];
   const size_t nargs = w.size() - 1;
-  auto usage = [](const char* text) {
-    PrintError(std::string("usage: ") + text);
+  auto usage = [this](const std::string& text) {
+    PrintError("usage: " + text);
     return Outcome::Error;
   };
+  if (echo_) Out() << line << '\n';
   if (cmd == ".quit" || cmd == ".exit") return Outcome::Quit;
   if (cmd == ".help") {
     PrintHelp();
@@ -281,9 +335,33 @@ Shell::Outcome Shell::RunDotCommand(const std::string& line) {
     timer_ = w[1] == "on";
     return Outcome::Ok;
   }
+  // .headers / .bail / .echo on|off
+  for (auto [name, flag] : {std::pair<const char*, bool*>{".headers", &style_.headers}, {".bail", &bail_}, {".echo", &echo_}}) {
+    if (cmd != name) continue;
+    if (nargs != 1 || (w[1] != "on" && w[1] != "off")) return usage((std::string(name) + " on|off").c_str());
+    *flag = w[1] == "on";
+    return Outcome::Ok;
+  }
+  if (cmd == ".nullvalue") {
+    if (nargs != 1) return usage(".nullvalue TEXT");
+    style_.null_text = w[1];
+    return Outcome::Ok;
+  }
+  if (cmd == ".output") {
+    if (nargs > 1) return usage(".output [FILE]");
+    if (output_file_.is_open()) output_file_.close();
+    if (nargs == 0) return Outcome::Ok;  // back to standard output
+    output_file_.open(w[1], std::ios::out | std::ios::trunc);
+    if (!output_file_) {
+      output_file_ = std::ofstream();
+      PrintError("cannot open file '" + w[1] + "' for writing");
+      return Outcome::Error;
+    }
+    return Outcome::Ok;
+  }
   if (cmd == ".mode") {
     if (nargs == 0) {
-      std::cout << OutputModeName(mode_) << '\n';
+      Out() << OutputModeName(mode_) << '\n';
       return Outcome::Ok;
     }
     if (nargs != 1 || !ParseOutputMode(w[1], &mode_)) return usage(".mode table|csv|json");
@@ -308,7 +386,7 @@ Shell::Outcome Shell::RunDotCommand(const std::string& line) {
       return Outcome::Error;
     }
     read_depth_++;
-    Outcome o = RunStream(in, /*stop_on_error=*/true);
+    Outcome o = RunStream(in, /*stop_on_error=*/true, w[1]);
     read_depth_--;
     return o;
   }

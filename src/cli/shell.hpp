@@ -1,9 +1,11 @@
 // The SQL shell: runs statements and dot commands from -c, a script or the terminal, and
 // prints their results.
 #pragma once
+#include <fstream>
 #include <istream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cli/result_format.hpp"
 #include "main/database.hpp"
@@ -22,7 +24,9 @@ class Shell {
   // Runs lines of SQL and dot commands from a stream (a script or a .read file). With
   // stop_on_error it returns at the first error. A statement left without ';' at the end
   // of the stream still runs.
-  Outcome RunStream(std::istream& in, bool stop_on_error);
+  // `name` is what an error message calls the stream ("" for standard input: "near line
+  // N"; a .read file: "FILE:N"). `.bail off` keeps going after an error.
+  Outcome RunStream(std::istream& in, bool stop_on_error, const std::string& name = "");
   // The interactive shell on the terminal, with line editing and history. Returns the
   // process exit status.
   int RunInteractive();
@@ -37,6 +41,10 @@ class Shell {
   Outcome ShowGpu();
   Outcome ShowSchema(const std::string& table);
   void PrintHelp() const;
+  // Where results go: the .output file, or standard output.
+  std::ostream& Out();
+  // "Error: [where: ]msg" on standard error; `where` is the statement's script line.
+  void PrintError(const std::string& msg) const;
 
   Database& db_;
   Connection conn_;
@@ -45,6 +53,10 @@ class Shell {
   bool timer_ = false;
   bool interactive_ = false;  // RunInteractive: Ctrl-C interrupts the running statement
   int read_depth_ = 0;
+  std::ofstream output_file_;  // .output FILE; closed: standard output
+  bool bail_ = true;           // scripts stop at the first error (.bail on|off)
+  bool echo_ = false;          // print each command before running it (.echo on|off)
+  std::string where_;          // the script line being run, for error messages
 };
 
 }  // namespace tessera::cli

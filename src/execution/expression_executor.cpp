@@ -175,6 +175,37 @@ void CastVector(const Vector& src, Vector& out, uint32_t n) {
   }
 }
 
+void TryCastVector(const Vector& src, Vector& out, uint32_t n) {
+  try {
+    CastVector(src, out, n);
+    return;
+  } catch (const UserError&) {
+  }
+  // Some row cannot convert: row by row, with CAST's rule, a failing row NULL.
+  Vector one(src.type(), 1), result(out.type(), 1);
+  const uint32_t first = 0;
+  const size_t width = (size_t)out.type().width();
+  auto set_null = [&](uint32_t i) {  // NULL slots hold 0, as everywhere
+    std::memset(out.raw() + i * width, 0, width);
+    out.SetNull(i);
+  };
+  for (uint32_t i = 0; i < n; i++) {
+    if (!src.IsValid(i)) {
+      set_null(i);
+      continue;
+    }
+    CopyRows(src, &i, 1, one, 0);
+    result.Init(out.type(), 1);
+    try {
+      CastVector(one, result, 1);
+    } catch (const UserError&) {
+      set_null(i);
+      continue;
+    }
+    CopyRows(result, &first, 1, out, i);
+  }
+}
+
 namespace {
 
 template <class T>
@@ -309,6 +340,7 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
     case BExpr::Cast: {
       Vector scratch;
       const Vector& c = EvaluateOperand(*e.children[0], in, scratch);
+      if (e.negated) return TryCastVector(c, out, n);
       CastVector(c, out, n);
       return;
     }

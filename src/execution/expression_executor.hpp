@@ -25,6 +25,8 @@ bool FilterColumnConstant(const BoundExpr& e, const DataChunk& in, const uint32_
 Value EvaluateConstant(const BoundExpr& e);
 // Rows [0, n) of src converted to out's type (out initialised; CAST's rules and errors).
 void CastVector(const Vector& src, Vector& out, uint32_t n);
+// TRY_CAST: CastVector, but a row that cannot convert is NULL.
+void TryCastVector(const Vector& src, Vector& out, uint32_t n);
 
 // Copies rows sel[0..n) of `src` into `dst` rows [dst_off, dst_off+n); dst must be large
 // enough and of the same type. sel == nullptr means rows [0, n).

@@ -48,6 +48,9 @@ struct ScalarFunction {
   // The range of the results given the ranges of the arguments (the generator's domains:
   // dense group keys, narrow words). Null: unknown.
   ValueRange (*range)(std::span<const ValueRange> args) = nullptr;
+  // A call's value may differ per row and per evaluation (random, setseed): it is never
+  // a constant (BoundExpr::IsConstant), so nothing folds it.
+  bool is_volatile = false;
 };
 
 // The function a SQL call `name(...)` means; null when there is none.

@@ -22,6 +22,11 @@ std::vector<ScalarFunction> TimestampFunctions();
 // sign, sqrt, cbrt, exp, ln, log, log10, log2, power, pi, trigonometry, isnan, isinf,
 // isfinite (scalar_functions_math.cpp).
 std::vector<ScalarFunction> MathFunctions();
+// regexp_matches, regexp_full_match, regexp_replace, regexp_extract
+// (scalar_functions_regex.cpp).
+std::vector<ScalarFunction> RegexFunctions();
+// random, setseed (scalar_functions_random.cpp).
+std::vector<ScalarFunction> RandomFunctions();
 
 // Shared by the families' bind hooks: the arity check with the binder's message.
 void ExpectScalarArgs(const ScalarCall& c, size_t lo, size_t hi);

@@ -134,9 +134,9 @@ void AbsCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
 const std::vector<ScalarFunction>& Table() {
   static std::vector<ScalarFunction> table = {
       {"substring", {"substring", "substr"}, BindSubstring, false, SubstringCpu},
-      {"upper", {"upper"}, BindFixed<Type::Varchar, Type::Varchar>, false, CaseMapCpu<true>},
-      {"lower", {"lower"}, BindFixed<Type::Varchar, Type::Varchar>, false, CaseMapCpu<false>},
-      {"length", {"length"}, BindFixed<Type::BigInt, Type::Varchar>, false, LengthCpu},
+      {"upper", {"upper", "ucase"}, BindFixed<Type::Varchar, Type::Varchar>, false, CaseMapCpu<true>},
+      {"lower", {"lower", "lcase"}, BindFixed<Type::Varchar, Type::Varchar>, false, CaseMapCpu<false>},
+      {"length", {"length", "len", "char_length", "character_length"}, BindFixed<Type::BigInt, Type::Varchar>, false, LengthCpu},
       {"||", {}, BindFixed<Type::Varchar, Type::Varchar, Type::Varchar>, false, ConcatCpu},
       {"abs", {"abs"}, BindAbs, false, AbsCpu},
       {"coalesce", {"coalesce", "ifnull"}, BindCoalesce, true, CoalesceCpu},
@@ -145,7 +145,8 @@ const std::vector<ScalarFunction>& Table() {
       {"date_add_months", {}, BindFixed<Type::Date, Type::Date, Type::Integer>, false, DateAddCpu<true>},
   };
   static const bool families = [] {
-    for (auto* family : {TextFunctions, NumericFunctions, DateFunctions, TimestampFunctions, MathFunctions})
+    for (auto* family : {TextFunctions, NumericFunctions, DateFunctions, TimestampFunctions, MathFunctions,
+                         RegexFunctions, RandomFunctions})
       for (ScalarFunction& f : family()) table.push_back(std::move(f));
     return true;
   }();

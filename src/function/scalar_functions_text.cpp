@@ -2,6 +2,7 @@
 // semantics themselves are function/string_ops (characters are UTF-8 code points).
 #include "common/error.hpp"
 #include "function/scalar_function_sets.hpp"
+#include "function/md5.hpp"
 #include "function/string_ops.hpp"
 #include "planner/binder.hpp"
 
@@ -124,6 +125,64 @@ void PadCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
   }
 }
 
+// split_part(s, delimiter, index): (VARCHAR, VARCHAR, BIGINT) -> VARCHAR.
+Type BindSplitPart(ScalarCall& c) {
+  ExpectScalarArgs(c, 3, 3);
+  for (size_t k = 0; k < 2; k++) c.args[k] = Binder::Coerce(std::move(c.args[k]), Type::Varchar(), c.pos);
+  c.args[2] = Binder::Coerce(std::move(c.args[2]), Type::BigInt(), c.pos);
+  return Type::Varchar();
+}
+void SplitPartCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (out.IsValid(i)) out.data<StrRef>()[i] = ops::SplitPart(Str(args, 0, i), Str(args, 1, i), args[2].data<int64_t>()[i]);
+  out.ShareStrings(args[0]);
+}
+
+// A row loop building each result from a VARCHAR's characters.
+template <void (*F)(std::string_view, std::string&)>
+void StringMapCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  std::string tmp;
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    tmp.clear();
+    F(Str(args, 0, i), tmp);
+    out.data<StrRef>()[i] = out.heap().Add(tmp);
+  }
+}
+
+// ascii(s): 0 for ''; unicode(s) / ord(s): -1 for '' (DuckDB's).
+template <int32_t Empty>
+void FirstCodePointCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (out.IsValid(i)) out.data<int32_t>()[i] = ops::FirstCodePoint(Str(args, 0, i), Empty);
+}
+
+void ChrCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  std::string tmp;
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    tmp.clear();
+    const int32_t c = args[0].data<int32_t>()[i];
+    if (!ops::AppendCodePoint(c, tmp)) throw UserError(ErrorKind::Input, "Invalid UTF8 Codepoint " + std::to_string(c));
+    out.data<StrRef>()[i] = out.heap().Add(tmp);
+  }
+}
+
+void TranslateCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  std::string tmp;
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    tmp.clear();
+    ops::AppendTranslated(Str(args, 0, i), Str(args, 1, i), Str(args, 2, i), tmp);
+    out.data<StrRef>()[i] = out.heap().Add(tmp);
+  }
+}
+
+void Md5Cpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (out.IsValid(i)) out.data<StrRef>()[i] = out.heap().Add(ops::Md5Hex(Str(args, 0, i)));
+}
+
 }  // namespace
 
 std::vector<ScalarFunction> TextFunctions() {
@@ -133,7 +192,7 @@ std::vector<ScalarFunction> TextFunctions() {
       {"ltrim", {"ltrim"}, BindTrim, false, TrimCpu<true, false>},
       {"rtrim", {"rtrim"}, BindTrim, false, TrimCpu<false, true>},
       {"replace", {"replace"}, BindReplace, false, ReplaceCpu},
-      {"starts_with", {"starts_with"}, BindPredicate, false, PredicateCpu<Test::Starts>},
+      {"starts_with", {"starts_with", "prefix"}, BindPredicate, false, PredicateCpu<Test::Starts>},
       {"ends_with", {"ends_with", "suffix"}, BindPredicate, false, PredicateCpu<Test::Ends>},
       {"contains", {"contains"}, BindPredicate, false, PredicateCpu<Test::Contains>},
       {"strpos", {"strpos", "instr"}, BindStrPos, false, StrPosCpu},
@@ -142,6 +201,13 @@ std::vector<ScalarFunction> TextFunctions() {
       {"repeat", {"repeat"}, BindStringCount<2>, false, RepeatCpu},
       {"lpad", {"lpad"}, BindStringCount<3>, false, PadCpu<true>},
       {"rpad", {"rpad"}, BindStringCount<3>, false, PadCpu<false>},
+      {"split_part", {"split_part"}, BindSplitPart, false, SplitPartCpu},
+      {"reverse", {"reverse"}, BindFixed<Type::Varchar, Type::Varchar>, false, StringMapCpu<ops::AppendReversed>},
+      {"ascii", {"ascii"}, BindFixed<Type::Integer, Type::Varchar>, false, FirstCodePointCpu<0>},
+      {"unicode", {"unicode", "ord"}, BindFixed<Type::Integer, Type::Varchar>, false, FirstCodePointCpu<-1>},
+      {"chr", {"chr"}, BindFixed<Type::Varchar, Type::Integer>, false, ChrCpu},
+      {"translate", {"translate"}, BindReplace, false, TranslateCpu},
+      {"md5", {"md5"}, BindFixed<Type::Varchar, Type::Varchar>, false, Md5Cpu},
   };
 }
 

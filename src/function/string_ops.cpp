@@ -253,3 +253,72 @@ bool AppendPadded(std::string_view s, int64_t n, std::string_view fill, bool lef
 }
 
 }  // namespace tessera::ops
+
+namespace tessera::ops {
+
+std::string_view SplitPart(std::string_view s, std::string_view delimiter, int64_t index) {
+  if (index == 0) return {};
+  const size_t step = delimiter.size();
+  // Where the part starting at byte `from` ends: an empty delimiter splits into characters.
+  auto part_end = [&](size_t from) {
+    if (delimiter.empty()) return std::min(s.size(), from + Utf8SequenceLength((unsigned char)s[from]));
+    const size_t at = s.find(delimiter, from);
+    return at == std::string_view::npos ? s.size() : at;
+  };
+  if (index < 0) {  // from the end: count the parts
+    int64_t parts = 1;
+    if (delimiter.empty()) parts = CharLength(s);
+    else
+      for (size_t at = s.find(delimiter); at != std::string_view::npos; at = s.find(delimiter, at + step)) parts++;
+    index += parts + 1;
+    if (index < 1) return {};
+  }
+  for (size_t from = 0, k = 1;; k++) {
+    if (delimiter.empty() && from >= s.size()) return {};
+    const size_t end = part_end(from);
+    if ((int64_t)k == index) return s.substr(from, end - from);
+    if (end >= s.size()) return {};
+    from = end + step;
+  }
+}
+
+void AppendReversed(std::string_view s, std::string& out) {
+  for (size_t end = s.size(); end > 0;) {
+    const size_t start = LastCharStart(s, end);
+    const size_t len = Utf8SequenceLength((unsigned char)s[start]);
+    if (start + len == end) {
+      out.append(s.substr(start, len));
+    } else {  // stray continuation bytes: each is a character of its own
+      for (size_t k = end; k > start; k--) out += s[k - 1];
+    }
+    end = start;
+  }
+}
+
+int32_t FirstCodePoint(std::string_view s, int32_t empty) {
+  if (s.empty()) return empty;
+  size_t i = 0;
+  bool valid;
+  return (int32_t)Decode(s, i, valid);
+}
+
+bool AppendCodePoint(int64_t c, std::string& out) {
+  if (c < 0 || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return false;
+  Encode((uint32_t)c, out);
+  return true;
+}
+
+void AppendTranslated(std::string_view s, std::string_view from, std::string_view to, std::string& out) {
+  for (size_t i = 0; i < s.size();) {
+    const std::string_view c = CharAt(s, i);
+    i += c.size();
+    // The first occurrence of c in `from` picks the character at the same place in `to`.
+    size_t f = 0, t = 0;
+    for (; f < from.size() && CharAt(from, f) != c; f += CharAt(from, f).size())
+      if (t < to.size()) t += CharAt(to, t).size();
+    if (f >= from.size()) out.append(c);         // not translated
+    else if (t < to.size()) out.append(CharAt(to, t));  // else: deleted
+  }
+}
+
+}  // namespace tessera::ops

@@ -51,4 +51,20 @@ std::string_view LeftRight(std::string_view s, int64_t n, bool from_left);
 // (DuckDB's "Insufficient padding").
 bool AppendPadded(std::string_view s, int64_t n, std::string_view fill, bool left, std::string& out);
 
+// split_part(s, delimiter, index): the index-th part (1-based; negative: from the end) of s
+// split at every `delimiter` (an empty delimiter: at every character); empty when there is
+// no such part or index is 0 (DuckDB's). A view into s.
+std::string_view SplitPart(std::string_view s, std::string_view delimiter, int64_t index);
+// s with its characters (code points) in reverse order, appended to out. DuckDB reverses
+// grapheme clusters; the two agree on text without combining marks.
+void AppendReversed(std::string_view s, std::string& out);
+// The first code point of s (ascii / unicode / ord); `empty` for an empty string.
+int32_t FirstCodePoint(std::string_view s, int32_t empty);
+// chr(c): appends the UTF-8 encoding of code point c; false when c is no Unicode scalar
+// value (negative, a surrogate or beyond U+10FFFF).
+bool AppendCodePoint(int64_t c, std::string& out);
+// translate(s, from, to): every character of s found in `from` replaced by the character
+// at the same place in `to`, or dropped when `to` is shorter; appended to out.
+void AppendTranslated(std::string_view s, std::string_view from, std::string_view to, std::string& out);
+
 }  // namespace tessera::ops

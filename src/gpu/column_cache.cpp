@@ -82,8 +82,11 @@ bool ColumnCache::StoredPlain(const TableData& data, int column) {
 
 // Verifies a chunk before the GPU reads it; false (and the reason in `c`) when it holds NULLs.
 static bool ChunkForGpu(const ColumnChunk& ch, CachedColumn& c) {
-  ch.EnsureVerified();
-  if (ch.validity || ch.stats.null_count) {
+  // An encoded chunk that the upload decodes straight into its staging buffer is not
+  // loaded here: its statistics' null count is exact (ChunkVerifier::CanDecodeInto).
+  const bool deferred = !c.raw && c.type.id != TypeId::Varchar && ch.CanDecodeInto();
+  if (!deferred) ch.EnsureVerified();
+  if ((!deferred && ch.validity) || ch.stats.null_count) {
     c.unsupported = "column has NULLs (not on the GPU yet)";
     return false;
   }
@@ -151,10 +154,13 @@ static std::vector<uint8_t> RawStrings(const CachedColumn& c, const TableData& d
 // Loads a column's lazily decoded chunks (a file table's, storage/parquet) on all host
 // threads, so the loops below do not decode them one after another; the first error is
 // rethrown.
-static void LoadChunks(const TableData& data, int column) {
+// `fixed`: a fixed-width column, whose chunks that can be decoded straight into the upload's
+// staging buffer (ColumnChunk::CanDecodeInto) are left as they are.
+static void LoadChunks(const TableData& data, int column, bool fixed) {
   const auto& groups = data.row_groups;
+  auto skip = [&](const ColumnChunk& ch) { return ch.Loaded() || (fixed && ch.CanDecodeInto()); };
   bool lazy = false;
-  for (auto& rg : groups) lazy = lazy || !rg->columns[column]->Loaded();
+  for (auto& rg : groups) lazy = lazy || !skip(*rg->columns[column]);
   if (!lazy) return;
   std::atomic<size_t> next{0};
   std::mutex mu;
@@ -162,7 +168,7 @@ static void LoadChunks(const TableData& data, int column) {
   auto work = [&] {
     for (size_t g; (g = next.fetch_add(1)) < groups.size();) {
       try {
-        groups[g]->columns[column]->EnsureVerified();
+        if (!skip(*groups[g]->columns[column])) groups[g]->columns[column]->EnsureVerified();
       } catch (...) {
         std::lock_guard<std::mutex> lock(mu);
         if (!error) error = std::current_exception();
@@ -179,7 +185,7 @@ static void LoadChunks(const TableData& data, int column) {
 }
 
 static void ComputeHostInfo(CachedColumn& c, const TableData& data) {
-  LoadChunks(data, c.column);
+  LoadChunks(data, c.column, !c.raw && c.type.id != TypeId::Varchar);
   if (c.raw) return ComputeRawInfo(c, data);
   c.device_width = DeviceWidth(c.type);
   if (!c.device_width) {
@@ -351,6 +357,7 @@ static PackedColumn PackFromRowGroups(const CachedColumn& c, const TableData& da
       for (uint32_t i = 0; i < cnt; i++) out[i] = codes[row + i];
     });
   }
+  LoadChunks(data, c.column, /*fixed=*/false);  // the packer reads the decoded values
   const auto& groups = data.row_groups;
   std::vector<uint64_t> start(groups.size() + 1, 0);
   for (size_t g = 0; g < groups.size(); g++) start[g + 1] = start[g] + groups[g]->columns[c.column]->count;
@@ -398,41 +405,38 @@ size_t ColumnCache::EnsureResident(CachedColumn& c, GpuContext& ctx) {
   }
   if (bytes == 0) return 0;
   DeviceBuffer buf = ctx.AllocateUnpooled(bytes);
-  const size_t kStaging = 32u << 20;
-  if (staging_.empty()) staging_ = ctx.AllocatePinned(kStaging);
-  uint8_t* stage = staging_.as<uint8_t>();
-  size_t staged = 0, dst = 0;
-  auto flush = [&] {
-    if (staged) buf.CopyFromHost(stage, staged, dst);
-    dst += staged;
-    staged = 0;
-  };
   const size_t w = (size_t)c.device_width;
-  // Bytes into the staging buffer, flushed to the device as it fills.
-  auto put = [&](const uint8_t* src, size_t n) {
-    for (size_t off = 0; off < n;) {
-      if (staged == kStaging) flush();
-      size_t take = std::min(n - off, kStaging - staged);
-      std::memcpy(stage + staged, src + off, take);
-      staged += take;
-      off += take;
-    }
-  };
+  // The bytes, in device order, as host ranges for the staged upload (several threads and
+  // streams: staged_upload.hpp).
+  std::vector<UploadItem> items;
+  std::vector<uint8_t> raw_bytes;
+  std::vector<int32_t> codes;
   if (c.packed) {
-    put(packed.bytes.get(), packed.size);
+    items.push_back({packed.size, packed.bytes.get(), nullptr});
   } else if (c.raw) {
-    const std::vector<uint8_t> all = RawStrings(c, *snap);
-    put(all.data(), all.size());
+    raw_bytes = RawStrings(c, *snap);
+    items.push_back({raw_bytes.size(), raw_bytes.data(), nullptr});
   } else if (c.type.id == TypeId::Varchar) {
-    const std::vector<int32_t> all = DictionaryCodes(c, *snap);
-    put(reinterpret_cast<const uint8_t*>(all.data()), all.size() * 4);
+    codes = DictionaryCodes(c, *snap);
+    items.push_back({codes.size() * 4, codes.data(), nullptr});
   } else {
     for (auto& rg : snap->row_groups) {
-      const ColumnChunk& ch = *rg->columns[c.column];
-      put(ch.data, (size_t)ch.count * w);
+      const ColumnChunk* ch = rg->columns[c.column].get();
+      const size_t n = (size_t)ch->count * w;
+      if (ch->Loaded() || !ch->CanDecodeInto() || n > StagedUploader::kSlotBytes) {
+        ch->EnsureVerified();
+        items.push_back({n, ch->data, nullptr});
+      } else {
+        // Decoded into the staging buffer (or copied, should a scan have loaded it meanwhile).
+        items.push_back({n, nullptr, [ch, n](void* out) {
+                           if (ch->DecodeInto(out)) return;
+                           ch->EnsureVerified();
+                           std::memcpy(out, ch->data, n);
+                         }});
+      }
     }
   }
-  flush();
+  uploader_.Upload(ctx, items, buf);
   c.data = std::move(buf);
   resident_ += bytes;
   return bytes;

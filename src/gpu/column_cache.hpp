@@ -8,9 +8,10 @@
 //     dictionary of the distinct values, whose codes the kernels work on) and whether the
 //     GPU can take the column at all (no NULLs, a fixed-width physical type);
 //   * the device copy: all row groups concatenated (VARCHAR as 32-bit dictionary codes),
-//     uploaded once through a pinned staging buffer and kept until evicted. The least
-//     recently used columns that the running query does not use are evicted when the cache
-//     would exceed its budget (3/4 of the device memory free when the GPU was opened).
+//     uploaded once through pinned staging buffers by all host threads on several streams
+//     (staged_upload.hpp) and kept until evicted. The least recently used columns that the
+//     running query does not use are evicted when the cache would exceed its budget (3/4
+//     of the device memory free when the GPU was opened).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -21,6 +22,7 @@
 
 #include "common/types.hpp"
 #include "gpu/device_memory.hpp"
+#include "gpu/staged_upload.hpp"
 #include "storage/row_group.hpp"
 
 namespace tessera::gpu {
@@ -92,7 +94,7 @@ class ColumnCache {
   std::vector<std::shared_ptr<CachedColumn>> entries_;
   uint64_t epoch_ = 1;
   size_t resident_ = 0;
-  PinnedHostBuffer staging_;
+  StagedUploader uploader_;
 };
 
 // A column of `rows` values in the bit-packed device layout (CachedColumn::packed), built on

@@ -1,11 +1,16 @@
 #include "gpu/gpu_executor.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
+#include <exception>
+#include <map>
 #include <mutex>
+#include <thread>
 
 #include "common/interrupt.hpp"
+#include "common/parallel.hpp"
 #include "gpu/cuda_driver.hpp"
 #include "gpu/gpu_context.hpp"
 #include "gpu/kernel_cache.hpp"
@@ -126,13 +131,13 @@ DeviceBuffer SelectTopN(GpuContext& ctx, CompiledKernel& kernel, const PipelineP
   const GroupKeyPlan* kp = h.kind == 0 ? &prog.keys[h.key_index] : nullptr;
   const uint64_t stride = kp ? kp->stride : 1, range = kp ? kp->range : 1;
   const int key_mode = prog.key_words > 1 ? 2 : prog.hashed ? 1 : 0;  // where a group key is (tsr_order_keys)
-  ctx.LaunchKernel(kernel.order_keys, blocks, 256, 0, nullptr, rows.ptr(), (uint64_t)n, W1, h.kind, h.word, stride, range,
+  ctx.LaunchKernel(kernel.lib->order_keys, blocks, 256, 0, nullptr, rows.ptr(), (uint64_t)n, W1, h.kind, h.word, stride, range,
                    key_mode, (int)h.desc, u.ptr());
   DeviceBuffer hist = ctx.Allocate(256 * 8);
   uint64_t need = h.n, prefix = 0, mask = 0, bucket = n;
   for (int shift = 56; shift >= 0; shift -= 8) {
     hist.MemsetAsync(0, nullptr);
-    ctx.LaunchKernel(kernel.radix_hist, blocks, 256, 0, nullptr, u.ptr(), (uint64_t)n, shift, mask, prefix, hist.ptr());
+    ctx.LaunchKernel(kernel.lib->radix_hist, blocks, 256, 0, nullptr, u.ptr(), (uint64_t)n, shift, mask, prefix, hist.ptr());
     uint64_t count[256];
     hist.CopyToHost(count, sizeof count);
     // The digit of the need-th largest key among the rows with this prefix.
@@ -149,7 +154,7 @@ DeviceBuffer SelectTopN(GpuContext& ctx, CompiledKernel& kernel, const PipelineP
   const uint64_t keep = h.n - need + bucket;
   DeviceBuffer out = ctx.Allocate(std::max<uint64_t>(keep, 1) * W1 * 8), count = ctx.Allocate(8);
   count.MemsetAsync(0, nullptr);
-  ctx.LaunchKernel(kernel.select_rows, blocks, 256, 0, nullptr, rows.ptr(), (uint64_t)n, W1, u.ptr(), prefix, out.ptr(),
+  ctx.LaunchKernel(kernel.lib->select_rows, blocks, 256, 0, nullptr, rows.ptr(), (uint64_t)n, W1, u.ptr(), prefix, out.ptr(),
                    count.ptr());
   count.CopyToHost(&n, 8);
   if (n != keep) throw InternalError("GPU top-N selection kept " + std::to_string(n) + " groups, expected " + std::to_string(keep));
@@ -161,6 +166,16 @@ std::string GpuUnavailable() {
   if (!CudaDriver::Instance().Available(&why)) return why;
   if (!NvrtcCompiler::Instance().Available(&why)) return why;
   return "";
+}
+
+std::thread OpenGpuInBackground() {
+  return std::thread([] {
+    try {
+      if (GpuUnavailable().empty()) GpuContext::Shared();
+    } catch (const std::exception&) {
+      // Reported by the query that needs the GPU (GpuContext::Shared retries and rethrows).
+    }
+  });
 }
 
 bool UseGpu(const std::string& device) {
@@ -373,7 +388,9 @@ std::vector<std::string> GpuQuery::Sources() const {
 }
 
 void GpuQuery::Run(unsigned threads) {
+  auto to = Clock::now();
   GpuContext& ctx = GpuContext::Shared();
+  const double open_ms = MsSince(to);
   ctx.MakeCurrent();
   // A run after an earlier one (a cached plan): that run ended synchronised, or threw;
   // either way let the device finish before its buffers are reused.
@@ -384,6 +401,7 @@ void GpuQuery::Run(unsigned threads) {
   ran_ = true;
   const int gpu_pipelines = stats_.gpu_pipelines, cpu_scans = stats_.cpu_scan_pipelines;
   stats_ = GpuQueryStats();
+  stats_.open_ms = open_ms;
   stats_.gpu_pipelines = gpu_pipelines;
   stats_.cpu_scan_pipelines = cpu_scans;
   ColumnCache::Instance().BeginQuery();
@@ -391,6 +409,7 @@ void GpuQuery::Run(unsigned threads) {
   err_.MemsetAsync(0, nullptr);  // all work goes to the legacy default stream, in order
   counts_ = ctx.Allocate(programs_.size() * 16);
   counts_.MemsetAsync(0, nullptr);
+  PrepareKernels(ctx);
   const auto& pl = pipelines_.pipelines();
   const std::atomic<bool>* interrupt = CurrentInterruptFlag();  // common/interrupt.hpp
   for (size_t i = 0; i < pl.size(); i++) {
@@ -487,14 +506,61 @@ void GpuQuery::LaunchPipeline(PipelineProgram& prog, size_t index) {
   timings_.push_back(std::move(timing));
 }
 
+void GpuQuery::PrepareKernels(GpuContext& ctx) {
+  // The kernels not compiled yet (cold: the first run of a plan), one per distinct source.
+  std::map<std::string, std::vector<PipelineProgram*>> todo;
+  for (auto& p : programs_)
+    if (p && !p->kernel) todo[p->source].push_back(p.get());
+  if (todo.empty()) return;
+  std::vector<std::pair<const std::string*, std::vector<PipelineProgram*>*>> work;
+  for (auto& [source, progs] : todo) work.push_back({&source, &progs});
+  // All of them at once, one host thread each (NVRTC compiles one program per thread), while
+  // this thread uploads the columns every program reads (the staged upload's own threads).
+  // compile_ms: the wall time until every kernel was ready, when NVRTC compiled any (0
+  // when all came from the kernel cache, as before).
+  std::exception_ptr error;
+  double wall_ms = 0;
+  std::atomic<bool> compiled{false};
+  std::thread compiler([&] {
+    auto tc = Clock::now();
+    try {
+      // One more task: the library module (its generic kernels), needed by every kernel.
+      ParallelFor(work.size() + 1, (unsigned)work.size() + 1, [&](uint64_t i, unsigned) {
+        if (i == work.size()) {
+          double ms = 0;
+          KernelCache::Instance().Library(ctx, &ms);
+          if (ms > 0) compiled = true;
+          return;
+        }
+        KernelLookup k = KernelCache::Instance().Get(*work[i].first, ctx);
+        if (k.compile_ms > 0) compiled = true;
+        for (PipelineProgram* p : *work[i].second) p->kernel = k.kernel;
+      });
+    } catch (...) {
+      error = std::current_exception();
+    }
+    wall_ms = MsSince(tc);
+  });
+  auto tt = Clock::now();
+  try {
+    for (auto& p : programs_)
+      if (p)
+        for (auto& c : p->columns) stats_.transfer_bytes += ColumnCache::Instance().EnsureResident(*c, ctx);
+  } catch (...) {
+    compiler.join();
+    throw;
+  }
+  stats_.transfer_ms += MsSince(tt);
+  compiler.join();
+  if (compiled) stats_.compile_ms += wall_ms;
+  if (error) std::rethrow_exception(error);
+}
+
 void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
   GpuContext& ctx = GpuContext::Shared();
-  // The compiled kernel (cold: NVRTC once); its columns are made resident at each launch.
-  if (!prog.kernel) {
-    KernelLookup k = KernelCache::Instance().Get(prog.source, ctx);
-    stats_.compile_ms += k.compile_ms;
-    prog.kernel = k.kernel;
-  }
+  // The compiled kernel (PrepareKernels); its columns are made resident at each launch
+  // (again when evicted meanwhile).
+  if (!prog.kernel) throw InternalError("GPU pipeline run without its kernel");
   CompiledKernel& kernel = *prog.kernel;
   // Dictionary bitmaps: uploaded once (they depend on the plan's constants only).
   if (prog.bitmap_buffers.size() != prog.bitmaps.size()) {
@@ -566,7 +632,7 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
       pat.w[w] = prog.words[w] == AggWord::Min ? (uint64_t)INT64_MAX : prog.words[w] == AggWord::Max ? (uint64_t)INT64_MIN : 0;
     uint64_t words = prog.slots * W;
     unsigned blocks = (unsigned)std::min<uint64_t>((words + 255) / 256, (uint64_t)ctx.info().sm_count * 8);
-    ctx.LaunchKernel(kernel.init_state, blocks, 256, 0, nullptr, prog.state.ptr(), words, W, pat);
+    ctx.LaunchKernel(kernel.lib->init_state, blocks, 256, 0, nullptr, prog.state.ptr(), words, W, pat);
     LaunchPipeline(prog, index);
     // Aggregation result to the host, through a pinned buffer: a small state (up to 1 MiB)
     // in one copy, scanned here for non-empty groups; a larger one compacted on the device
@@ -603,7 +669,7 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
       DeviceBuffer out = ctx.Allocate(prog.slots * (W + 1) * 8), count = ctx.Allocate(8);
       count.MemsetAsync(0, nullptr);
       unsigned cblocks = (unsigned)std::min<uint64_t>((prog.slots + 255) / 256, (uint64_t)ctx.info().sm_count * 8);
-      ctx.LaunchKernel(kernel.compact_groups, cblocks, 256, 0, nullptr, prog.state.ptr(), prog.slots, W, out.ptr(),
+      ctx.LaunchKernel(kernel.lib->compact_groups, cblocks, 256, 0, nullptr, prog.state.ptr(), prog.slots, W, out.ptr(),
                        count.ptr());
       count.CopyToHost(&ngroups, 8);
       // ORDER BY ... LIMIT n over many groups: only the groups that can be in the top n
@@ -769,7 +835,7 @@ void GpuQuery::SortRows(PipelineProgram& prog) {
   DeviceBuffer perm_a = ctx.Allocate(std::max<uint64_t>(cap, 1) * 4), perm_b = ctx.Allocate(std::max<uint64_t>(cap, 1) * 4);
   const DeviceBuffer* perm = &perm_a;
   if (cap <= kSmallSort) {
-    ctx.LaunchKernel(kernel.sort_small, 1, 256, 0, nullptr, rs.keys.ptr(), KW, seen, cap, perm_a.ptr(), perm_b.ptr());
+    ctx.LaunchKernel(kernel.lib->sort_small, 1, 256, 0, nullptr, rs.keys.ptr(), KW, seen, cap, perm_a.ptr(), perm_b.ptr());
   } else {
     uint64_t n = 0;
     counts_.CopyToHost(&n, 8, seen - counts_.ptr());
@@ -781,9 +847,9 @@ void GpuQuery::SortRows(PipelineProgram& prog) {
       DeviceBuffer mmd = ctx.Allocate(mm.size() * 8);
       mmd.CopyFromHost(mm.data(), mm.size() * 8);
       const unsigned blocks = (unsigned)std::min<uint64_t>((n + 255) / 256, (uint64_t)ctx.info().sm_count * 8);
-      ctx.LaunchKernel(kernel.sort_minmax, blocks, 256, 0, nullptr, rs.keys.ptr(), n, KW, mmd.ptr());
+      ctx.LaunchKernel(kernel.lib->sort_minmax, blocks, 256, 0, nullptr, rs.keys.ptr(), n, KW, mmd.ptr());
       mmd.CopyToHost(mm.data(), mm.size() * 8);
-      ctx.LaunchKernel(kernel.sort_iota, blocks, 256, 0, nullptr, perm_a.ptr(), n);
+      ctx.LaunchKernel(kernel.lib->sort_iota, blocks, 256, 0, nullptr, perm_a.ptr(), n);
       // Blocks of contiguous chunks (a multiple of 256 rows each), a few per SM.
       const uint64_t nb = std::min<uint64_t>((n + 4095) / 4096, (uint64_t)ctx.info().sm_count * 4);
       const uint64_t chunk = ((n + nb - 1) / nb + 255) / 256 * 256;
@@ -794,10 +860,10 @@ void GpuQuery::SortRows(PipelineProgram& prog) {
       for (int w = KW - 1; w >= 0; w--) {
         const uint64_t lo = mm[2 * w], span = mm[2 * w + 1] - lo;
         for (int shift = 0; shift < 64 && (span >> shift) != 0; shift += 8) {
-          ctx.LaunchKernel(kernel.sort_hist, grid, 256, 0, nullptr, rs.keys.ptr(), KW, w, lo, shift, in->ptr(), n, chunk,
+          ctx.LaunchKernel(kernel.lib->sort_hist, grid, 256, 0, nullptr, rs.keys.ptr(), KW, w, lo, shift, in->ptr(), n, chunk,
                            hist.ptr());
-          ctx.LaunchKernel(kernel.sort_scan, 1, 256, 0, nullptr, hist.ptr(), (int)grid);
-          ctx.LaunchKernel(kernel.sort_scatter, grid, 256, 0, nullptr, rs.keys.ptr(), KW, w, lo, shift, in->ptr(),
+          ctx.LaunchKernel(kernel.lib->sort_scan, 1, 256, 0, nullptr, hist.ptr(), (int)grid);
+          ctx.LaunchKernel(kernel.lib->sort_scatter, grid, 256, 0, nullptr, rs.keys.ptr(), KW, w, lo, shift, in->ptr(),
                            out->ptr(), n, chunk, hist.ptr());
           std::swap(in, out);
         }
@@ -806,13 +872,13 @@ void GpuQuery::SortRows(PipelineProgram& prog) {
       rs.scratch.push_back(std::move(mmd));
       rs.scratch.push_back(std::move(hist));
     } else {
-      ctx.LaunchKernel(kernel.sort_iota, 1, 256, 0, nullptr, perm_a.ptr(), n);
+      ctx.LaunchKernel(kernel.lib->sort_iota, 1, 256, 0, nullptr, perm_a.ptr(), n);
     }
   }
   const uint64_t m = std::min(cap, limit);
   DeviceBuffer rows = ctx.Allocate(std::max<uint64_t>(m, 1) * std::max(rs.row_words, 1) * 8);
   const unsigned blocks = (unsigned)std::max<uint64_t>(1, std::min<uint64_t>((m + 255) / 256, (uint64_t)ctx.info().sm_count * 8));
-  ctx.LaunchKernel(kernel.gather_rows, blocks, 256, 0, nullptr, rs.rows.ptr(), rs.row_words, perm->ptr(), seen, limit,
+  ctx.LaunchKernel(kernel.lib->gather_rows, blocks, 256, 0, nullptr, rs.rows.ptr(), rs.row_words, perm->ptr(), seen, limit,
                    rows.ptr(), sorted);
   // The pool hands a freed block out again at once: what the kernels queued above read
   // stays allocated until the run's end (ReleaseRunBuffers, after the last wait).

@@ -9,6 +9,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "execution/pipeline.hpp"
@@ -40,6 +41,7 @@ struct GpuQueryStats {
   double transfer_ms = 0;  // column uploads
   uint64_t transfer_bytes = 0;
   double kernel_ms = 0;    // device time of the pipeline kernels (CUDA events)
+  double open_ms = 0;      // opening the GPU (driver, context), or waiting for it to open
   int gpu_pipelines = 0, cpu_scan_pipelines = 0;
 };
 
@@ -73,6 +75,9 @@ class GpuQuery {
   const GpuQueryStats& stats() const { return stats_; }
 
  private:
+  // Before the first pipeline runs: compiles (or loads from the kernel cache) every kernel
+  // the plan lacks, all in parallel, while this thread uploads every program's columns.
+  void PrepareKernels(GpuContext& ctx);
   void RunProgram(PipelineProgram& prog, size_t index);
   // A pipeline that materialises rows: the kernel, then the sort (order/top-N) or the
   // download into the query's result.
@@ -105,5 +110,10 @@ class GpuQuery {
 bool UseGpu(const std::string& device);
 // Why the GPU cannot be used at all ("" when it can).
 std::string GpuUnavailable();
+// Opens the GPU (driver, NVRTC, the device's primary context) on a thread of its own, so
+// that a process's first GPU query does not wait for it after opening the database and
+// planning (the cold path: the context alone takes a large part of 100 ms). Failures are
+// left for the query to report. Join the thread before the process exits.
+std::thread OpenGpuInBackground();
 
 }  // namespace tessera::gpu

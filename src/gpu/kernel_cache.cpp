@@ -9,6 +9,7 @@
 #include <iterator>
 
 #include "gpu/nvrtc.hpp"
+#include "gpu/tile_library.hpp"
 
 namespace tessera::gpu {
 
@@ -45,12 +46,29 @@ std::vector<char> KernelCache::Compile(const std::string& source, int sm_major, 
 
 KernelLookup KernelCache::Get(const std::string& source, GpuContext& ctx) {
   KernelLookup out;
-  std::lock_guard<std::mutex> g(mu_);
-  // In memory the source itself is the key (one device and toolkit per process).
-  if (auto it = memory_.find(source); it != memory_.end()) {
-    out.kernel = it->second;
-    return out;
+  {
+    // In memory the source itself is the key (one device and toolkit per process). The
+    // lock is not held while compiling or loading, so a query's kernels compile in
+    // parallel (GpuQuery::PrepareKernels); two threads asking for the same new source both
+    // compile it and the first to finish is kept.
+    std::lock_guard<std::mutex> g(mu_);
+    if (auto it = memory_.find(source); it != memory_.end()) {
+      out.kernel = it->second;
+      return out;
+    }
   }
+  ctx.MakeCurrent();
+  auto k = std::make_shared<CompiledKernel>();
+  k->module = Load(source, ctx, out);
+  k->pipeline = k->module.Function("tsr_pipeline");
+  k->lib = &Library(ctx, &out.compile_ms);
+  std::lock_guard<std::mutex> g(mu_);
+  out.kernel = memory_.emplace(source, std::move(k)).first->second;
+  return out;
+}
+
+Module KernelCache::Load(const std::string& source, GpuContext& ctx, KernelLookup& out) {
+  double ms = 0;
   auto ver = NvrtcCompiler::Instance().Version();
   std::string key_text = source + "|" + ctx.info().ArchName() + "|nvrtc " + std::to_string(ver.first) + "." +
                          std::to_string(ver.second) + "|driver " + std::to_string(ctx.info().driver_version);
@@ -65,7 +83,8 @@ KernelLookup KernelCache::Get(const std::string& source, GpuContext& ctx) {
     out.from_disk = cubin.size() > 4;
   }
   if (!out.from_disk) {
-    cubin = Compile(source, ctx.info().cc_major, ctx.info().cc_minor, &out.compile_ms);
+    cubin = Compile(source, ctx.info().cc_major, ctx.info().cc_minor, &ms);
+    out.compile_ms += ms;
     if (!path.empty()) {
       MakeDirs(dir);
       std::string tmp = path + ".tmp" + std::to_string(::getpid());
@@ -74,34 +93,40 @@ KernelLookup KernelCache::Get(const std::string& source, GpuContext& ctx) {
       else std::remove(tmp.c_str());
     }
   }
-  auto k = std::make_shared<CompiledKernel>();
   try {
-    k->module = ctx.LoadModule(cubin);
+    return ctx.LoadModule(cubin);
   } catch (...) {
     if (!out.from_disk) throw;
     std::remove(path.c_str());  // a damaged cache file: compile afresh
-    cubin = Compile(source, ctx.info().cc_major, ctx.info().cc_minor, &out.compile_ms);
+    cubin = Compile(source, ctx.info().cc_major, ctx.info().cc_minor, &ms);
+    out.compile_ms += ms;
     out.from_disk = false;
-    k->module = ctx.LoadModule(cubin);
+    return ctx.LoadModule(cubin);
   }
-  k->pipeline = k->module.Function("tsr_pipeline");
+}
+
+const LibraryKernels& KernelCache::Library(GpuContext& ctx, double* compile_ms) {
+  std::lock_guard<std::mutex> g(library_mu_);
+  if (library_) return *library_;
+  ctx.MakeCurrent();
+  KernelLookup out;
+  auto k = std::make_unique<LibraryKernels>();
+  k->module = Load(LibraryModuleSource(), ctx, out);
+  if (compile_ms) *compile_ms += out.compile_ms;
   k->init_state = k->module.Function("tsr_init_state");
   k->compact_groups = k->module.Function("tsr_compact_groups");
   k->order_keys = k->module.Function("tsr_order_keys");
   k->radix_hist = k->module.Function("tsr_radix_hist");
   k->select_rows = k->module.Function("tsr_select_rows");
-  if (source.find("tsr_sort_small(") != std::string::npos) {  // the sort library is in order sinks' kernels only
-    k->sort_minmax = k->module.Function("tsr_sort_minmax");
-    k->sort_iota = k->module.Function("tsr_sort_iota");
-    k->sort_hist = k->module.Function("tsr_sort_hist");
-    k->sort_scan = k->module.Function("tsr_sort_scan");
-    k->sort_scatter = k->module.Function("tsr_sort_scatter");
-    k->sort_small = k->module.Function("tsr_sort_small");
-    k->gather_rows = k->module.Function("tsr_gather_rows");
-  }
-  memory_[source] = k;
-  out.kernel = k;
-  return out;
+  k->sort_minmax = k->module.Function("tsr_sort_minmax");
+  k->sort_iota = k->module.Function("tsr_sort_iota");
+  k->sort_hist = k->module.Function("tsr_sort_hist");
+  k->sort_scan = k->module.Function("tsr_sort_scan");
+  k->sort_scatter = k->module.Function("tsr_sort_scatter");
+  k->sort_small = k->module.Function("tsr_sort_small");
+  k->gather_rows = k->module.Function("tsr_gather_rows");
+  library_ = std::move(k);
+  return *library_;
 }
 
 size_t KernelCache::size() {

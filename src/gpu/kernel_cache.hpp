@@ -16,22 +16,29 @@
 
 namespace tessera::gpu {
 
-struct CompiledKernel {
+// The library module's kernels (tile_library.hpp: LibraryModuleSource), shared by every
+// pipeline kernel.
+struct LibraryKernels {
   Module module;
-  CUfunction pipeline = nullptr;       // tsr_pipeline
-  CUfunction init_state = nullptr;     // tile library: tsr_init_state
-  CUfunction compact_groups = nullptr; // tile library: tsr_compact_groups
-  CUfunction order_keys = nullptr;     // tile library: top-N pre-selection (tsr_order_keys,
+  CUfunction init_state = nullptr;     // tsr_init_state
+  CUfunction compact_groups = nullptr; // tsr_compact_groups
+  CUfunction order_keys = nullptr;     // top-N pre-selection (tsr_order_keys,
   CUfunction radix_hist = nullptr;     //   tsr_radix_hist, tsr_select_rows)
   CUfunction select_rows = nullptr;
-  CUfunction sort_minmax = nullptr;    // tile library: the device sort (tsr_sort_*) and the
-  CUfunction sort_iota = nullptr;      //   gather of sorted rows
+  CUfunction sort_minmax = nullptr;    // the device sort (tsr_sort_*) and the gather of
+  CUfunction sort_iota = nullptr;      //   sorted rows
   CUfunction sort_hist = nullptr;
   CUfunction sort_scan = nullptr;
   CUfunction sort_scatter = nullptr;
   CUfunction sort_small = nullptr;
   CUfunction gather_rows = nullptr;
-  int blocks_per_sm = 0;               // pipeline kernel's occupancy (0: not asked yet)
+};
+
+struct CompiledKernel {
+  Module module;
+  CUfunction pipeline = nullptr;         // tsr_pipeline
+  const LibraryKernels* lib = nullptr;   // the library module (KernelCache::Library), never freed
+  int blocks_per_sm = 0;                 // pipeline kernel's occupancy (0: not asked yet)
 };
 
 struct KernelLookup {
@@ -43,15 +50,23 @@ struct KernelLookup {
 class KernelCache {
  public:
   static KernelCache& Instance();
-  // The kernel for `source` on the context's device: from memory, from disk, or compiled.
+  // The kernel for `source` on the context's device: from memory, from disk, or compiled;
+  // its generic kernels are the library module's (Library).
   KernelLookup Get(const std::string& source, GpuContext& ctx);
+  // The library module (tile_library.hpp: LibraryModuleSource), loaded or compiled on first
+  // use and kept for the process; thread-safe (a second caller waits for the first).
+  const LibraryKernels& Library(GpuContext& ctx, double* compile_ms = nullptr);
   // Compiles without a device (CI: generated kernels must compile for sm_90).
   static std::vector<char> Compile(const std::string& source, int sm_major, int sm_minor, double* ms);
   static std::string DiskDir();
   size_t size();
 
  private:
+  // The module of `source`: the disk cache's cubin, else NVRTC's (then saved to disk).
+  Module Load(const std::string& source, GpuContext& ctx, KernelLookup& out);
   std::mutex mu_;
+  std::mutex library_mu_;
+  std::unique_ptr<LibraryKernels> library_;
   std::unordered_map<std::string, std::shared_ptr<CompiledKernel>> memory_;  // by source
 };
 

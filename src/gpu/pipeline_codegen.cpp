@@ -411,6 +411,7 @@ std::string Generator::Expr(const BoundExpr& e, int layer) {
       return "((" + ct + ")(long long)" + PV(k) + ")";
     }
     case BExpr::Cast: {
+      if (e.negated) throw NotOnGpu("TRY_CAST has no GPU definition yet");
       const BoundExpr& c = *e.children[0];
       std::string x = Expr(c, layer);
       const Type &from = c.type, &to = e.type;
@@ -1522,7 +1523,7 @@ void Generator::Run(const ir::Pipeline& p) {
   k += "  #pragma unroll\n  for (int i = 0; i < IPT; ++i) sel[i] = tb + i * BT < n;\n";
   k += body_ + "  }\n" + epilogue_ + "}\n";
   prog_.kernel_body = k;
-  prog_.source = std::string(TileLibrarySource()) + (p.sink.kind == ir::Sink::Kind::Order ? SortLibrarySource() : "") + k;
+  prog_.source = std::string(TileLibrarySource()) + k;
 }
 
 }  // namespace

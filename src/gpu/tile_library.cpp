@@ -231,10 +231,6 @@ __device__ __forceinline__ bool tsr_bit(const unsigned* bm, int code) {
 // (SUM over integers: 2 words, lo/hi; SUM over doubles: 1; MIN/MAX: 1). Every kernel below
 // is generic over W; the pattern gives each word's initial value.
 struct StatePattern { u64 w[32]; };
-extern "C" __global__ void tsr_init_state(u64* st, u64 words, int W, StatePattern pat) {
-  for (u64 x = blockIdx.x * (u64)blockDim.x + threadIdx.x; x < words; x += (u64)gridDim.x * blockDim.x)
-    st[x] = pat.w[x % W];
-}
 
 // Group hash table (GROUP BY keys without a small domain): open addressing over the
 // state rows themselves, linear probing; a row's last word holds its packed key + 1
@@ -318,6 +314,31 @@ __device__ __forceinline__ u64 tsr_kept(u64 seen, u64 offset, u64 limit) {
   return seen <= offset ? 0ull : (seen - offset < limit ? seen - offset : limit);
 }
 
+
+// ---- order words: a sort key as unsigned 64-bit words whose unsigned order is the key's
+// order under ops::LessThan (the CPU's ORDER BY): signed integers with the sign bit flipped;
+// 128-bit values as (high word flipped, low word); doubles by the sign-magnitude trick, with
+// -0 equal to 0 and every NaN above +inf; dictionary codes as they are (the dictionary is
+// sorted byte-wise, as strings compare). A DESC key's words are inverted.
+__device__ __forceinline__ u64 tsr_order_i64(i64 v) { return (u64)v ^ 0x8000000000000000ull; }
+__device__ __forceinline__ u64 tsr_order_f64(u64 b) {
+  const u64 sign = 0x8000000000000000ull;
+  if ((b & ~sign) > 0x7ff0000000000000ull) return ~0ull;  // NaN
+  if (b == sign) b = 0;                                   // -0
+  return (b & sign) ? ~b : (b ^ sign);
+}
+
+)tessera_cuda";
+// The generic kernels of the library module (KernelCache::Library): aggregation state
+// set-up, the compacted store of non-empty groups and the top-N pre-selection. They do not
+// depend on a query, so they are compiled once per machine instead of into every pipeline's
+// module (they cost most of a small pipeline's NVRTC time; docs/PERFORMANCE.md).
+const char* kGenericKernels = R"tessera_cuda(
+extern "C" __global__ void tsr_init_state(u64* st, u64 words, int W, StatePattern pat) {
+  for (u64 x = blockIdx.x * (u64)blockDim.x + threadIdx.x; x < words; x += (u64)gridDim.x * blockDim.x)
+    st[x] = pat.w[x % W];
+}
+
 // Compacted store of the non-empty groups: each non-empty slot's row is the slot number
 // followed by its W state words.
 extern "C" __global__ void __launch_bounds__(256) tsr_compact_groups(const u64* st, u64 slots, int W,
@@ -332,19 +353,6 @@ extern "C" __global__ void __launch_bounds__(256) tsr_compact_groups(const u64* 
       for (int k = 0; k < W; k++) row[k + 1] = st[s * W + k];
     }
   }
-}
-
-// ---- order words: a sort key as unsigned 64-bit words whose unsigned order is the key's
-// order under ops::LessThan (the CPU's ORDER BY): signed integers with the sign bit flipped;
-// 128-bit values as (high word flipped, low word); doubles by the sign-magnitude trick, with
-// -0 equal to 0 and every NaN above +inf; dictionary codes as they are (the dictionary is
-// sorted byte-wise, as strings compare). A DESC key's words are inverted.
-__device__ __forceinline__ u64 tsr_order_i64(i64 v) { return (u64)v ^ 0x8000000000000000ull; }
-__device__ __forceinline__ u64 tsr_order_f64(u64 b) {
-  const u64 sign = 0x8000000000000000ull;
-  if ((b & ~sign) > 0x7ff0000000000000ull) return ~0ull;  // NaN
-  if (b == sign) b = 0;                                   // -0
-  return (b & sign) ? ~b : (b ^ sign);
 }
 
 // ---- top-N pre-selection of compacted groups (ORDER BY ... LIMIT n after a GROUP BY) ----
@@ -378,6 +386,7 @@ extern "C" __global__ void tsr_order_keys(const u64* rows, u64 n, int W1, int ki
     u[r] = desc ? x : ~x;
   }
 }
+
 // Histogram of digit (u >> shift) & 255 over the rows whose bits under `mask` equal `prefix`.
 extern "C" __global__ void __launch_bounds__(256) tsr_radix_hist(const u64* u, u64 n, int shift, u64 mask, u64 prefix,
                                                                  u64* hist) {
@@ -391,6 +400,7 @@ extern "C" __global__ void __launch_bounds__(256) tsr_radix_hist(const u64* u, u
   __syncthreads();
   if (h[threadIdx.x]) atomicAdd(&hist[threadIdx.x], h[threadIdx.x]);
 }
+
 // Compacted copy of the rows with u >= t.
 extern "C" __global__ void __launch_bounds__(256) tsr_select_rows(const u64* rows, u64 n, int W1, const u64* u, u64 t,
                                                                   u64* out, u64* out_count) {
@@ -403,8 +413,7 @@ extern "C" __global__ void __launch_bounds__(256) tsr_select_rows(const u64* row
   }
 }
 )tessera_cuda";
-// The device sort, compiled only into the kernels of order/top-N sinks (it would cost every
-// other kernel compile time). Needs the library above.
+// The device sort, kernels of the library module too. Needs the library above.
 const char* kSortLibrary = R"tessera_cuda(
 // ---- sort: a stable LSD radix sort of row numbers by their order words -----------------
 // keys: KW order words per row (word 0 the most significant). Each pass sorts by one 8-bit
@@ -557,10 +566,13 @@ extern "C" __global__ void __launch_bounds__(256) tsr_gather_rows(const u64* row
 )tessera_cuda";
 }  // namespace
 
-const char* SortLibrarySource() { return kSortLibrary; }
-
 const char* TileLibrarySource() {
   static const std::string source = std::string(kScalarCore) + kTileLibrary;
+  return source.c_str();
+}
+
+const char* LibraryModuleSource() {
+  static const std::string source = std::string(TileLibrarySource()) + kGenericKernels + kSortLibrary;
   return source.c_str();
 }
 

@@ -5,10 +5,13 @@
 
 namespace tessera::gpu {
 
-// The library's source text, placed in front of every generated kernel.
+// The library's device functions (with the scalar core in front), placed in front of every
+// generated kernel.
 const char* TileLibrarySource();
-// The device sort (tsr_sort_*, tsr_gather_rows), placed after the library in the kernels of
-// order/top-N sinks only.
-const char* SortLibrarySource();
+// The library module: the device functions plus the generic kernels that do not depend on a
+// query (tsr_init_state, tsr_compact_groups, the top-N pre-selection, the device sort
+// tsr_sort_* and tsr_gather_rows), compiled once per machine (KernelCache::Library) rather
+// than into every pipeline's module.
+const char* LibraryModuleSource();
 
 }  // namespace tessera::gpu

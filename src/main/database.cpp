@@ -4,6 +4,7 @@
 
 #include "common/interrupt.hpp"
 #include "common/parallel.hpp"
+#include "gpu/gpu_executor.hpp"
 #include "main/allocator_tuning.hpp"
 #include "main/plan_cache.hpp"
 #include "main/prepared_query.hpp"
@@ -38,7 +39,14 @@ Database::Database(const std::string& path) : path_(path), plan_cache_(std::make
   else catalog_ = std::make_unique<Catalog>(OpenDiskBackend(path));
 }
 
-Database::~Database() = default;
+Database::~Database() {
+  if (device_opener_.joinable()) device_opener_.join();
+}
+
+void Database::OpenDeviceEarly() {
+  if (settings_.device == "cpu" || device_opener_.joinable()) return;
+  device_opener_ = gpu::OpenGpuInBackground();
+}
 
 unsigned Database::threads() const {
   return settings_.threads ? settings_.threads : HardwareThreads();

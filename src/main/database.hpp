@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "common/value.hpp"
@@ -27,6 +28,8 @@ struct QueryResult {
   // GPU's cold costs and device time (ms), and a note when the GPU handed a query back.
   std::string device = "cpu";
   double gpu_compile_ms = 0, gpu_transfer_ms = 0, gpu_kernel_ms = 0;
+  uint64_t gpu_transfer_bytes = 0;  // columns uploaded by this run
+  double gpu_open_ms = 0;           // waiting for the GPU to open (its first query only)
   std::string note;
   // Per pipeline of a SELECT: device, rows, time and memory traffic (the cost model's input).
   std::vector<model::PipelineRun> pipelines;
@@ -67,12 +70,16 @@ class Database {
   unsigned threads() const;
   const std::string& path() const { return path_; }
   PlanCache& plan_cache() { return *plan_cache_; }
+  // Starts opening the GPU on a background thread when the device setting may use it
+  // (gpu or auto), so the first query finds it open; joined by the destructor.
+  void OpenDeviceEarly();
 
  private:
   std::string path_;
   std::unique_ptr<Catalog> catalog_;
   Settings settings_;
   std::unique_ptr<PlanCache> plan_cache_;  // declared last: its plans go before the catalog
+  std::thread device_opener_;
 };
 
 class Connection {

@@ -38,7 +38,7 @@ enum class ExprKind {
   Subquery,   // (SELECT ...) as a scalar           (subquery)
   Like,       // c0 [NOT] LIKE c1                   (negated)
   Case,       // CASE [operand] WHEN.. THEN.. [ELSE] (has_operand, has_else, children)
-  Cast,       // CAST(c0 AS type) or c0::type       (cast_type)
+  Cast,       // CAST(c0 AS type) or c0::type       (cast_type; negated: TRY_CAST)
   Function,   // name([DISTINCT] args) or COUNT(*)  (name, distinct, star_arg, children)
   Extract,    // EXTRACT(field FROM c0)             (name = field, lower-case)
   Interval,   // INTERVAL 'n' unit                  (text = n, name = unit, lower-case; or

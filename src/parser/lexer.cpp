@@ -157,7 +157,7 @@ class Lexer {
     unsigned char c = s_[i_];
     auto two = [&](char a, char b) { return c == (unsigned char)a && At(1, b); };
     if (two('<', '>') || two('!', '=') || two('<', '=') || two('>', '=') || two('|', '|') ||
-        two(':', ':') || two('/', '/') || two(':', '=')) {
+        two(':', ':') || two('/', '/') || two(':', '=') || two('!', '~')) {
       t.text = std::string(s_.substr(i_, 2));
       Advance();
       Advance();
@@ -165,7 +165,7 @@ class Lexer {
     }
     switch (c) {
       case '=': case '<': case '>': case '+': case '-': case '*': case '/': case '%':
-      case '(': case ')': case ',': case '.': case ';': case '[': case ']':
+      case '(': case ')': case ',': case '.': case ';': case '[': case ']': case '~':
         t.text = std::string(1, (char)c);
         Advance();
         return;

@@ -36,7 +36,7 @@ enum Prec {
   kIs = 4,      // IS [NOT] NULL
   kCmp = 5,     // = <> != < <= > >=
   kPred = 6,    // [NOT] BETWEEN / IN / LIKE
-  kConcat = 7,  // ||
+  kConcat = 7,  // || ~ !~
   kAdd = 8,     // + -
   kMul = 9,     // * / %
   kUnary = 10,  // prefix - +
@@ -57,7 +57,7 @@ int Parser::InfixPrec() const {
     const std::string& o = t.text;
     if (o == "=" || o == "<>" || o == "!=" || o == "<" || o == "<=" || o == ">" || o == ">=")
       return kCmp;
-    if (o == "||") return kConcat;
+    if (o == "||" || o == "~" || o == "!~") return kConcat;  // one level, left to right (DuckDB's)
     if (o == "+" || o == "-") return kAdd;
     if (o == "*" || o == "/" || o == "//" || o == "%") return kMul;
     if (o == "::") return kCast;
@@ -68,10 +68,11 @@ int Parser::InfixPrec() const {
   if (w == "or") return kOr;
   if (w == "and") return kAnd;
   if (w == "is") return kIs;
-  if (w == "between" || w == "in" || w == "like" || w == "ilike") return kPred;
+  if (w == "between" || w == "in" || w == "like" || w == "ilike" || w == "similar") return kPred;
   if (w == "not") {
     const Token& n = Peek();
-    if (IsKw(n, "between") || IsKw(n, "in") || IsKw(n, "like") || IsKw(n, "ilike")) return kPred;
+    if (IsKw(n, "between") || IsKw(n, "in") || IsKw(n, "like") || IsKw(n, "ilike") || IsKw(n, "similar"))
+      return kPred;
   }
   return kNone;
 }
@@ -129,6 +130,8 @@ ExprPtr Parser::ParseInfix(ExprPtr left, int prec) {
   if (t.kind == TokenKind::Operator) {
     const std::string o = t.text;
     Next();
+    if (o == "~" || o == "!~")  // s ~ p: regexp_full_match(s, p), as DuckDB's
+      return RegexFullMatch(std::move(left), ParseBinary(prec + 1), o == "!~", pos);
     if (o == "::") {
       auto e = std::make_unique<Expr>(ExprKind::Cast, pos);
       e->cast_type = ParseType();
@@ -154,7 +157,6 @@ ExprPtr Parser::ParseInfix(ExprPtr left, int prec) {
     return Done(std::move(e));
   }
   bool negated = AcceptKw("not");
-  SourcePos kw_pos = Cur().pos;
   if (AcceptKw("between")) {
     if (AtKw("symmetric")) Unsupported(Cur().pos, "BETWEEN SYMMETRIC");
     auto e = std::make_unique<Expr>(ExprKind::Between, pos);
@@ -166,16 +168,42 @@ ExprPtr Parser::ParseInfix(ExprPtr left, int prec) {
     return Done(std::move(e));
   }
   if (AcceptKw("in")) return ParseIn(std::move(left), negated);
-  if (AcceptKw("like")) {
+  const bool ilike = AtKw("ilike");
+  if (AcceptKw("like") || AcceptKw("ilike")) {
+    // a ILIKE b is lower(a) LIKE lower(b): DuckDB's case-insensitive LIKE lowers both.
+    auto lowered = [&](ExprPtr x) {
+      if (!ilike) return x;
+      auto f = std::make_unique<Expr>(ExprKind::Function, x->pos);
+      f->name = "lower";
+      f->children.push_back(std::move(x));
+      return Done(std::move(f));
+    };
     auto e = std::make_unique<Expr>(ExprKind::Like, pos);
     e->negated = negated;
-    e->children.push_back(std::move(left));
-    e->children.push_back(ParseBinary(kPred + 1));
+    e->children.push_back(lowered(std::move(left)));
+    e->children.push_back(lowered(ParseBinary(kPred + 1)));
     if (AcceptKw("escape")) e->children.push_back(ParseBinary(kPred + 1));  // the escape string
     return Done(std::move(e));
   }
-  if (AtKw("ilike")) Unsupported(kw_pos, "ILIKE");
+  if (AcceptKw("similar")) {  // s SIMILAR TO p: a regular expression over the whole string (DuckDB's)
+    ExpectKw("to");
+    return RegexFullMatch(std::move(left), ParseBinary(kPred + 1), negated, pos);
+  }
   SyntaxError(Cur());  // not reached: InfixPrec only reports the operators handled above
+}
+
+// regexp_full_match(s, p), NOT-ed when `negated`: `s ~ p`, `s !~ p`, `s [NOT] SIMILAR TO p`.
+ExprPtr Parser::RegexFullMatch(ExprPtr s, ExprPtr p, bool negated, SourcePos pos) {
+  auto f = std::make_unique<Expr>(ExprKind::Function, pos);
+  f->name = "regexp_full_match";
+  f->children.push_back(std::move(s));
+  f->children.push_back(std::move(p));
+  ExprPtr e = Done(std::move(f));
+  if (!negated) return e;
+  auto n = std::make_unique<Expr>(ExprKind::Unary, pos);
+  n->op = Op::Not;
+  n->children.push_back(std::move(e));
+  return Done(std::move(n));
 }
 
 // An operand that stops before AND (BETWEEN's bounds, a window frame's offsets).
@@ -269,7 +297,7 @@ ExprPtr Parser::ParsePrimary() {
     return Literal(LiteralKind::Boolean, std::move(text), pos);
   }
   if (w == "case") return ParseCase();
-  if (w == "cast" && call) return ParseCast();
+  if ((w == "cast" || w == "try_cast") && call) return ParseCast();
   if (w == "exists" && call) {
     Next();
     ExpectOp("(");
@@ -412,7 +440,8 @@ ExprPtr Parser::ParseCase() {
 
 ExprPtr Parser::ParseCast() {
   auto e = std::make_unique<Expr>(ExprKind::Cast, Cur().pos);
-  Next();  // CAST
+  e->negated = Cur().text == "try_cast";
+  Next();  // CAST or TRY_CAST
   ExpectOp("(");
   e->children.push_back(ParseExpr());
   ExpectKw("as");
@@ -467,16 +496,17 @@ ExprPtr Parser::ParseSubstring() {
   return Done(std::move(e));
 }
 
-// POSITION(needle IN haystack) -> Function "position" (needle, haystack)
+// POSITION(needle IN haystack) -> Function "strpos" (haystack, needle)
 ExprPtr Parser::ParsePosition() {
   DepthGuard guard(*this, Cur().pos);
   auto e = std::make_unique<Expr>(ExprKind::Function, Cur().pos);
-  e->name = "position";
+  e->name = "strpos";
   Next();  // POSITION
   ExpectOp("(");
-  e->children.push_back(ParseBinary(kPred + 1));
+  ExprPtr needle = ParseBinary(kPred + 1);
   if (!AcceptOp(",")) ExpectKw("in");
   e->children.push_back(ParseExpr());
+  e->children.push_back(std::move(needle));
   ExpectOp(")");
   return Done(std::move(e));
 }

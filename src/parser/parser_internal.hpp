@@ -166,6 +166,7 @@ class Parser {
   int InfixPrec() const;
   ExprPtr ParseBinary(int min_prec);
   ExprPtr MakeBinary(Op op, ExprPtr l, ExprPtr r);
+  ExprPtr RegexFullMatch(ExprPtr s, ExprPtr p, bool negated, SourcePos pos);
   ExprPtr ParsePrefix();
   ExprPtr ParseInfix(ExprPtr left, int prec);
   ExprPtr ParseIn(ExprPtr left, bool negated);

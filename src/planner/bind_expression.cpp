@@ -150,7 +150,10 @@ BoundExprPtr Binder::BindLiteral(const ast::Expr& e) {
     case LiteralKind::String: return MakeConstant(Value::Varchar(e.text));
     case LiteralKind::Integer: {
       auto v = ParseDecimal(e.text, 38, 0);
-      if (!v) throw UserError(ErrorKind::Conversion, "integer literal out of range: " + e.text, e.pos);
+      // Beyond 38 digits: a DOUBLE, as DuckDB makes integers beyond its (U)HUGEINT range
+      // (tessera's widest integer literal is DECIMAL(38,0), so 39-digit values below 2^128,
+      // DuckDB's HUGEINT / UHUGEINT, are DOUBLE here).
+      if (!v) return MakeConstant(Value::Double(DoubleLiteral(e)));
       if (*v >= INT32_MIN && *v <= INT32_MAX) return MakeConstant(Value::Integer((int32_t)*v));
       if (*v >= INT64_MIN && *v <= INT64_MAX) return MakeConstant(Value::BigInt((int64_t)*v));
       return MakeConstant(Value::Decimal(*v, 38, 0));
@@ -506,6 +509,8 @@ BoundExprPtr Binder::BindFunction(const ast::Expr& e, Ctx& ctx) {
     date.push_back(std::move(args[1]));
     return MakeFunction(*fn, e.name, std::move(date), e.pos);
   }
+  // mod(a, b) is a % b: the operator's one rule (types, NULL on a zero divisor).
+  if (e.name == "mod" && args.size() == 2) return BindArith(Op::Mod, std::move(args[0]), std::move(args[1]), e.pos);
   const ScalarFunction* fn = FindScalarFunction(e.name);
   if (!fn) throw BindError("function \"" + e.name + "\" does not exist", e.pos);
   return MakeFunction(*fn, e.name, std::move(args), e.pos);
@@ -663,8 +668,16 @@ BoundExprPtr Binder::BindInner(const ast::Expr& e, Ctx& ctx) {
                 (c->type.id == TypeId::Boolean && t.IsNumeric()) ||
                 (c->type.id == TypeId::Date && t.id == TypeId::Timestamp) ||
                 (c->type.id == TypeId::Timestamp && (t.id == TypeId::Date || t.id == TypeId::Time));
+      // TRY_CAST between types with no cast is NULL (DuckDB's), CAST an error.
+      if (!ok && e.negated) return MakeConstant(Value::Null(t));
       if (!ok)
         throw TypeError("cannot cast " + c->type.ToString() + " to " + t.ToString(), e.pos);
+      if (e.negated && c->type != t) {  // TRY_CAST: the cast rule, a failing row NULL
+        auto r = std::make_unique<BoundExpr>(BExpr::Cast, t);
+        r->negated = true;
+        r->children.push_back(std::move(c));
+        return r;
+      }
       return Coerce(std::move(c), t, e.pos);
     }
     case ExprKind::Function: return BindFunction(e, ctx);

@@ -1,6 +1,7 @@
 #include "planner/bound_expr.hpp"
 
 #include "planner/bound_window.hpp"
+#include "function/function_registry.hpp"
 
 namespace tessera {
 
@@ -69,7 +70,7 @@ std::string BoundExpr::ToString() const {
     case BExpr::Constant:
       return type.id == TypeId::Varchar && !value.is_null() ? "'" + value.ToString() + "'"
                                                            : value.ToString();
-    case BExpr::Cast: return "CAST(" + children[0]->ToString() + " AS " + type.ToString() + ")";
+    case BExpr::Cast: return (negated ? "TRY_CAST(" : "CAST(") + children[0]->ToString() + " AS " + type.ToString() + ")";
     case BExpr::Compare:
     case BExpr::Arith:
       return "(" + children[0]->ToString() + " " + OpText(op) + " " + children[1]->ToString() + ")";
@@ -111,6 +112,7 @@ std::string BoundExpr::ToString() const {
 
 bool BoundExpr::IsConstant() const {
   if (kind == BExpr::Column || kind == BExpr::Agg || kind == BExpr::Window) return false;
+  if (kind == BExpr::Func && fn->is_volatile) return false;
   for (auto& c : children)
     if (!c->IsConstant()) return false;
   return true;

@@ -23,7 +23,7 @@ struct ColumnBinding {
 enum class BExpr {
   Column,    // binding -> index
   Constant,  // value
-  Cast,      // children[0] to type
+  Cast,      // children[0] to type; negated: TRY_CAST (a value that cannot convert is NULL)
   Compare,   // op in Eq..Ge; children[0..1] of equal type
   And,       // children[*] (n-ary)
   Or,        // children[*] (n-ary)
@@ -64,7 +64,7 @@ struct BoundExpr {
   BoundExprPtr Copy() const;
   bool Equals(const BoundExpr& o) const;
   std::string ToString() const;
-  bool IsConstant() const;  // no column references and no aggregates
+  bool IsConstant() const;  // no column references, aggregates or volatile calls (random())
   void CollectBindings(std::vector<ColumnBinding>& out) const;
   bool ContainsAggregate() const;
 };

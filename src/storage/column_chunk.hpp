@@ -44,6 +44,13 @@ struct ChunkVerifier {
   // True when str_enc and dict_size are set before loading (an encoded chunk of a
   // database file knows them from its directory; a Parquet chunk only once loaded).
   virtual bool LayoutKnown() const { return Loaded(); }
+  // A fixed-width chunk not loaded yet: checks it and decodes its values into `out`
+  // (count * width bytes) without loading it (the GPU upload's staging buffer), and returns
+  // true. False when it cannot (loaded already, or not an encoded chunk of a database file):
+  // then the caller reads `data` after EnsureVerified(). Throws like Verify().
+  virtual bool DecodeInto(void* /*out*/) const { return false; }
+  // Whether DecodeInto would decode now (its statistics' null_count is then exact).
+  virtual bool CanDecodeInto() const { return false; }
 };
 
 struct ColumnChunk {
@@ -68,6 +75,9 @@ struct ColumnChunk {
   bool Loaded() const { return !verifier || verifier->Loaded(); }
   // str_enc and dict_size are there (perhaps before the buffers).
   bool LayoutKnown() const { return !verifier || verifier->LayoutKnown(); }
+  // See ChunkVerifier::DecodeInto / CanDecodeInto.
+  bool DecodeInto(void* out) const { return verifier && verifier->DecodeInto(out); }
+  bool CanDecodeInto() const { return verifier && verifier->CanDecodeInto(); }
   bool IsValid(uint32_t i) const { return !validity || ((validity[i >> 6] >> (i & 63)) & 1); }
   std::string_view DictEntry(uint32_t code) const {
     return {bytes + offsets[code], offsets[code + 1] - offsets[code]};

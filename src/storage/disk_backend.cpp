@@ -584,13 +584,25 @@ class EncodedChunkLoader final : public CheckedOnce {
       : CheckedOnce(false), target_(target), bufs_(bufs), crc_(crc), where_(std::move(where)), verified_(verified) {}
   bool Loaded() const override { return Done(); }
   bool LayoutKnown() const override { return true; }
+  bool CanDecodeInto() const override { return !Done() && target_->type.physical() != PhysType::Str; }
+  bool DecodeInto(void* out) const override {
+    if (!CanDecodeInto()) return false;
+    std::string error = Decode([&](const uint8_t* p, size_t len) { codec::DecodeFixedInto(p, len, *target_, out); });
+    if (!error.empty()) throw UserError(ErrorKind::IO, error);
+    return true;
+  }
 
  private:
   std::string Check() const override {
+    return Decode([&](const uint8_t* p, size_t len) { codec::DecodeChunk(p, len, *target_); });
+  }
+  // Checks the blob's checksum and runs `decode` over it; the error text, or "".
+  template <class F>
+  std::string Decode(F decode) const {
     if (!verified_ && ChunkCrc(bufs_) != crc_)
       return "database file " + where_ + " is corrupt (checksum mismatch)";
     try {
-      codec::DecodeChunk(static_cast<const uint8_t*>(bufs_.ptr[kData]), bufs_.len[kData], *target_);
+      decode(static_cast<const uint8_t*>(bufs_.ptr[kData]), bufs_.len[kData]);
     } catch (const codec::DecodeError& e) {
       return "database file " + where_ + " is corrupt (" + e.what() + ")";
     }

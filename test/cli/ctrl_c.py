@@ -10,51 +10,20 @@ it starts. The build side is kept small because the cross join forms each probe 
 pairs at once.
 """
 import os
-import pty
-import select
 import signal
-import subprocess
 import sys
-import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pty_shell import PtyShell  # noqa: E402
 
 
 def main():
-    tessera = sys.argv[1]
-    master, slave = pty.openpty()
-    home = tempfile.mkdtemp(prefix="tessera-ctrl-c-")
-    env = dict(os.environ, TERM="dumb", HOME=home)
-    proc = subprocess.Popen([tessera, "--threads", "2"], stdin=slave, stdout=slave, stderr=slave,
-                            env=env, close_fds=True)
-    os.close(slave)
-    out = bytearray()
-
-    def read_until(text, timeout):
-        deadline = time.monotonic() + timeout
-        while text.encode() not in out:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return False
-            ready, _, _ = select.select([master], [], [], left)
-            if ready:
-                try:
-                    data = os.read(master, 65536)
-                except OSError:
-                    return False
-                if not data:
-                    return False
-                out.extend(data)
-        return True
+    sh = PtyShell(sys.argv[1], ["--threads", "2"])
+    out, read_until, fail, proc = sh.out, sh.read_until, sh.fail, sh.proc
 
     def send(line):
-        os.write(master, (line + "\n").encode())
-
-    def fail(why):
-        print("FAIL:", why)
-        print("--- shell output ---")
-        print(out.decode(errors="replace"))
-        proc.kill()
-        sys.exit(1)
+        sh.send(line + "\n")
 
     try:
         if not read_until("tessera> ", 30):
@@ -81,18 +50,10 @@ def main():
         send("SELECT 6 * 7 AS answer;")
         if not read_until("42", 30):
             fail("no answer to the statement after the interrupt")
-        send(".quit")
-        try:
-            rc = proc.wait(30)
-        except subprocess.TimeoutExpired:
-            fail(".quit did not end the shell")
-        if rc != 0:
-            fail("exit status %d after .quit" % rc)
+        sh.quit(".quit\n")
         print("ok: interrupted %.2f s after SIGINT; the next statement answered" % took)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-        os.close(master)
+        sh.close()
 
 
 if __name__ == "__main__":

@@ -48,6 +48,9 @@ def parse(text):
         note = None
         if r['header'][0] == 'halt':
             break
+        if r['header'][0] == 'require':  # a build feature (DuckDB has them all)
+            i += 1
+            continue
         i += 1
         while i < len(lines) and lines[i].strip():
             if lines[i].strip() == '----':

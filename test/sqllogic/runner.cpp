@@ -19,6 +19,7 @@
 
 #include "gpu/gpu_executor.hpp"
 #include "common/error.hpp"
+#include "function/regex_ops.hpp"
 #include "main/database.hpp"
 
 namespace {
@@ -27,7 +28,7 @@ using tessera::Connection;
 using tessera::Database;
 using tessera::QueryResult;
 
-enum class RecordKind { StatementOk, StatementError, Query, Halt };
+enum class RecordKind { StatementOk, StatementError, Query, Halt, Require };
 enum class SortMode { None, Row, Value };
 
 struct Record {
@@ -95,6 +96,13 @@ std::vector<Record> Parse(const std::vector<std::string>& lines) {
           throw ParseError{r.line, "expected gpu:N after the sort mode, got '" + w[3] + "'"};
         r.gpu_pipelines = std::stoi(w[3].substr(4));
       }
+    } else if (w[0] == "require" && w.size() == 2) {
+      // require FEATURE: the file is skipped when the build lacks it (MissingFeature).
+      r.kind = RecordKind::Require;
+      r.sql = w[1];
+      records.push_back(r);
+      i++;
+      continue;
     } else if (w[0] == "halt" && w.size() == 1) {
       r.kind = RecordKind::Halt;
       records.push_back(r);
@@ -129,6 +137,20 @@ std::vector<Record> Parse(const std::vector<std::string>& lines) {
     records.push_back(std::move(r));
   }
   return records;
+}
+
+// Why the build cannot run a file's `require` records (empty when it can): `re2`, the
+// regular-expression functions (function/regex_ops.hpp).
+std::string MissingFeature(const std::vector<Record>& records) {
+  for (const Record& r : records) {
+    if (r.kind != RecordKind::Require) continue;
+    if (r.sql == "re2") {
+      if (!tessera::ops::HaveRegex()) return "built without RE2";
+    } else {
+      return "unknown feature '" + r.sql + "'";
+    }
+  }
+  return {};
 }
 
 std::vector<std::string> SplitTabs(const std::string& s) {
@@ -168,13 +190,15 @@ class FileRunner {
   int Run(const std::vector<Record>& records) {
     for (const Record& r : records) {
       if (r.kind == RecordKind::Halt) break;
+      if (r.kind == RecordKind::Require) continue;  // checked before the file runs
       if (verbose_) std::cout << display_ << ":" << r.line << ": " << Oneline(r.sql) << std::endl;
       std::string failure;
       switch (r.kind) {
         case RecordKind::StatementOk: failure = RunStatementOk(r); break;
         case RecordKind::StatementError: failure = RunStatementError(r); break;
         case RecordKind::Query: failure = RunQuery(r); break;
-        case RecordKind::Halt: break;
+        case RecordKind::Halt:
+        case RecordKind::Require: break;
       }
       run_++;
       if (!failure.empty()) {
@@ -405,6 +429,10 @@ int main(int argc, char** argv) {
       std::cerr << display << ":" << e.line << ": malformed test file: " << e.msg << "\n";
       files_failed++;
       records_failed++;
+      continue;
+    }
+    if (std::string missing = MissingFeature(records); !missing.empty()) {
+      std::cout << display << ": skipped (" << missing << ")" << std::endl;
       continue;
     }
     // __TEST_DIR__ in the SQL names a fresh directory for this file (COPY ... TO writes

@@ -355,6 +355,43 @@ TEST(version_1_database_opens_answers_and_takes_new_row_groups) {
   fs::remove_all(dir, ec);
 }
 
+// An encoded fixed-width chunk of a database file decodes straight into a caller's buffer
+// (the GPU upload's staging) without being loaded, the same values a load gives; once
+// loaded, it says so and the caller reads its buffers.
+TEST(encoded_chunks_decode_into_a_buffer_without_loading) {
+  char tmpl[] = "/tmp/tessera_decode_into_XXXXXX";
+  const fs::path dir = mkdtemp(tmpl);
+  {
+    Database db(dir.string());
+    Connection c(db);
+    c.Query("CREATE TABLE t (i INTEGER, b BIGINT, d DECIMAL(15,2), day DATE, x DOUBLE, s VARCHAR)");
+    c.Query("INSERT INTO t SELECT r % 1000 - 500, r * 1000003, r % 777, DATE '1995-01-01' + CAST(r % 3000 AS INTEGER), "
+            "r / 7.0, 'v' || (r % 10) FROM range(200000) t(r)");
+  }
+  Database db(dir.string());
+  auto table = db.catalog().GetTable("t");
+  CHECK(table != nullptr);
+  int decoded = 0;
+  for (auto& rg : table->data->row_groups) {
+    for (int col = 0; col < 6; col++) {
+      const ColumnChunk& ch = *rg->columns[col];
+      const bool fixed = ch.type.physical() != PhysType::Str;
+      CHECK_EQ(ch.CanDecodeInto(), fixed && !ch.Loaded());
+      if (!ch.CanDecodeInto()) continue;
+      std::vector<uint8_t> out((size_t)ch.count * ch.type.width());
+      CHECK(ch.DecodeInto(out.data()));
+      CHECK(!ch.Loaded());
+      ch.EnsureVerified();
+      CHECK(ch.Loaded() && !ch.CanDecodeInto() && !ch.DecodeInto(out.data()));
+      CHECK(std::memcmp(out.data(), ch.data, out.size()) == 0);
+      decoded++;
+    }
+  }
+  CHECK(decoded >= 5);
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
+
 // The GPU column cache's bit-packed layout, read back the way the kernels read it
 // (tile library tsr_unpack: descriptor of the row's miniblock, then bitpack::Field).
 TEST(gpu_packed_columns_read_back_exactly) {

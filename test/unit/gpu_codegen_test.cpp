@@ -12,6 +12,7 @@
 #include "gpu/gpu_executor.hpp"
 #include "gpu/kernel_cache.hpp"
 #include "gpu/nvrtc.hpp"
+#include "gpu/tile_library.hpp"
 #include "main/database.hpp"
 #include "optimizer/optimizer.hpp"
 #include "parser/parser.hpp"
@@ -86,6 +87,21 @@ TEST(ssb_kernels_compile_for_sm90) {
       }
       CHECK(cubin.size() > 4 && cubin[0] == 0x7f && cubin[1] == 'E');
     }
+  }
+}
+
+// The library module (generic kernels: group state, compaction, top-N, the device sort)
+// compiles on its own, and the pipeline kernels no longer carry its kernels.
+TEST(library_module_compiles_for_sm90) {
+  double ms = 0;
+  std::vector<char> cubin = gpu::KernelCache::Compile(gpu::LibraryModuleSource(), 9, 0, &ms);
+  CHECK(cubin.size() > 4 && cubin[0] == 0x7f && cubin[1] == 'E');
+  for (const char* name : {"tsr_init_state", "tsr_compact_groups", "tsr_sort_small", "tsr_gather_rows"})
+    CHECK(std::string(gpu::LibraryModuleSource()).find(name) != std::string::npos);
+  auto p = PlanForGpu(ReadQuery("q2.1"));
+  for (auto& src : p.gpu->Sources()) {
+    CHECK(src.find("__global__ void tsr_init_state") == std::string::npos);
+    CHECK(src.find("tsr_sort_small(") == std::string::npos);
   }
 }
 

@@ -73,7 +73,7 @@ std::string Dump(const Expr& e) {
       if (e.has_else) s += " else:" + Dump(*e.children.back());
       return s + ")";
     }
-    case ExprKind::Cast: return "(cast" + kids() + " " + e.cast_type.ToString() + ")";
+    case ExprKind::Cast: return (e.negated ? "(try_cast" : "(cast") + kids() + " " + e.cast_type.ToString() + ")";
     case ExprKind::Function:
       return "(" + e.name + (e.distinct ? " distinct" : "") + (e.star_arg ? " *" : "") + kids() + ")";
     case ExprKind::Extract: return "(extract " + e.name + kids() + ")";
@@ -321,7 +321,14 @@ TEST(special_forms) {
   CHECK_EQ(E("substring(s from 3)"), std::string("(substring s 3)"));
   CHECK_EQ(E("substring(s, 1, 2)"), std::string("(substring s 1 2)"));
   CHECK_EQ(E("substring(s for 4)"), std::string("(substring s 1 4)"));
-  CHECK_EQ(E("position('x' in s)"), std::string("(position 'x' s)"));
+  CHECK_EQ(E("position('x' in s)"), std::string("(strpos s 'x')"));  // POSITION(a IN b) is strpos(b, a)
+  CHECK_EQ(E("a ~ 'x'"), std::string("(regexp_full_match a 'x')"));
+  CHECK_EQ(E("a !~ 'x'"), std::string("(not (regexp_full_match a 'x'))"));
+  CHECK_EQ(E("a ~ 'x' || 'y'"), std::string("(|| (regexp_full_match a 'x') 'y')"));  // DuckDB's: one level
+  CHECK_EQ(E("a SIMILAR TO 'x' || 'y'"), std::string("(regexp_full_match a (|| 'x' 'y'))"));
+  CHECK_EQ(E("a NOT SIMILAR TO 'x'"), std::string("(not (regexp_full_match a 'x'))"));
+  CHECK_EQ(E("a ILIKE 'x'"), std::string("(like (lower a) (lower 'x'))"));
+  CHECK_EQ(E("try_cast(a AS INTEGER)"), std::string("(try_cast a INTEGER)"));
   CHECK_EQ(E("count(*)"), std::string("(count *)"));
   CHECK_EQ(E("COUNT(DISTINCT a)"), std::string("(count distinct a)"));
   CHECK_EQ(E("Sum(a * b)"), std::string("(sum (* a b))"));

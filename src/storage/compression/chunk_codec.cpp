@@ -179,50 +179,59 @@ bool EncodeChunk(const ColumnChunk& c, std::string& out) {
   return true;
 }
 
-void DecodeChunk(const uint8_t* p, size_t len, ColumnChunk& c) {
+void DecodeFixedInto(const uint8_t* p, size_t len, const ColumnChunk& c, void* out) {
   Cursor cur(p, len);
-  const uint8_t kind = cur.Get<uint8_t>();
-  const bool str = c.type.physical() == PhysType::Str;
-  const bool dict = str && c.str_enc == StringEncoding::Dictionary;
-  if (!Encodable(c.type) || kind != (str ? (dict ? kStrDict : kStrPlain) : kFixed))
+  if (!Encodable(c.type) || c.type.physical() == PhysType::Str || cur.Get<uint8_t>() != kFixed)
     throw DecodeError("column chunk's encoding does not match its column");
+  cur.Ints(c.count, c.type.width(), out);
+  if (!cur.AtEnd()) throw DecodeError("column chunk has trailing bytes");
+}
+
+void DecodeChunk(const uint8_t* p, size_t len, ColumnChunk& c) {
+  const bool str = c.type.physical() == PhysType::Str;
   Block block;
   if (!str) {
     const int width = c.type.width();
     const size_t data_at = block.Add((size_t)c.count * width);
     block.Allocate(c.owner);
     uint8_t* data = block.mem.get() + data_at;
-    cur.Ints(c.count, width, data);
+    DecodeFixedInto(p, len, c, data);
     ZeroNullRows(c, data, width);
     c.data = data;
-  } else {
-    const uint32_t k = dict ? c.dict_size : c.count;
-    std::vector<uint32_t> codes;
-    if (dict) {
-      codes.resize(c.count);
-      cur.Ints(c.count, 4, codes.data());
-      for (uint32_t code : codes)
-        if (code >= c.dict_size) throw DecodeError("column chunk has a dictionary code out of range");
-    }
-    ParsedStrings s;
-    ParseStringList(cur, k, s);
-    const size_t data_at = dict ? block.Add((size_t)c.count * 4) : 0;
-    const size_t offsets_at = block.Add(((size_t)k + 1) * 4);
-    const size_t bytes_at = block.Add(s.total + kStringPad);
-    block.Allocate(c.owner);
-    uint8_t* base = block.mem.get();
-    auto* offsets = reinterpret_cast<uint32_t*>(base + offsets_at);
-    char* bytes = reinterpret_cast<char*>(base + bytes_at);
-    MaterializeStrings(s, k, offsets, bytes);
-    if (dict) {
-      std::memcpy(base + data_at, codes.data(), (size_t)c.count * 4);
-      c.data = base + data_at;
-    } else {
-      c.data = nullptr;
-    }
-    c.offsets = offsets;
-    c.bytes = bytes;
+    c.owner = std::shared_ptr<const void>(block.mem, block.mem.get());
+    return;
   }
+  Cursor cur(p, len);
+  const uint8_t kind = cur.Get<uint8_t>();
+  const bool dict = c.str_enc == StringEncoding::Dictionary;
+  if (!Encodable(c.type) || kind != (dict ? kStrDict : kStrPlain))
+    throw DecodeError("column chunk's encoding does not match its column");
+  const uint32_t k = dict ? c.dict_size : c.count;
+  std::vector<uint32_t> codes;
+  if (dict) {
+    codes.resize(c.count);
+    cur.Ints(c.count, 4, codes.data());
+    for (uint32_t code : codes)
+      if (code >= c.dict_size) throw DecodeError("column chunk has a dictionary code out of range");
+  }
+  ParsedStrings s;
+  ParseStringList(cur, k, s);
+  const size_t data_at = dict ? block.Add((size_t)c.count * 4) : 0;
+  const size_t offsets_at = block.Add(((size_t)k + 1) * 4);
+  const size_t bytes_at = block.Add(s.total + kStringPad);
+  block.Allocate(c.owner);
+  uint8_t* base = block.mem.get();
+  auto* offsets = reinterpret_cast<uint32_t*>(base + offsets_at);
+  char* bytes = reinterpret_cast<char*>(base + bytes_at);
+  MaterializeStrings(s, k, offsets, bytes);
+  if (dict) {
+    std::memcpy(base + data_at, codes.data(), (size_t)c.count * 4);
+    c.data = base + data_at;
+  } else {
+    c.data = nullptr;
+  }
+  c.offsets = offsets;
+  c.bytes = bytes;
   if (!cur.AtEnd()) throw DecodeError("column chunk has trailing bytes");
   c.owner = std::shared_ptr<const void>(block.mem, block.mem.get());
 }

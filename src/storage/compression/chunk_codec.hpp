@@ -32,4 +32,10 @@ bool EncodeChunk(const ColumnChunk& c, std::string& out);
 // rows come out zero. Throws DecodeError (int_codec.hpp) when the blob is malformed.
 void DecodeChunk(const uint8_t* p, size_t len, ColumnChunk& c);
 
+// Decodes the values of a fixed-width chunk's blob (not VARCHAR) straight into `out`
+// (c.count * c.type.width() bytes), leaving `c` as it is: for a consumer that copies the
+// values anyway (the GPU column cache's upload). NULL rows' values are left as decoded.
+// DecodeChunk decodes fixed-width values through it. Throws DecodeError.
+void DecodeFixedInto(const uint8_t* p, size_t len, const ColumnChunk& c, void* out);
+
 }  // namespace tessera::codec
