@@ -44,13 +44,13 @@ class DBAPITypeObject:
 STRING = DBAPITypeObject("VARCHAR")
 BINARY = DBAPITypeObject()  # tessera has no binary type
 NUMBER = DBAPITypeObject("INTEGER", "BIGINT", "DOUBLE", "DECIMAL")
-DATETIME = DBAPITypeObject("DATE")
+DATETIME = DBAPITypeObject("DATE", "TIMESTAMP", "TIME")
 BOOLEAN = DBAPITypeObject("BOOLEAN")
 ROWID = DBAPITypeObject()  # no row ids
 
 Date = datetime.date
-Time = datetime.time  # no TIME type: binding one raises NotSupportedError
-Timestamp = datetime.datetime  # no TIMESTAMP type: binding one raises NotSupportedError
+Time = datetime.time  # binds as TIME
+Timestamp = datetime.datetime  # binds as TIMESTAMP (naive: its wall-clock time)
 
 
 def DateFromTicks(ticks):
@@ -279,7 +279,8 @@ class Cursor:
         """Runs one SQL statement (or several separated by ';' without parameters: the
         result is the last one's). `parameters`: a sequence of values for the ``?`` (or
         ``$1``, ``$2``...) placeholders: int, float, str, bool, None, decimal.Decimal
-        (up to 18 digits), datetime.date. Returns the cursor. Raises a subclass of
+        (up to 18 digits), datetime.date, datetime.datetime (TIMESTAMP), datetime.time.
+        Returns the cursor. Raises a subclass of
         tessera.Error; its ``offset`` is the byte offset of the error in `operation`."""
         self._execute(operation, parameters, sys._getframe(1))
         return self

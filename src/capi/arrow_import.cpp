@@ -13,7 +13,12 @@ namespace tessera::capi {
 namespace {
 
 // How an Arrow column's values are read.
-enum class Source { Bool, I8, U8, I16, U16, I32, U32, I64, U64, F32, F64, Dec128, Date32, Date64, Utf8, LargeUtf8, Utf8View, Dict };
+// Timestamps and times of any unit (TsScaled, Time32): the values times `mul` / `div` are
+// tessera's microseconds.
+enum class Source {
+  Bool, I8, U8, I16, U16, I32, U32, I64, U64, F32, F64, Dec128, Date32, Date64, Utf8, LargeUtf8, Utf8View, Dict,
+  TsScaled, Time32
+};
 
 // A record batch: released when the last column chunk pointing into it goes.
 struct ArrowBatch {
@@ -38,7 +43,8 @@ struct ImportedBuffers {
   throw UserError(ErrorKind::Unsupported,
                   "column \"" + col + "\" has the Arrow type \"" + format +
                       "\", which tessera cannot import (supported: bool, int8/16/32/64, uint8/16/32/64, float, "
-                      "double, decimal128, date32, date64, utf8, large_utf8, utf8_view, dictionaries of these)");
+                      "double, decimal128, date32, date64, timestamp, time32, time64, utf8, large_utf8, utf8_view, "
+                      "dictionaries of these)");
 }
 
 [[noreturn]] void Malformed(const std::string& col, const std::string& what) {
@@ -70,6 +76,7 @@ struct ArrowTableImporter::Column {
   std::string name;
   Source src = Source::I32;
   Type type;
+  int64_t mul = 1, div = 1;       // TsScaled, Time32: to microseconds
   Source index = Source::I32;     // Dict: the indices' type
   std::unique_ptr<Column> values;  // Dict: how the dictionary's values are read
 
@@ -115,6 +122,19 @@ std::unique_ptr<ArrowTableImporter::Column> Plan(const ArrowSchema& s, std::stri
   else if (f == "g") set(Source::F64, Type::Double());
   else if (f == "tdD") set(Source::Date32, Type::Date());
   else if (f == "tdm") set(Source::Date64, Type::Date());
+  else if (f.rfind("ts", 0) == 0 && f.size() >= 4 && f[3] == ':' && std::string("smun").find(f[2]) != std::string::npos) {
+    // timestamp[unit, tz]: a zone is not applied (the UTC time), as for Parquet's
+    const char u = f[2];
+    p->mul = u == 's' ? 1000000 : u == 'm' ? 1000 : 1;
+    p->div = u == 'n' ? 1000 : 1;
+    set(u == 'u' ? Source::I64 : Source::TsScaled, Type::Timestamp());
+  } else if (f == "tts" || f == "ttm") {
+    p->mul = f == "tts" ? 1000000 : 1000;
+    set(Source::Time32, Type::Time());
+  } else if (f == "ttu" || f == "ttn") {
+    p->div = f == "ttn" ? 1000 : 1;
+    set(f == "ttu" ? Source::I64 : Source::TsScaled, Type::Time());
+  }
   else if (f == "u") set(Source::Utf8, Type::Varchar());
   else if (f == "U") set(Source::LargeUtf8, Type::Varchar());
   else if (f == "vu") set(Source::Utf8View, Type::Varchar());
@@ -237,6 +257,18 @@ void ArrowTableImporter::Column::Values(const ArrowArray& a, int64_t base, uint3
           throw UserError(ErrorKind::Conversion, "column \"" + name + "\": the uint64 value " + std::to_string(s[i]) +
                                                      " does not fit in BIGINT");
       convert([&](uint32_t i) { return (int64_t)s[i]; });
+      break;
+    }
+    case Source::TsScaled: {
+      auto* s = values_at((const int64_t*)nullptr);
+      const int64_t mul = this->mul, div = this->div;
+      convert([&](uint32_t i) { return (s[i] / div - (s[i] % div < 0)) * mul; });
+      break;
+    }
+    case Source::Time32: {
+      auto* s = values_at((const int32_t*)nullptr);
+      const int64_t mul = this->mul;
+      convert([&](uint32_t i) { return (int64_t)s[i] * mul; });
       break;
     }
     case Source::Date64: {

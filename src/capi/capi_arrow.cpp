@@ -14,6 +14,7 @@
 
 #include "capi/arrow_import.hpp"
 #include "capi/capi_handles.hpp"
+#include "common/interval.hpp"
 #include "main/plan_cache.hpp"
 
 using namespace tessera;
@@ -46,6 +47,10 @@ std::string FormatOf(const Type& t) {
     case TypeId::Double: return "g";
     case TypeId::Decimal: return "d:" + std::to_string(t.precision) + "," + std::to_string(t.scale);
     case TypeId::Date: return "tdD";
+    case TypeId::Timestamp: return "tsu:";  // microseconds, no time zone
+    case TypeId::Time: return "ttu";        // time64, microseconds
+    case TypeId::Blob: return "z";          // binary
+    case TypeId::Interval: return "tin";    // month_day_nano
     case TypeId::Varchar: return "u";
   }
   throw InternalError("no Arrow format for type " + t.ToString());
@@ -229,6 +234,8 @@ void ExportColumn(const Span& s, const Type& t, const std::shared_ptr<const Quer
     case TypeId::Integer:
     case TypeId::Date:
     case TypeId::BigInt:
+    case TypeId::Timestamp:
+    case TypeId::Time:
     case TypeId::Double: {
       const size_t w = (size_t)t.width();
       if (s.last - s.first == 1) {  // the chunk's own buffer, shared
@@ -261,7 +268,23 @@ void ExportColumn(const Span& s, const Type& t, const std::shared_ptr<const Quer
       });
       break;
     }
-    case TypeId::Varchar: {  // utf8: int32 offsets (n + 1), then the bytes
+    case TypeId::Interval: {  // month_day_nano: int32 months, int32 days, int64 nanoseconds
+      uint8_t* dst = AddBuffer(*d, (size_t)n * 16);
+      ForChunks(s, (uint64_t)n * 16, [&](size_t k) {
+        const Vector& v = s.vec(k);
+        uint8_t* o = dst + s.at(k) * 16;
+        for (uint32_t i = 0; i < s.size(k); i++) {
+          const IntervalParts p = UnpackInterval(v.data<int128_t>()[i]);
+          const int64_t nanos = p.micros * 1000;  // |micros| <= 9.2e15 after parsing fits; larger wraps
+          std::memcpy(o + (size_t)i * 16, &p.months, 4);
+          std::memcpy(o + (size_t)i * 16 + 4, &p.days, 4);
+          std::memcpy(o + (size_t)i * 16 + 8, &nanos, 8);
+        }
+      });
+      break;
+    }
+    case TypeId::Blob:
+    case TypeId::Varchar: {  // utf8 / binary: int32 offsets (n + 1), then the bytes
       // Each chunk's bytes, then their starts (a prefix sum), then the copies in parallel.
       std::vector<uint64_t> at(s.last - s.first + 1, 0);
       for (size_t k = s.first; k < s.last; k++) {

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "capi/capi_handles.hpp"
+#include "common/date.hpp"
 #include "parser/parser.hpp"
 
 using namespace tessera;
@@ -95,6 +96,15 @@ tessera_state tessera_bind_decimal(tessera_prepared p, uint64_t i, int64_t unsca
 }
 
 tessera_state tessera_bind_date(tessera_prepared p, uint64_t i, int32_t days) { return Bind(p, i, Value::Date(days)); }
+
+tessera_state tessera_bind_timestamp(tessera_prepared p, uint64_t i, int64_t micros) {
+  return Bind(p, i, Value::Timestamp(micros));
+}
+
+tessera_state tessera_bind_time(tessera_prepared p, uint64_t i, int64_t micros) {
+  if (micros < 0 || micros > kMicrosPerDay) return TESSERA_MISUSE;
+  return Bind(p, i, Value::Time(micros));
+}
 
 tessera_state tessera_bind_varchar_length(tessera_prepared p, uint64_t i, const char* value, uint64_t length) {
   if (!value && length > 0) return TESSERA_MISUSE;

@@ -138,6 +138,10 @@ tessera_type tessera_result_column_type(tessera_result result, uint64_t column) 
     case TypeId::Decimal: return TESSERA_TYPE_DECIMAL;
     case TypeId::Date: return TESSERA_TYPE_DATE;
     case TypeId::Varchar: return TESSERA_TYPE_VARCHAR;
+    case TypeId::Timestamp: return TESSERA_TYPE_TIMESTAMP;
+    case TypeId::Time: return TESSERA_TYPE_TIME;
+    case TypeId::Interval: return TESSERA_TYPE_INTERVAL;
+    case TypeId::Blob: return TESSERA_TYPE_BLOB;
   }
   return TESSERA_TYPE_INVALID;
 }
@@ -251,7 +255,7 @@ int64_t tessera_value_int64(tessera_result result, uint64_t column, uint64_t row
 
 double tessera_value_double(tessera_result result, uint64_t column, uint64_t row) {
   return Convert<double>(result, column, row, [](const Value& v) {
-    if (v.type().id == TypeId::Date) return 0.0;
+    if (v.type().IsTemporal()) return 0.0;
     return v.CastTo(Type::Double()).double_value();
   });
 }

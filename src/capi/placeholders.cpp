@@ -103,7 +103,7 @@ std::string SqlLiteral(const Value& v) {
       }
       return "CAST('" + text + "' AS DOUBLE)";
     }
-    default:  // INTEGER, BIGINT, DECIMAL, DATE: their text form casts back exactly
+    default:  // INTEGER, BIGINT, DECIMAL, DATE, TIMESTAMP, TIME: their text form casts back exactly
       return "CAST('" + v.ToString() + "' AS " + t.ToString() + ")";
   }
 }

@@ -73,7 +73,12 @@ typedef enum tessera_type {
   TESSERA_TYPE_DOUBLE = 5,  /* chunk data: double */
   TESSERA_TYPE_DECIMAL = 6, /* chunk data: int64_t (width <= 18) or tessera_int128, value * 10^scale */
   TESSERA_TYPE_DATE = 7,    /* chunk data: int32_t, days since 1970-01-01 */
-  TESSERA_TYPE_VARCHAR = 8  /* chunk data: tessera_string (UTF-8, not NUL-terminated) */
+  TESSERA_TYPE_VARCHAR = 8,   /* chunk data: tessera_string (UTF-8, not NUL-terminated) */
+  TESSERA_TYPE_TIMESTAMP = 9, /* chunk data: int64_t, microseconds since 1970-01-01 00:00:00 */
+  TESSERA_TYPE_TIME = 10,     /* chunk data: int64_t, microseconds since midnight */
+  TESSERA_TYPE_INTERVAL = 11, /* chunk data: 16 bytes, months, days, micros packed (common/interval.hpp); read
+                               * it as text (tessera_value_varchar) */
+  TESSERA_TYPE_BLOB = 12      /* chunk data: tessera_string (the bytes) */
 } tessera_type;
 
 /* A 128-bit two's complement integer (DECIMAL with width > 18). */
@@ -228,6 +233,9 @@ TESSERA_API tessera_state tessera_bind_decimal(tessera_prepared prepared, uint64
                                                uint8_t width, uint8_t scale);
 /* Days since 1970-01-01. */
 TESSERA_API tessera_state tessera_bind_date(tessera_prepared prepared, uint64_t index, int32_t days);
+/* Microseconds since 1970-01-01 00:00:00 (TIMESTAMP) / since midnight, 0 .. 86400000000 (TIME). */
+TESSERA_API tessera_state tessera_bind_timestamp(tessera_prepared prepared, uint64_t index, int64_t micros);
+TESSERA_API tessera_state tessera_bind_time(tessera_prepared prepared, uint64_t index, int64_t micros);
 /* UTF-8 text, NUL-terminated (tessera_bind_varchar) or `length` bytes; TESSERA_ERROR for
  * text with a NUL byte. */
 TESSERA_API tessera_state tessera_bind_varchar(tessera_prepared prepared, uint64_t index, const char* value);

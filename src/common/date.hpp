@@ -21,6 +21,18 @@ inline int DaysInMonth(int y, int m) {
 // Parses 'YYYY-MM-DD' (1-4 digit year). Returns nullopt when malformed or out of range.
 std::optional<int32_t> ParseDate(std::string_view s);
 std::string FormatDate(int32_t days);
+// TIMESTAMP: 'YYYY-MM-DD[ |T]HH:MM[:SS[.ffffff]]' (a date alone is midnight; a trailing
+// 'Z', 'UTC' or '+HH[:MM]' offset is accepted and ignored, as DuckDB does). nullopt if malformed.
+std::optional<int64_t> ParseTimestamp(std::string_view s);
+// 'YYYY-MM-DD HH:MM:SS[.ffffff]', the fraction without trailing zeros; years BC as DuckDB
+// writes them ('0045-03-15 (BC) 01:02:03').
+std::string FormatTimestamp(int64_t us);
+// TIME: 'HH:MM[:SS[.ffffff]]', 00:00:00 .. 24:00:00. nullopt if malformed.
+std::optional<int64_t> ParseTime(std::string_view s);
+std::string FormatTime(int64_t us);
+// Parses the time part 'HH:MM[:SS[.ffffff]]' at the start of s; returns the characters read
+// (0: none) and the microseconds in *us.
+size_t ParseTimeOfDay(std::string_view s, int64_t* us);
 // Adds months, clamping the day to the end of the month (as SQL INTERVAL does).
 int32_t AddMonths(int32_t days, int months);
 

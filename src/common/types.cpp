@@ -22,6 +22,10 @@ Type Type::FromName(std::string_view name, int p, int s, SourcePos pos) {
   if (n == "BIGINT" || n == "INT8" || n == "LONG") return no_params(BigInt());
   if (n == "DOUBLE" || n == "FLOAT" || n == "REAL" || n == "FLOAT8") return no_params(Double());
   if (n == "DATE") return no_params(Date());
+  if (n == "TIMESTAMP" || n == "DATETIME" || n == "TIMESTAMP_US") return no_params(Timestamp());
+  if (n == "TIME") return no_params(Time());
+  if (n == "INTERVAL") return no_params(Interval());
+  if (n == "BLOB" || n == "BYTEA" || n == "BINARY" || n == "VARBINARY") return no_params(Blob());
   if (n == "BOOLEAN" || n == "BOOL") return no_params(Boolean());
   if (n == "VARCHAR" || n == "TEXT" || n == "STRING" || n == "CHAR" || n == "BPCHAR") {
     if (s >= 0) throw UserError(ErrorKind::Type, "type " + n + " takes at most one parameter", pos);
@@ -43,10 +47,14 @@ PhysType Type::physical() const {
     case TypeId::Boolean: return PhysType::Bool;
     case TypeId::Integer:
     case TypeId::Date: return PhysType::I32;
-    case TypeId::BigInt: return PhysType::I64;
+    case TypeId::BigInt:
+    case TypeId::Timestamp:
+    case TypeId::Time: return PhysType::I64;
     case TypeId::Decimal: return precision <= 18 ? PhysType::I64 : PhysType::I128;
     case TypeId::Double: return PhysType::F64;
-    case TypeId::Varchar: return PhysType::Str;
+    case TypeId::Varchar:
+    case TypeId::Blob: return PhysType::Str;
+    case TypeId::Interval: return PhysType::I128;
     case TypeId::Null: return PhysType::I32;
   }
   return PhysType::I32;
@@ -75,6 +83,10 @@ std::string Type::ToString() const {
     case TypeId::Double: return "DOUBLE";
     case TypeId::Date: return "DATE";
     case TypeId::Varchar: return "VARCHAR";
+    case TypeId::Timestamp: return "TIMESTAMP";
+    case TypeId::Time: return "TIME";
+    case TypeId::Interval: return "INTERVAL";
+    case TypeId::Blob: return "BLOB";
   }
   return "?";
 }

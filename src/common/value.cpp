@@ -5,6 +5,7 @@
 
 #include "common/date.hpp"
 #include "common/decimal.hpp"
+#include "common/interval.hpp"
 #include "common/string_cast.hpp"
 #include "function/scalar_ops.hpp"  // the order of DOUBLEs (NaN above all)
 
@@ -28,6 +29,10 @@ std::string Value::ToString() const {
     case TypeId::Decimal: return FormatDecimal(i_, type_.scale);
     case TypeId::Double: return FormatDouble(d_);
     case TypeId::Date: return FormatDate((int32_t)i_);
+    case TypeId::Timestamp: return FormatTimestamp((int64_t)i_);
+    case TypeId::Time: return FormatTime((int64_t)i_);
+    case TypeId::Interval: return FormatInterval(UnpackInterval(i_));
+    case TypeId::Blob: return FormatBlob(s_);
     case TypeId::Varchar: return s_;
   }
   return "?";
@@ -35,7 +40,7 @@ std::string Value::ToString() const {
 
 int Value::Compare(const Value& o) const {
   if (null_ || o.null_) return (int)!null_ - (int)!o.null_;
-  if (type_.id == TypeId::Varchar) return s_ < o.s_ ? -1 : (s_ == o.s_ ? 0 : 1);
+  if (type_.id == TypeId::Varchar || type_.id == TypeId::Blob) return s_ < o.s_ ? -1 : (s_ == o.s_ ? 0 : 1);
   if (type_.id == TypeId::Double || o.type_.id == TypeId::Double) {
     double a = AsDouble(), b = o.AsDouble();
     return ops::LessThan(a, b) ? -1 : (ops::LessThan(b, a) ? 1 : 0);  // NaN above all
@@ -93,7 +98,7 @@ Value Value::CastTo(const Type& t) const {
         v = (int128_t)rd;
       } else if (type_.id == TypeId::Decimal) {
         v = RescaleDecimal(i_, type_.scale, 0);
-      } else if (type_.id == TypeId::Date) {
+      } else if (type_.IsTemporal() || type_.id == TypeId::Interval || type_.id == TypeId::Blob) {
         throw ConversionError(*this, t);
       } else {
         v = i_;
@@ -115,7 +120,7 @@ Value Value::CastTo(const Type& t) const {
         v = (int128_t)std::round(scaled);  // halves away from zero, as DuckDB (1.25 -> 1.3)
       } else if (type_.id == TypeId::Decimal) {
         v = RescaleDecimal(i_, type_.scale, t.scale);
-      } else if (type_.id == TypeId::Date) {
+      } else if (type_.IsTemporal() || type_.id == TypeId::Interval || type_.id == TypeId::Blob) {
         throw ConversionError(*this, t);
       } else {
         v = i_ * Pow10(t.scale);
@@ -132,7 +137,7 @@ Value Value::CastTo(const Type& t) const {
         r.d_ = *d;
         return r;
       }
-      if (type_.id == TypeId::Date) throw ConversionError(*this, t);
+      if (type_.IsTemporal() || type_.id == TypeId::Interval || type_.id == TypeId::Blob) throw ConversionError(*this, t);
       r.d_ = AsDouble();
       return r;
     case TypeId::Date:
@@ -142,7 +147,47 @@ Value Value::CastTo(const Type& t) const {
         r.i_ = *d;
         return r;
       }
+      if (type_.id == TypeId::Timestamp) {
+        r.i_ = TimestampDay((int64_t)i_);
+        return r;
+      }
       throw ConversionError(*this, t);
+    case TypeId::Timestamp: {
+      if (type_.id == TypeId::Date) {
+        r.i_ = (int128_t)i_ * kMicrosPerDay;
+        return r;
+      }
+      if (type_.id != TypeId::Varchar) throw ConversionError(*this, t);
+      auto us = ParseTimestamp(s_);
+      if (!us) throw ConversionError(*this, t);
+      r.i_ = *us;
+      return r;
+    }
+    case TypeId::Time: {
+      if (type_.id == TypeId::Timestamp) {
+        r.i_ = TimestampTimeOfDay((int64_t)i_);
+        return r;
+      }
+      if (type_.id != TypeId::Varchar) throw ConversionError(*this, t);
+      auto us = ParseTime(s_);
+      if (!us) throw ConversionError(*this, t);
+      r.i_ = *us;
+      return r;
+    }
+    case TypeId::Interval: {
+      if (type_.id != TypeId::Varchar) throw ConversionError(*this, t);
+      auto iv = ParseInterval(s_);
+      if (!iv) throw ConversionError(*this, t);
+      r.i_ = PackInterval(*iv);
+      return r;
+    }
+    case TypeId::Blob: {
+      if (type_.id != TypeId::Varchar) throw ConversionError(*this, t);
+      auto b = ParseBlob(s_);
+      if (!b) throw ConversionError(*this, t);
+      r.s_ = std::move(*b);
+      return r;
+    }
     case TypeId::Varchar: return Varchar(ToString());
   }
   throw ConversionError(*this, t);

@@ -14,6 +14,11 @@ class Value {
   static Value Integer(int32_t x) { Value v(Type::Integer()); v.i_ = x; return v; }
   static Value BigInt(int64_t x) { Value v(Type::BigInt()); v.i_ = x; return v; }
   static Value Date(int32_t days) { Value v(Type::Date()); v.i_ = days; return v; }
+  static Value Timestamp(int64_t micros) { Value v(Type::Timestamp()); v.i_ = micros; return v; }
+  static Value Time(int64_t micros) { Value v(Type::Time()); v.i_ = micros; return v; }
+  // months, days, microseconds packed (common/interval.hpp).
+  static Value Interval(int128_t packed) { Value v(Type::Interval()); v.i_ = packed; return v; }
+  static Value Blob(std::string bytes) { Value v(Type::Blob()); v.s_ = std::move(bytes); return v; }
   static Value Decimal(int128_t scaled, int p, int s) {
     Value v(Type::Decimal(p, s)); v.i_ = scaled; return v;
   }
@@ -22,10 +27,10 @@ class Value {
 
   const Type& type() const { return type_; }
   bool is_null() const { return null_; }
-  // Integral payload for BOOLEAN, INTEGER, BIGINT, DATE and DECIMAL (scaled).
+  // Integral payload for BOOLEAN, INTEGER, BIGINT, DATE, TIMESTAMP, TIME and DECIMAL (scaled).
   int128_t int_value() const { return i_; }
   double double_value() const { return d_; }
-  const std::string& str_value() const { return s_; }
+  const std::string& str_value() const { return s_; }  // VARCHAR text, BLOB bytes
 
   // Converts to another type; throws UserError(Conversion) when it cannot.
   Value CastTo(const Type& target) const;

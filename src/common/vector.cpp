@@ -10,6 +10,10 @@ Value Vector::GetValue(uint32_t i) const {
     case TypeId::Integer: return Value::Integer(data<int32_t>()[i]);
     case TypeId::Date: return Value::Date(data<int32_t>()[i]);
     case TypeId::BigInt: return Value::BigInt(data<int64_t>()[i]);
+    case TypeId::Timestamp: return Value::Timestamp(data<int64_t>()[i]);
+    case TypeId::Time: return Value::Time(data<int64_t>()[i]);
+    case TypeId::Interval: return Value::Interval(data<int128_t>()[i]);
+    case TypeId::Blob: return Value::Blob(std::string(data<StrRef>()[i]));
     case TypeId::Double: return Value::Double(data<double>()[i]);
     case TypeId::Varchar: return Value::Varchar(std::string(data<StrRef>()[i]));
     case TypeId::Decimal:

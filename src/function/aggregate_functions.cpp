@@ -80,7 +80,7 @@ Type BindStringAgg(ScalarCall& c) {
 
 // median(x), quantile_cont(x, q): interpolated between the neighbouring values; DOUBLE for
 // integers and doubles, the DECIMAL type for decimals, the lower value for VARCHAR. DuckDB
-// returns a TIMESTAMP for DATE, a type tessera lacks: an error here.
+// returns a TIMESTAMP interpolated between dates, which tessera does not yet: an error here.
 Type ContinuousResult(ScalarCall& c) {
   NullAsInteger(c.args[0]);
   const Type& t = c.args[0]->type;
@@ -92,7 +92,7 @@ Type ContinuousResult(ScalarCall& c) {
     case TypeId::Varchar: return t;
     default:
       throw TypeError(std::string(c.written) + "(" + t.ToString() + ") is not supported" +
-                          (t.id == TypeId::Date ? " (DuckDB's result is a TIMESTAMP, which tessera lacks)" : ""),
+                          (t.id == TypeId::Date ? " (DuckDB's result is a TIMESTAMP between the dates; not supported yet)" : ""),
                       c.pos);
   }
 }

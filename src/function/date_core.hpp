@@ -1,4 +1,5 @@
-// Calendar arithmetic on DATE values (days since 1970-01-01, proleptic Gregorian), defined
+// Calendar arithmetic on DATE values (days since 1970-01-01, proleptic Gregorian) and on
+// TIMESTAMP (microseconds since 1970-01-01 00:00:00) and TIME (microseconds of the day), defined
 // once for both backends: the CPU's loops call it (through common/date.hpp) and the GPU's
 // kernels compile it (embedded with the scalar core, src/function/embed_core.cmake), so
 // it includes nothing but common/host_device.hpp and uses no std::.
@@ -37,6 +38,20 @@ TESSERA_HD inline int DateYear(int days) {
   return y;
 }
 
+constexpr long long kMicrosPerSecond = 1000000LL;
+constexpr long long kMicrosPerDay = 86400LL * kMicrosPerSecond;
+
+// The day of a timestamp (floor division: before 1970 the day starts earlier).
+TESSERA_HD inline int TimestampDay(long long us) {
+  const long long d = us / kMicrosPerDay;
+  return (int)(us % kMicrosPerDay < 0 ? d - 1 : d);
+}
+// The microseconds since midnight of a timestamp's day, 0 .. kMicrosPerDay - 1.
+TESSERA_HD inline long long TimestampTimeOfDay(long long us) {
+  const long long r = us % kMicrosPerDay;
+  return r < 0 ? r + kMicrosPerDay : r;
+}
+
 namespace ops {
 
 // EXTRACT(field FROM date) / date_part('field', date) as BIGINT, as DuckDB defines each
@@ -48,7 +63,21 @@ namespace ops {
 enum DateField {
   kYear = 0, kMonth = 1, kDay = 2, kQuarter = 3, kDow = 4, kIsoDow = 5, kDoy = 6, kWeek = 7,
   kIsoYear = 8, kYearWeek = 9, kDecade = 10, kCentury = 11, kMillennium = 12, kEra = 13,
+  // The fields of the time of day (TIMESTAMP, TIME; 0 for a DATE): second 0 .. 59,
+  // millisecond and microsecond count the seconds too (DuckDB: 1.5 s is 1500 ms).
+  kHour = 14, kMinute = 15, kSecond = 16, kMillisecond = 17, kMicrosecond = 18,
 };
+TESSERA_HD inline bool IsTimeField(int field) { return field >= kHour; }
+// A time-of-day field of `us` microseconds since midnight.
+TESSERA_HD inline long long ExtractTimeField(long long us, int field) {
+  switch (field) {
+    case kHour: return us / (3600 * kMicrosPerSecond);
+    case kMinute: return us / (60 * kMicrosPerSecond) % 60;
+    case kSecond: return us / kMicrosPerSecond % 60;
+    case kMillisecond: return us % (60 * kMicrosPerSecond) / 1000;
+    default: return us % (60 * kMicrosPerSecond);  // kMicrosecond
+  }
+}
 TESSERA_HD inline bool DateFieldMonotone(int field) {
   return field == kYear || field == kIsoYear || field == kYearWeek || field == kDecade || field == kCentury ||
          field == kMillennium || field == kEra;
@@ -84,6 +113,12 @@ TESSERA_HD inline long long ExtractDateField(int days, int field) {
   if (field == kWeek) return week;
   if (field == kIsoYear) return iso_year;
   return (long long)iso_year * 100 + (iso_year < 0 ? -week : week);  // kYearWeek
+}
+
+// A field of a TIMESTAMP: the date fields of its day, the time fields of its time of day.
+TESSERA_HD inline long long ExtractTimestampField(long long us, int field) {
+  return IsTimeField(field) ? ExtractTimeField(TimestampTimeOfDay(us), field)
+                            : ExtractDateField(TimestampDay(us), field);
 }
 
 }  // namespace ops

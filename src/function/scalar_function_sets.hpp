@@ -16,6 +16,9 @@ std::vector<ScalarFunction> NumericFunctions();
 // The date parts (extract_*: year ... era, epoch), make_date, last_day, dayname, monthname,
 // date_diff (scalar_functions_date.cpp).
 std::vector<ScalarFunction> DateFunctions();
+// The TIMESTAMP and TIME functions: INTERVAL arithmetic, date_trunc, epoch_ms, epoch_us,
+// make_timestamp, make_time, strftime, strptime (scalar_functions_timestamp.cpp).
+std::vector<ScalarFunction> TimestampFunctions();
 // sign, sqrt, cbrt, exp, ln, log, log10, log2, power, pi, trigonometry, isnan, isinf,
 // isfinite (scalar_functions_math.cpp).
 std::vector<ScalarFunction> MathFunctions();

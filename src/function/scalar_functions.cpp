@@ -60,6 +60,21 @@ void CoalesceCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
   }
 }
 
+// typeof(x): the name of x's type (DuckDB's; 'NULL' for an untyped NULL), for every row.
+Type BindTypeof(ScalarCall& c) {
+  ExpectScalarArgs(c, 1, 1);
+  return Type::Varchar();
+}
+
+void TypeofCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  const StrRef name = out.heap().Add(args[0].type().ToString());
+  uint8_t* ov = out.validity();
+  for (uint32_t i = 0; i < n; i++) {
+    ov[i] = 1;
+    out.data<StrRef>()[i] = name;
+  }
+}
+
 template <bool Months>
 void DateAddCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
   for (uint32_t i = 0; i < n; i++) {
@@ -127,11 +142,13 @@ const std::vector<ScalarFunction>& Table() {
       {"||", {}, BindFixed<Type::Varchar, Type::Varchar, Type::Varchar>, false, ConcatCpu},
       {"abs", {"abs"}, BindAbs, false, AbsCpu},
       {"coalesce", {"coalesce", "ifnull"}, BindCoalesce, true, CoalesceCpu},
+      {"typeof", {"typeof"}, BindTypeof, true, TypeofCpu},
       {"date_add_days", {}, BindFixed<Type::Date, Type::Date, Type::Integer>, false, DateAddCpu<false>},
       {"date_add_months", {}, BindFixed<Type::Date, Type::Date, Type::Integer>, false, DateAddCpu<true>},
   };
   static const bool families = [] {
-    for (auto* family : {TextFunctions, NumericFunctions, DateFunctions, MathFunctions, RegexFunctions, RandomFunctions})
+    for (auto* family : {TextFunctions, NumericFunctions, DateFunctions, TimestampFunctions, MathFunctions,
+                         RegexFunctions, RandomFunctions})
       for (ScalarFunction& f : family()) table.push_back(std::move(f));
     return true;
   }();

@@ -1,13 +1,15 @@
 // Date functions of the registry, with DuckDB's results and types: the date parts (EXTRACT,
 // date_part and the functions named after a part: year, month, day / dayofmonth, quarter,
 // dayofweek, isodow, dayofyear, week / weekofyear, isoyear, yearweek, decade, century,
-// millennium, era; BIGINT; epoch DOUBLE seconds), date_diff / datediff (part boundaries
+// millennium, era, and of a TIMESTAMP or TIME hour, minute, second, millisecond,
+// microsecond; BIGINT; epoch DOUBLE seconds), date_diff / datediff (part boundaries
 // crossed between two dates, BIGINT), make_date, last_day, dayname, monthname. The parts
 // are `ops::ExtractDateField` of date_core.hpp, which the GPU's kernels compile too.
 #include <string>
 
 #include "common/date.hpp"
 #include "common/error.hpp"
+#include "common/interval.hpp"
 #include "execution/expression_executor.hpp"
 #include "function/scalar_function_sets.hpp"
 #include "planner/binder.hpp"
@@ -16,10 +18,33 @@ namespace tessera {
 
 namespace {
 
+constexpr int kEpochField = -1;
+
+// A part of a DATE, TIMESTAMP or TIME (the time fields of a DATE are 0, as DuckDB's).
 template <int Field>
 void ExtractCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
-  for (uint32_t i = 0; i < n; i++)
-    if (out.IsValid(i)) out.data<int64_t>()[i] = ops::ExtractDateField(args[0].data<int32_t>()[i], Field);
+  const TypeId t = args[0].type().id;
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    int64_t& r = out.data<int64_t>()[i];
+    if (t == TypeId::Timestamp) r = ops::ExtractTimestampField(args[0].data<int64_t>()[i], Field);
+    else if (t == TypeId::Time) r = ops::ExtractTimeField(args[0].data<int64_t>()[i], Field);
+    else r = ops::IsTimeField(Field) ? 0 : ops::ExtractDateField(args[0].data<int32_t>()[i], Field);
+  }
+}
+
+// The argument of a part: a TIMESTAMP, a TIME (time fields only) or else a DATE.
+template <int Field, Type (*Out)()>
+Type BindPart(ScalarCall& c) {
+  ExpectScalarArgs(c, 1, 1);
+  const TypeId t = c.args[0]->type.id;
+  if (t == TypeId::Time && !ops::IsTimeField(Field) && Field != kEpochField)
+    throw UserError(ErrorKind::Type, std::string(c.written) + " is not a part of a TIME", c.pos);
+  if (t == TypeId::Interval && Field != kEpochField)
+    throw UserError(ErrorKind::Unsupported, std::string(c.written) + " of an INTERVAL is not supported yet", c.pos);
+  if (t != TypeId::Timestamp && t != TypeId::Time && t != TypeId::Interval)
+    c.args[0] = Binder::Coerce(std::move(c.args[0]), Type::Date(), c.pos);
+  return Out();
 }
 
 template <int Field>
@@ -38,9 +63,22 @@ ValueRange MonotoneRange(std::span<const ValueRange> args) {
   return {true, ops::ExtractDateField((int)d.lo, Field), ops::ExtractDateField((int)d.hi, Field)};
 }
 
+// Seconds since 1970-01-01 (a TIME: since midnight; an INTERVAL: its length, a month as 30
+// days), with the microseconds as a fraction.
 void EpochCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
-  for (uint32_t i = 0; i < n; i++)
-    if (out.IsValid(i)) out.data<double>()[i] = (double)args[0].data<int32_t>()[i] * 86400.0;
+  const TypeId t = args[0].type().id;
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    double& r = out.data<double>()[i];
+    if (t == TypeId::Date) {
+      r = (double)args[0].data<int32_t>()[i] * 86400.0;
+    } else if (t == TypeId::Interval) {
+      const IntervalParts p = UnpackInterval(args[0].data<int128_t>()[i]);
+      r = ((double)p.months * 30 + (double)p.days) * 86400.0 + (double)p.micros / 1e6;
+    } else {
+      r = (double)args[0].data<int64_t>()[i] / 1e6;
+    }
+  }
 }
 
 Type BindMakeDate(ScalarCall& c) {
@@ -117,8 +155,11 @@ bool DiffUnitNamed(std::string_view p, DiffUnit& u) {
 Type BindDateDiff(ScalarCall& c) {
   ExpectScalarArgs(c, 3, 3);
   c.args[0] = Binder::Coerce(std::move(c.args[0]), Type::Varchar(), c.pos);
-  c.args[1] = Binder::Coerce(std::move(c.args[1]), Type::Date(), c.pos);
-  c.args[2] = Binder::Coerce(std::move(c.args[2]), Type::Date(), c.pos);
+  // Two DATEs, else two TIMESTAMPs (a DATE is its midnight).
+  const Type t = c.args[1]->type.id == TypeId::Timestamp || c.args[2]->type.id == TypeId::Timestamp
+                     ? Type::Timestamp() : Type::Date();
+  c.args[1] = Binder::Coerce(std::move(c.args[1]), t, c.pos);
+  c.args[2] = Binder::Coerce(std::move(c.args[2]), t, c.pos);
   return Type::BigInt();
 }
 
@@ -131,7 +172,16 @@ void DateDiffCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
     if (!DiffUnitNamed(part, u))
       throw UserError(ErrorKind::Conversion, "unknown date part \"" + std::string(args[0].data<StrRef>()[i]) +
                                                  "\" for date_diff");
-    const int32_t a = args[1].data<int32_t>()[i], b = args[2].data<int32_t>()[i];
+    const bool ts = args[1].type().id == TypeId::Timestamp;
+    // Timestamps: the calendar units count the boundaries between their days, the clock
+    // units those between their microseconds (floor division: 10:59 to 12:00 is 2 hours).
+    const int64_t ua = ts ? args[1].data<int64_t>()[i] : 0, ub = ts ? args[2].data<int64_t>()[i] : 0;
+    const int32_t a = ts ? TimestampDay(ua) : args[1].data<int32_t>()[i];
+    const int32_t b = ts ? TimestampDay(ub) : args[2].data<int32_t>()[i];
+    auto floor_diff = [&](int64_t unit) {
+      auto fl = [&](int64_t x) { return x / unit - (x % unit < 0); };
+      return fl(ub) - fl(ua);
+    };
     auto part_of = [&](int field, int32_t d) { return (int64_t)ops::ExtractDateField(d, field); };
     const int64_t ya = part_of(ops::kYear, a), yb = part_of(ops::kYear, b);
     const int64_t days = (int64_t)b - a;
@@ -146,11 +196,11 @@ void DateDiffCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
       case DiffUnit::Decade: r = yb / 10 - ya / 10; break;
       case DiffUnit::Century: r = yb / 100 - ya / 100; break;
       case DiffUnit::Millennium: r = yb / 1000 - ya / 1000; break;
-      case DiffUnit::Hour: r = days * 24; break;
-      case DiffUnit::Minute: r = days * 1440; break;
-      case DiffUnit::Second: r = days * 86400; break;
-      case DiffUnit::Millisecond: r = days * 86400000LL; break;
-      case DiffUnit::Microsecond: r = days * 86400000000LL; break;
+      case DiffUnit::Hour: r = ts ? floor_diff(3600 * kMicrosPerSecond) : days * 24; break;
+      case DiffUnit::Minute: r = ts ? floor_diff(60 * kMicrosPerSecond) : days * 1440; break;
+      case DiffUnit::Second: r = ts ? floor_diff(kMicrosPerSecond) : days * 86400; break;
+      case DiffUnit::Millisecond: r = ts ? floor_diff(1000) : days * 86400000LL; break;
+      case DiffUnit::Microsecond: r = ts ? ub - ua : days * 86400000000LL; break;
     }
     out.data<int64_t>()[i] = r;
   }
@@ -159,8 +209,10 @@ void DateDiffCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
 template <int Field>
 ScalarFunction DatePart(const char* name, std::vector<std::string_view> sql_names,
                         ValueRange (*range)(std::span<const ValueRange>)) {
-  return {name, std::move(sql_names), BindFixed<Type::BigInt, Type::Date>, false, ExtractCpu<Field>,
-          ExtractDevice<Field>, range};
+  // The device expression is the DATE's: a TIMESTAMP or TIME argument never reaches the
+  // GPU (their columns and constants are not on it), so the call falls back with them.
+  return {name, std::move(sql_names), BindPart<Field, Type::BigInt>, false, ExtractCpu<Field>,
+          ops::IsTimeField(Field) ? nullptr : ExtractDevice<Field>, range};
 }
 
 }  // namespace
@@ -181,7 +233,12 @@ std::vector<ScalarFunction> DateFunctions() {
       DatePart<ops::kCentury>("extract_century", {"century"}, MonotoneRange<ops::kCentury>),
       DatePart<ops::kMillennium>("extract_millennium", {"millennium"}, MonotoneRange<ops::kMillennium>),
       DatePart<ops::kEra>("extract_era", {"era"}, FixedRange<0, 1>),
-      {"extract_epoch", {"epoch"}, BindFixed<Type::Double, Type::Date>, false, EpochCpu},
+      DatePart<ops::kHour>("extract_hour", {"hour"}, FixedRange<0, 24>),
+      DatePart<ops::kMinute>("extract_minute", {"minute"}, FixedRange<0, 59>),
+      DatePart<ops::kSecond>("extract_second", {"second"}, FixedRange<0, 59>),
+      DatePart<ops::kMillisecond>("extract_millisecond", {"millisecond"}, FixedRange<0, 59999>),
+      DatePart<ops::kMicrosecond>("extract_microsecond", {"microsecond"}, FixedRange<0, 59999999>),
+      {"extract_epoch", {"epoch"}, BindPart<kEpochField, Type::Double>, false, EpochCpu},
       {"make_date", {"make_date"}, BindMakeDate, false, MakeDateCpu},
       {"last_day", {"last_day"}, BindFixed<Type::Date, Type::Date>, false, LastDayCpu},
       {"dayname", {"dayname"}, BindFixed<Type::Varchar, Type::Date>, false, NameCpu<false>},
@@ -204,6 +261,15 @@ const ScalarFunction* FindDatePart(std::string_view part) {
       {"decade", "extract_decade"},   {"decades", "extract_decade"},   {"century", "extract_century"},
       {"centuries", "extract_century"}, {"millennium", "extract_millennium"},
       {"millennia", "extract_millennium"}, {"era", "extract_era"},     {"epoch", "extract_epoch"},
+      {"hour", "extract_hour"},       {"hours", "extract_hour"},       {"h", "extract_hour"},
+      {"hr", "extract_hour"},         {"hrs", "extract_hour"},         {"minute", "extract_minute"},
+      {"minutes", "extract_minute"},  {"m", "extract_minute"},         {"min", "extract_minute"},
+      {"mins", "extract_minute"},     {"second", "extract_second"},    {"seconds", "extract_second"},
+      {"s", "extract_second"},        {"sec", "extract_second"},       {"secs", "extract_second"},
+      {"millisecond", "extract_millisecond"}, {"milliseconds", "extract_millisecond"},
+      {"ms", "extract_millisecond"},  {"msec", "extract_millisecond"}, {"msecs", "extract_millisecond"},
+      {"microsecond", "extract_microsecond"}, {"microseconds", "extract_microsecond"},
+      {"us", "extract_microsecond"},  {"usec", "extract_microsecond"}, {"usecs", "extract_microsecond"},
   };
   for (auto& [name, fn] : k)
     if (part == name) return &ScalarFunctionNamed(fn);

@@ -41,7 +41,8 @@ enum class ExprKind {
   Cast,       // CAST(c0 AS type) or c0::type       (cast_type; negated: TRY_CAST)
   Function,   // name([DISTINCT] args) or COUNT(*)  (name, distinct, star_arg, children)
   Extract,    // EXTRACT(field FROM c0)             (name = field, lower-case)
-  Interval,   // INTERVAL 'n' unit                  (text = n, name = unit, lower-case)
+  Interval,   // INTERVAL 'n' unit                  (text = n, name = unit, lower-case; or
+              //   text = the whole string and no name: INTERVAL '1 day 02:00:00')
   IsNull,     // c0 IS [NOT] NULL                   (negated)
 };
 

@@ -316,6 +316,15 @@ ExprPtr Parser::ParsePrimary() {
     Next();
     return Literal(LiteralKind::Date, std::move(text), pos);
   }
+  // TIMESTAMP '...', DATETIME '...', TIME '...': a cast of the string (as DuckDB).
+  if ((w == "timestamp" || w == "datetime" || w == "time") && n.kind == TokenKind::String) {
+    auto e = std::make_unique<Expr>(ExprKind::Cast, pos);
+    e->cast_type = w == "time" ? Type::Time() : Type::Timestamp();
+    Next();
+    e->children.push_back(Literal(LiteralKind::String, Cur().text, Cur().pos));
+    Next();
+    return Done(std::move(e));
+  }
   if (w == "interval" && (n.kind == TokenKind::String || n.kind == TokenKind::Integer ||
                           n.kind == TokenKind::Decimal))
     return ParseInterval();
@@ -502,7 +511,7 @@ ExprPtr Parser::ParsePosition() {
   return Done(std::move(e));
 }
 
-// INTERVAL '3' MONTH | INTERVAL 3 MONTH | INTERVAL '3 months'
+// INTERVAL '3' MONTH | INTERVAL 3 MONTH | INTERVAL '3 months' | INTERVAL '1 day 02:00:00' (text, no unit)
 ExprPtr Parser::ParseInterval() {
   auto e = std::make_unique<Expr>(ExprKind::Interval, Cur().pos);
   Next();  // INTERVAL
@@ -531,11 +540,14 @@ ExprPtr Parser::ParseInterval() {
     std::string word = s.substr(ub, i - ub);
     space();
     bool ok = digits > 0 && i == s.size() && (word.empty() || NormalizeUnit(word, &unit));
-    if (!ok)
-      throw UserError(ErrorKind::Syntax,
-                      "invalid interval literal " + TokenExcerpt(src_, v) +
-                          " (expected e.g. '3 months' or '3' MONTH)",
-                      v.pos);
+    // '1 day 02:00:00', '10:00', '2 years 3 months', and a fraction with its unit inside
+    // ('1.5 days' is 1 day 12:00:00; '1.5' DAY is whole days): the whole text, no unit.
+    if (!ok || (!word.empty() && num.find('.') != std::string::npos)) {
+      Next();
+      e->text = s;
+      e->name.clear();
+      return Done(std::move(e));
+    }
   } else {
     num = v.text;
   }

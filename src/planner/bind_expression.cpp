@@ -5,6 +5,7 @@
 #include "common/ascii.hpp"
 #include "common/date.hpp"
 #include "common/decimal.hpp"
+#include "common/interval.hpp"
 #include "common/string_cast.hpp"
 #include "execution/expression_executor.hpp"
 #include "function/function_registry.hpp"
@@ -51,6 +52,9 @@ Type Binder::CommonType(const Type& a, const Type& b, SourcePos pos) {
     }
     return (a.id == TypeId::BigInt || b.id == TypeId::BigInt) ? Type::BigInt() : Type::Integer();
   }
+  // A DATE next to a TIMESTAMP is its midnight (DuckDB's implicit cast).
+  if ((a.id == TypeId::Date && b.id == TypeId::Timestamp) || (a.id == TypeId::Timestamp && b.id == TypeId::Date))
+    return Type::Timestamp();
   throw TypeError("cannot combine " + a.ToString() + " and " + b.ToString(), pos);
 }
 
@@ -107,6 +111,8 @@ static void UnifyForCompare(BoundExprPtr& l, BoundExprPtr& r, SourcePos pos) {
   if (lt.id == TypeId::Null) t = rt;
   else if (rt.id == TypeId::Null) t = lt;
   else if (lt.IsNumeric() && rt.IsNumeric()) t = Binder::CommonType(lt, rt, pos);
+  else if ((lt.id == TypeId::Date && rt.id == TypeId::Timestamp) || (lt.id == TypeId::Timestamp && rt.id == TypeId::Date))
+    t = Type::Timestamp();
   else
     throw UserError(ErrorKind::Type,
                     "cannot compare values of type " + lt.ToString() + " and " + rt.ToString(),
@@ -180,6 +186,27 @@ BoundExprPtr Binder::BindLiteral(const ast::Expr& e) {
   throw InternalError("unknown literal");
 }
 
+// The value of an INTERVAL literal: INTERVAL 'n' unit / INTERVAL n unit (a unit of months,
+// days or microseconds, as DuckDB's fields) or INTERVAL '1 day 02:00:00' (no unit).
+// INTERVAL 'n' unit counts whole units: the number truncated toward zero (DuckDB: INTERVAL
+// '2.7' HOUR is 02:00:00, while INTERVAL '2.7 hours' is 02:42:00).
+static std::string WholeUnits(const std::string& n) {
+  std::string w = n.substr(0, n.find('.'));
+  return w.empty() || w == "-" || w == "+" ? "0" : w;
+}
+
+static IntervalParts IntervalLiteral(const ast::Expr& iv) {
+  std::optional<IntervalParts> p;
+  if (iv.name.empty()) p = ParseInterval(iv.text);
+  else p = ParseInterval(WholeUnits(iv.text) + " " + iv.name);
+  if (!p) throw UserError(ErrorKind::Conversion, "invalid interval '" + iv.text + "'", iv.pos);
+  return *p;
+}
+
+// Whether an operand is written as an INTERVAL literal (then `x + INTERVAL ...` is interval
+// arithmetic, not DATE arithmetic).
+static bool IsIntervalLiteral(const ast::Expr& e) { return e.kind == ExprKind::Interval; }
+
 BoundExprPtr Binder::BindArith(Op op, BoundExprPtr l, BoundExprPtr r, SourcePos pos) {
   const char* name = op == Op::Add ? "+" : op == Op::Sub ? "-" : op == Op::Mul ? "*"
                    : op == Op::Div ? "/" : op == Op::IntDiv ? "//" : "%";
@@ -195,6 +222,48 @@ BoundExprPtr Binder::BindArith(Op op, BoundExprPtr l, BoundExprPtr r, SourcePos 
     if (t.id == TypeId::Null) t = Type::Integer();
     if (op == Op::Div) t = Type::Double();
     return MakeConstant(Value::Null(t));
+  }
+  // INTERVAL values: TIMESTAMP/DATE/TIME +/- INTERVAL, INTERVAL +/- INTERVAL, INTERVAL * n,
+  // and TIMESTAMP - TIMESTAMP (an INTERVAL of days and microseconds, as DuckDB).
+  const TypeId li = l->type.id, ri = r->type.id;
+  if (li == TypeId::Interval || ri == TypeId::Interval ||
+      (op == Op::Sub && ((li == TypeId::Timestamp && (ri == TypeId::Timestamp || ri == TypeId::Date)) ||
+                         (li == TypeId::Date && ri == TypeId::Timestamp)))) {
+    auto call = [&](const char* fn) {
+      std::vector<BoundExprPtr> args;
+      args.push_back(std::move(l));
+      args.push_back(std::move(r));
+      return MakeFunction(fn, std::move(args), pos);
+    };
+    const bool add = op == Op::Add, sub = op == Op::Sub;
+    if (add && li == TypeId::Interval && ri != TypeId::Interval && ri != TypeId::Varchar) {
+      std::swap(l, r);
+      return BindArith(op, std::move(l), std::move(r), pos);
+    }
+    if (ri == TypeId::Interval && (add || sub)) {
+      if (li == TypeId::Varchar && l->kind == BExpr::Constant) l = Coerce(std::move(l), Type::Timestamp(), pos);
+      const TypeId lt = l->type.id;
+      if (lt == TypeId::Timestamp || lt == TypeId::Date) {
+        l = Coerce(std::move(l), Type::Timestamp(), pos);
+        return call(add ? "timestamp_add_interval" : "timestamp_sub_interval");
+      }
+      if (lt == TypeId::Time) return call(add ? "time_add_interval" : "time_sub_interval");
+      if (lt == TypeId::Interval) return call(add ? "interval_add" : "interval_sub");
+    }
+    if (op == Op::Mul && (li == TypeId::Interval) != (ri == TypeId::Interval)) {
+      if (ri == TypeId::Interval) std::swap(l, r);
+      if (r->type.IsIntegral() || (r->kind == BExpr::Constant && r->type.id == TypeId::Varchar)) {
+        r = Coerce(std::move(r), Type::BigInt(), pos);
+        return call("interval_mul");
+      }
+    }
+    if (sub && li != TypeId::Interval && ri != TypeId::Interval) {
+      l = Coerce(std::move(l), Type::Timestamp(), pos);
+      r = Coerce(std::move(r), Type::Timestamp(), pos);
+      return call("timestamp_diff");
+    }
+    throw TypeError(std::string("operator ") + name + " is not defined for " + l->type.ToString() + " and " +
+                        r->type.ToString(), pos);
   }
   // DATE +/- integer days, DATE - DATE
   if (l->type.id == TypeId::Date || r->type.id == TypeId::Date) {
@@ -278,25 +347,58 @@ BoundExprPtr Binder::BindArith(Op op, BoundExprPtr l, BoundExprPtr r, SourcePos 
 
 BoundExprPtr Binder::BindBinary(const ast::Expr& e, Ctx& ctx) {
   Op op = e.op;
-  // DATE +/- INTERVAL
-  if ((op == Op::Add || op == Op::Sub) && e.children[1]->kind == ExprKind::Interval) {
+  // DATE, TIMESTAMP or TIME +/- INTERVAL (an INTERVAL is not a value type yet: only this
+  // syntax). DATE + days/weeks/months/years stays a DATE (tessera's rule; DuckDB's result is
+  // the TIMESTAMP of that midnight); with a time unit it is a TIMESTAMP.
+  if ((op == Op::Add || op == Op::Sub) && e.children[1]->kind == ExprKind::Interval && !e.children[1]->name.empty() &&
+      !IsIntervalLiteral(*e.children[0])) {
     auto l = Bind(*e.children[0], ctx);
+    if (l->type.id == TypeId::Interval) return BindArith(op, std::move(l), Bind(*e.children[1], ctx), e.pos);
     const ast::Expr& iv = *e.children[1];
-    auto n = ParseDecimal(iv.text, 18, 0);
+    auto n = ParseDecimal(WholeUnits(iv.text), 18, 0);
     if (!n) throw UserError(ErrorKind::Conversion, "invalid interval '" + iv.text + "'", iv.pos);
     int64_t amount = (int64_t)*n * (op == Op::Sub ? -1 : 1);
     if (l->type.id == TypeId::Varchar && l->kind == BExpr::Constant) l = Coerce(std::move(l), Type::Date(), e.pos);
-    if (l->type.id != TypeId::Date)
-      throw TypeError("INTERVAL arithmetic needs a DATE, not " + l->type.ToString(), e.pos);
+    if (!l->type.IsTemporal())
+      throw TypeError("INTERVAL arithmetic needs a DATE, TIMESTAMP or TIME, not " + l->type.ToString(), e.pos);
+    // Months (month, quarter, year) or microseconds (the rest).
+    bool months = true;
+    int64_t unit = 1;
+    if (iv.name == "month") unit = 1;
+    else if (iv.name == "quarter") unit = 3;
+    else if (iv.name == "year") unit = 12;
+    else {
+      months = false;
+      if (iv.name == "week") unit = 7 * kMicrosPerDay;
+      else if (iv.name == "day") unit = kMicrosPerDay;
+      else if (iv.name == "hour") unit = 3600 * kMicrosPerSecond;
+      else if (iv.name == "minute") unit = 60 * kMicrosPerSecond;
+      else if (iv.name == "second") unit = kMicrosPerSecond;
+      else if (iv.name == "millisecond") unit = 1000;
+      else if (iv.name == "microsecond") unit = 1;
+      else throw UserError(ErrorKind::Unsupported, "unsupported interval unit \"" + iv.name + "\"", iv.pos);
+    }
+    if (amount > INT64_MAX / unit || amount < -(INT64_MAX / unit))
+      throw UserError(ErrorKind::Conversion, "interval out of range", iv.pos);
+    amount *= unit;
     const char* fn;
-    if (iv.name == "day") fn = "date_add_days";
-    else if (iv.name == "week") { fn = "date_add_days"; amount *= 7; }
-    else if (iv.name == "month") fn = "date_add_months";
-    else if (iv.name == "year") { fn = "date_add_months"; amount *= 12; }
-    else throw UserError(ErrorKind::Unsupported, "unsupported interval unit \"" + iv.name + "\"", iv.pos);
+    if (l->type.id == TypeId::Time) {
+      if (months) amount = 0;  // a TIME has no months (DuckDB: TIME '10:00' + INTERVAL 1 MONTH is 10:00)
+      fn = "time_add_micros";
+    } else if (l->type.id == TypeId::Date && (months || amount % kMicrosPerDay == 0)) {
+      fn = months ? "date_add_months" : "date_add_days";
+      if (!months) amount /= kMicrosPerDay;
+      if (amount < INT32_MIN || amount > INT32_MAX) throw UserError(ErrorKind::Conversion, "interval out of range", iv.pos);
+    } else {
+      l = Coerce(std::move(l), Type::Timestamp(), e.pos);
+      fn = months ? "timestamp_add_months" : "timestamp_add_micros";
+      if (months && (amount < INT32_MIN || amount > INT32_MAX))
+        throw UserError(ErrorKind::Conversion, "interval out of range", iv.pos);
+    }
     std::vector<BoundExprPtr> args;
     args.push_back(std::move(l));
-    args.push_back(MakeConstant(Value::Integer((int32_t)amount)));
+    const bool narrow = std::string_view(fn).starts_with("date_add") || std::string_view(fn) == "timestamp_add_months";
+    args.push_back(MakeConstant(narrow ? Value::Integer((int32_t)amount) : Value::BigInt(amount)));
     return MakeFunction(fn, std::move(args), e.pos);
   }
   auto l = Bind(*e.children[0], ctx);
@@ -422,7 +524,7 @@ BoundExprPtr Binder::BindFunction(const ast::Expr& e, Ctx& ctx) {
     const ScalarFunction* fn = FindDatePart(name);
     if (!fn) throw UserError(ErrorKind::Unsupported, "date_part('" + name + "') is not supported", e.pos);
     std::vector<BoundExprPtr> date;
-    date.push_back(Coerce(std::move(args[1]), Type::Date(), e.pos));
+    date.push_back(std::move(args[1]));
     return MakeFunction(*fn, e.name, std::move(date), e.pos);
   }
   // mod(a, b) is a % b: the operator's one rule (types, NULL on a zero divisor).
@@ -469,6 +571,13 @@ BoundExprPtr Binder::BindInner(const ast::Expr& e, Ctx& ctx) {
         return r;
       }
       if (c->type.id == TypeId::Null) return c;
+      if (c->type.id == TypeId::Interval) {  // -x is x * -1
+        if (e.op == Op::Plus) return c;
+        std::vector<BoundExprPtr> args;
+        args.push_back(std::move(c));
+        args.push_back(MakeConstant(Value::BigInt(-1)));
+        return MakeFunction("interval_mul", std::move(args), e.pos);
+      }
       if (!c->type.IsNumeric()) throw TypeError("unary minus needs a numeric argument", e.pos);
       if (e.op == Op::Plus) return c;
       Type t = c->type;
@@ -576,7 +685,9 @@ BoundExprPtr Binder::BindInner(const ast::Expr& e, Ctx& ctx) {
       bool ok = c->type.id == TypeId::Null || c->type == t || t.id == TypeId::Varchar ||
                 c->type.id == TypeId::Varchar ||
                 (c->type.IsNumeric() && (t.IsNumeric() || t.id == TypeId::Boolean)) ||
-                (c->type.id == TypeId::Boolean && t.IsNumeric());
+                (c->type.id == TypeId::Boolean && t.IsNumeric()) ||
+                (c->type.id == TypeId::Date && t.id == TypeId::Timestamp) ||
+                (c->type.id == TypeId::Timestamp && (t.id == TypeId::Date || t.id == TypeId::Time));
       // TRY_CAST between types with no cast is NULL (DuckDB's), CAST an error.
       if (!ok && e.negated) return MakeConstant(Value::Null(t));
       if (!ok)
@@ -591,15 +702,14 @@ BoundExprPtr Binder::BindInner(const ast::Expr& e, Ctx& ctx) {
     }
     case ExprKind::Function: return BindFunction(e, ctx);
     case ExprKind::Extract: {
-      auto c = Coerce(Bind(*e.children[0], ctx), Type::Date(), e.pos);
-      const ScalarFunction* fn = FindDatePart(e.name);
+      auto c = Bind(*e.children[0], ctx);  // the part's bind hook takes a DATE, TIMESTAMP or TIME
+      const ScalarFunction* fn = FindDatePart(AsciiLower(e.name));
       if (!fn) throw UserError(ErrorKind::Unsupported, "EXTRACT(" + e.name + ") is not supported", e.pos);
       std::vector<BoundExprPtr> args;
       args.push_back(std::move(c));
       return MakeFunction(*fn, e.name, std::move(args), e.pos);
     }
-    case ExprKind::Interval:
-      throw TypeError("an INTERVAL can only be added to or subtracted from a DATE", e.pos);
+    case ExprKind::Interval: return MakeConstant(Value::Interval(PackInterval(IntervalLiteral(e))));
     case ExprKind::InSubquery:
     case ExprKind::Exists:
     case ExprKind::Subquery: return BindSubqueryExpr(e, ctx);

@@ -27,6 +27,7 @@
 
 #include "common/date.hpp"
 #include "common/decimal.hpp"
+#include "common/interval.hpp"
 #include "ext.hpp"
 #include "main/plan_cache.hpp"
 
@@ -158,6 +159,10 @@ const char* TypeName(tessera_type t) {
     case TESSERA_TYPE_DECIMAL: return "DECIMAL";
     case TESSERA_TYPE_DATE: return "DATE";
     case TESSERA_TYPE_VARCHAR: return "VARCHAR";
+    case TESSERA_TYPE_TIMESTAMP: return "TIMESTAMP";
+    case TESSERA_TYPE_TIME: return "TIME";
+    case TESSERA_TYPE_INTERVAL: return "INTERVAL";
+    case TESSERA_TYPE_BLOB: return "BLOB";
     default: return "INVALID";
   }
 }
@@ -267,6 +272,36 @@ class Result {
         o = PyDate_FromDate(y, (int)m, (int)d);
         break;
       }
+      case TypeId::Timestamp: {
+        const int64_t us = v.data<int64_t>()[r];
+        int y;
+        unsigned m, d;
+        CivilFromDays(TimestampDay(us), y, m, d);
+        if (y < 1 || y > 9999) RaiseDbApi("DataError", "the TIMESTAMP " + FormatTimestamp(us) + " is outside Python's datetime range");
+        const int64_t t = TimestampTimeOfDay(us);
+        o = PyDateTime_FromDateAndTime(y, (int)m, (int)d, (int)(t / 3600000000LL), (int)(t / 60000000LL % 60),
+                                       (int)(t / 1000000LL % 60), (int)(t % 1000000LL));
+        break;
+      }
+      case TypeId::Time: {
+        const int64_t t = v.data<int64_t>()[r];
+        if (t >= kMicrosPerDay) RaiseDbApi("DataError", "the TIME 24:00:00 is outside Python's datetime.time range");
+        o = PyTime_FromTime((int)(t / 3600000000LL), (int)(t / 60000000LL % 60), (int)(t / 1000000LL % 60),
+                            (int)(t % 1000000LL));
+        break;
+      }
+      case TypeId::Interval: {  // a timedelta: months as 30 days (DuckDB's)
+        const IntervalParts p = UnpackInterval(v.data<int128_t>()[r]);
+        const int64_t days = (int64_t)p.months * 30 + p.days + p.micros / kMicrosPerDay;
+        const int64_t us = p.micros % kMicrosPerDay;
+        o = PyDelta_FromDSU((int)days, (int)(us / kMicrosPerSecond), (int)(us % kMicrosPerSecond));
+        break;
+      }
+      case TypeId::Blob: {
+        StrRef s = v.data<StrRef>()[r];
+        o = PyBytes_FromStringAndSize(s.data(), (Py_ssize_t)s.size());
+        break;
+      }
       case TypeId::Varchar: {
         StrRef s = v.data<StrRef>()[r];
         o = PyUnicode_DecodeUTF8(s.data(), (Py_ssize_t)s.size(), "replace");
@@ -352,8 +387,17 @@ class Statement {
       if (!s) throw nb::python_error();
       st = tessera_bind_varchar_length(p_, i, s, (uint64_t)len);
       if (st == TESSERA_ERROR) RaiseDbApi("DataError", "parameter " + std::to_string(i) + ": text with a NUL character");
-    } else if (PyDateTime_Check(o) || PyTime_Check(o) || PyDelta_Check(o)) {
-      RaiseDbApi("NotSupportedError", "parameter " + std::to_string(i) + ": tessera has no TIMESTAMP/TIME/INTERVAL type; pass a datetime.date");
+    } else if (PyDateTime_Check(o)) {  // naive: its wall-clock time (a tzinfo is not applied)
+      const int64_t day = DaysFromCivil(PyDateTime_GET_YEAR(o), PyDateTime_GET_MONTH(o), PyDateTime_GET_DAY(o));
+      const int64_t tod = ((int64_t)PyDateTime_DATE_GET_HOUR(o) * 3600 + PyDateTime_DATE_GET_MINUTE(o) * 60 +
+                           PyDateTime_DATE_GET_SECOND(o)) * kMicrosPerSecond + PyDateTime_DATE_GET_MICROSECOND(o);
+      st = tessera_bind_timestamp(p_, i, day * kMicrosPerDay + tod);
+    } else if (PyTime_Check(o)) {
+      const int64_t tod = ((int64_t)PyDateTime_TIME_GET_HOUR(o) * 3600 + PyDateTime_TIME_GET_MINUTE(o) * 60 +
+                           PyDateTime_TIME_GET_SECOND(o)) * kMicrosPerSecond + PyDateTime_TIME_GET_MICROSECOND(o);
+      st = tessera_bind_time(p_, i, tod);
+    } else if (PyDelta_Check(o)) {
+      RaiseDbApi("NotSupportedError", "parameter " + std::to_string(i) + ": tessera has no INTERVAL type yet");
     } else if (PyDate_Check(o)) {
       st = tessera_bind_date(p_, i, DaysFromCivil(PyDateTime_GET_YEAR(o), PyDateTime_GET_MONTH(o), PyDateTime_GET_DAY(o)));
     } else if (PyObject_IsInstance(o, g_decimal) == 1) {
@@ -362,7 +406,7 @@ class Statement {
     } else {
       RaiseDbApi("NotSupportedError", "parameter " + std::to_string(i) + ": values of type " +
                                           nb::cast<std::string>(nb::type_name(v.type())) +
-                                          " cannot be bound (int, float, str, bool, None, Decimal, datetime.date)");
+                                          " cannot be bound (int, float, str, bool, None, Decimal, datetime.date, datetime.datetime, datetime.time)");
     }
     if (st != TESSERA_OK) RaiseDbApi("InterfaceError", "binding parameter " + std::to_string(i) + " failed");
   }

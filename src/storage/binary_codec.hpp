@@ -67,7 +67,7 @@ class BufReader {
   std::string what_;
 };
 
-inline bool ValidTypeId(uint8_t id) { return id >= (uint8_t)TypeId::Boolean && id <= (uint8_t)TypeId::Varchar; }
+inline bool ValidTypeId(uint8_t id) { return id >= (uint8_t)TypeId::Boolean && id <= (uint8_t)TypeId::Blob; }
 
 inline void WriteType(BufWriter& w, const Type& t) {
   w.U8((uint8_t)t.id);
@@ -107,6 +107,10 @@ inline Value ReadStatValue(BufReader& r, const Type& t) {
     case TypeId::Integer: return Value::Integer((int32_t)r.I128());
     case TypeId::Date: return Value::Date((int32_t)r.I128());
     case TypeId::BigInt: return Value::BigInt((int64_t)r.I128());
+    case TypeId::Timestamp: return Value::Timestamp((int64_t)r.I128());
+    case TypeId::Time: return Value::Time((int64_t)r.I128());
+    case TypeId::Interval: return Value::Interval(r.I128());
+    case TypeId::Blob: return Value::Blob(std::string(r.Str()));
     case TypeId::Decimal: return Value::Decimal(r.I128(), t.precision, t.scale);
     case TypeId::Null: break;
   }

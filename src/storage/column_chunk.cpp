@@ -144,6 +144,9 @@ void FixedStats(const ColumnChunk& c, ColumnStats& st) {
       case TypeId::Integer: return Value::Integer((int32_t)x);
       case TypeId::Date: return Value::Date((int32_t)x);
       case TypeId::BigInt: return Value::BigInt((int64_t)x);
+      case TypeId::Timestamp: return Value::Timestamp((int64_t)x);
+      case TypeId::Time: return Value::Time((int64_t)x);
+      case TypeId::Interval: return Value::Interval((int128_t)x);
       case TypeId::Double: return Value::Double((double)x);
       case TypeId::Decimal: return Value::Decimal((int128_t)x, c.type.precision, c.type.scale);
       default: return Value();
@@ -251,8 +254,9 @@ void ComputeStats(ColumnChunk& c) {
       }
       if (!first) {
         st.has_stats = true;
-        st.min = Value::Varchar(std::string(mn));
-        st.max = Value::Varchar(std::string(mx));
+        const bool blob = c.type.id == TypeId::Blob;
+        st.min = blob ? Value::Blob(std::string(mn)) : Value::Varchar(std::string(mn));
+        st.max = blob ? Value::Blob(std::string(mx)) : Value::Varchar(std::string(mx));
       }
       break;
     }

@@ -8,6 +8,7 @@
 
 #include "common/date.hpp"
 #include "common/decimal.hpp"
+#include "common/interval.hpp"
 #include "common/string_cast.hpp"
 #include "common/types.hpp"
 
@@ -118,6 +119,27 @@ inline Conv ParseDateField(const char* s, const char* e, int32_t* out) {
   return Conv::Ok;
 }
 
+// As CAST(text AS TIMESTAMP) / CAST(text AS TIME) (common/date.hpp).
+inline Conv ParseTimestampField(const char* s, const char* e, int64_t* out) {
+  auto r = ParseTimestamp(std::string_view(s, (size_t)(e - s)));
+  if (!r) return Conv::Bad;
+  *out = *r;
+  return Conv::Ok;
+}
+inline Conv ParseTimeField(const char* s, const char* e, int64_t* out) {
+  auto r = ParseTime(std::string_view(s, (size_t)(e - s)));
+  if (!r) return Conv::Bad;
+  *out = *r;
+  return Conv::Ok;
+}
+
+inline Conv ParseIntervalField(const char* s, const char* e, int128_t* out) {
+  auto r = ParseInterval(std::string_view(s, (size_t)(e - s)));
+  if (!r) return Conv::Bad;
+  *out = PackInterval(*r);
+  return Conv::Ok;
+}
+
 // As CAST(text AS BOOLEAN) (common/string_cast.hpp: true/t/yes/y/1, false/f/no/n/0, any
 // case), spaces around allowed.
 inline Conv ParseBoolField(const char* s, const char* e, bool* out) {
@@ -144,6 +166,10 @@ inline bool FieldFits(const Type& t, std::string_view text) {
     case TypeId::Decimal: return ParseDecimalField(s, e, t, &x) == Conv::Ok;
     case TypeId::Double: return ParseDoubleField(s, e, &d) == Conv::Ok;
     case TypeId::Date: return ParseDateField(s, e, &day) == Conv::Ok;
+    case TypeId::Timestamp: return ParseTimestampField(s, e, &i) == Conv::Ok;
+    case TypeId::Time: return ParseTimeField(s, e, &i) == Conv::Ok;
+    case TypeId::Interval: return ParseIntervalField(s, e, &x) == Conv::Ok;
+    case TypeId::Blob: return ParseBlob(text).has_value();
     case TypeId::Boolean: return ParseBoolField(s, e, &b) == Conv::Ok;
     case TypeId::Null: return false;
   }

@@ -246,6 +246,25 @@ class RangeParser {
       case TypeId::Date:
         r = csv::ParseDateField(s, e, &v.data<int32_t>()[row]);
         break;
+      case TypeId::Timestamp:
+        r = csv::ParseTimestampField(s, e, &v.data<int64_t>()[row]);
+        break;
+      case TypeId::Time:
+        r = csv::ParseTimeField(s, e, &v.data<int64_t>()[row]);
+        break;
+      case TypeId::Interval:
+        r = csv::ParseIntervalField(s, e, &v.data<int128_t>()[row]);
+        break;
+      case TypeId::Blob: {
+        auto b = ParseBlob(std::string_view(s, (size_t)(e - s)));
+        if (!b) {
+          r = Conv::Bad;
+          break;
+        }
+        v.data<StrRef>()[row] = v.heap().Add(*b);
+        heap_used_ = true;
+        break;
+      }
       case TypeId::Boolean: {
         bool b = false;
         r = csv::ParseBoolField(s, e, &b);

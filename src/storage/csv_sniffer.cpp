@@ -47,7 +47,7 @@ bool PlainNumber(std::string_view t, bool integer) {
 }
 
 // The candidates in DuckDB's order; a column moves past those a value does not fit.
-enum Candidate { kBoolean, kBigInt, kDouble, kDate, kVarchar };
+enum Candidate { kBoolean, kBigInt, kDouble, kTime, kDate, kTimestamp, kVarchar };
 
 bool Fits(Candidate c, std::string_view v) {
   const char* s = v.data();
@@ -72,6 +72,14 @@ bool Fits(Candidate c, std::string_view v) {
       int32_t day;
       return ParseDateField(s, e, &day) == Conv::Ok;
     }
+    case kTime: {
+      int64_t us;
+      return ParseTimeField(s, e, &us) == Conv::Ok;
+    }
+    case kTimestamp: {
+      int64_t us;
+      return ParseTimestampField(s, e, &us) == Conv::Ok;
+    }
     case kVarchar: return true;
   }
   return true;
@@ -83,6 +91,8 @@ Type CandidateType(Candidate c) {
     case kBigInt: return Type::BigInt();
     case kDouble: return Type::Double();
     case kDate: return Type::Date();
+    case kTime: return Type::Time();
+    case kTimestamp: return Type::Timestamp();
     case kVarchar: return Type::Varchar();
   }
   return Type::Varchar();
@@ -98,8 +108,14 @@ struct ColumnSniff {
   bool any = false;  // a non-NULL value seen
   void Add(const std::string& v, const CsvOptions& opt) {
     if (IsNullText(v, opt)) return;
+    const Candidate before = cand;
+    const bool seen = any;
     any = true;
     while (!Fits(cand, v)) cand = (Candidate)(cand + 1);
+    // The values seen so far fit `before` but (but for integers, which are doubles too)
+    // not the new candidate: the column is text. (Dates, which read as midnight
+    // timestamps, too: DuckDB's sniffer wants one timestamp format for all values.)
+    if (seen && cand != before && !(before == kBigInt && cand == kDouble)) cand = kVarchar;
   }
   Type type() const { return any ? CandidateType(cand) : Type::Varchar(); }
 };

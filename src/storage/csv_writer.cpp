@@ -7,6 +7,7 @@
 #include "common/date.hpp"
 #include "common/decimal.hpp"
 #include "common/error.hpp"
+#include "common/interval.hpp"
 #include "storage/output_file.hpp"
 
 namespace tessera {
@@ -62,6 +63,10 @@ class CsvFormatter {
       }
       case TypeId::Double: Field(out, FormatDouble(v.data<double>()[r])); return;
       case TypeId::Date: Field(out, FormatDate(v.data<int32_t>()[r])); return;
+      case TypeId::Timestamp: Field(out, FormatTimestamp(v.data<int64_t>()[r])); return;
+      case TypeId::Time: Field(out, FormatTime(v.data<int64_t>()[r])); return;
+      case TypeId::Interval: Field(out, FormatInterval(UnpackInterval(v.data<int128_t>()[r]))); return;
+      case TypeId::Blob: Field(out, FormatBlob(v.data<StrRef>()[r])); return;
       case TypeId::Boolean: Field(out, v.data<uint8_t>()[r] ? "true" : "false"); return;
       case TypeId::Null: out.append(opt_.null_str); return;
     }

@@ -37,6 +37,27 @@ def table(n):
     })
 
 
+def timestamps(out):
+    """TIMESTAMP and TIME columns in every unit (pyarrow: ms, us, ns, with and without a
+    UTC zone; time32 ms, time64 us and ns), with NULLs and times before 1970."""
+    import datetime
+    base = datetime.datetime(1969, 12, 31, 22, 0, 0)
+    vals = [None if i % 5 == 3 else base + datetime.timedelta(hours=7 * i, microseconds=1001 * i) for i in range(40)]
+    times = [None if v is None else v.time() for v in vals]
+    t = pa.table({
+        'id': pa.array(range(40), pa.int32()),
+        'ts_ms': pa.array(vals, pa.timestamp('us')).cast(pa.timestamp('ms'), safe=False),
+        'ts_us': pa.array(vals, pa.timestamp('us')),
+        'ts_ns': pa.array(vals, pa.timestamp('us')).cast(pa.timestamp('ns')),
+        't_ms': pa.array(times, pa.time64('us')).cast(pa.time32('ms'), safe=False),
+        't_us': pa.array(times, pa.time64('us')),
+        't_ns': pa.array(times, pa.time64('us')).cast(pa.time64('ns')),
+    })
+    pq.write_table(t, out / 'ts_pa.parquet', row_group_size=16)
+    pq.write_table(t, out / 'ts_pa_plain.parquet', use_dictionary=False, row_group_size=16)
+    pq.write_table(pa.table({'ts_utc': pa.array(vals, pa.timestamp('us', tz='UTC'))}), out / 'ts_pa_utc.parquet')
+
+
 def main():
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[1] / 'sql' / 'data' / 'parquet'
     out.mkdir(parents=True, exist_ok=True)
@@ -57,6 +78,7 @@ def main():
     con.execute(f"COPY (SELECT 1 AS a, [1, 2] AS l) TO '{out / 'nested.parquet'}' (FORMAT parquet)")
     con.execute(f"COPY (SELECT 1 AS a, TIMESTAMP '2020-01-01 10:00:00' AS ts) TO '{out / 'timestamp.parquet'}' "
                 "(FORMAT parquet)")
+    timestamps(out)
     good = (out / 'pa_snappy_dict.parquet').read_bytes()
     (out / 'truncated.parquet').write_bytes(good[:len(good) // 2])
 

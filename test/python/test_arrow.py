@@ -29,6 +29,14 @@ ROUND_TRIP = [
      pa.decimal128(38, 10)),
     (pa.date32(), [datetime.date(1970, 1, 1), None, datetime.date(1969, 12, 31)], pa.date32()),
     (pa.date64(), [datetime.date(2024, 2, 29), None, datetime.date(1900, 3, 1)], pa.date32()),
+    (pa.timestamp("us"), [datetime.datetime(2020, 2, 29, 13, 14, 15, 123456), None,
+                          datetime.datetime(1969, 12, 31, 23, 59, 59, 999999)], pa.timestamp("us")),
+    (pa.timestamp("ms"), [datetime.datetime(2020, 2, 29, 13, 14, 15, 123000), None,
+                          datetime.datetime(1969, 12, 31, 23, 59, 59, 999000)], pa.timestamp("us")),
+    (pa.timestamp("s"), [datetime.datetime(2020, 2, 29, 13, 14, 15), None, datetime.datetime(1900, 1, 1)],
+     pa.timestamp("us")),
+    (pa.time64("us"), [datetime.time(13, 14, 15, 123456), None, datetime.time(0, 0)], pa.time64("us")),
+    (pa.time32("ms"), [datetime.time(13, 14, 15, 123000), None, datetime.time(23, 59, 59)], pa.time64("us")),
     (pa.string(), ["a", None, "héllo ☃ " * 3], pa.string()),
     (pa.large_string(), ["", None, "x" * 100], pa.string()),
     (pa.string_view(), ["short", None, "a string longer than twelve bytes"], pa.string()),
@@ -62,8 +70,8 @@ def test_many_batches_and_offsets(con):
 
 def test_unsupported_arrow_type(con):
     with pytest.raises(tessera.NotSupportedError) as e:
-        con.register("t", pa.table({"ts": pa.array([1], pa.timestamp("s"))}))
-    assert "ts" in str(e.value)
+        con.register("t", pa.table({"dur": pa.array([1], pa.duration("s"))}))
+    assert "dur" in str(e.value)
     with pytest.raises(tessera.DataError):
         con.register("t", pa.table({"u": pa.array([2**64 - 1], pa.uint64())}))
 

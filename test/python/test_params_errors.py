@@ -23,6 +23,13 @@ def test_parameter_types(con):
     assert [d[1] for d in desc] == ["INTEGER", "BIGINT"]
 
 
+def test_timestamp_and_time_parameters(con):
+    ts, tm = datetime.datetime(2020, 2, 29, 13, 14, 15, 123456), datetime.time(23, 59, 59, 5)
+    cur = con.execute("SELECT ?, ?, ? + INTERVAL 1 HOUR", [ts, tm, ts])
+    assert [d[1] for d in cur.description] == ["TIMESTAMP", "TIME", "TIMESTAMP"]
+    assert cur.fetchone() == (ts, tm, ts + datetime.timedelta(hours=1))
+
+
 def test_parameter_errors(con):
     with pytest.raises(tessera.ProgrammingError) as e:
         con.execute("SELECT ?, ?", [1])
@@ -30,7 +37,7 @@ def test_parameter_errors(con):
     with pytest.raises(tessera.ProgrammingError):
         con.execute("SELECT ?", "x")  # a str is not a parameter sequence
     with pytest.raises(tessera.NotSupportedError):
-        con.execute("SELECT ?", [datetime.datetime(2020, 1, 1)])
+        con.execute("SELECT ?", [datetime.timedelta(days=1)])  # no INTERVAL type yet
     with pytest.raises(tessera.NotSupportedError):
         con.execute("SELECT ?", [object()])
     with pytest.raises(tessera.DataError):

@@ -83,7 +83,8 @@ TableSchema AllTypesSchema(const std::string& name = "t") {
                {"big", Type::BigInt()},          {"price", Type::Decimal(15, 2)},
                {"huge", Type::Decimal(38, 6)},   {"dbl", Type::Double()},
                {"day", Type::Date()},            {"mode", Type::Varchar()},
-               {"name", Type::Varchar()},        {"nothing", Type::Integer()}};
+               {"name", Type::Varchar()},        {"nothing", Type::Integer()},
+               {"at", Type::Timestamp()},        {"clock", Type::Time()}};
   return s;
 }
 
@@ -99,6 +100,9 @@ Value Expected(size_t col, uint64_t i) {
     case 6: return Value::Date(8000 + (int32_t)(i % 3000));
     case 7: return i % 17 == 0 ? Value::Null(Type::Varchar()) : Value::Varchar(modes[i % 6]);
     case 8: return Value::Varchar("name#" + std::to_string(i * 7919));
+    case 10:  // microseconds around 1970, before it too (negative)
+      return i % 5 == 0 ? Value::Null(Type::Timestamp()) : Value::Timestamp((int64_t)i * 3600000123LL - 86400000000LL);
+    case 11: return Value::Time((int64_t)(i * 1000003) % 86400000000LL);
     default: return Value::Null(Type::Integer());
   }
 }
@@ -624,7 +628,11 @@ TEST(csv_sniffer_types_and_header) {
   CHECK(csv::SniffType({"+5"}) == Type::Varchar());
   CHECK(csv::SniffType({"inf"}) == Type::Varchar());
   CHECK(csv::SniffType({"2020-01-02", ""}) == Type::Date());
-  CHECK(csv::SniffType({"2020-01-02 03:04:05"}) == Type::Varchar());
+  CHECK(csv::SniffType({"2020-01-02 03:04:05"}) == Type::Timestamp());
+  CHECK(csv::SniffType({"2020-01-02", "2020-01-02 03:04:05.5"}) == Type::Varchar());
+  CHECK(csv::SniffType({"2020-01-02 03:04:05.5", "2020-01-02"}) == Type::Timestamp());
+  CHECK(csv::SniffType({"03:04:05", "23:59"}) == Type::Time());
+  CHECK(csv::SniffType({"2020-01-02 25:00:00"}) == Type::Varchar());
   CHECK(csv::SniffType({"", ""}) == Type::Varchar());
   auto sniff = [](const std::string& text) { return csv::SniffCsv(text.data(), text.data() + text.size(), {}, 20480); };
   auto a = sniff("a;b\n1;x\n2;y");

@@ -382,13 +382,18 @@ void ConvertFixed(const ColumnPlan& plan, const uint8_t* src, uint32_t n, T* out
         for (uint32_t i = 0; i < n; i++) {
           int32_t v;
           std::memcpy(&v, src + (size_t)i * 4, 4);
-          out[i] = plan.is_unsigned ? (T)(uint32_t)v : (T)v;
+          out[i] = plan.is_unsigned ? (T)(uint32_t)v : (T)((int64_t)v * plan.time_mul);  // TIME_MILLIS
         }
       }
       return;
     case PhysicalType::INT64:
       if constexpr (sizeof(T) == 8 && std::is_integral_v<T>) {
         std::memcpy(out, src, (size_t)n * 8);
+        if (plan.time_mul != 1 || plan.time_div != 1)  // TIMESTAMP/TIME in millis or nanos
+          for (uint32_t i = 0; i < n; i++) {
+            const int64_t v = (int64_t)out[i], d = plan.time_div;
+            out[i] = (T)((v / d - (v % d < 0)) * plan.time_mul);
+          }
       } else {
         for (uint32_t i = 0; i < n; i++) {
           int64_t v;
@@ -859,7 +864,8 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
     const uint32_t rows = pg->rows;
     if (!str && pg->encoding == (int32_t)Encoding::PLAIN && pg->first_row >= begin && pg->first_row + rows <= end &&
         ((plan.physical == (int32_t)PhysicalType::INT32 && plan.type.physical() == PhysType::I32) ||
-         (plan.physical == (int32_t)PhysicalType::INT64 && plan.type.physical() == PhysType::I64) ||
+         (plan.physical == (int32_t)PhysicalType::INT64 && plan.type.physical() == PhysType::I64 &&
+          plan.time_mul == 1 && plan.time_div == 1) ||
          (plan.physical == (int32_t)PhysicalType::DOUBLE && plan.type.physical() == PhysType::F64))) {
       const int64_t dsize = DecompressedSize(pg->header);
       uint8_t* const region = fixed + (pg->first_row - begin) * w;

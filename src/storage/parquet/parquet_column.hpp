@@ -42,6 +42,9 @@ struct ColumnPlan {
   int32_t type_length = 0; // FIXED_LEN_BYTE_ARRAY
   bool optional = false;   // max definition level 1
   bool is_unsigned = false;  // UINT_32 read into BIGINT
+  // TIMESTAMP and TIME in milliseconds or nanoseconds: value * time_mul / time_div (floored)
+  // are tessera's microseconds.
+  int64_t time_mul = 1, time_div = 1;
   Type type;                 // the tessera type
 };
 

@@ -74,7 +74,24 @@ LogicalType ReadLogicalType(ThriftReader& r) {
       });
       return true;
     }
-    return false;  // the member's struct (units etc.) is skipped
+    if (id == LogicalType::Timestamp || id == LogicalType::Time) {
+      ReadStruct(r, [&](int16_t f, TType ft) {
+        if (f == 1) {
+          lt.adjusted_to_utc = ReadBool(r, ft);
+        } else if (f == 2) {  // TimeUnit: a union of empty structs
+          Expect(ft, TType::Struct);
+          ReadStruct(r, [&](int16_t u, TType) {
+            lt.time_unit = (int8_t)u;
+            return false;
+          });
+        } else {
+          return false;
+        }
+        return true;
+      });
+      return true;
+    }
+    return false;  // the member's struct is skipped
   });
   return lt;
 }

@@ -20,6 +20,9 @@ struct LogicalType {
   int32_t scale = 0, precision = 0;  // Decimal
   int8_t bit_width = 0;              // Integer
   bool is_signed = true;             // Integer
+  // Timestamp, Time: the unit (1 millis, 2 micros, 3 nanos) and isAdjustedToUTC.
+  int8_t time_unit = 0;
+  bool adjusted_to_utc = false;
 };
 
 struct SchemaElement {

@@ -65,11 +65,25 @@ ColumnPlan PlanColumn(const std::string& path, const SchemaElement& e, SourcePos
   const int dp = lt.kind == LogicalType::Decimal ? lt.precision : e.precision;
   const int ds = lt.kind == LogicalType::Decimal ? lt.scale : e.scale;
   const bool decimal = is(LogicalType::Decimal, ConvertedType::DECIMAL);
-  if (lt.kind == LogicalType::Timestamp || ct == (int)ConvertedType::TIMESTAMP_MILLIS ||
-      ct == (int)ConvertedType::TIMESTAMP_MICROS)
-    Unsupported(path, c.name, "type TIMESTAMP", pos);
-  if (lt.kind == LogicalType::Time || ct == (int)ConvertedType::TIME_MILLIS || ct == (int)ConvertedType::TIME_MICROS)
-    Unsupported(path, c.name, "type TIME", pos);
+  // TIMESTAMP and TIME: tessera's microseconds from the file's unit (millis, micros, nanos).
+  // A timestamp adjusted to UTC (DuckDB: TIMESTAMP WITH TIME ZONE) reads as the TIMESTAMP
+  // of its UTC time: tessera has no time zones.
+  const bool timestamp = lt.kind == LogicalType::Timestamp || (lt.kind == LogicalType::None &&
+      (ct == (int)ConvertedType::TIMESTAMP_MILLIS || ct == (int)ConvertedType::TIMESTAMP_MICROS));
+  const bool time = lt.kind == LogicalType::Time ||
+      (lt.kind == LogicalType::None && (ct == (int)ConvertedType::TIME_MILLIS || ct == (int)ConvertedType::TIME_MICROS));
+  if (timestamp || time) {
+    const int unit = lt.kind != LogicalType::None ? lt.time_unit
+                     : (ct == (int)ConvertedType::TIMESTAMP_MILLIS || ct == (int)ConvertedType::TIME_MILLIS) ? 1 : 2;
+    const bool physical_ok = (PhysicalType)c.physical == PhysicalType::INT64 ||
+                             (time && unit == 1 && (PhysicalType)c.physical == PhysicalType::INT32);
+    if (!physical_ok || unit < 1 || unit > 3)
+      Unsupported(path, c.name, std::string("a ") + (time ? "TIME" : "TIMESTAMP") + " of an unknown unit or physical type", pos);
+    if (unit == 1) c.time_mul = 1000;
+    if (unit == 3) c.time_div = 1000;
+    c.type = time ? Type::Time() : Type::Timestamp();
+    return c;
+  }
   if (ct == (int)ConvertedType::INTERVAL) Unsupported(path, c.name, "type INTERVAL", pos);
   if (lt.kind == LogicalType::Uuid) Unsupported(path, c.name, "type UUID", pos);
   if (lt.kind == LogicalType::Float16) Unsupported(path, c.name, "type FLOAT16", pos);
@@ -138,6 +152,13 @@ bool StatValue(const ColumnPlan& c, const std::string& b, Value& out) {
   switch (c.type.id) {
     case TypeId::Integer: out = Value::Integer((int32_t)LittleEndianInt(b)); return true;
     case TypeId::Date: out = Value::Date((int32_t)LittleEndianInt(b)); return true;
+    case TypeId::Timestamp:
+    case TypeId::Time: {
+      const int64_t v = (int64_t)LittleEndianInt(b), d = c.time_div;
+      const int64_t us = (v / d - (v % d < 0)) * c.time_mul;
+      out = c.type.id == TypeId::Time ? Value::Time(us) : Value::Timestamp(us);
+      return true;
+    }
     case TypeId::BigInt:
       if (c.is_unsigned) {
         uint32_t u;

@@ -48,7 +48,10 @@ ColumnFormat FormatOf(const Type& t) {
     case TypeId::BigInt: return {PhysicalType::INT64, ConvertedType::INT_64};
     case TypeId::Double: return {PhysicalType::DOUBLE, std::nullopt};
     case TypeId::Date: return {PhysicalType::INT32, ConvertedType::DATE};
+    case TypeId::Timestamp: return {PhysicalType::INT64, ConvertedType::TIMESTAMP_MICROS};
+    case TypeId::Time: return {PhysicalType::INT64, ConvertedType::TIME_MICROS};
     case TypeId::Varchar: return {PhysicalType::BYTE_ARRAY, ConvertedType::UTF8};
+    case TypeId::Blob: return {PhysicalType::BYTE_ARRAY, std::nullopt};
     case TypeId::Decimal:
       if (t.precision <= 9) return {PhysicalType::INT32, ConvertedType::DECIMAL};
       if (t.precision <= 18) return {PhysicalType::INT64, ConvertedType::DECIMAL};
@@ -283,7 +286,9 @@ class ChunkEncoder {
         minmax(x);
         return;
       }
-      case TypeId::BigInt: {
+      case TypeId::BigInt:
+      case TypeId::Timestamp:
+      case TypeId::Time: {
         int64_t x = v.data<int64_t>()[r];
         PutLE(values_, (uint64_t)x, 8);
         minmax(x);
@@ -311,6 +316,7 @@ class ChunkEncoder {
         }
         return;
       }
+      case TypeId::Blob:
       case TypeId::Varchar: {
         std::string_view x = v.data<StrRef>()[r];
         PutLE(values_, (uint32_t)x.size(), 4);
@@ -450,6 +456,7 @@ void StatValue(const Type& t, const Stats& s, bool max, std::string& out) {
       PutLE(out, bits, 8);
       return;
     }
+    case TypeId::Blob:
     case TypeId::Varchar: out += max ? s.smax : s.smin; return;
     default:
       if (f.physical == PhysicalType::INT32) PutLE(out, (uint32_t)(int32_t)x, 4);
@@ -461,7 +468,7 @@ void StatValue(const Type& t, const Stats& s, bool max, std::string& out) {
 bool HasMinMax(const Type& t, const Stats& s) {
   if (!s.any) return false;
   if (t.id == TypeId::Double) return s.dany;
-  if (t.id == TypeId::Varchar) return !s.too_long;
+  if (t.id == TypeId::Varchar || t.id == TypeId::Blob) return !s.too_long;
   return true;
 }
 
@@ -501,6 +508,18 @@ void WriteSchemaElement(ThriftWriter& w, const std::string& name, const Type& t)
       w.EndStruct();
       w.EndStruct();
       break;
+    case TypeId::Timestamp:
+    case TypeId::Time:
+      w.BeginStruct(10);
+      w.BeginStruct(t.id == TypeId::Timestamp ? 8 : 7);  // TIMESTAMP / TIME
+      w.Bool(1, false);                                 // isAdjustedToUTC: local time, as DuckDB's TIMESTAMP
+      w.BeginStruct(2);                                 // unit
+      w.BeginStruct(2);                                 // MICROS
+      w.EndStruct();
+      w.EndStruct();
+      w.EndStruct();
+      w.EndStruct();
+      break;
     case TypeId::Integer:
     case TypeId::BigInt:
       w.BeginStruct(10);
@@ -526,6 +545,10 @@ uint64_t WriteParquetFile(const std::string& path, const std::vector<std::string
                           const std::vector<Type>& types, const std::vector<DataChunk>& chunks,
                           const ParquetWriteOptions& opt, unsigned threads) {
   // Readers refuse repeated names: a repeat gets _1, _2 (as DuckDB writes them).
+  for (size_t c = 0; c < types.size(); c++)
+    if (types[c].id == TypeId::Interval)
+      throw UserError(ErrorKind::Unsupported, "COPY TO Parquet: column \"" + result_names[c] +
+                                                  "\" of type INTERVAL is not supported yet");
   const std::vector<std::string> names = UniqueColumnNames(result_names);
 #ifndef TESSERA_HAVE_ZSTD
   if (opt.codec == ParquetWriteOptions::Codec::Zstd)

@@ -17,6 +17,9 @@
 //   DOUBLE   DOUBLE           DATE     INT32 DATE DATE            VARCHAR BYTE_ARRAY UTF8 STRING
 //   DECIMAL(p,s): INT32 (p <= 9), INT64 (p <= 18), FIXED_LEN_BYTE_ARRAY(16) big-endian
 //   (p > 18), DECIMAL with scale and precision, both as converted and logical type.
+//   TIMESTAMP INT64 TIMESTAMP_MICROS TIMESTAMP(micros, not adjusted to UTC)
+//   TIME      INT64 TIME_MICROS      TIME(micros, not adjusted to UTC)
+//   BLOB      BYTE_ARRAY (no annotation); INTERVAL columns are refused (not supported yet)
 //   A column of NULL type: INT32 without annotation, every value NULL.
 // Repeated column names are made unique as DuckDB does (storage/column_names.hpp).
 #pragma once
