@@ -291,13 +291,6 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
         if (j->residual) rebind(*j->residual);
       }
     plan = ApplyGroupingSets(std::move(plan), agg, sets, out);
-    plan = ApplyJoins(std::move(plan), select_joins);
-    if (having) {
-      auto f = std::make_unique<LogicalOp>(LogicalKind::Filter);
-      SplitConjunction(std::move(having), f->filters);
-      f->children.push_back(std::move(plan));
-      plan = std::move(f);
-    }
   } else if (aggregating) {
     auto a = std::make_unique<LogicalOp>(LogicalKind::Aggregate);
     a->group_index = agg.group_index;
@@ -306,6 +299,9 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     a->aggs = std::move(agg.aggs);
     a->children.push_back(std::move(plan));
     plan = std::move(a);
+  }
+  if (aggregating) {
+    // Over the groups: the select list's subquery joins, then HAVING.
     plan = ApplyJoins(std::move(plan), select_joins);
     if (having) {
       auto f = std::make_unique<LogicalOp>(LogicalKind::Filter);

@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "check.hpp"
+#include "temp_dir.hpp"
 #include "common/decimal.hpp"
 #include "storage/csv_reader.hpp"
 #include "storage/csv_sniffer.hpp"
@@ -28,21 +29,6 @@ using namespace tessera;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char tmpl[] = "/tmp/tessera_storage_XXXXXX";
-    char* p = mkdtemp(tmpl);
-    if (!p) throw std::runtime_error("mkdtemp failed");
-    path = p;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string operator/(const std::string& name) const { return path + "/" + name; }
-};
 
 void WriteFile(const std::string& path, const std::string& data) {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);

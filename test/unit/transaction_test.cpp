@@ -8,6 +8,7 @@
 #include <string>
 
 #include "check.hpp"
+#include "temp_dir.hpp"
 #include "main/database.hpp"
 #include "storage/disk_backend.hpp"
 
@@ -15,20 +16,6 @@ using namespace tessera;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char tmpl[] = "/tmp/tessera_txn_XXXXXX";
-    char* p = mkdtemp(tmpl);
-    if (!p) throw std::runtime_error("mkdtemp failed");
-    path = p;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
 
 // The single value of a one-row, one-column query, as text.
 std::string One(Connection& c, const std::string& sql) {
