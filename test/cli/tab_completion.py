@@ -47,8 +47,8 @@ def main():
         send('\x15')  # Ctrl-U: drop the line
         # A function name and a dot command.
         del out[:]
-        send("SELECT split_pa\t('ab,cd', ',', 2) AS m;\r")
-        if not after('cd'):
+        send("SELECT split_pa\t('a-b', '-', 2) || 'q' AS m;\r")
+        if not after('bq'):  # the result, not in the echoed input
             fail('split_pa did not complete to split_part')
         del out[:]
         send('.tab\t\r')
