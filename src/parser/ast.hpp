@@ -43,7 +43,8 @@ enum class ExprKind {
   Extract,    // EXTRACT(field FROM c0)             (name = field, lower-case)
   Interval,   // INTERVAL 'n' unit                  (text = n, name = unit, lower-case; or
               //   text = the whole string and no name: INTERVAL '1 day 02:00:00')
-  IsNull,     // c0 IS [NOT] NULL                   (negated)
+  IsNull,     // c0 IS [NOT] NULL                   (negated); with text "true"/"false":
+              //   c0 IS [NOT] TRUE/FALSE; with text "distinct": c0 IS [NOT] DISTINCT FROM c1
 };
 
 enum class LiteralKind { Null, Integer, Decimal, Float, String, Boolean, Date };

@@ -150,10 +150,17 @@ ExprPtr Parser::ParseInfix(ExprPtr left, int prec) {
   if (AcceptKw("is")) {
     auto e = std::make_unique<Expr>(ExprKind::IsNull, pos);
     e->negated = AcceptKw("not");
-    if (AtKw("distinct")) Unsupported(Cur().pos, "IS [NOT] DISTINCT FROM");
-    if (AtKw("true") || AtKw("false")) Unsupported(Cur().pos, "IS [NOT] TRUE/FALSE");
-    ExpectKw("null");
     e->children.push_back(std::move(left));
+    if (AcceptKw("distinct")) {  // IS [NOT] DISTINCT FROM: NULLs compare as values
+      ExpectKw("from");
+      e->text = "distinct";
+      e->children.push_back(ParseBinary(kPred + 1));
+    } else if (AtKw("true") || AtKw("false")) {  // IS [NOT] TRUE / FALSE: never NULL
+      e->text = Cur().text;
+      Next();
+    } else {
+      ExpectKw("null");
+    }
     return Done(std::move(e));
   }
   bool negated = AcceptKw("not");

@@ -635,10 +635,46 @@ BoundExprPtr Binder::BindInner(const ast::Expr& e, Ctx& ctx) {
       return r;
     }
     case ExprKind::IsNull: {
-      auto r = std::make_unique<BoundExpr>(BExpr::IsNull, Type::Boolean());
-      r->negated = e.negated;
-      r->children.push_back(Bind(*e.children[0], ctx));
-      return r;
+      auto is_null = [](BoundExprPtr x, bool negated) {
+        auto r = std::make_unique<BoundExpr>(BExpr::IsNull, Type::Boolean());
+        r->negated = negated;
+        r->children.push_back(std::move(x));
+        return r;
+      };
+      // CASE WHEN c0 THEN r0 WHEN c1 THEN r1 ... ELSE els END over BOOLEAN results.
+      auto boolean_case = [](std::vector<std::pair<BoundExprPtr, BoundExprPtr>> arms, BoundExprPtr els) {
+        auto c = std::make_unique<BoundExpr>(BExpr::Case, Type::Boolean());
+        for (auto& [cond, result] : arms) {
+          c->children.push_back(std::move(cond));
+          c->children.push_back(std::move(result));
+        }
+        c->children.push_back(std::move(els));
+        return c;
+      };
+      auto boolean = [](bool b) { return MakeConstant(Value::Boolean(b)); };
+      if (e.text.empty()) return is_null(Bind(*e.children[0], ctx), e.negated);
+      if (e.text == "distinct") {
+        // a IS NOT DISTINCT FROM b: CASE WHEN a IS NULL THEN b IS NULL WHEN b IS NULL THEN
+        // false ELSE a = b END; IS DISTINCT FROM is its negation (never NULL either).
+        auto a = Bind(*e.children[0], ctx), b = Bind(*e.children[1], ctx);
+        UnifyForCompare(a, b, e.pos);
+        std::vector<std::pair<BoundExprPtr, BoundExprPtr>> arms;
+        arms.emplace_back(is_null(a->Copy(), false), is_null(b->Copy(), !e.negated));
+        arms.emplace_back(is_null(b->Copy(), false), boolean(!e.negated));
+        return boolean_case(std::move(arms),
+                            MakeCompare(e.negated ? Op::Eq : Op::Ne, std::move(a), std::move(b)));
+      }
+      // x IS TRUE: CASE WHEN x THEN true ELSE false END (NULL takes the ELSE); IS FALSE tests
+      // NOT x; NOT flips the results.
+      auto x = ToBoolean(Bind(*e.children[0], ctx), e.children[0]->pos, "IS TRUE/FALSE");
+      if (e.text == "false") {
+        auto n = std::make_unique<BoundExpr>(BExpr::Not, Type::Boolean());
+        n->children.push_back(std::move(x));
+        x = std::move(n);
+      }
+      std::vector<std::pair<BoundExprPtr, BoundExprPtr>> arms;
+      arms.emplace_back(std::move(x), boolean(!e.negated));
+      return boolean_case(std::move(arms), boolean(e.negated));
     }
     case ExprKind::Case: {
       size_t i = 0;
