@@ -128,6 +128,41 @@ TEST(int_codecs_edge_cases_every_width) {
   EveryCodec(bits, true);
 }
 
+// Bit-packing at every width from 0 to 64, in every value width it fits, over full
+// miniblocks (the unrolled decoder) and a partial last one (the plain loop); each
+// miniblock's range is exactly the width.
+TEST(bitpack_every_bit_width_full_and_partial_miniblocks) {
+  std::mt19937_64 rng(7);
+  for (unsigned b = 0; b <= 64; b++) {
+    const uint64_t mask = b == 64 ? ~0ull : ((1ull << b) - 1);
+    const uint32_t n = 128 * 3 + 37;
+    std::vector<uint64_t> field(n);
+    for (uint32_t i = 0; i < n; i++) field[i] = rng() & mask;
+    for (uint32_t i = 0; i < n; i += 128) {
+      field[i] = 0;
+      if (i + 1 < n) field[i + 1] = mask;
+    }
+    std::vector<int64_t> i64(n);
+    for (uint32_t i = 0; i < n; i++) i64[i] = (int64_t)(field[i] - 12345);
+    EveryCodec(i64, true);
+    if (b <= 32) {
+      std::vector<uint32_t> u32(n);
+      for (uint32_t i = 0; i < n; i++) u32[i] = (uint32_t)field[i];
+      EveryCodec(u32, false);
+    }
+    if (b <= 16) {
+      std::vector<uint16_t> u16(n);
+      for (uint32_t i = 0; i < n; i++) u16[i] = (uint16_t)field[i];
+      EveryCodec(u16, false);
+    }
+    if (b <= 8) {
+      std::vector<uint8_t> u8(n);
+      for (uint32_t i = 0; i < n; i++) u8[i] = (uint8_t)field[i];
+      EveryCodec(u8, false);
+    }
+  }
+}
+
 TEST(chooser_picks_the_smallest) {
   const uint32_t n = 131072;
   std::vector<int32_t> sorted(n), lowcard(n), range(n), runs(n);
