@@ -27,7 +27,7 @@ PreparedQuery PrepareSelect(Database& db, const ast::SelectStmt& select, bool al
   Binder binder(db.catalog());
   binder.SetTableOverrides(overrides);
   q.bound = binder.BindSelect(select);
-  q.cacheable = !binder.reads_files();
+  q.cacheable = !binder.reads_files() && !binder.reads_clock();
   q.bound.plan = Optimize(std::move(q.bound.plan));
   q.plan = CreatePhysicalPlan(*q.bound.plan);
   q.pipelines = std::make_unique<PipelineSet>(q.plan.get());

@@ -1,5 +1,6 @@
 // Expressions by precedence climbing (levels in Prec below): operators, literals, names and
 // function calls, CASE, CAST, EXTRACT, SUBSTRING, POSITION, INTERVAL, subqueries.
+#include "common/ascii.hpp"
 #include "parser/parser_internal.hpp"
 
 namespace tessera::parser_internal {
@@ -344,7 +345,17 @@ ExprPtr Parser::ParseNameExpr() {
   const Token& t = Cur();
   SourcePos pos = t.pos;
   std::string name = t.text;
+  const bool word = t.kind == TokenKind::Word;
   Next();
+  if (word && !AtOp("(") && !AtOp(".")) {
+    // SQL's functions written without parentheses: CURRENT_DATE, CURRENT_TIMESTAMP.
+    const std::string lower = AsciiLower(name);
+    if (lower == "current_date" || lower == "current_timestamp" || lower == "localtimestamp") {
+      auto e = std::make_unique<Expr>(ExprKind::Function, pos);
+      e->name = lower;
+      return Done(std::move(e));
+    }
+  }
   if (AtOp("(")) return ParseCall(std::move(name), pos);
   if (AcceptOp(".")) {
     if (AcceptOp("*")) {

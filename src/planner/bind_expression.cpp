@@ -1,6 +1,8 @@
 // Expressions: types and coercions (CommonType, Coerce, comparison operands), literals,
 // operators, functions and aggregates, CASE, CAST, EXTRACT.
 #include <algorithm>
+#include <chrono>
+#include <set>
 
 #include "common/ascii.hpp"
 #include "common/date.hpp"
@@ -526,6 +528,20 @@ BoundExprPtr Binder::BindFunction(const ast::Expr& e, Ctx& ctx) {
     std::vector<BoundExprPtr> date;
     date.push_back(std::move(args[1]));
     return MakeFunction(*fn, e.name, std::move(date), e.pos);
+  }
+  // now(), current_timestamp, current_date: the time the statement was bound, one value
+  // for all of it (DuckDB: the transaction's start), as a constant; a plan holding it is
+  // not cached. TIMESTAMP in UTC (DuckDB's TIMESTAMP WITH TIME ZONE: no time zones here).
+  static const std::set<std::string> kClock = {"now", "current_timestamp", "get_current_timestamp",
+                                               "transaction_timestamp", "localtimestamp", "current_date", "today"};
+  if (kClock.count(e.name)) {
+    if (!args.empty()) throw BindError("function \"" + e.name + "\" takes no arguments", e.pos);
+    if (clock_micros_ < 0)
+      clock_micros_ = std::chrono::duration_cast<std::chrono::microseconds>(
+                          std::chrono::system_clock::now().time_since_epoch()).count();
+    if (e.name == "current_date" || e.name == "today")
+      return MakeConstant(Value::Date((int32_t)(clock_micros_ / 86400000000LL)));
+    return MakeConstant(Value::Timestamp(clock_micros_));
   }
   // mod(a, b) is a % b: the operator's one rule (types, NULL on a zero divisor).
   if (e.name == "mod" && args.size() == 2) return BindArith(Op::Mod, std::move(args[0]), std::move(args[1]), e.pos);

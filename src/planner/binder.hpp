@@ -32,6 +32,9 @@ class Binder {
   // Whether what was bound reads files (FROM 'f.csv'): its plan holds their contents as of
   // now, so it must not be cached (main/plan_cache.hpp).
   bool reads_files() const { return reads_files_; }
+  // Whether what was bound holds the statement's time (now(), current_date): its plan must
+  // not be cached either.
+  bool reads_clock() const { return clock_micros_ >= 0; }
 
   // Shared typing rules (also used by the optimizer's constant folding).
   static Type CommonType(const Type& a, const Type& b, SourcePos pos = {});
@@ -187,6 +190,7 @@ class Binder {
   Catalog& catalog_;
   const TableOverrides* overrides_ = nullptr;
   bool reads_files_ = false;
+  int64_t clock_micros_ = -1;  // the statement's time once read (now(), current_date)
   uint32_t next_index_ = 0;
   std::vector<std::map<std::string, const ast::CommonTableExpr*>> ctes_;
   // Scopes of the queries enclosing the one being bound (innermost last): a column not

@@ -1,5 +1,8 @@
 // The plan cache (src/main/plan_cache.hpp): a repeated SELECT reuses its prepared plan,
 // gives the same rows as the first run, and is prepared again after any catalog change.
+#include <chrono>
+#include <thread>
+
 #include "check.hpp"
 #include "main/database.hpp"
 #include "main/plan_cache.hpp"
@@ -88,6 +91,21 @@ TEST(errors_repeat_and_are_not_cached) {
   CHECK_EQ(db.plan_cache().stats().hits, (uint64_t)0);
   CHECK_EQ(db.plan_cache().stats().entries, (size_t)0);
   for (int i = 0; i < 2; i++) CHECK_THROWS_WITH(c.Query("select nope from t"), "nope");
+}
+
+// now() is bound as the statement's time: a plan holding it is not cached, so a later
+// statement gets a later time.
+TEST(the_statement_time_is_not_cached) {
+  Database db;
+  db.settings().device = "cpu";
+  Connection c(db);
+  const std::string q = "select now(), current_date";
+  const auto first = Rows(c, q);
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  const auto second = Rows(c, q);
+  CHECK(first.size() == 1 && second.size() == 1);
+  CHECK(first[0][0] < second[0][0]);  // the text form sorts as the time does
+  CHECK_EQ(db.plan_cache().stats().entries, (size_t)0);
 }
 
 TEST(setting_off_and_other_keys) {
