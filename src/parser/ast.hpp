@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -46,6 +47,13 @@ enum class ExprKind {
   IsNull,     // c0 IS [NOT] NULL                   (negated); with text "true"/"false":
               //   c0 IS [NOT] TRUE/FALSE; with text "distinct": c0 IS [NOT] DISTINCT FROM c1
 };
+
+// SQL's functions written without parentheses (CURRENT_DATE, CURRENT_TIMESTAMP,
+// LOCALTIMESTAMP): the parser makes Function nodes of them, and a result column is named
+// by the bare word, as DuckDB names it.
+inline bool IsKeywordFunction(std::string_view lower_name) {
+  return lower_name == "current_date" || lower_name == "current_timestamp" || lower_name == "localtimestamp";
+}
 
 enum class LiteralKind { Null, Integer, Decimal, Float, String, Boolean, Date };
 

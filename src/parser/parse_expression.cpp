@@ -350,7 +350,7 @@ ExprPtr Parser::ParseNameExpr() {
   if (word && !AtOp("(") && !AtOp(".")) {
     // SQL's functions written without parentheses: CURRENT_DATE, CURRENT_TIMESTAMP.
     const std::string lower = AsciiLower(name);
-    if (lower == "current_date" || lower == "current_timestamp" || lower == "localtimestamp") {
+    if (IsKeywordFunction(lower)) {
       auto e = std::make_unique<Expr>(ExprKind::Function, pos);
       e->name = lower;
       return Done(std::move(e));

@@ -23,8 +23,7 @@ static std::string DisplayName(const ast::Expr& e, const BoundExpr& b) {
   if (e.kind == ExprKind::Column) return e.name;
   // A call the binder made a constant (now(), current_date): named as written, as DuckDB.
   if (e.kind == ExprKind::Function && e.children.empty() && b.kind == BExpr::Constant)
-    return e.name == "current_date" || e.name == "current_timestamp" || e.name == "localtimestamp" ? e.name
-                                                                                                   : e.name + "()";
+    return ast::IsKeywordFunction(e.name) ? e.name : e.name + "()";
   return b.ToString();
 }
 
