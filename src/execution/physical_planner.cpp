@@ -97,6 +97,14 @@ static PhysicalOperatorPtr Plan(LogicalOp& op, int64_t top_n_hint) {
         r = std::move(u);
         break;
       }
+      if (ReturnsRightOnly(op.join_type)) {
+        // The probe only marks build rows; the marked (or unmarked) ones come after it.
+        j->estimated_rows = op.estimated_rows;
+        auto emit = std::make_unique<PhysicalJoinUnmatched>(*j);
+        emit->children.push_back(std::move(j));
+        r = std::move(emit);
+        break;
+      }
       r = std::move(j);
       break;
     }

@@ -20,24 +20,43 @@ PreparedQuery::~PreparedQuery() = default;
 PreparedQuery::PreparedQuery(PreparedQuery&&) noexcept = default;
 PreparedQuery& PreparedQuery::operator=(PreparedQuery&&) noexcept = default;
 
-PreparedQuery PrepareSelect(Database& db, const ast::SelectStmt& select, bool allow_gpu, const std::set<int>& chained_joins,
-                            const Binder::TableOverrides* overrides) {
+namespace {
+
+enum class Target { Session, Cpu, Gpu };
+
+// Plans for the device: the session's (the GPU where one is usable and asked for), the CPU
+// alone, or the GPU (its query set up whether or not a GPU is usable here).
+PreparedQuery Prepare(Database& db, const ast::SelectStmt& select, Target target, const std::set<int>& chained_joins,
+                      const Binder::TableOverrides* overrides) {
   PreparedQuery q;
   auto t0 = Clock::now();
   Binder binder(db.catalog());
   binder.SetTableOverrides(overrides);
   q.bound = binder.BindSelect(select);
   q.cacheable = !binder.reads_files() && !binder.reads_clock();
-  q.bound.plan = Optimize(std::move(q.bound.plan));
+  // Some plans are for the CPU only (Optimize's for_cpu).
+  const bool gpu = target == Target::Gpu || (target == Target::Session && gpu::UseGpu(db.settings().device));
+  q.bound.plan = Optimize(std::move(q.bound.plan), /*for_cpu=*/!gpu);
   q.plan = CreatePhysicalPlan(*q.bound.plan);
   q.pipelines = std::make_unique<PipelineSet>(q.plan.get());
   q.plan_ms = MsSince(t0);
-  if (allow_gpu && gpu::UseGpu(db.settings().device)) {
+  if (gpu) {
     t0 = Clock::now();
     q.gpu = std::make_unique<gpu::GpuQuery>(*q.pipelines, chained_joins);
     q.gpu_plan_ms = MsSince(t0);
   }
   return q;
+}
+
+}  // namespace
+
+PreparedQuery PrepareSelect(Database& db, const ast::SelectStmt& select, bool allow_gpu, const std::set<int>& chained_joins,
+                            const Binder::TableOverrides* overrides) {
+  return Prepare(db, select, allow_gpu ? Target::Session : Target::Cpu, chained_joins, overrides);
+}
+
+PreparedQuery PrepareSelectForGpu(Database& db, const ast::SelectStmt& select) {
+  return Prepare(db, select, Target::Gpu, {}, nullptr);
 }
 
 QueryResult RunPrepared(Database& db, const ast::SelectStmt& select, PreparedQuery& q, bool free_state) {

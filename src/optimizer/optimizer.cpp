@@ -2,7 +2,7 @@
 
 namespace tessera {
 
-LogicalOpPtr Optimize(LogicalOpPtr plan) {
+LogicalOpPtr Optimize(LogicalOpPtr plan, bool for_cpu) {
   FoldConstants(*plan);
   FactorOrPredicates(*plan);
   PushLeftJoinRightFilters(*plan);  // before the join order, which pushes them into the scans
@@ -11,6 +11,8 @@ LogicalOpPtr Optimize(LogicalOpPtr plan) {
   ReduceGroupsBySemiJoin(*plan);  // after both: the joins of decorrelated subqueries are inner, with their sides
   SplitDistinctAggregates(*plan);
   PruneColumns(*plan);
+  // Last: no other pass meets the RightSemi/RightAnti joins it makes; the GPU does not run them.
+  if (for_cpu) ChooseSemiJoinSides(*plan);
   return plan;
 }
 

@@ -16,12 +16,16 @@
 //  5. DISTINCT aggregates (distinct_aggregates.cpp): an aggregation whose aggregates are
 //     all DISTINCT over one argument becomes two plain aggregations.
 //  6. projection pruning (column_pruning.cpp): scans read only referenced columns.
+//  7. CPU plans only: the side of a semi/anti join that builds (semi_join_side.cpp).
 #pragma once
 #include "planner/logical_plan.hpp"
 
 namespace tessera {
 
-LogicalOpPtr Optimize(LogicalOpPtr plan);
+// `for_cpu`: the plan runs on the CPU only (SET device = 'cpu', EXPLAIN (DEVICE cpu), no
+// usable GPU, a query the GPU handed back); then the passes shaping plans the GPU backend
+// does not run apply too (semi_join_side.cpp).
+LogicalOpPtr Optimize(LogicalOpPtr plan, bool for_cpu = false);
 
 void FoldConstants(LogicalOp& op);
 void FactorOrPredicates(LogicalOp& op);
@@ -36,6 +40,10 @@ bool ColumnRange(const LogicalOp* get, uint32_t col, double& lo, double& hi);
 // Distinct-value estimate of a column of a scan (min/max range, dictionary size).
 double DistinctValues(const LogicalOp* get, uint32_t col);
 void ReduceGroupsBySemiJoin(LogicalOp& root);
+// Estimated output rows of `op` (the join order's estimates where it made them, else from
+// the scans' statistics up; semi_join_reduction.cpp).
+double EstimatedRows(const LogicalOp& op);
+void ChooseSemiJoinSides(LogicalOp& root);
 // Estimated fraction of rows a predicate keeps (used for join ordering).
 double EstimateSelectivity(const BoundExpr& pred, const LogicalOp* get);
 
