@@ -34,6 +34,10 @@ namespace {
 // The outer side must be estimated at most 1/kBuildRatio of the subquery side.
 constexpr double kBuildRatio = 2.0;
 
+// The estimate a pass left on the operator (the join order's; a pass estimating every
+// operator, run before this one, fills them all), else EstimatedRows's.
+double Rows(const LogicalOp& op) { return op.estimated_rows >= 0 ? op.estimated_rows : EstimatedRows(op); }
+
 bool Swappable(const LogicalOp& j) {
   return j.kind == LogicalKind::Join && ReturnsLeftOnly(j.join_type) && !j.left_keys.empty() && !j.nulls_equal &&
          !j.counted && !j.null_aware && !j.single_match;
@@ -42,11 +46,11 @@ bool Swappable(const LogicalOp& j) {
 void Choose(LogicalOp& op) {
   for (auto& c : op.children) Choose(*c);
   if (!Swappable(op)) return;
-  const double outer = EstimatedRows(*op.children[0]);
-  const double subquery = EstimatedRows(*op.children[1]);
+  const double outer = Rows(*op.children[0]);
+  const double subquery = Rows(*op.children[1]);
   if (!(outer * kBuildRatio <= subquery)) return;
   // The estimate of the join as it was (parents' estimates read it; EXPLAIN shows it).
-  op.estimated_rows = EstimatedRows(op);
+  op.estimated_rows = Rows(op);
   std::swap(op.children[0], op.children[1]);
   std::swap(op.left_keys, op.right_keys);
   op.join_type = op.join_type == LJoinType::Semi ? LJoinType::RightSemi : LJoinType::RightAnti;
