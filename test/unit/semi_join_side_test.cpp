@@ -12,6 +12,7 @@
 #include "execution/physical_planner.hpp"
 #include "execution/pipeline.hpp"
 #include "gen/tpch_gen.hpp"
+#include "gpu/gpu_executor.hpp"
 #include "gpu/gpu_support.hpp"
 #include "main/database.hpp"
 #include "optimizer/optimizer.hpp"
@@ -134,6 +135,11 @@ TEST(gpu_support_refuses_right_semi_and_anti_probes) {
       }
     }
     CHECK_EQ(refused, 1);
+    // The GPU's query over that plan places those pipelines on the CPU, saying why.
+    gpu::GpuQuery gq(pipelines);
+    const std::string placement = gq.Describe();
+    if (!Has(placement, "right semi and anti joins")) std::cerr << placement;
+    CHECK(Has(placement, "right semi and anti joins"));
   }
 }
 
