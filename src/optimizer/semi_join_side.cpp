@@ -18,8 +18,8 @@
 //
 // Cost: building a row (materialising it, inserting it) costs about two to three probes
 // (hashing, one lookup), and the build side now carries the outer side's payload columns,
-// so the swap pays when the outer side is estimated at most half the subquery side
-// (EstimatedRows: the join order's estimates).
+// so the swap pays when the outer side is estimated at most half the subquery side (the
+// estimates passes left on the operators, else EstimatedRows).
 //
 // Applied last (after column pruning), only to plans for the CPU: the GPU backend runs
 // the joins as they were (gpu/gpu_support.cpp refuses these join types).
