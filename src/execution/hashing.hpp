@@ -72,22 +72,31 @@ inline void HashRows(const std::vector<Vector>& keys, uint32_t n, uint64_t* h) {
 // Group hashes only need to agree within one table, so they are free to differ from
 // HashRows': strings are hashed a word at a time, the first column needs no combine.
 
-// A byte string's hash, 8 bytes a step (long string keys hash at word speed).
+// A byte string's hash, 8 bytes a step (long string keys hash at word speed); the last
+// (partial) word is read as overlapping loads inside the string, never past its end.
 inline uint64_t HashBytesWide(const char* p, size_t n) {
+  auto load32 = [](const char* q) {
+    uint32_t w;
+    std::memcpy(&w, q, 4);
+    return (uint64_t)w;
+  };
   uint64_t h = 0x9e3779b97f4a7c15ULL ^ (n * 0xff51afd7ed558ccdULL);
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    std::memcpy(&w, p + i, 8);
-    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-    h = (h << 29) | (h >> 35);
+  uint64_t last;
+  if (n <= 8) {
+    if (n >= 4) last = load32(p) | load32(p + n - 4) << 32;
+    else if (n > 0) last = (uint64_t)(unsigned char)p[0] | (uint64_t)(unsigned char)p[n / 2] << 8 | (uint64_t)(unsigned char)p[n - 1] << 16;
+    else last = 0;
+  } else {
+    size_t i = 0;
+    for (; i + 8 < n; i += 8) {
+      uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+      h = (h << 29) | (h >> 35);
+    }
+    std::memcpy(&last, p + n - 8, 8);
   }
-  if (i < n) {
-    uint64_t w = 0;
-    std::memcpy(&w, p + i, n - i);
-    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-  }
-  return HashMix(h);
+  return HashMix((h ^ last) * 0xc4ceb9fe1a85ec53ULL);
 }
 
 // h[i] = the hash of row i of keys[0..nk), a column at a time (one type dispatch a column,

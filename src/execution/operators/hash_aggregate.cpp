@@ -32,6 +32,7 @@ struct AggLocal : LocalState {
   std::vector<uint32_t> gids;
   std::vector<Vector> key_scratch;  // keys that are not plain input columns
   std::vector<const Vector*> keys;
+  std::vector<Vector> arg_scratch, arg2_scratch;  // aggregate arguments likewise (kept: no allocation a chunk)
 };
 
 std::unique_ptr<LocalState> PhysicalHashAggregate::InitLocalSink() {
@@ -39,11 +40,18 @@ std::unique_ptr<LocalState> PhysicalHashAggregate::InitLocalSink() {
   l->table = NewTable();
   l->key_scratch.resize(groups.size());
   l->keys.resize(groups.size());
+  l->arg_scratch.resize(aggs.size());
+  l->arg2_scratch.resize(aggs.size());
   return l;
 }
 
 void PhysicalHashAggregate::Sink(DataChunk& in, LocalState& ls) {
   auto& l = static_cast<AggLocal&>(ls);
+  // Scratch vectors keep their memory between chunks, not their strings' owners (those
+  // who kept a string share its owner).
+  for (auto& v : l.key_scratch) v.ResetOwnership();
+  for (auto& v : l.arg_scratch) v.ResetOwnership();
+  for (auto& v : l.arg2_scratch) v.ResetOwnership();
   for (size_t k = 0; k < groups.size(); k++) l.keys[k] = &EvaluateOperand(*groups[k], in, l.key_scratch[k]);
   l.gids.resize(in.size);
   l.table->FindOrCreate(l.keys.data(), in.size, l.gids.data());
@@ -52,10 +60,9 @@ void PhysicalHashAggregate::Sink(DataChunk& in, LocalState& ls) {
       l.table->Update(a, nullptr, l.gids, in.size);
       continue;
     }
-    Vector s, s2;
-    const Vector& v = EvaluateOperand(*aggs[a]->children[0], in, s);
+    const Vector& v = EvaluateOperand(*aggs[a]->children[0], in, l.arg_scratch[a]);
     const bool two = GroupTable::TwoInputs(aggs[a]->name);
-    const Vector* v2 = two ? &EvaluateOperand(*aggs[a]->children[1], in, s2) : nullptr;
+    const Vector* v2 = two ? &EvaluateOperand(*aggs[a]->children[1], in, l.arg2_scratch[a]) : nullptr;
     l.table->Update(a, &v, l.gids, in.size, v2);
   }
 }
