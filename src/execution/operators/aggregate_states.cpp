@@ -113,6 +113,15 @@ static bool ArgBetter(const AggColumn& a, const Vector& by, uint32_t i, uint32_t
   return better;
 }
 
+// Row i of src into row j of dst: the value and its validity, a string as a view (the
+// caller shares its owner).
+static void CopyCell(const Vector& src, uint32_t i, Vector& dst, uint32_t j) {
+  const size_t w = (size_t)src.type().width();
+  std::memcpy(dst.raw() + (size_t)j * w, src.raw() + (size_t)i * w, w);
+  if (!src.IsValid(i)) dst.SetNull(j);
+  else if (dst.has_nulls()) dst.validity()[j] = 1;
+}
+
 static std::string CellBytes(const Vector& v, uint32_t i) {
   if (v.type().physical() == PhysType::Str) return std::string(v.data<StrRef>()[i]);
   if (v.type().physical() == PhysType::F64) {  // -0.0 is 0.0 and NaNs are one value, as in GROUP BY
@@ -250,7 +259,7 @@ void GroupTable::Update(size_t ai, const Vector* in, const uint32_t* gids, uint3
       for (uint32_t i = 0; i < n; i++) {
         const uint32_t g = gids[i];
         if (a.has[g] || !in->IsValid(i)) continue;
-        CopyRows(*in, &i, 1, a.ext, g);
+        CopyCell(*in, i, a.ext, g);
         a.has[g] = 1;
       }
       if (in->type().physical() == PhysType::Str) a.ext.ShareStrings(*in);
@@ -259,8 +268,8 @@ void GroupTable::Update(size_t ai, const Vector* in, const uint32_t* gids, uint3
       for (uint32_t i = 0; i < n; i++) {
         const uint32_t g = gids[i];
         if (!in->IsValid(i) || !in2->IsValid(i) || !ArgBetter(a, *in2, i, g)) continue;
-        CopyRows(*in, &i, 1, a.ext, g);
-        CopyRows(*in2, &i, 1, a.ext2, g);
+        CopyCell(*in, i, a.ext, g);
+        CopyCell(*in2, i, a.ext2, g);
         a.has[g] = 1;
       }
       if (in->type().physical() == PhysType::Str) a.ext.ShareStrings(*in);
@@ -347,21 +356,16 @@ void GroupTable::CombineBatch(size_t ai, const uint32_t* dst, const GroupTable& 
       }
       return;
     case AggKind::First:
-    case AggKind::ArgExt: {
-      bool copied = false;
+    case AggKind::ArgExt:  // strings kept as views: see CombineBatch's contract
       for (uint32_t i = 0; i < n; i++) {
         const uint32_t g = dst[i], s = sg[i];
         if (!b.has[s]) continue;
         if (a.kind == AggKind::First ? a.has[g] : !ArgBetter(a, b.ext2, s, g)) continue;
-        CopyRows(b.ext, &s, 1, a.ext, g);
-        if (a.kind == AggKind::ArgExt) CopyRows(b.ext2, &s, 1, a.ext2, g);
+        CopyCell(b.ext, s, a.ext, g);
+        if (a.kind == AggKind::ArgExt) CopyCell(b.ext2, s, a.ext2, g);
         a.has[g] = 1;
-        copied = true;
       }
-      if (copied && a.ext.type().physical() == PhysType::Str) a.ext.ShareStrings(b.ext);
-      if (copied && a.kind == AggKind::ArgExt && a.ext2.type().physical() == PhysType::Str) a.ext2.ShareStrings(b.ext2);
       return;
-    }
     case AggKind::CountStar:
     case AggKind::Count:
       for (uint32_t i = 0; i < n; i++) a.count[dst[i]] += b.count[sg[i]];
@@ -402,7 +406,6 @@ void GroupTable::CombineBatch(size_t ai, const uint32_t* dst, const GroupTable& 
           a.has[g] = 1;
         }
       });
-      if (a.in_type.physical() == PhysType::Str) a.ext.ShareStrings(b.ext);
       return;
     }
   }

@@ -3,6 +3,7 @@
 #include "execution/operators/group_table.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "execution/expression_executor.hpp"
 #include "execution/hashing.hpp"
@@ -255,6 +256,24 @@ void GroupTable::FindOrCreate(const Vector* const* keys, uint32_t n, uint32_t* g
   }
 }
 
+// Rows sel[0..n) of src into dst rows [0, n): values and validity, strings as views
+// (their owners are adopted by the table once, not per batch).
+static void GatherCells(const Vector& src, const uint32_t* sel, uint32_t n, Vector& dst) {
+  const size_t w = (size_t)src.type().width();
+  const uint8_t* s = src.raw();
+  uint8_t* d = dst.raw();
+  switch (w) {
+    case 1: for (uint32_t i = 0; i < n; i++) d[i] = s[sel[i]]; break;
+    case 4: for (uint32_t i = 0; i < n; i++) ((uint32_t*)d)[i] = ((const uint32_t*)s)[sel[i]]; break;
+    case 8: for (uint32_t i = 0; i < n; i++) ((uint64_t*)d)[i] = ((const uint64_t*)s)[sel[i]]; break;
+    default: for (uint32_t i = 0; i < n; i++) std::memcpy(d + i * w, s + (size_t)sel[i] * w, w);
+  }
+  if (const uint8_t* sv = src.validity_or_null()) {
+    uint8_t* dv = dst.validity();
+    for (uint32_t i = 0; i < n; i++) dv[i] = sv[sel[i]];
+  }
+}
+
 void GroupTable::MergeGroups(const GroupTable& other, const uint32_t* src_gids, uint32_t n) {
   const size_t nk = other.keys_.size();
   std::vector<Vector> keys(nk);
@@ -263,7 +282,7 @@ void GroupTable::MergeGroups(const GroupTable& other, const uint32_t* src_gids, 
   std::vector<uint32_t> gids(n);
   for (size_t k = 0; k < nk; k++) {
     keys[k].Init(other.key_types_[k], std::max<uint32_t>(n, 1));
-    CopyRows(other.keys_[k], src_gids, n, keys[k], 0);
+    GatherCells(other.keys_[k], src_gids, n, keys[k]);
     ptrs[k] = &keys[k];
   }
   for (uint32_t i = 0; i < n; i++) h[i] = other.hashes_[src_gids[i]];
@@ -271,7 +290,28 @@ void GroupTable::MergeGroups(const GroupTable& other, const uint32_t* src_gids, 
   for (size_t a = 0; a < aggs_.size(); a++) CombineBatch(a, gids.data(), other, src_gids, n);
 }
 
+std::shared_ptr<const void> GroupTable::StringOwners() const {
+  auto owners = std::make_shared<Vector>();
+  for (const Vector& k : keys_)
+    if (k.type().physical() == PhysType::Str) owners->ShareStrings(k);
+  for (const AggColumn& a : aggs_) {
+    if (a.ext.type().physical() == PhysType::Str) owners->ShareStrings(a.ext);
+    if (a.ext2.type().physical() == PhysType::Str) owners->ShareStrings(a.ext2);
+  }
+  return owners;
+}
+
+void GroupTable::AdoptStrings(const std::shared_ptr<const void>& owners) {
+  for (Vector& k : keys_)
+    if (k.type().physical() == PhysType::Str) k.KeepAlive(owners);
+  for (AggColumn& a : aggs_) {
+    if (a.ext.type().physical() == PhysType::Str) a.ext.KeepAlive(owners);
+    if (a.ext2.type().physical() == PhysType::Str) a.ext2.KeepAlive(owners);
+  }
+}
+
 void GroupTable::Merge(GroupTable& other) {
+  AdoptStrings(other.StringOwners());
   std::vector<uint32_t> sel(kVectorSize);
   for (uint32_t from = 0; from < other.ngroups_; from += kVectorSize) {
     const uint32_t n = std::min(kVectorSize, other.ngroups_ - from);

@@ -93,8 +93,13 @@ class GroupTable {
   // Merges all groups of `other` into this table.
   void Merge(GroupTable& other);
   // Merges groups src_gids[0..n) of `other` into this table (keys found or created with
-  // other's hashes, states combined).
+  // other's hashes, states combined). Strings are copied as views: the caller keeps their
+  // bytes alive with AdoptStrings(other.StringOwners()) (once, not a batch).
   void MergeGroups(const GroupTable& other, const uint32_t* src_gids, uint32_t n);
+  // What keeps the bytes of this table's strings alive (keys and kept values), as one
+  // owner; AdoptStrings makes this table keep such an owner.
+  std::shared_ptr<const void> StringOwners() const;
+  void AdoptStrings(const std::shared_ptr<const void>& owners);
   uint32_t groups() const { return ngroups_; }
   // The stored hash of group g (a table with keys).
   uint64_t hash(uint32_t g) const { return hashes_[g]; }
@@ -119,7 +124,8 @@ class GroupTable {
   void Rehash(uint64_t slots);
   template <class Eq, class EqNew>
   void Probe(const uint64_t* h, uint32_t n, uint32_t* gids, Eq eq, EqNew eq_new);
-  // Merges src's states of groups sg[i] into this table's groups dst[i], i < n.
+  // Merges src's states of groups sg[i] into this table's groups dst[i], i < n. Kept
+  // strings are copied as views: src is this table, or its owners were adopted.
   void CombineBatch(size_t a, const uint32_t* dst, const GroupTable& src, const uint32_t* sg, uint32_t n);
   void EmitAggregate(const AggColumn& a, uint32_t from, uint32_t n, Vector& o) const;
   std::vector<Type> key_types_;

@@ -127,11 +127,14 @@ void PhysicalHashAggregate::Finalize() {
     b.gids.resize(n);
     for (uint32_t g = 0; g < n; g++) b.gids[at[table.hash(g) >> (64 - bits)]++] = g;
   });
+  std::vector<std::shared_ptr<const void>> owners(locals.size());  // of each table's strings
+  for (size_t t = 0; t < locals.size(); t++) owners[t] = locals[t]->StringOwners();
   std::vector<std::unique_ptr<GroupTable>> parts(nparts);
   ParallelFor(nparts, threads, [&](uint64_t p, unsigned) {
     auto table = NewTable();
     for (size_t t = 0; t < locals.size(); t++) {
       const Buckets& b = buckets[t];
+      if (b.start[p] < b.start[p + 1]) table->AdoptStrings(owners[t]);
       for (uint32_t at = b.start[p]; at < b.start[p + 1]; at += kVectorSize)
         table->MergeGroups(*locals[t], b.gids.data() + at, std::min(kVectorSize, b.start[p + 1] - at));
     }
