@@ -3,7 +3,11 @@
 #include "execution/operators/group_table.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #include "execution/expression_executor.hpp"
 #include "execution/hashing.hpp"
@@ -65,8 +69,7 @@ GroupTable::GroupTable(const std::vector<Type>& key_types, const std::vector<con
   for (size_t k = 0; k < keys_.size(); k++) keys_[k].Init(key_types_[k], 16);
   capacity_ = 16;
   hashes_.assign(16, 0);
-  slots_.assign(64, 0);
-  mask_ = 63;
+  Rehash(64);
   if (key_types_.empty()) {  // the single group of an ungrouped aggregate
     std::vector<uint32_t> g;
     FindOrCreate(std::vector<Vector>{}, 1, g);
@@ -93,41 +96,70 @@ void GroupTable::Grow(uint32_t need) {
   capacity_ = cap;
 }
 
-void GroupTable::ResizeStates(uint32_t n) {
-  for (auto& a : aggs_) {
-    switch (a.kind) {
-      case AggKind::CountStar:
-      case AggKind::Count: a.count.resize(n); break;
-      case AggKind::Sum:
-        a.count.resize(n);
-        if (!a.IntSum()) a.dsum.resize(n);
-        else if (a.wide) a.isum.resize(n);
-        else a.lsum.resize(n);
-        break;
-      case AggKind::BoolCount:
-        a.count.resize(n);
-        a.lsum.resize(n);
-        break;
-      case AggKind::MinMax:
-      case AggKind::First:
-      case AggKind::ArgExt: a.has.resize(n); break;
-      case AggKind::Variance:
-        a.count.resize(n);
-        a.dsum.resize(n);
-        a.m2.resize(n);
-        break;
-      case AggKind::Covariance:
-        a.count.resize(n);
-        a.cov.resize(n);
-        break;
-      case AggKind::Holistic: a.lists.resize(n); break;
-      case AggKind::Distinct: a.sets.resize(n); break;
-    }
+// Calls f on each state vector aggregate a's kind keeps.
+template <class F>
+static void ForEachState(AggColumn& a, F&& f) {
+  switch (a.kind) {
+    case AggKind::CountStar:
+    case AggKind::Count: f(a.count); break;
+    case AggKind::Sum:
+      f(a.count);
+      if (!a.IntSum()) f(a.dsum);
+      else if (a.wide) f(a.isum);
+      else f(a.lsum);
+      break;
+    case AggKind::BoolCount:
+      f(a.count);
+      f(a.lsum);
+      break;
+    case AggKind::MinMax:
+    case AggKind::First:
+    case AggKind::ArgExt: f(a.has); break;
+    case AggKind::Variance:
+      f(a.count);
+      f(a.dsum);
+      f(a.m2);
+      break;
+    case AggKind::Covariance:
+      f(a.count);
+      f(a.cov);
+      break;
+    case AggKind::Holistic: f(a.lists); break;
+    case AggKind::Distinct: f(a.sets); break;
   }
 }
 
+void GroupTable::ResizeStates(uint32_t n) {
+  for (auto& a : aggs_) ForEachState(a, [&](auto& v) { v.resize(n); });
+}
+
+void GroupTable::Reserve(uint32_t n) {
+  Grow(n);
+  uint64_t nslots = mask_ + 1;
+  while ((uint64_t)n * 2 > nslots) nslots *= 2;
+  if (nslots != mask_ + 1) Rehash(nslots);
+  for (auto& a : aggs_) ForEachState(a, [&](auto& v) { v.reserve(n); });
+}
+
+// Slot arrays of 2 MiB and more are 2 MiB aligned and asked to be on huge pages (random
+// probes then miss the TLB far less); smaller ones come from calloc.
+constexpr size_t kHugePage = 2u << 20;
+void GroupTable::FreeSlots::operator()(uint64_t* p) const { std::free(p); }
+static uint64_t* AllocSlots(uint64_t n) {
+  const size_t bytes = n * sizeof(uint64_t);
+  if (bytes < kHugePage) return static_cast<uint64_t*>(std::calloc(n, sizeof(uint64_t)));
+  void* p = std::aligned_alloc(kHugePage, bytes);  // n is a power of two: bytes a multiple of 2 MiB
+  if (!p) throw std::bad_alloc();
+#ifdef __linux__
+  madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+  std::memset(p, 0, bytes);
+  return static_cast<uint64_t*>(p);
+}
+
 void GroupTable::Rehash(uint64_t nslots) {
-  slots_.assign(nslots, 0);
+  slots_.reset(AllocSlots(nslots));
+  if (!slots_) throw std::bad_alloc();
   mask_ = nslots - 1;
   for (uint32_t g = 0; g < ngroups_; g++) {
     const uint64_t h = hashes_[g];
@@ -143,9 +175,9 @@ void GroupTable::Rehash(uint64_t nslots) {
 template <class Eq, class EqNew>
 void GroupTable::Probe(const uint64_t* h, uint32_t n, uint32_t* gids, Eq eq, EqNew eq_new) {
   const uint32_t first_new = ngroups_;
-  uint64_t* slots = slots_.data();
+  uint64_t* slots = slots_.get();
   uint64_t* hashes = hashes_.data();
-  constexpr uint32_t kAhead = 16;  // slots of later rows are prefetched: their misses overlap
+  constexpr uint32_t kAhead = 48;  // slots of later rows are prefetched: their misses overlap
   for (uint32_t i = 0; i < std::min(n, kAhead); i++) __builtin_prefetch(&slots[h[i] & mask_]);
   for (uint32_t i = 0; i < n; i++) {
     if (i + kAhead < n) __builtin_prefetch(&slots[h[i + kAhead] & mask_]);

@@ -14,6 +14,7 @@
 // overflow errors stay exact.
 #pragma once
 #include <array>
+#include <memory>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -101,6 +102,8 @@ class GroupTable {
   std::shared_ptr<const void> StringOwners() const;
   void AdoptStrings(const std::shared_ptr<const void>& owners);
   uint32_t groups() const { return ngroups_; }
+  // Room for n groups without growing (a merge that knows how many groups may come).
+  void Reserve(uint32_t n);
   // The stored hash of group g (a table with keys).
   uint64_t hash(uint32_t g) const { return hashes_[g]; }
   // Sets aggregate a's state of group g from a finished partial result (the GPU's): rows
@@ -133,7 +136,10 @@ class GroupTable {
   std::vector<uint64_t> hashes_;        // per group (capacity_ entries)
   std::vector<uint64_t> hash_scratch_;  // FindOrCreate: the hashes of one batch of rows
   std::vector<uint32_t> new_rows_;      // FindOrCreate: the input rows of a batch's new groups
-  std::vector<uint64_t> slots_;         // tag << 32 | (gid + 1); 0 = empty
+  struct FreeSlots {
+    void operator()(uint64_t* p) const;
+  };
+  std::unique_ptr<uint64_t[], FreeSlots> slots_;  // mask_ + 1 of them: tag << 32 | (gid + 1); 0 = empty
   uint64_t mask_ = 0;
   uint32_t ngroups_ = 0, capacity_ = 0;
   std::vector<AggColumn> aggs_;

@@ -132,6 +132,9 @@ void PhysicalHashAggregate::Finalize() {
   std::vector<std::unique_ptr<GroupTable>> parts(nparts);
   ParallelFor(nparts, threads, [&](uint64_t p, unsigned) {
     auto table = NewTable();
+    uint64_t most = 0;  // the partition's groups if no two threads share one
+    for (const Buckets& b : buckets) most += b.start[p + 1] - b.start[p];
+    table->Reserve((uint32_t)std::min<uint64_t>(most, UINT32_MAX));
     for (size_t t = 0; t < locals.size(); t++) {
       const Buckets& b = buckets[t];
       if (b.start[p] < b.start[p + 1]) table->AdoptStrings(owners[t]);
