@@ -306,19 +306,22 @@ static void GatherCells(const Vector& src, const uint32_t* sel, uint32_t n, Vect
   }
 }
 
-void GroupTable::MergeGroups(const GroupTable& other, const uint32_t* src_gids, uint32_t n) {
+void GroupTable::MergeGroups(const GroupTable& other, const uint32_t* src_gids, uint32_t n, const uint64_t* hashes) {
   const size_t nk = other.keys_.size();
   std::vector<Vector> keys(nk);
   std::vector<const Vector*> ptrs(nk);
-  std::vector<uint64_t> h(n);
+  std::vector<uint64_t> h(hashes ? 0 : n);
   std::vector<uint32_t> gids(n);
   for (size_t k = 0; k < nk; k++) {
     keys[k].Init(other.key_types_[k], std::max<uint32_t>(n, 1));
     GatherCells(other.keys_[k], src_gids, n, keys[k]);
     ptrs[k] = &keys[k];
   }
-  for (uint32_t i = 0; i < n; i++) h[i] = other.hashes_[src_gids[i]];
-  FindOrCreate(ptrs.data(), n, gids.data(), nk ? h.data() : nullptr);
+  if (nk && !hashes) {
+    for (uint32_t i = 0; i < n; i++) h[i] = other.hashes_[src_gids[i]];
+    hashes = h.data();
+  }
+  FindOrCreate(ptrs.data(), n, gids.data(), nk ? hashes : nullptr);
   for (size_t a = 0; a < aggs_.size(); a++) CombineBatch(a, gids.data(), other, src_gids, n);
 }
 

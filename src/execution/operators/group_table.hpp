@@ -96,7 +96,8 @@ class GroupTable {
   // Merges groups src_gids[0..n) of `other` into this table (keys found or created with
   // other's hashes, states combined). Strings are copied as views: the caller keeps their
   // bytes alive with AdoptStrings(other.StringOwners()) (once, not a batch).
-  void MergeGroups(const GroupTable& other, const uint32_t* src_gids, uint32_t n);
+  // `hashes`: the groups' hashes where the caller has them in this order (else read from other).
+  void MergeGroups(const GroupTable& other, const uint32_t* src_gids, uint32_t n, const uint64_t* hashes = nullptr);
   // What keeps the bytes of this table's strings alive (keys and kept values), as one
   // owner; AdoptStrings makes this table keep such an owner.
   std::shared_ptr<const void> StringOwners() const;

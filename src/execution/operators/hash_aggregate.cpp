@@ -114,6 +114,7 @@ void PhysicalHashAggregate::Finalize() {
   // Each thread's table's group ids by partition (a counting sort of the ids).
   struct Buckets {
     std::vector<uint32_t> start, gids;
+    std::vector<uint64_t> hashes;  // of gids, in the same order (read in order by the merge)
   };
   std::vector<Buckets> buckets(locals.size());
   ParallelFor(locals.size(), threads, [&](uint64_t t, unsigned) {
@@ -125,7 +126,13 @@ void PhysicalHashAggregate::Finalize() {
     for (uint32_t p = 0; p < nparts; p++) b.start[p + 1] += b.start[p];
     std::vector<uint32_t> at(b.start.begin(), b.start.end() - 1);
     b.gids.resize(n);
-    for (uint32_t g = 0; g < n; g++) b.gids[at[table.hash(g) >> (64 - bits)]++] = g;
+    b.hashes.resize(n);
+    for (uint32_t g = 0; g < n; g++) {
+      const uint64_t h = table.hash(g);
+      const uint32_t to = at[h >> (64 - bits)]++;
+      b.gids[to] = g;
+      b.hashes[to] = h;
+    }
   });
   std::vector<std::shared_ptr<const void>> owners(locals.size());  // of each table's strings
   for (size_t t = 0; t < locals.size(); t++) owners[t] = locals[t]->StringOwners();
@@ -139,7 +146,7 @@ void PhysicalHashAggregate::Finalize() {
       const Buckets& b = buckets[t];
       if (b.start[p] < b.start[p + 1]) table->AdoptStrings(owners[t]);
       for (uint32_t at = b.start[p]; at < b.start[p + 1]; at += kVectorSize)
-        table->MergeGroups(*locals[t], b.gids.data() + at, std::min(kVectorSize, b.start[p + 1] - at));
+        table->MergeGroups(*locals[t], b.gids.data() + at, std::min(kVectorSize, b.start[p + 1] - at), b.hashes.data() + at);
     }
     parts[p] = std::move(table);
   });
