@@ -5,8 +5,10 @@
 // group id + 1), probed linearly: a probe reads one slot and compares keys only where the
 // tag matches. Keys are compared per key type (a single integer key as integers; others
 // through one typed comparison function per column), hashes are computed a column at a
-// time (HashGroupKeys), and the keys of a batch's new groups are appended in one copy per
-// column. Group ids are dense and in order of first appearance.
+// time (HashGroupKeys), the slots of rows further on are prefetched (their cache misses
+// overlap), slot arrays of 2 MiB and more ask for huge pages, and the keys of a batch's
+// new groups are appended in one copy per column. Group ids are dense and in order of
+// first appearance (UNION's de-duplication in recursive CTEs relies on it).
 //
 // Each aggregate keeps only the states its kind needs (AggKind). SUM/AVG over 32/64-bit
 // integers (and DECIMALs of precision <= 18) accumulate in int64 while no sum overflows
