@@ -8,6 +8,7 @@
 
 #include "common/decimal.hpp"
 #include "function/function_registry.hpp"
+#include "function/like_pattern.hpp"
 #include "function/scalar_ops.hpp"
 #include "function/string_ops.hpp"
 
@@ -421,6 +422,27 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
       return;
     }
     case BExpr::Like: {
+      std::shared_ptr<const ops::LikePattern> local;
+      const ops::LikePattern* pat = e.like.get();
+      if (!pat) {
+        local = CompileLikePattern(e);
+        pat = local.get();
+      }
+      if (pat) {  // a constant pattern: compiled once (like_pattern.hpp), no copies
+        Vector sa;
+        const Vector& a = EvaluateOperand(*e.children[0], in, sa);
+        MergeNulls(out, n, {&a});
+        const StrRef* x = a.data<StrRef>();
+        uint8_t* r = out.data<uint8_t>();
+        const bool neg = e.negated;
+        if (!a.has_nulls()) {
+          for (uint32_t i = 0; i < n; i++) r[i] = pat->Match(x[i].data(), x[i].size()) != neg;
+        } else {
+          for (uint32_t i = 0; i < n; i++)
+            if (a.IsValid(i)) r[i] = pat->Match(x[i].data(), x[i].size()) != neg;
+        }
+        return;
+      }
       Vector a, p, x;
       Evaluate(*e.children[0], in, a);
       Evaluate(*e.children[1], in, p);
@@ -542,8 +564,37 @@ uint32_t SelectCompare(ast::Op op, const Vector& v, T c, const uint32_t* in_sel,
 }
 }  // namespace
 
+std::shared_ptr<const ops::LikePattern> CompileLikePattern(const BoundExpr& e) {
+  if (e.kind != BExpr::Like || e.children[1]->kind != BExpr::Constant || e.children[1]->value.is_null())
+    return nullptr;
+  int escape = -1;
+  if (e.children.size() > 2) {
+    const BoundExpr& x = *e.children[2];
+    if (x.kind != BExpr::Constant || x.value.is_null()) return nullptr;
+    const std::string& text = x.value.str_value();
+    if (text.size() > 1) return nullptr;  // an invalid escape: the row loop raises the error
+    escape = ops::LikeEscapeByte(text);
+  }
+  return std::make_shared<const ops::LikePattern>(e.children[1]->value.str_value(), escape);
+}
+
 bool FilterColumnConstant(const BoundExpr& e, const DataChunk& in, const uint32_t* in_sel,
                           uint32_t n, uint32_t* out_sel, uint32_t& count) {
+  if (e.kind == BExpr::Like && e.children[0]->kind == BExpr::Column && e.children[0]->index >= 0 &&
+      in.cols[e.children[0]->index].type().physical() == PhysType::Str) {
+    // column LIKE constant: the compiled pattern over the rows still selected.
+    std::shared_ptr<const ops::LikePattern> local;
+    const ops::LikePattern* pat = e.like.get();
+    if (!pat) {
+      local = CompileLikePattern(e);
+      pat = local.get();
+    }
+    if (!pat) return false;
+    const bool neg = e.negated;
+    count = SelectLoop<StrRef>(in.cols[e.children[0]->index], in_sel, n, out_sel,
+                               [pat, neg](const StrRef& x) { return pat->Match(x.data(), x.size()) != neg; });
+    return true;
+  }
   if (e.kind != BExpr::Compare) return false;
   const BoundExpr* c = e.children[0].get();
   const BoundExpr* k = e.children[1].get();
