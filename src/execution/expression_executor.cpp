@@ -210,86 +210,163 @@ void TryCastVector(const Vector& src, Vector& out, uint32_t n) {
 
 namespace {
 
+// a <opc> b row by row; `ca` / `cb`: that operand is a constant held in its row 0 only.
 template <class T>
-void CompareLoop(int opc, const Vector& a, const Vector& b, uint8_t* r, uint32_t n) {
+void CompareLoop(int opc, const Vector& a, const Vector& b, bool ca, bool cb, uint8_t* r, uint32_t n) {
   const T* x = a.data<T>();
   const T* y = b.data<T>();
-  for (uint32_t i = 0; i < n; i++) r[i] = ops::Compare<T>(opc, x[i], y[i]);
+  auto run = [&]<int OP>() {
+    if (cb && !ca) {
+      const T c = y[0];
+      for (uint32_t i = 0; i < n; i++) r[i] = ops::Compare<T>(OP, x[i], c);
+    } else if (ca && !cb) {
+      const T c = x[0];
+      for (uint32_t i = 0; i < n; i++) r[i] = ops::Compare<T>(OP, c, y[i]);
+    } else {
+      for (uint32_t i = 0; i < n; i++) r[i] = ops::Compare<T>(OP, x[ca ? 0 : i], y[cb ? 0 : i]);
+    }
+  };
+  switch (opc) {  // the operator outside the loop
+    case ops::kEq: run.template operator()<ops::kEq>(); break;
+    case ops::kNe: run.template operator()<ops::kNe>(); break;
+    case ops::kLt: run.template operator()<ops::kLt>(); break;
+    case ops::kLe: run.template operator()<ops::kLe>(); break;
+    case ops::kGt: run.template operator()<ops::kGt>(); break;
+    default: run.template operator()<ops::kGe>(); break;
+  }
+}
+
+// out's rows NULL where the operand is (a constant operand: all of them or none).
+void MergeOperandNulls(Vector& out, uint32_t n, const Vector& v, bool is_const) {
+  if (!is_const) MergeNulls(out, n, {&v});
+  else if (!v.IsValid(0)) std::memset(out.validity(), 0, Cap(n));
 }
 
 [[noreturn]] void Overflow(const char* what, const Type& t) {
   throw UserError(ErrorKind::Conversion, ops::OverflowMessage(what, t));
 }
 
-template <class T>
-void ArithLoop(ast::Op op, const Vector& a, const Vector& b, Vector& out, uint32_t n) {
+// +, - and * over whole vectors: the loop only notes whether some row failed (the 64-bit
+// or 128-bit result overflowed, or a DECIMAL result left its precision: |r| < `limit`,
+// 0 for no such check); only then are the rows looked at again, in order, for the first
+// one that is not NULL, whose error is raised (the operation's overflow before the
+// precision's, as the checks come). A constant operand (`ca`, `cb`) is read once.
+template <class T, class F>
+void CheckedLoop(F f, const char* what, const Vector& a, const Vector& b, bool ca, bool cb, Vector& out,
+                 uint32_t n, T limit) {
   const T* x = a.data<T>();
   const T* y = b.data<T>();
   T* r = out.data<T>();
-  auto valid = [&](uint32_t i) { return a.IsValid(i) && b.IsValid(i); };
+  bool bad = false;
+  auto run = [&]<bool CA, bool CB>() {
+    const T x0 = x[0], y0 = y[0];
+    for (uint32_t i = 0; i < n; i++) {
+      bad |= !f(CA ? x0 : x[i], CB ? y0 : y[i], r[i]);
+      if constexpr (!std::is_same_v<T, double>)
+        if (limit != 0) bad |= !ops::WithinPrecision(r[i], limit);
+    }
+  };
+  if (ca && cb) run.template operator()<true, true>();
+  else if (ca) run.template operator()<true, false>();
+  else if (cb) run.template operator()<false, true>();
+  else run.template operator()<false, false>();
+  if (!bad) return;
+  auto valid = [&](uint32_t i) { return a.IsValid(ca ? 0 : i) && b.IsValid(cb ? 0 : i); };
+  for (uint32_t i = 0; i < n; i++) {
+    T t;
+    if (!f(x[ca ? 0 : i], y[cb ? 0 : i], t) && valid(i)) Overflow(what, out.type());
+  }
+  if constexpr (!std::is_same_v<T, double>)
+    for (uint32_t i = 0; i < n; i++)
+      if (limit != 0 && !ops::WithinPrecision(r[i], limit) && valid(i)) Overflow("arithmetic", out.type());
+}
+
+template <class T>
+void ArithLoop(ast::Op op, const Vector& a, const Vector& b, bool ca, bool cb, Vector& out, uint32_t n, T limit) {
+  const T* x = a.data<T>();
+  const T* y = b.data<T>();
+  T* r = out.data<T>();
+  auto valid = [&](uint32_t i) { return a.IsValid(ca ? 0 : i) && b.IsValid(cb ? 0 : i); };
   switch (op) {
     case ast::Op::Add:
-      for (uint32_t i = 0; i < n; i++)
-        if (!ops::AddChecked(x[i], y[i], r[i]) && valid(i)) Overflow("addition", out.type());
+      CheckedLoop<T>([](T p, T q, T& t) { return ops::AddChecked(p, q, t); }, "addition", a, b, ca, cb, out, n, limit);
       break;
     case ast::Op::Sub:
-      for (uint32_t i = 0; i < n; i++)
-        if (!ops::SubChecked(x[i], y[i], r[i]) && valid(i)) Overflow("subtraction", out.type());
+      CheckedLoop<T>([](T p, T q, T& t) { return ops::SubChecked(p, q, t); }, "subtraction", a, b, ca, cb, out, n, limit);
       break;
     case ast::Op::Mul:
-      for (uint32_t i = 0; i < n; i++)
-        if (!ops::MulChecked(x[i], y[i], r[i]) && valid(i)) Overflow("multiplication", out.type());
+      CheckedLoop<T>([](T p, T q, T& t) { return ops::MulChecked(p, q, t); }, "multiplication", a, b, ca, cb, out, n,
+                     limit);
       break;
     case ast::Op::Mod:
     case ast::Op::IntDiv:
       for (uint32_t i = 0; i < n; i++) {
+        const T p = x[ca ? 0 : i], q = y[cb ? 0 : i];
         bool overflow = false;
-        bool ok = op == ast::Op::Mod ? ops::Mod(x[i], y[i], r[i], overflow) : ops::IntDiv(x[i], y[i], r[i], overflow);
+        bool ok = op == ast::Op::Mod ? ops::Mod(p, q, r[i], overflow) : ops::IntDiv(p, q, r[i], overflow);
         if (!ok) out.SetNull(i);
         else if (overflow && valid(i))
-          throw UserError(ErrorKind::Conversion, "Overflow in division of " + a.GetValue(i).ToString() + " / " +
-                                                     b.GetValue(i).ToString());
+          throw UserError(ErrorKind::Conversion, "Overflow in division of " + a.GetValue(ca ? 0 : i).ToString() +
+                                                     " / " + b.GetValue(cb ? 0 : i).ToString());
       }
       break;
     case ast::Op::Div:
       if constexpr (std::is_same_v<T, double>) {
         for (uint32_t i = 0; i < n; i++)
-          if (!ops::Div(x[i], y[i], r[i])) out.SetNull(i);
+          if (!ops::Div(x[ca ? 0 : i], y[cb ? 0 : i], r[i])) out.SetNull(i);
       }
       break;
     default: throw InternalError("bad arithmetic operator");
   }
 }
 
-void EvalArith(const BoundExpr& e, const Vector& a, const Vector& b, Vector& out, uint32_t n) {
-  MergeNulls(out, n, {&a, &b});
+// a <op> b; `ca` / `cb`: that operand is a constant held in its row 0 only.
+void EvalArith(const BoundExpr& e, const Vector& a, const Vector& b, bool ca, bool cb, Vector& out, uint32_t n) {
+  MergeOperandNulls(out, n, a, ca);
+  MergeOperandNulls(out, n, b, cb);
   if (a.type().id == TypeId::Date && b.type().id == TypeId::Date) {  // DATE - DATE (days)
     for (uint32_t i = 0; i < n; i++)
-      out.data<int64_t>()[i] = (int64_t)a.data<int32_t>()[i] - b.data<int32_t>()[i];
+      out.data<int64_t>()[i] = (int64_t)a.data<int32_t>()[ca ? 0 : i] - b.data<int32_t>()[cb ? 0 : i];
     return;
   }
+  // A DECIMAL result must fit its precision (DECIMAL(18, s) of 64 bits too: the binder
+  // narrows wider results of narrow operands to it, as DuckDB does), checked in the same
+  // loop. DECIMAL(p <= 18) is 64-bit (or 32-bit) arithmetic throughout.
+  const bool decimal = out.type().id == TypeId::Decimal;
   switch (out.type().physical()) {
-    case PhysType::I32: ArithLoop<int32_t>(e.op, a, b, out, n); break;
-    case PhysType::I64: ArithLoop<int64_t>(e.op, a, b, out, n); break;
-    case PhysType::I128: ArithLoop<int128_t>(e.op, a, b, out, n); break;
-    case PhysType::F64: ArithLoop<double>(e.op, a, b, out, n); break;
+    case PhysType::I32:
+      ArithLoop<int32_t>(e.op, a, b, ca, cb, out, n, decimal ? (int32_t)Pow10(out.type().precision) : 0);
+      break;
+    case PhysType::I64:
+      ArithLoop<int64_t>(e.op, a, b, ca, cb, out, n, decimal ? (int64_t)Pow10(out.type().precision) : 0);
+      break;
+    case PhysType::I128:
+      ArithLoop<int128_t>(e.op, a, b, ca, cb, out, n, decimal ? Pow10(out.type().precision) : 0);
+      break;
+    case PhysType::F64: ArithLoop<double>(e.op, a, b, ca, cb, out, n, 0.0); break;
     default: throw InternalError("arithmetic on " + out.type().ToString());
   }
-  // A DECIMAL result must fit its precision (DECIMAL(18, s) of 64 bits too: the binder
-  // narrows wider results of narrow operands to it, as DuckDB does).
-  if (out.type().id == TypeId::Decimal && out.type().physical() == PhysType::I128) {
-    int128_t lim = Pow10(out.type().precision);
-    for (uint32_t i = 0; i < n; i++) {
-      int128_t v = out.data<int128_t>()[i];
-      if (!ops::WithinPrecision(v, lim) && out.IsValid(i)) Overflow("arithmetic", out.type());
-    }
-  } else if (out.type().id == TypeId::Decimal && out.type().physical() == PhysType::I64) {
-    int64_t lim = (int64_t)Pow10(out.type().precision);
-    for (uint32_t i = 0; i < n; i++) {
-      int64_t v = out.data<int64_t>()[i];
-      if (!ops::WithinPrecision(v, lim) && out.IsValid(i)) Overflow("arithmetic", out.type());
-    }
+}
+
+// An operand of arithmetic or a comparison, as bits: a CAST that changes no bit (a DECIMAL
+// widened at the same scale in the same physical width, DECIMAL(15,2) to DECIMAL(18,2)) is
+// its operand itself; a constant is evaluated into one row (`is_const`). The vector's type
+// may be the narrower one: the caller reads only its physical values and validity.
+const Vector& OperandBits(const BoundExpr& e, const DataChunk& in, Vector& scratch, bool& is_const) {
+  const BoundExpr* x = &e;
+  while (x->kind == BExpr::Cast && !x->negated && x->type.id == TypeId::Decimal &&
+         x->children[0]->type.id == TypeId::Decimal && x->children[0]->type.scale == x->type.scale &&
+         x->children[0]->type.precision <= x->type.precision &&
+         x->children[0]->type.physical() == x->type.physical())
+    x = x->children[0].get();
+  is_const = x->kind == BExpr::Constant;
+  if (is_const) {
+    scratch.Init(x->type, 1);
+    if (x->value.is_null()) scratch.SetNull(0);
+    else scratch.SetValue(0, x->value);
+    return scratch;
   }
+  return EvaluateOperand(*x, in, scratch);
 }
 
 }  // namespace
@@ -356,12 +433,14 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
     }
     case BExpr::Compare: {
       Vector sa, sb;
-      const Vector& a = EvaluateOperand(*e.children[0], in, sa);
-      const Vector& b = EvaluateOperand(*e.children[1], in, sb);
-      MergeNulls(out, n, {&a, &b});
+      bool ca = false, cb = false;
+      const Vector& a = OperandBits(*e.children[0], in, sa, ca);
+      const Vector& b = OperandBits(*e.children[1], in, sb, cb);
+      MergeOperandNulls(out, n, a, ca);
+      MergeOperandNulls(out, n, b, cb);
       int opc = CompareOpCode(e.op);
       uint8_t* r = out.data<uint8_t>();
-      DispatchPhys(a.type().physical(), [&]<class T>() { CompareLoop<T>(opc, a, b, r, n); });
+      DispatchPhys(a.type().physical(), [&]<class T>() { CompareLoop<T>(opc, a, b, ca, cb, r, n); });
       return;
     }
     case BExpr::And:
@@ -416,9 +495,10 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
     }
     case BExpr::Arith: {
       Vector sa, sb;
-      const Vector& a = EvaluateOperand(*e.children[0], in, sa);
-      const Vector& b = EvaluateOperand(*e.children[1], in, sb);
-      EvalArith(e, a, b, out, n);
+      bool ca = false, cb = false;
+      const Vector& a = OperandBits(*e.children[0], in, sa, ca);
+      const Vector& b = OperandBits(*e.children[1], in, sb, cb);
+      EvalArith(e, a, b, ca, cb, out, n);
       return;
     }
     case BExpr::Like: {
