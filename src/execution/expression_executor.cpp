@@ -658,6 +658,92 @@ std::shared_ptr<const ops::LikePattern> CompileLikePattern(const BoundExpr& e) {
   return std::make_shared<const ops::LikePattern>(e.children[1]->value.str_value(), escape);
 }
 
+namespace {
+
+// Rows where a <op> b, both TRUE-valued (not NULL).
+template <class T>
+uint32_t SelectCompareColumns(ast::Op op, const Vector& a, const Vector& b, const uint32_t* in_sel, uint32_t n,
+                              uint32_t* out) {
+  const T* x = a.data<T>();
+  const T* y = b.data<T>();
+  const bool nulls = a.has_nulls() || b.has_nulls();
+  auto run = [&]<int OP>() {
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      const uint32_t r = in_sel ? in_sel[i] : i;
+      out[k] = r;
+      k += ops::Compare<T>(OP, x[r], y[r]) & (!nulls || (a.IsValid(r) & b.IsValid(r)));
+    }
+    return k;
+  };
+  switch (CompareOpCode(op)) {
+    case ops::kEq: return run.template operator()<ops::kEq>();
+    case ops::kNe: return run.template operator()<ops::kNe>();
+    case ops::kLt: return run.template operator()<ops::kLt>();
+    case ops::kLe: return run.template operator()<ops::kLe>();
+    case ops::kGt: return run.template operator()<ops::kGt>();
+    default: return run.template operator()<ops::kGe>();
+  }
+}
+
+// column [NOT] IN (constants): the items read once. A NULL item makes a row that matches
+// no item NULL, never TRUE: IN ignores it, NOT IN then passes no row.
+bool FilterInList(const BoundExpr& e, const DataChunk& in, const uint32_t* in_sel, uint32_t n, uint32_t* out_sel,
+                  uint32_t& count) {
+  const BoundExpr* c = e.children[0].get();
+  if (c->kind != BExpr::Column || c->index < 0) return false;
+  bool null_item = false;
+  for (size_t i = 1; i < e.children.size(); i++) {
+    if (e.children[i]->kind != BExpr::Constant) return false;
+    null_item |= e.children[i]->value.is_null();
+  }
+  if (e.negated && null_item) {
+    count = 0;
+    return true;
+  }
+  const Vector& v = in.cols[c->index];
+  const bool neg = e.negated;
+  auto items = [&]<class T>(auto get) {
+    std::vector<T> r;
+    for (size_t i = 1; i < e.children.size(); i++)
+      if (!e.children[i]->value.is_null()) r.push_back(get(e.children[i]->value));
+    return r;
+  };
+  switch (v.type().physical()) {
+    case PhysType::I32: {
+      auto xs = items.template operator()<int32_t>([](const Value& x) { return (int32_t)x.int_value(); });
+      count = SelectLoop<int32_t>(v, in_sel, n, out_sel, [&xs, neg](int32_t x) {
+        return (std::find(xs.begin(), xs.end(), x) != xs.end()) != neg;
+      });
+      return true;
+    }
+    case PhysType::I64: {
+      auto xs = items.template operator()<int64_t>([](const Value& x) { return (int64_t)x.int_value(); });
+      count = SelectLoop<int64_t>(v, in_sel, n, out_sel, [&xs, neg](int64_t x) {
+        return (std::find(xs.begin(), xs.end(), x) != xs.end()) != neg;
+      });
+      return true;
+    }
+    case PhysType::Str: {
+      // Strings kept alive by the expression's constants; compared by length first.
+      auto xs = items.template operator()<StrRef>([](const Value& x) { return StrRef(x.str_value()); });
+      count = SelectLoop<StrRef>(v, in_sel, n, out_sel, [&xs, neg](const StrRef& x) {
+        bool hit = false;
+        for (const StrRef& y : xs)
+          if (y.size() == x.size() && (x.empty() || std::memcmp(x.data(), y.data(), x.size()) == 0)) {
+            hit = true;
+            break;
+          }
+        return hit != neg;
+      });
+      return true;
+    }
+    default: return false;
+  }
+}
+
+}  // namespace
+
 bool FilterColumnConstant(const BoundExpr& e, const DataChunk& in, const uint32_t* in_sel,
                           uint32_t n, uint32_t* out_sel, uint32_t& count) {
   if (e.kind == BExpr::Like && e.children[0]->kind == BExpr::Column && e.children[0]->index >= 0 &&
@@ -675,10 +761,25 @@ bool FilterColumnConstant(const BoundExpr& e, const DataChunk& in, const uint32_
                                [pat, neg](const StrRef& x) { return pat->Match(x.data(), x.size()) != neg; });
     return true;
   }
+  if (e.kind == BExpr::InList) return FilterInList(e, in, in_sel, n, out_sel, count);
   if (e.kind != BExpr::Compare) return false;
   const BoundExpr* c = e.children[0].get();
   const BoundExpr* k = e.children[1].get();
   ast::Op op = e.op;
+  if (c->kind == BExpr::Column && k->kind == BExpr::Column && c->index >= 0 && k->index >= 0) {
+    // column <op> column of one type (q12: l_commitdate < l_receiptdate)
+    const Vector& a = in.cols[c->index];
+    const Vector& b = in.cols[k->index];
+    if (a.type().physical() != b.type().physical()) return false;
+    return DispatchPhys(a.type().physical(), [&]<class T>() {
+      if constexpr (std::is_same_v<T, uint8_t>) {
+        return false;
+      } else {
+        count = SelectCompareColumns<T>(op, a, b, in_sel, n, out_sel);
+        return true;
+      }
+    });
+  }
   if (c->kind != BExpr::Column) {
     std::swap(c, k);
     op = FlipComparison(op);
@@ -700,26 +801,80 @@ bool FilterColumnConstant(const BoundExpr& e, const DataChunk& in, const uint32_
   }
 }
 
-uint32_t EvaluateFilter(const BoundExpr& e, const DataChunk& in, std::vector<uint32_t>& sel) {
-  sel.resize(std::max<uint32_t>(in.size, 1));
-  uint32_t fast = 0;
-  if (FilterColumnConstant(e, in, nullptr, in.size, sel.data(), fast)) return fast;
+namespace {
+
+// Rows of in_sel[0..n) (all rows [0, n) when null) where `e` is TRUE, into out_sel (which
+// may alias in_sel); returns their count. AND narrows the selection term by term; OR
+// tests each term on the rows no earlier term passed. Other terms take the fast paths of
+// FilterColumnConstant, else are evaluated over the chunk.
+uint32_t SelectTrue(const BoundExpr& e, const DataChunk& in, const uint32_t* in_sel, uint32_t n, uint32_t* out_sel) {
+  if (e.kind == BExpr::And) {
+    const uint32_t* cur = in_sel;
+    for (auto& c : e.children) {
+      if (n == 0) break;
+      n = SelectTrue(*c, in, cur, n, out_sel);
+      cur = out_sel;
+    }
+    if (!cur && n > 0)  // no terms
+      for (uint32_t i = 0; i < n; i++) out_sel[i] = i;
+    return n;
+  }
+  if (e.kind == BExpr::Or) {
+    std::vector<uint8_t> pass(in.size, 0);
+    std::vector<uint32_t> rest(n), hit(n);
+    for (uint32_t i = 0; i < n; i++) rest[i] = in_sel ? in_sel[i] : i;
+    uint32_t m = n;
+    for (auto& c : e.children) {
+      if (m == 0) break;
+      const uint32_t k = SelectTrue(*c, in, rest.data(), m, hit.data());
+      if (k == 0) continue;
+      for (uint32_t i = 0; i < k; i++) pass[hit[i]] = 1;
+      uint32_t j = 0;
+      for (uint32_t i = 0; i < m; i++) {
+        rest[j] = rest[i];
+        j += !pass[rest[i]];
+      }
+      m = j;
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      const uint32_t r = in_sel ? in_sel[i] : i;
+      out_sel[k] = r;
+      k += pass[r];
+    }
+    return k;
+  }
+  uint32_t count = 0;
+  if (FilterColumnConstant(e, in, in_sel, n, out_sel, count)) return count;
   Vector v;
   Evaluate(e, in, v);
-  sel.resize(in.size);
-  uint32_t k = 0;
   const uint8_t* d = v.data<uint8_t>();
-  if (!v.has_nulls()) {
-    for (uint32_t i = 0; i < in.size; i++) {
-      sel[k] = i;
+  uint32_t k = 0;
+  if (in_sel) {
+    for (uint32_t i = 0; i < n; i++) {
+      const uint32_t r = in_sel[i];
+      out_sel[k] = r;
+      k += (d[r] != 0) & v.IsValid(r);
+    }
+  } else if (!v.has_nulls()) {
+    for (uint32_t i = 0; i < n; i++) {
+      out_sel[k] = i;
       k += d[i] != 0;
     }
   } else {
-    for (uint32_t i = 0; i < in.size; i++) {
-      sel[k] = i;
+    for (uint32_t i = 0; i < n; i++) {
+      out_sel[k] = i;
       k += (d[i] != 0) & v.IsValid(i);
     }
   }
+  return k;
+}
+
+}  // namespace
+
+uint32_t EvaluateFilter(const BoundExpr& e, const DataChunk& in, std::vector<uint32_t>& sel) {
+  sel.resize(std::max<uint32_t>(in.size, 1));
+  const uint32_t k = SelectTrue(e, in, nullptr, in.size, sel.data());
   return k;
 }
 
