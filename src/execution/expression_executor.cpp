@@ -450,9 +450,25 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
       std::vector<uint8_t> null(n, 0);
       std::fill(r, r + n, is_and ? 1 : 0);
       for (auto& c : e.children) {
-        Vector v;
-        Evaluate(*c, in, v);
+        Vector sv;
+        const Vector& v = EvaluateOperand(*c, in, sv);
         const uint8_t* x = v.data<uint8_t>();
+        if (!v.has_nulls()) {  // a term without NULLs: plain AND / OR (a FALSE / TRUE also clears NULL)
+          uint8_t* nl = null.data();
+          if (is_and)
+            for (uint32_t i = 0; i < n; i++) {
+              const uint8_t t = x[i] != 0;
+              r[i] &= t;
+              nl[i] &= t;
+            }
+          else
+            for (uint32_t i = 0; i < n; i++) {
+              const uint8_t t = x[i] != 0;
+              r[i] |= t;
+              nl[i] &= !t;
+            }
+          continue;
+        }
         for (uint32_t i = 0; i < n; i++) {
           bool valid = v.IsValid(i);
           if (is_and) {
@@ -541,6 +557,39 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
       Vector sx;
       const Vector& x = EvaluateOperand(*e.children[0], in, sx);
       uint8_t* r = out.data<uint8_t>();
+      if (std::all_of(e.children.begin() + 1, e.children.end(),
+                      [](const BoundExprPtr& c) { return c->kind == BExpr::Constant; })) {
+        // Constant items, read once: a row is TRUE when it equals one, NULL when it is
+        // NULL or equals none and some item is NULL, else FALSE.
+        bool null_item = false;
+        for (size_t k = 1; k < e.children.size(); k++) null_item |= e.children[k]->value.is_null();
+        DispatchPhys(x.type().physical(), [&]<class T>() {
+          std::vector<T> items;
+          std::vector<Vector> holders;  // the items' physical values (strings kept alive)
+          holders.reserve(e.children.size());
+          for (size_t k = 1; k < e.children.size(); k++) {
+            if (e.children[k]->value.is_null()) continue;
+            holders.emplace_back(e.children[k]->type, 1);
+            holders.back().SetValue(0, e.children[k]->value);
+            items.push_back(holders.back().template data<T>()[0]);
+          }
+          const T* a = x.data<T>();
+          for (uint32_t i = 0; i < n; i++) {
+            bool hit = false;
+            for (const T& it : items)
+              if (ops::Equals(a[i], it)) {
+                hit = true;
+                break;
+              }
+            r[i] = hit;
+          }
+        });
+        for (uint32_t i = 0; i < n; i++) {
+          if (!x.IsValid(i) || (!r[i] && null_item)) out.SetNull(i);
+          else if (e.negated) r[i] = !r[i];
+        }
+        return;
+      }
       std::vector<uint8_t> saw_null(n, 0);
       std::fill(r, r + n, 0);
       for (size_t k = 1; k < e.children.size(); k++) {

@@ -183,9 +183,9 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
     uint32_t n = std::min(kVectorSize, rg.count - l.offset);
     uint32_t base = l.offset;
     l.offset += n;
-    out.Init(types, kVectorSize);
     out.batch = (l.group_index << 32) | base;
     if (filters.empty()) {
+      out.Init(types, kVectorSize);
       if (!count_only)
         for (size_t c = 0; c < column_ids.size(); c++) rg.columns[column_ids[c]]->Read(base, n, out.cols[c]);
       out.size = n;
@@ -193,6 +193,10 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
     }
     // Each filter term narrows the selection; a term's columns are read as it comes, for
     // the rows still selected (in place: row i of the chunk stays row base + i).
+    // Only the filters' columns are set up here; the others are read into the result.
+    out.cols.resize(types.size());
+    for (size_t c = 0; c < column_ids.size(); c++)
+      if (filter_col_[c]) out.cols[c].Init(types[c], kVectorSize);
     out.size = n;
     l.loaded.assign(column_ids.size(), 0);
     l.sel.resize(n);
@@ -260,8 +264,11 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
     }
     if (count == 0) continue;
     if (count == n) {  // every row passed: the columns read so far stay where they are
-      for (size_t c = 0; c < column_ids.size(); c++)
-        if (!l.loaded[c] && !count_only) rg.columns[column_ids[c]]->Read(base, n, out.cols[c]);
+      for (size_t c = 0; c < column_ids.size(); c++) {
+        if (l.loaded[c]) continue;
+        if (!filter_col_[c]) out.cols[c].Init(types[c], kVectorSize);
+        if (!count_only) rg.columns[column_ids[c]]->Read(base, n, out.cols[c]);
+      }
       return true;
     }
     DataChunk res;
