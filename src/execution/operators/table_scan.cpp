@@ -96,11 +96,11 @@ bool PhysicalTableScan::GroupMayMatch(const RowGroup& rg) const {
 
 // Reads rows base + rows[i] of a column chunk into out[i] (i in [0, n)), or with
 // `in_place` into out[rows[i]] (the other rows of out are left as they are).
-static void GatherChunk(const ColumnChunk& c, uint32_t base, const uint32_t* rows, uint32_t n,
-                        Vector& out, bool in_place = false) {
+template <bool in_place>
+static void GatherRows(const ColumnChunk& c, uint32_t base, const uint32_t* rows, uint32_t n, Vector& out) {
   c.EnsureVerified();
   out.ClearNulls();
-  auto at = [rows, in_place](uint32_t i) { return in_place ? rows[i] : i; };
+  auto at = [rows](uint32_t i) { return in_place ? rows[i] : i; };
   if (c.validity) {
     uint8_t* v = out.validity();
     for (uint32_t i = 0; i < n; i++) v[at(i)] = c.IsValid(base + rows[i]);
@@ -124,6 +124,11 @@ static void GatherChunk(const ColumnChunk& c, uint32_t base, const uint32_t* row
     for (uint32_t i = 0; i < n; i++)
       if (!v[at(i)]) std::memset(dst + at(i) * w, 0, w);
   }
+}
+static void GatherChunk(const ColumnChunk& c, uint32_t base, const uint32_t* rows, uint32_t n, Vector& out,
+                        bool in_place = false) {
+  if (in_place) GatherRows<true>(c, base, rows, n, out);
+  else GatherRows<false>(c, base, rows, n, out);
 }
 
 // A filter over one VARCHAR column evaluated over the chunk's dictionary: pass[code] for
