@@ -90,6 +90,13 @@ bool HasMultiByteLead(const char* s, size_t n) {
   return (acc & 0x8080808080808080ULL) != 0;
 }
 
+// a[0, k) == b[0, k) for the short middles of needles (inline: no call per candidate).
+static inline bool SameBytes(const char* a, const char* b, size_t k) {
+  for (size_t i = 0; i < k; i++)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
 size_t FindBytes(const char* s, size_t n, size_t from, const char* needle, size_t m) {
   if (m > n || from > n - m) return n;
   if (m == 1) {
@@ -100,7 +107,7 @@ size_t FindBytes(const char* s, size_t n, size_t from, const char* needle, size_
   size_t i = from;
 #if defined(__SSE2__)
   // Candidates where both the needle's first and last bytes match, 16 positions at a time
-  // (the loads read s[i, i + m - 1 + 16), within the string); each checked with memcmp.
+  // (the loads read s[i, i + m - 1 + 16), within the string); each checked byte by byte.
   if (n >= m - 1 + 16) {
     const __m128i first = _mm_set1_epi8(needle[0]);
     const __m128i lastb = _mm_set1_epi8(needle[m - 1]);
@@ -111,7 +118,7 @@ size_t FindBytes(const char* s, size_t n, size_t from, const char* needle, size_
       mask &= ~0u << skip;  // positions before `from` (the overlapping last block)
       while (mask) {
         const unsigned bit = (unsigned)__builtin_ctz(mask);
-        if (std::memcmp(s + at + bit + 1, needle + 1, m - 2) == 0) return at + bit;
+        if (SameBytes(s + at + bit + 1, needle + 1, m - 2)) return at + bit;
         mask &= mask - 1;
       }
       return n;
@@ -128,7 +135,7 @@ size_t FindBytes(const char* s, size_t n, size_t from, const char* needle, size_
   }
 #endif
   for (; i <= last; i++)
-    if (s[i] == needle[0] && s[i + m - 1] == needle[m - 1] && std::memcmp(s + i + 1, needle + 1, m - 2) == 0)
+    if (s[i] == needle[0] && s[i + m - 1] == needle[m - 1] && SameBytes(s + i + 1, needle + 1, m - 2))
       return i;
   return n;
 }
