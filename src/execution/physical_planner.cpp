@@ -1,5 +1,7 @@
 #include "execution/physical_planner.hpp"
 
+#include "execution/expression_executor.hpp"
+
 #include "execution/operators/basic_operators.hpp"
 #include "execution/operators/hash_aggregate.hpp"
 #include "execution/operators/hash_join.hpp"
@@ -23,6 +25,7 @@ static void Resolve(BoundExpr& e, const std::vector<ColumnBinding>& input) {
     throw InternalError("column " + e.ToString() + " not found in its operator's input");
   }
   for (auto& c : e.children) Resolve(*c, input);
+  if (e.kind == BExpr::Like) e.like = CompileLikePattern(e);  // once per expression
 }
 
 // The working tables of the recursive CTEs being planned on this thread, by the CTE's
