@@ -1,0 +1,143 @@
+// The CPU hash join's index over its build rows (hash_join.hpp).
+//
+// Each build row has a 64-bit key word: its packed key where the keys pack into one word
+// (hashing.hpp, PackableKeys: one integer key, or two 32-bit ones), else the hash of its
+// keys. Rows are partitioned by the top bits of their hash, and each partition gets its own
+// open-addressing table (linear probing, at most half full, grown by doubling), so the
+// partitions are built in parallel, one task each, and a table being filled is small
+// enough to stay in cache. An entry holds one distinct key: its word, the last build row
+// with that key, and where the others are: a list of links (row, next link), newest
+// first. A row's link is written at the row's place in its partition's input (which the
+// partition's own task fills, near in memory), not at its row number. A probe finds the entry by hash bits and word alone where the word is
+// the key; where it is a hash, the keys of a candidate are compared after the words.
+// Without chains (`chain` false: semi, anti and mark joins that only ask whether a key
+// exists) the table keeps the first row of each key and drops the rest.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "execution/hashing.hpp"
+
+namespace tessera {
+
+struct JoinEntry {
+  uint64_t word;  // packed key, or the keys' hash
+  uint32_t head;  // last build row with this key + 1; 0 = empty slot
+  uint32_t more;  // the link of the row before it + 1; 0 = none (always without chains)
+};
+struct JoinLink {
+  uint32_t row;
+  uint32_t next;  // the next link + 1; 0 = end
+};
+
+class JoinHashTable {
+ public:
+  // Prepares for `rows` build rows: chooses the partition count. `exact`: the words are
+  // the keys (no key comparison); `chain`: keep every row of a key.
+  void Init(uint64_t rows, bool exact, bool chain);
+  void Clear();
+
+  // The hash of a row with key word `w` (words that are keys are mixed; hashes are not).
+  static uint64_t HashOf(uint64_t w, bool exact) { return exact ? HashMix(w) : w; }
+  uint64_t Hash(uint64_t w) const { return HashOf(w, exact_); }
+  // Partitions are ranges of radixes (the hash's top kRadixBits bits), so that rows can be
+  // counted by radix before the partition count is known.
+  static constexpr uint32_t kRadixBits = 8;
+  static uint32_t Radix(uint64_t h) { return (uint32_t)(h >> (64 - kRadixBits)); }
+  uint32_t Partitions() const { return 1u << pbits_; }
+  uint32_t PartitionOf(uint64_t h) const { return Radix(h) >> (kRadixBits - pbits_); }
+
+  // Fills partition `p` from its m rows (row ids in increasing order, with their words),
+  // which are the rows at [first, first + m) of all partitions' input (partition-major; at
+  // most the `rows` of Init). Partitions may be built concurrently, each by one thread.
+  // `same_keys(a, b)` says whether build rows a and b have equal keys (called only when
+  // !exact and the words are equal).
+  template <class SameKeys>
+  void BuildPartition(uint32_t p, const uint64_t* words, const uint32_t* rows, uint64_t first, uint64_t m,
+                      SameKeys&& same_keys);
+
+  // The entry of the key with word `w` (hash h = Hash(w)), or null. `same_key(row)`
+  // compares the probe key with build row `row`'s (called only when !exact).
+  template <class SameKey>
+  const JoinEntry* Find(uint64_t h, uint64_t w, SameKey&& same_key) const {
+    const Part& pt = parts_[PartitionOf(h)];
+    for (uint64_t s = h & pt.mask;; s = (s + 1) & pt.mask) {
+      const JoinEntry& e = pt.entries[s];
+      if (!e.head) return nullptr;
+      if (e.word == w && (exact_ || same_key(e.head - 1))) return &e;
+    }
+  }
+  void Prefetch(uint64_t h) const {
+    const Part& pt = parts_[PartitionOf(h)];
+    __builtin_prefetch(pt.entries.get() + (h & pt.mask));
+  }
+  // f(row) for each build row of entry e, newest first.
+  template <class F>
+  void ForEachRow(const JoinEntry& e, F&& f) const {
+    f(e.head - 1);
+    for (uint32_t l = e.more; l; l = links_[l - 1].next) f(links_[l - 1].row);
+  }
+
+  bool exact() const { return exact_; }
+  bool chain() const { return chain_; }
+  // Bytes of the entries and the chain links (for the cost model).
+  double Bytes() const;
+
+ private:
+  struct Part {
+    std::unique_ptr<JoinEntry[]> entries;
+    uint64_t mask = 0;  // capacity - 1
+    uint64_t used = 0;  // distinct keys
+  };
+  static void Grow(Part& pt, bool exact);
+
+  bool exact_ = true, chain_ = true;
+  uint32_t pbits_ = 0;
+  std::vector<Part> parts_;
+  std::unique_ptr<JoinLink[]> links_;  // per input place (written for the rows chained)
+  uint64_t rows_ = 0;
+};
+
+template <class SameKeys>
+void JoinHashTable::BuildPartition(uint32_t p, const uint64_t* words, const uint32_t* rows, uint64_t first,
+                                   uint64_t m, SameKeys&& same_keys) {
+  Part& pt = parts_[p];
+  // Sized for keys of about four rows each, doubled while filling where they are rarer
+  // (in cache: the partition is small), so that duplicate keys do not leave the table
+  // mostly empty.
+  uint64_t cap = 16;
+  while (cap < m / 2) cap <<= 1;
+  pt.entries = std::make_unique<JoinEntry[]>(cap);
+  pt.mask = cap - 1;
+  pt.used = 0;
+  constexpr uint64_t kAhead = 8;  // slots prefetched this many rows ahead
+  for (uint64_t i = 0; i < m; i++) {
+    if (i + kAhead < m) __builtin_prefetch(pt.entries.get() + (Hash(words[i + kAhead]) & pt.mask), 1);
+    const uint64_t w = words[i], h = Hash(w);
+    const uint32_t row = rows[i];
+    uint64_t s = h & pt.mask;
+    for (;; s = (s + 1) & pt.mask) {
+      JoinEntry& e = pt.entries[s];
+      if (!e.head) break;
+      if (e.word == w && (exact_ || same_keys(row, e.head - 1))) {
+        if (chain_) {
+          links_[first + i] = JoinLink{e.head - 1, e.more};
+          e.head = row + 1;
+          e.more = (uint32_t)(first + i + 1);
+        }
+        goto next_row;
+      }
+    }
+    if (2 * (pt.used + 1) > pt.mask + 1) {
+      Grow(pt, exact_);
+      s = h & pt.mask;
+      while (pt.entries[s].head) s = (s + 1) & pt.mask;
+    }
+    pt.entries[s] = JoinEntry{w, row + 1, 0};
+    pt.used++;
+  next_row:;
+  }
+}
+
+}  // namespace tessera
