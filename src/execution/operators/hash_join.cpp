@@ -315,6 +315,7 @@ void PhysicalHashJoin::Finalize() {
                             return true;
                           });
   });
+  table_.BuildFilter([&](uint64_t tasks, auto&& f) { ParallelFor(tasks, th, [&](uint64_t t, unsigned) { f(t); }); });
 }
 
 std::unique_ptr<LocalState> PhysicalHashJoin::InitLocalOperator() { return std::make_unique<ProbeLocal>(); }
@@ -371,14 +372,30 @@ void PhysicalHashJoin::Match(uint32_t n, const std::vector<const Vector*>& keys,
     for (uint32_t i = 0; i < n; i++) L.hashes[i] = HashMix(w[i]);
     h = L.hashes.data();
   }
+  // The rows to look up: those with a key that the table's filter does not rule out.
+  auto& cand = L.sel;
+  cand.resize(n);
+  uint32_t nc = 0;
+  if (table_.HasFilter()) {
+    for (uint32_t i = 0; i < n; i++) {
+      cand[nc] = i;
+      nc += (!valid || valid[i]) && table_.MayContain(h[i]);
+    }
+  } else {
+    for (uint32_t i = 0; i < n; i++) {
+      cand[nc] = i;
+      nc += !valid || valid[i];
+    }
+  }
   // A batch's table slots are prefetched before it looks them up.
-  constexpr uint32_t kBatch = 64;
+  constexpr uint32_t kBatch = 16;
   auto probe = [&](auto same_key) {
-    for (uint32_t b0 = 0; b0 < n; b0 += kBatch) {
-      const uint32_t b1 = std::min(n, b0 + kBatch);
-      for (uint32_t i = b0; i < b1; i++) table_.Prefetch(h[i]);
-      for (uint32_t i = b0; i < b1; i++) {
-        if (valid && !valid[i]) continue;
+    for (uint32_t j = 0; j < std::min(nc, kBatch); j++) table_.Prefetch(h[cand[j]]);
+    for (uint32_t b0 = 0; b0 < nc; b0 += kBatch) {
+      const uint32_t b1 = std::min(nc, b0 + kBatch);
+      for (uint32_t j = b1; j < std::min(nc, b1 + kBatch); j++) table_.Prefetch(h[cand[j]]);
+      for (uint32_t j = b0; j < b1; j++) {
+        const uint32_t i = cand[j];
         const JoinEntry* e = table_.Find(h[i], w[i], [&](uint32_t r) { return same_key(i, r); });
         if (!e) continue;
         table_.ForEachRow(*e, [&](uint32_t r) {

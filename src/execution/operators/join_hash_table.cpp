@@ -12,11 +12,13 @@ void JoinHashTable::Init(uint64_t rows, bool exact, bool chain) {
   while (pbits_ < kRadixBits && (rows >> (pbits_ + 1)) >= (16u << 10)) pbits_++;
   parts_.clear();
   parts_.resize(Partitions());
+  filter_.clear();
   links_.reset(chain && rows ? new JoinLink[rows] : nullptr);
 }
 
 void JoinHashTable::Clear() {
   parts_.clear();
+  std::vector<uint64_t>().swap(filter_);
   links_.reset();
   rows_ = 0;
   pbits_ = 0;
@@ -40,6 +42,7 @@ double JoinHashTable::Bytes() const {
   double b = links_ ? (double)sizeof(JoinLink) * (double)rows_ : 0;
   for (const Part& pt : parts_)
     if (pt.entries) b += (double)sizeof(JoinEntry) * (double)(pt.mask + 1);
+  b += 8.0 * (double)filter_.size();
   return b;
 }
 

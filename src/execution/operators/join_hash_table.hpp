@@ -13,6 +13,7 @@
 // Without chains (`chain` false: semi, anti and mark joins that only ask whether a key
 // exists) the table keeps the first row of each key and drops the rest.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -68,6 +69,20 @@ class JoinHashTable {
       if (e.word == w && (exact_ || same_key(e.head - 1))) return &e;
     }
   }
+  // After every partition is built: where the table is too large for the cache, a
+  // blocked Bloom filter over its keys (a 64-bit word a key, three bits set; at least 8
+  // bits a key and small enough to stay in cache), so that probe rows without a match are
+  // mostly turned away before they touch the table. `run(n, f)` runs f(0..n-1), in
+  // parallel where it can.
+  template <class Run>
+  void BuildFilter(Run&& run);
+  // False when the key with hash h is certainly not in the table.
+  bool MayContain(uint64_t h) const {
+    if (filter_.empty()) return true;
+    const uint64_t bits = FilterBits(h);
+    return (filter_[FilterWord(h)] & bits) == bits;
+  }
+  bool HasFilter() const { return !filter_.empty(); }
   void Prefetch(uint64_t h) const {
     const Part& pt = parts_[PartitionOf(h)];
     __builtin_prefetch(pt.entries.get() + (h & pt.mask));
@@ -92,6 +107,13 @@ class JoinHashTable {
   };
   static void Grow(Part& pt, bool exact);
 
+  // Filter word of hash h: its partition's range, then bits 24.. of the hash (the slot
+  // uses the low bits, the partition the top ones); the bits set: three 6-bit fields.
+  uint64_t FilterWord(uint64_t h) const { return ((uint64_t)PartitionOf(h) << fbits_) | ((h >> 24) & ((1ull << fbits_) - 1)); }
+  static uint64_t FilterBits(uint64_t h) { return (1ull << (h & 63)) | (1ull << ((h >> 6) & 63)) | (1ull << ((h >> 12) & 63)); }
+
+  std::vector<uint64_t> filter_;  // empty: no filter
+  uint32_t fbits_ = 0;            // log2 of the filter words a partition
   bool exact_ = true, chain_ = true;
   uint32_t pbits_ = 0;
   std::vector<Part> parts_;
@@ -138,6 +160,29 @@ void JoinHashTable::BuildPartition(uint32_t p, const uint64_t* words, const uint
     pt.used++;
   next_row:;
   }
+}
+
+template <class Run>
+void JoinHashTable::BuildFilter(Run&& run) {
+  filter_.clear();
+  uint64_t most = 0, bytes = 0;
+  for (const Part& pt : parts_) {
+    most = std::max(most, pt.used);
+    bytes += sizeof(JoinEntry) * (pt.mask + 1);
+  }
+  fbits_ = 0;
+  while ((8ull << fbits_) < most) fbits_++;  // a word for at most 8 keys
+  const uint64_t words = (uint64_t)parts_.size() << fbits_;
+  if (bytes < (4u << 20) || words * 8 > (1u << 20)) return;
+  filter_.assign(words, 0);
+  run(parts_.size(), [&](uint64_t p) {
+    const Part& pt = parts_[p];
+    for (uint64_t s = 0; s <= pt.mask; s++)
+      if (pt.entries[s].head) {
+        const uint64_t h = Hash(pt.entries[s].word);
+        filter_[FilterWord(h)] |= FilterBits(h);
+      }
+  });
 }
 
 }  // namespace tessera
