@@ -281,39 +281,33 @@ void PhysicalHashJoin::Finalize() {
   const uint32_t per_part = (1u << JoinHashTable::kRadixBits) / P;
   for (size_t ci = 0; ci < nchunks; ci++)
     for (uint32_t r = 0; r < (1u << JoinHashTable::kRadixBits); r++) start[ci * P + r / per_part] += collected_[ci].radix_rows[r];
-  // Partition-major order: partition p's rows are those of chunk 0, then chunk 1, ...
-  std::vector<uint64_t> pstart(P + 1, 0);
-  {
+  // Each partition's input: the rows of chunk 0, then those of chunk 1, ...
+  for (uint32_t p = 0; p < P; p++) {
     uint64_t sum = 0;
-    for (uint32_t p = 0; p < P; p++) {
-      pstart[p] = sum;
-      for (size_t ci = 0; ci < nchunks; ci++) {
-        uint64_t c = start[ci * P + p];
-        start[ci * P + p] = sum;
-        sum += c;
-      }
+    for (size_t ci = 0; ci < nchunks; ci++) {
+      uint64_t c = start[ci * P + p];
+      start[ci * P + p] = sum;
+      sum += c;
     }
-    pstart[P] = sum;
+    table_.AllocateInput(p, sum);
   }
-  std::unique_ptr<uint64_t[]> words(new uint64_t[std::max<uint64_t>(pstart[P], 1)]);
-  std::unique_ptr<uint32_t[]> rows(new uint32_t[std::max<uint64_t>(pstart[P], 1)]);
   ParallelFor(nchunks, th, [&](uint64_t ci, unsigned) {
     uint64_t* cur = &start[ci * P];
     const uint32_t o = off[ci];
     ForTableRows(collected_[ci], [&](uint32_t i, uint64_t w, uint64_t h) {
-      uint64_t at = cur[table_.PartitionOf(h)]++;
-      words[at] = w;
-      rows[at] = o + i;
+      const uint32_t p = table_.PartitionOf(h);
+      const uint64_t at = cur[p]++;
+      table_.InputWords(p)[at] = w;
+      table_.InputRows(p)[at] = o + i;
     });
   });
   collected_.clear();
   ParallelFor(P, th, [&](uint64_t p, unsigned) {
-    table_.BuildPartition((uint32_t)p, words.get() + pstart[p], rows.get() + pstart[p], pstart[p], pstart[p + 1] - pstart[p],
-                          [&](uint32_t a, uint32_t b) {
-                            for (size_t k = 0; k < nkeys_; k++)
-                              if (!ValuesEqual(build_cols_[key_col_[k]], a, build_cols_[key_col_[k]], b)) return false;
-                            return true;
-                          });
+    table_.BuildPartition((uint32_t)p, [&](uint32_t a, uint32_t b) {
+      for (size_t k = 0; k < nkeys_; k++)
+        if (!ValuesEqual(build_cols_[key_col_[k]], a, build_cols_[key_col_[k]], b)) return false;
+      return true;
+    });
   });
   table_.BuildFilter([&](uint64_t tasks, auto&& f) { ParallelFor(tasks, th, [&](uint64_t t, unsigned) { f(t); }); });
 }
@@ -398,7 +392,7 @@ void PhysicalHashJoin::Match(uint32_t n, const std::vector<const Vector*>& keys,
         const uint32_t i = cand[j];
         const JoinEntry* e = table_.Find(h[i], w[i], [&](uint32_t r) { return same_key(i, r); });
         if (!e) continue;
-        table_.ForEachRow(*e, [&](uint32_t r) {
+        table_.ForEachRow(h[i], *e, [&](uint32_t r) {
           pi.push_back(i);
           bi.push_back(r);
         });

@@ -13,15 +13,20 @@ void JoinHashTable::Init(uint64_t rows, bool exact, bool chain) {
   parts_.clear();
   parts_.resize(Partitions());
   filter_.clear();
-  links_.reset(chain && rows ? new JoinLink[rows] : nullptr);
 }
 
 void JoinHashTable::Clear() {
   parts_.clear();
   std::vector<uint64_t>().swap(filter_);
-  links_.reset();
   rows_ = 0;
   pbits_ = 0;
+}
+
+void JoinHashTable::AllocateInput(uint32_t p, uint64_t m) {
+  Part& pt = parts_[p];
+  pt.m = m;
+  pt.in_words.reset(new uint64_t[std::max<uint64_t>(m, 1)]);
+  pt.in_rows.reset(new uint32_t[std::max<uint64_t>(m, 1)]);
 }
 
 void JoinHashTable::Grow(Part& pt, bool exact) {
@@ -39,9 +44,11 @@ void JoinHashTable::Grow(Part& pt, bool exact) {
 }
 
 double JoinHashTable::Bytes() const {
-  double b = links_ ? (double)sizeof(JoinLink) * (double)rows_ : 0;
-  for (const Part& pt : parts_)
+  double b = 0;
+  for (const Part& pt : parts_) {
     if (pt.entries) b += (double)sizeof(JoinEntry) * (double)(pt.mask + 1);
+    if (pt.links) b += (double)sizeof(JoinLink) * (double)pt.m;
+  }
   b += 8.0 * (double)filter_.size();
   return b;
 }

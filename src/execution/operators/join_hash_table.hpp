@@ -8,7 +8,9 @@
 // enough to stay in cache. An entry holds one distinct key: its word, the last build row
 // with that key, and where the others are: a list of links (row, next link), newest
 // first. A row's link is written at the row's place in its partition's input (which the
-// partition's own task fills, near in memory), not at its row number. A probe finds the entry by hash bits and word alone where the word is
+// partition's own task fills, near in memory), not at its row number. Every array is a
+// partition's own (a few hundred KB), none spans the build: large allocations come from
+// the kernel as fresh pages, zeroed, on every run. A probe finds the entry by hash bits and word alone where the word is
 // the key; where it is a hash, the keys of a candidate are compared after the words.
 // Without chains (`chain` false: semi, anti and mark joins that only ask whether a key
 // exists) the table keeps the first row of each key and drops the rest.
@@ -49,14 +51,16 @@ class JoinHashTable {
   uint32_t Partitions() const { return 1u << pbits_; }
   uint32_t PartitionOf(uint64_t h) const { return Radix(h) >> (kRadixBits - pbits_); }
 
-  // Fills partition `p` from its m rows (row ids in increasing order, with their words),
-  // which are the rows at [first, first + m) of all partitions' input (partition-major; at
-  // most the `rows` of Init). Partitions may be built concurrently, each by one thread.
-  // `same_keys(a, b)` says whether build rows a and b have equal keys (called only when
-  // !exact and the words are equal).
+  // Partition p's input: room for its m rows' words and row ids, to be filled (in
+  // increasing row order) before BuildPartition.
+  void AllocateInput(uint32_t p, uint64_t m);
+  uint64_t* InputWords(uint32_t p) { return parts_[p].in_words.get(); }
+  uint32_t* InputRows(uint32_t p) { return parts_[p].in_rows.get(); }
+  // Fills partition p's table from its input (then freed). Partitions may be built
+  // concurrently, each by one thread. `same_keys(a, b)` says whether build rows a and b
+  // have equal keys (called only when !exact and the words are equal).
   template <class SameKeys>
-  void BuildPartition(uint32_t p, const uint64_t* words, const uint32_t* rows, uint64_t first, uint64_t m,
-                      SameKeys&& same_keys);
+  void BuildPartition(uint32_t p, SameKeys&& same_keys);
 
   // The entry of the key with word `w` (hash h = Hash(w)), or null. `same_key(row)`
   // compares the probe key with build row `row`'s (called only when !exact).
@@ -87,11 +91,13 @@ class JoinHashTable {
     const Part& pt = parts_[PartitionOf(h)];
     __builtin_prefetch(pt.entries.get() + (h & pt.mask));
   }
-  // f(row) for each build row of entry e, newest first.
+  // f(row) for each build row of entry e (found for hash h), newest first.
   template <class F>
-  void ForEachRow(const JoinEntry& e, F&& f) const {
+  void ForEachRow(uint64_t h, const JoinEntry& e, F&& f) const {
     f(e.head - 1);
-    for (uint32_t l = e.more; l; l = links_[l - 1].next) f(links_[l - 1].row);
+    if (!e.more) return;
+    const JoinLink* links = parts_[PartitionOf(h)].links.get();
+    for (uint32_t l = e.more; l; l = links[l - 1].next) f(links[l - 1].row);
   }
 
   bool exact() const { return exact_; }
@@ -104,6 +110,10 @@ class JoinHashTable {
     std::unique_ptr<JoinEntry[]> entries;
     uint64_t mask = 0;  // capacity - 1
     uint64_t used = 0;  // distinct keys
+    uint64_t m = 0;     // rows
+    std::unique_ptr<uint64_t[]> in_words;  // input, until built
+    std::unique_ptr<uint32_t[]> in_rows;
+    std::unique_ptr<JoinLink[]> links;  // per input place (written for the rows chained)
   };
   static void Grow(Part& pt, bool exact);
 
@@ -117,14 +127,16 @@ class JoinHashTable {
   bool exact_ = true, chain_ = true;
   uint32_t pbits_ = 0;
   std::vector<Part> parts_;
-  std::unique_ptr<JoinLink[]> links_;  // per input place (written for the rows chained)
   uint64_t rows_ = 0;
 };
 
 template <class SameKeys>
-void JoinHashTable::BuildPartition(uint32_t p, const uint64_t* words, const uint32_t* rows, uint64_t first,
-                                   uint64_t m, SameKeys&& same_keys) {
+void JoinHashTable::BuildPartition(uint32_t p, SameKeys&& same_keys) {
   Part& pt = parts_[p];
+  const uint64_t m = pt.m;
+  const uint64_t* words = pt.in_words.get();
+  const uint32_t* rows = pt.in_rows.get();
+  if (chain_ && m) pt.links.reset(new JoinLink[m]);
   // Sized for keys of about four rows each, doubled while filling where they are rarer
   // (in cache: the partition is small), so that duplicate keys do not leave the table
   // mostly empty.
@@ -144,9 +156,9 @@ void JoinHashTable::BuildPartition(uint32_t p, const uint64_t* words, const uint
       if (!e.head) break;
       if (e.word == w && (exact_ || same_keys(row, e.head - 1))) {
         if (chain_) {
-          links_[first + i] = JoinLink{e.head - 1, e.more};
+          pt.links[i] = JoinLink{e.head - 1, e.more};
           e.head = row + 1;
-          e.more = (uint32_t)(first + i + 1);
+          e.more = (uint32_t)(i + 1);
         }
         goto next_row;
       }
@@ -160,6 +172,8 @@ void JoinHashTable::BuildPartition(uint32_t p, const uint64_t* words, const uint
     pt.used++;
   next_row:;
   }
+  pt.in_words.reset();
+  pt.in_rows.reset();
 }
 
 template <class Run>
