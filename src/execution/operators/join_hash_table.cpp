@@ -47,7 +47,7 @@ double JoinHashTable::Bytes() const {
   double b = 0;
   for (const Part& pt : parts_) {
     if (pt.entries) b += (double)sizeof(JoinEntry) * (double)(pt.mask + 1);
-    if (pt.links) b += (double)sizeof(JoinLink) * (double)pt.m;
+    b += 4.0 * (double)pt.chain_words;
   }
   b += 8.0 * (double)filter_.size();
   return b;

@@ -6,9 +6,11 @@
 // open-addressing table (linear probing, at most half full, grown by doubling), so the
 // partitions are built in parallel, one task each, and a table being filled is small
 // enough to stay in cache. An entry holds one distinct key: its word, the last build row
-// with that key, and where the others are: a list of links (row, next link), newest
-// first. A row's link is written at the row's place in its partition's input (which the
-// partition's own task fills, near in memory), not at its row number. Every array is a
+// with that key, and where the others are: while the partition is filled, a list of
+// links (row, next link), newest first, each written at the row's place in the
+// partition's input (near in memory); once it is filled, each key's other rows laid out
+// one after another (their count, then the rows), so that a probe reads them in one run
+// instead of chasing links through the partition. Every array is a
 // partition's own (a few hundred KB), none spans the build: large allocations come from
 // the kernel as fresh pages, zeroed, on every run. A probe finds the entry by hash bits and word alone where the word is
 // the key; where it is a hash, the keys of a candidate are compared after the words.
@@ -27,7 +29,7 @@ namespace tessera {
 struct JoinEntry {
   uint64_t word;  // packed key, or the keys' hash
   uint32_t head;  // last build row with this key + 1; 0 = empty slot
-  uint32_t more;  // the link of the row before it + 1; 0 = none (always without chains)
+  uint32_t more;  // its other rows (see JoinHashTable) + 1; 0 = none (always without chains)
 };
 struct JoinLink {
   uint32_t row;
@@ -96,8 +98,8 @@ class JoinHashTable {
   void ForEachRow(uint64_t h, const JoinEntry& e, F&& f) const {
     f(e.head - 1);
     if (!e.more) return;
-    const JoinLink* links = parts_[PartitionOf(h)].links.get();
-    for (uint32_t l = e.more; l; l = links[l - 1].next) f(links[l - 1].row);
+    const uint32_t* rows = parts_[PartitionOf(h)].chains.get() + (e.more - 1);
+    for (uint32_t k = 1; k <= rows[0]; k++) f(rows[k]);
   }
 
   bool exact() const { return exact_; }
@@ -113,7 +115,9 @@ class JoinHashTable {
     uint64_t m = 0;     // rows
     std::unique_ptr<uint64_t[]> in_words;  // input, until built
     std::unique_ptr<uint32_t[]> in_rows;
-    std::unique_ptr<JoinLink[]> links;  // per input place (written for the rows chained)
+    std::unique_ptr<JoinLink[]> links;  // per input place (written for the rows chained), until built
+    std::unique_ptr<uint32_t[]> chains;  // per key with several rows: their count, then the rows but the first
+    uint64_t chain_words = 0;
   };
   static void Grow(Part& pt, bool exact);
 
@@ -174,6 +178,27 @@ void JoinHashTable::BuildPartition(uint32_t p, SameKeys&& same_keys) {
   }
   pt.in_words.reset();
   pt.in_rows.reset();
+  if (!pt.links) return;
+  // The chains laid out contiguously (the links are in cache: this partition's own).
+  uint64_t total = 0;
+  for (uint64_t s = 0; s <= pt.mask; s++) {
+    const JoinEntry& e = pt.entries[s];
+    if (!e.more) continue;
+    total++;
+    for (uint32_t l = e.more; l; l = pt.links[l - 1].next) total++;
+  }
+  pt.chain_words = total;
+  pt.chains.reset(total ? new uint32_t[total] : nullptr);
+  uint64_t at = 0;
+  for (uint64_t s = 0; s <= pt.mask; s++) {
+    JoinEntry& e = pt.entries[s];
+    if (!e.more) continue;
+    const uint64_t first = at++;
+    for (uint32_t l = e.more; l; l = pt.links[l - 1].next) pt.chains[at++] = pt.links[l - 1].row;
+    pt.chains[first] = (uint32_t)(at - first - 1);
+    e.more = (uint32_t)(first + 1);
+  }
+  pt.links.reset();
 }
 
 template <class Run>
