@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <functional>
 
 #include "common/join_rules.hpp"
 #include "common/parallel.hpp"
@@ -76,6 +77,19 @@ void PhysicalHashJoin::PlanKeys() {
   }
   build_ncols_ = build_col_types_.size();
   packed_ = nkeys_ > 0 && !nulls_equal && PackableKeys(phys);
+  residual_reads_.clear();
+  if (residual && !children.empty()) {
+    residual_reads_.assign(children[0]->types.size() + build_types.size(), 0);
+    std::function<void(const BoundExpr&)> visit = [&](const BoundExpr& e) {
+      if (e.kind == BExpr::Column) {
+        if (e.index >= 0 && (size_t)e.index < residual_reads_.size()) residual_reads_[e.index] = 1;
+        else std::fill(residual_reads_.begin(), residual_reads_.end(), 1);
+      }
+      for (const auto& c : e.children)
+        if (c) visit(*c);
+    };
+    visit(*residual);
+  }
 }
 
 void PhysicalHashJoin::KeyWords(const std::vector<const Vector*>& keys, uint32_t n, uint64_t* words) const {
@@ -199,8 +213,13 @@ void PhysicalHashJoin::Finalize() {
   const unsigned th = n < (1u << 16) ? 1 : threads;
   // Columns kept: the payload where matches gather it, the keys where they are compared.
   std::vector<uint8_t> keep(build_ncols_, 0);
-  if (GathersBuildColumns() || nkeys_ == 0)
-    for (size_t c = 0; c < nb; c++) keep[c] = 1;
+  if (GathersBuildColumns() || nkeys_ == 0) {
+    // A semi, anti or mark join gathers build columns only for its residual.
+    const bool for_residual = !residual_reads_.empty() && (join_type == LJoinType::Semi ||
+                                                           join_type == LJoinType::Anti || join_type == LJoinType::Mark);
+    const size_t np = residual_reads_.size() - nb;
+    for (size_t c = 0; c < nb; c++) keep[c] = !for_residual || residual_reads_[np + c];
+  }
   if (!packed_)
     for (size_t k = 0; k < nkeys_; k++) keep[key_col_[k]] = 1;
   build_cols_.resize(build_ncols_);
@@ -405,25 +424,29 @@ void PhysicalHashJoin::Match(uint32_t n, const std::vector<const Vector*>& keys,
 
 // Output rows (probe row p[j], build row b[j]): the probe columns, then the build columns.
 // When every probe row matched exactly once in order (`move_probe`: the probe chunk is not
-// needed after), the probe columns are moved instead of copied.
+// needed after), the probe columns are moved instead of copied. With `only`, the columns
+// it does not mark are left empty (the residual does not read them).
 void PhysicalHashJoin::Assemble(DataChunk& in, const std::vector<uint32_t>& p, const std::vector<uint32_t>& b,
-                                DataChunk& o, bool move_probe) const {
+                                DataChunk& o, bool move_probe, const std::vector<uint8_t>* only) const {
   const uint32_t m = (uint32_t)p.size();
   const size_t np = in.cols.size(), nb = build_types.size();
   bool identity = move_probe && m == in.size;
   for (uint32_t i = 0; i < m && identity; i++) identity = p[i] == i;
+  if (only && only->size() != np + nb) only = nullptr;
   o.cols.resize(np + nb);
-  for (size_t c = 0; c < np; c++) {
-    if (identity) {
+  for (size_t c = 0; c < np + nb; c++) {
+    const Type& t = c < np ? in.cols[c].type() : build_types[c - np];
+    if (only && !(*only)[c]) {  // not read: an empty placeholder
+      o.cols[c].Init(t, 1);
+      continue;
+    }
+    if (c < np && identity) {
       o.cols[c] = std::move(in.cols[c]);
       continue;
     }
-    o.cols[c].Init(in.cols[c].type(), std::max<uint32_t>(m, 1));
-    CopyRows(in.cols[c], p.data(), m, o.cols[c], 0);
-  }
-  for (size_t c = 0; c < nb; c++) {
-    o.cols[np + c].Init(build_types[c], std::max<uint32_t>(m, 1));
-    CopyRows(build_cols_[c], b.data(), m, o.cols[np + c], 0);
+    o.cols[c].Init(t, std::max<uint32_t>(m, 1));
+    if (c < np) CopyRows(in.cols[c], p.data(), m, o.cols[c], 0);
+    else CopyRows(build_cols_[c - np], b.data(), m, o.cols[c], 0);
   }
   o.size = m;
 }
@@ -440,7 +463,7 @@ void PhysicalHashJoin::Execute(DataChunk& in, DataChunk& out, LocalState& ls) {
   const size_t np = in.cols.size(), nb = build_types.size();
   if (residual) {  // keep only pairs satisfying the residual condition
     DataChunk pairs;
-    Assemble(in, pi, bi, pairs, false);
+    Assemble(in, pi, bi, pairs, false, &residual_reads_);
     uint32_t k = EvaluateFilter(*residual, pairs, L.sel);
     for (uint32_t i = 0; i < k; i++) {
       pi[i] = pi[L.sel[i]];
@@ -550,9 +573,9 @@ void PhysicalHashJoin::EmitUnmatched(uint32_t begin, uint32_t end, const std::ve
 }
 
 double PhysicalHashJoin::BuildColumnBytes() const {
-  if (!GathersBuildColumns() && nkeys_ > 0) return 0;
   double w = 0;
-  for (const Type& t : build_types) w += t.width();
+  for (size_t c = 0; c < build_types.size() && c < build_cols_.size(); c++)
+    if (build_cols_[c].capacity() >= build_rows_) w += build_types[c].width();  // the columns kept
   return w * (double)build_rows_;
 }
 

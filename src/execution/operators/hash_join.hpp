@@ -73,7 +73,7 @@ class PhysicalHashJoin : public PhysicalOperator {
   bool KeysEqual(const std::vector<const Vector*>& probe, uint32_t i, uint32_t row) const;
   void Match(uint32_t n, const std::vector<const Vector*>& keys, ProbeLocal& L) const;
   void Assemble(DataChunk& in, const std::vector<uint32_t>& p, const std::vector<uint32_t>& b, DataChunk& o,
-                bool move_probe) const;
+                bool move_probe, const std::vector<uint8_t>* only = nullptr) const;
 
   // A sunk chunk: its payload columns, then the keys that are not payload columns, and
   // each row's key word (packed key or hash).
@@ -91,6 +91,9 @@ class PhysicalHashJoin : public PhysicalOperator {
   std::once_flag keys_planned_;
   std::vector<size_t> key_col_;
   std::vector<Type> build_col_types_;  // of the build_ncols_ columns
+  // Per column of (probe ++ build): whether the residual reads it (only those are gathered
+  // for it; a semi, anti or mark join keeps only those build columns).
+  std::vector<uint8_t> residual_reads_;
   size_t build_ncols_ = 0;  // payload + appended key columns
   bool packed_ = false;
   std::vector<Vector> build_cols_;  // build_ncols_ columns of build_rows_ (those gathered or compared)
