@@ -200,10 +200,12 @@ void PhysicalHashJoin::Combine(LocalState& ls) {
   build_has_null_key_ |= L.null_key;
 }
 
-// The build, in parallel passes over the sunk chunks: (1) copy the columns that matches
-// gather or compare into contiguous build columns (and fill the direct-mapped array where
-// the key range allows), then for the hash table (2) count each chunk's rows per partition,
-// (3) scatter the rows' words and row numbers by partition, (4) fill each partition's table.
+// The build, in parallel passes over the sunk chunks (whose key words and rows per hash
+// radix the sink computed): (1) copy the columns that matches gather or compare into
+// contiguous build columns (and fill the direct-mapped array where the key range allows),
+// then for the hash table (2) scatter the rows' words and row numbers into their
+// partitions' inputs (places from the radix counts), (3) fill each partition's table,
+// (4) the Bloom filter where the table is large.
 void PhysicalHashJoin::Finalize() {
   std::call_once(keys_planned_, [&] { PlanKeys(); });
   if (build_rows_ >= UINT32_MAX) throw UserError(ErrorKind::Unsupported, "hash join build side exceeds 4 billion rows");

@@ -5,7 +5,6 @@ namespace tessera {
 void JoinHashTable::Init(uint64_t rows, bool exact, bool chain) {
   exact_ = exact;
   chain_ = chain;
-  rows_ = rows;
   // About 16 K rows a partition (a table of a few hundred KB, within a core's L2), at most
   // 256 partitions; one below 32 K rows.
   pbits_ = 0;
@@ -18,7 +17,6 @@ void JoinHashTable::Init(uint64_t rows, bool exact, bool chain) {
 void JoinHashTable::Clear() {
   parts_.clear();
   std::vector<uint64_t>().swap(filter_);
-  rows_ = 0;
   pbits_ = 0;
 }
 

@@ -10,12 +10,12 @@
 // links (row, next link), newest first, each written at the row's place in the
 // partition's input (near in memory); once it is filled, each key's other rows laid out
 // one after another (their count, then the rows), so that a probe reads them in one run
-// instead of chasing links through the partition. Every array is a
-// partition's own (a few hundred KB), none spans the build: large allocations come from
-// the kernel as fresh pages, zeroed, on every run. A probe finds the entry by hash bits and word alone where the word is
-// the key; where it is a hash, the keys of a candidate are compared after the words.
-// Without chains (`chain` false: semi, anti and mark joins that only ask whether a key
-// exists) the table keeps the first row of each key and drops the rest.
+// instead of chasing links through the partition. Every array is a partition's own (a
+// few hundred KB), none spans the build: large allocations come from the kernel as fresh
+// pages, zeroed, on every run. A probe finds the entry by hash bits and word alone where
+// the word is the key; where it is a hash, the keys of a candidate are compared after the
+// words. Without chains (`chain` false: semi, anti and mark joins that only ask whether a
+// key exists) the table keeps the first row of each key and drops the rest.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -76,8 +76,8 @@ class JoinHashTable {
     }
   }
   // After every partition is built: where the table is too large for the cache, a
-  // blocked Bloom filter over its keys (a 64-bit word a key, three bits set; at least 8
-  // bits a key and small enough to stay in cache), so that probe rows without a match are
+  // blocked Bloom filter over its keys (one 64-bit word for at most 8 keys, three bits set
+  // a key; at most 1 MB, so that it stays in cache), so that probe rows without a match are
   // mostly turned away before they touch the table. `run(n, f)` runs f(0..n-1), in
   // parallel where it can.
   template <class Run>
@@ -131,7 +131,6 @@ class JoinHashTable {
   bool exact_ = true, chain_ = true;
   uint32_t pbits_ = 0;
   std::vector<Part> parts_;
-  uint64_t rows_ = 0;
 };
 
 template <class SameKeys>
