@@ -211,7 +211,7 @@ void JoinHashTable::BuildFilter(Run&& run) {
   fbits_ = 0;
   while ((8ull << fbits_) < most) fbits_++;  // a word for at most 8 keys
   const uint64_t words = (uint64_t)parts_.size() << fbits_;
-  if (bytes < (4u << 20) || words * 8 > (1u << 20)) return;
+  if (bytes < (1u << 20) || words * 8 > (1u << 20)) return;
   filter_.assign(words, 0);
   run(parts_.size(), [&](uint64_t p) {
     const Part& pt = parts_[p];
