@@ -231,7 +231,8 @@ void PhysicalHashJoin::Finalize() {
   if (counted) remaining_ = std::make_unique<std::atomic<int64_t>[]>(std::max<uint32_t>(n, 1));
   if (join_type == LJoinType::Full) matched_ = std::make_unique<std::atomic<uint8_t>[]>(std::max<uint32_t>(n, 1));
   // Direct-mapped for one integer key whose range is small next to the rows
-  // (common/join_rules.hpp), if its non-NULL keys turn out unique.
+  // (common/join_rules.hpp), if its non-NULL keys turn out unique, or whatever they are
+  // where a probe only asks whether its key is there (a slot then holds any of its rows).
   bool dense = false;
   if (nkeys_ == 1 && packed_ && n > 0 && key_max_ >= key_min_ &&
       DirectMappedKeys((uint64_t)(key_max_ - key_min_), n)) {
@@ -268,9 +269,14 @@ void PhysicalHashJoin::Finalize() {
     if (dense) {
       const Vector& k = ch.cols[key_col_[0]];
       const uint8_t* v = k.validity_or_null();
+      const bool any_row = FirstMatchOnly();
       auto fill = [&](const auto* x) {
         for (uint32_t i = 0; i < m; i++) {
           if (v && !v[i]) continue;
+          if (any_row) {
+            std::atomic_ref<uint32_t>(dense_[(uint64_t)(int64_t)x[i] - (uint64_t)key_min_]).store(o + i + 1, std::memory_order_relaxed);
+            continue;
+          }
           uint32_t expect = 0;
           if (!std::atomic_ref<uint32_t>(dense_[(uint64_t)(int64_t)x[i] - (uint64_t)key_min_]).compare_exchange_strong(expect, o + i + 1,
                                                                                                     std::memory_order_relaxed)) {
