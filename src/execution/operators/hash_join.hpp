@@ -1,7 +1,9 @@
 // Hash join. The right child is the build side (a pipeline ending in this operator as a
 // sink); the left child streams through Execute() as the probe side. Keys are equi-join
-// expressions of equal types. A single integer key whose values are dense and unique is
-// looked up in a direct-mapped array (perfect hash, as star-schema dimension keys are);
+// expressions of equal types. A single integer key whose values are dense and unique (or
+// dense at all, for semi, anti and mark joins without a residual, which only ask whether a
+// key is there) is looked up in a direct-mapped array (perfect hash, as star-schema
+// dimension keys are);
 // otherwise a partitioned hash table (join_hash_table.hpp), built in parallel from key
 // words and hashes computed a chunk at a time in the sink. EXPLAIN ANALYZE shows which one
 // was built. NULL keys never match,
