@@ -148,4 +148,85 @@ inline bool ValuesEqual(const Vector& a, uint32_t i, const Vector& b, uint32_t j
   return false;
 }
 
+// ---- Join keys (the hash join's table, operators/join_hash_table.hpp; its own block) ----
+
+// Mixes column `v`'s rows 0..n-1 into h: h[i] = HashValue(v, i) when `first`, else
+// HashCombine(h[i], HashValue(v, i)), the same values as HashRows, in one typed loop per
+// column (one type switch a column, none a row).
+inline void HashColumn(const Vector& v, uint32_t n, bool first, uint64_t* h) {
+  const uint8_t* valid = v.validity_or_null();
+  auto loop = [&](auto cell) {
+    if (first) {
+      if (valid) {
+        for (uint32_t i = 0; i < n; i++) h[i] = valid[i] ? cell(i) : 0x1234567ULL;
+      } else {
+        for (uint32_t i = 0; i < n; i++) h[i] = cell(i);
+      }
+    } else if (valid) {
+      for (uint32_t i = 0; i < n; i++) h[i] = HashCombine(h[i], valid[i] ? cell(i) : 0x1234567ULL);
+    } else {
+      for (uint32_t i = 0; i < n; i++) h[i] = HashCombine(h[i], cell(i));
+    }
+  };
+  switch (v.type().physical()) {
+    case PhysType::Bool: { const uint8_t* x = v.data<uint8_t>(); loop([&](uint32_t i) { return HashMix(x[i]); }); break; }
+    case PhysType::I32: { const int32_t* x = v.data<int32_t>(); loop([&](uint32_t i) { return HashMix((uint64_t)(int64_t)x[i]); }); break; }
+    case PhysType::I64: { const int64_t* x = v.data<int64_t>(); loop([&](uint32_t i) { return HashMix((uint64_t)x[i]); }); break; }
+    case PhysType::I128: {
+      const int128_t* x = v.data<int128_t>();
+      loop([&](uint32_t i) { return HashCombine(HashMix((uint64_t)x[i]), (uint64_t)(x[i] >> 64)); });
+      break;
+    }
+    case PhysType::F64: {
+      const double* x = v.data<double>();
+      loop([&](uint32_t i) {
+        double d = ops::CanonicalDouble(x[i]);
+        uint64_t b;
+        std::memcpy(&b, &d, 8);
+        return HashMix(b);
+      });
+      break;
+    }
+    case PhysType::Str: { const StrRef* x = v.data<StrRef>(); loop([&](uint32_t i) { return HashBytes(x[i].data(), x[i].size()); }); break; }
+  }
+}
+
+// Keys that pack into one 64-bit word: one integer column (BOOLEAN, INTEGER, BIGINT and the
+// types stored as them), or two 32-bit integer columns. Two rows' words are equal exactly
+// when their (non-NULL) keys are, so a join table keeps the word itself and compares words.
+inline bool PackableKeys(const std::vector<PhysType>& p) {
+  auto small = [](PhysType t) { return t == PhysType::I32 || t == PhysType::Bool; };
+  if (p.size() == 1) return small(p[0]) || p[0] == PhysType::I64;
+  return p.size() == 2 && small(p[0]) && small(p[1]);
+}
+// w[i] = the packed key of row i (NULL rows get some word: callers skip them).
+inline void PackKeys(const Vector* const* keys, size_t nk, uint32_t n, uint64_t* w) {
+  auto word = [](const Vector& v, uint32_t n, uint64_t* out, bool low32) {
+    switch (v.type().physical()) {
+      case PhysType::Bool: { const uint8_t* x = v.data<uint8_t>(); for (uint32_t i = 0; i < n; i++) out[i] = x[i]; break; }
+      case PhysType::I32: {
+        const int32_t* x = v.data<int32_t>();
+        if (low32) for (uint32_t i = 0; i < n; i++) out[i] = (uint32_t)x[i];
+        else for (uint32_t i = 0; i < n; i++) out[i] = (uint64_t)(int64_t)x[i];
+        break;
+      }
+      case PhysType::I64: { const int64_t* x = v.data<int64_t>(); for (uint32_t i = 0; i < n; i++) out[i] = (uint64_t)x[i]; break; }
+      default: break;
+    }
+  };
+  if (nk == 1) {
+    word(*keys[0], n, w, false);
+    return;
+  }
+  word(*keys[1], n, w, true);
+  const Vector& a = *keys[0];
+  if (a.type().physical() == PhysType::Bool) {
+    const uint8_t* x = a.data<uint8_t>();
+    for (uint32_t i = 0; i < n; i++) w[i] |= (uint64_t)x[i] << 32;
+  } else {
+    const int32_t* x = a.data<int32_t>();
+    for (uint32_t i = 0; i < n; i++) w[i] |= (uint64_t)(uint32_t)x[i] << 32;
+  }
+}
+
 }  // namespace tessera

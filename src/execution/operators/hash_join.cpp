@@ -1,9 +1,12 @@
 #include "execution/operators/hash_join.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <functional>
 
 #include "common/join_rules.hpp"
+#include "common/parallel.hpp"
 #include "execution/expression_executor.hpp"
 #include "execution/hashing.hpp"
 #include "execution/operators/basic_operators.hpp"
@@ -28,22 +31,147 @@ std::string PhysicalHashJoin::Details() const {
   return s;
 }
 
-struct JoinBuildLocal : LocalState {
-  std::vector<DataChunk> chunks;
+struct PhysicalHashJoin::BuildLocal : LocalState {
+  std::vector<BuildChunk> chunks;
+  int64_t key_min = INT64_MAX, key_max = INT64_MIN;
+  bool null_key = false;
 };
 
-std::unique_ptr<LocalState> PhysicalHashJoin::InitLocalSink() { return std::make_unique<JoinBuildLocal>(); }
+struct PhysicalHashJoin::ProbeLocal : LocalState {
+  std::vector<Vector> scratch;      // probe keys that are not plain input columns
+  std::vector<const Vector*> keys;  // the probe keys of the chunk
+  std::vector<uint64_t> words, hashes;
+  std::vector<uint8_t> valid, hit;
+  std::vector<uint32_t> pi, bi, sel;  // matches: probe row, build row
+};
+
+bool PhysicalHashJoin::GathersBuildColumns() const {
+  switch (join_type) {
+    case LJoinType::Semi:
+    case LJoinType::Anti:
+    case LJoinType::Mark: return residual != nullptr;
+    default: return true;
+  }
+}
+
+bool PhysicalHashJoin::FirstMatchOnly() const { return !GathersBuildColumns() && !counted; }
+
+// Where each build key is found among a build chunk's columns: a key that is a payload
+// column of its own type is that column; any other is evaluated and appended.
+void PhysicalHashJoin::PlanKeys() {
+  nkeys_ = right_keys.size();
+  build_col_types_ = build_types;
+  key_col_.assign(nkeys_, 0);
+  std::vector<PhysType> phys;
+  for (size_t k = 0; k < nkeys_; k++) {
+    const BoundExpr& e = *right_keys[k];
+    if (e.kind == BExpr::Column && e.index >= 0 && (size_t)e.index < build_types.size() &&
+        build_types[e.index] == e.type) {
+      key_col_[k] = (size_t)e.index;
+    } else {
+      key_col_[k] = build_col_types_.size();
+      build_col_types_.push_back(e.type);
+    }
+    phys.push_back(e.type.physical());
+    if (k < left_keys.size() && left_keys[k]->type.physical() != e.type.physical()) phys.back() = PhysType::Str;
+  }
+  build_ncols_ = build_col_types_.size();
+  packed_ = nkeys_ > 0 && !nulls_equal && PackableKeys(phys);
+  residual_reads_.clear();
+  if (residual && !children.empty()) {
+    residual_reads_.assign(children[0]->types.size() + build_types.size(), 0);
+    std::function<void(const BoundExpr&)> visit = [&](const BoundExpr& e) {
+      if (e.kind == BExpr::Column) {
+        if (e.index >= 0 && (size_t)e.index < residual_reads_.size()) residual_reads_[e.index] = 1;
+        else std::fill(residual_reads_.begin(), residual_reads_.end(), 1);
+      }
+      for (const auto& c : e.children)
+        if (c) visit(*c);
+    };
+    visit(*residual);
+  }
+}
+
+void PhysicalHashJoin::KeyWords(const std::vector<const Vector*>& keys, uint32_t n, uint64_t* words) const {
+  if (packed_) {
+    PackKeys(keys.data(), keys.size(), n, words);
+    return;
+  }
+  for (size_t k = 0; k < keys.size(); k++) HashColumn(*keys[k], n, k == 0, words);
+}
+
+template <class F>
+void PhysicalHashJoin::ForTableRows(const BuildChunk& b, F&& f) const {
+  const uint32_t m = b.chunk.size;
+  const bool exact = packed_;
+  const uint64_t* w = b.words.data();
+  const uint8_t* valid[2] = {nullptr, nullptr};
+  std::vector<uint8_t> all;
+  if (b.null_key && !nulls_equal) {
+    size_t nv = 0;
+    for (size_t k = 0; k < nkeys_; k++)
+      if (const uint8_t* v = b.chunk.cols[key_col_[k]].validity_or_null()) {
+        if (nv < 2) valid[nv++] = v;
+        else {  // more than two nullable keys: combine them
+          if (all.empty()) {
+            all.assign(valid[1], valid[1] + m);
+            valid[1] = all.data();
+          }
+          for (uint32_t i = 0; i < m; i++) all[i] &= v[i];
+        }
+      }
+  }
+  if (!valid[0]) {
+    for (uint32_t i = 0; i < m; i++) f(i, w[i], JoinHashTable::HashOf(w[i], exact));
+    return;
+  }
+  for (uint32_t i = 0; i < m; i++)
+    if (valid[0][i] && (!valid[1] || valid[1][i])) f(i, w[i], JoinHashTable::HashOf(w[i], exact));
+}
+
+std::unique_ptr<LocalState> PhysicalHashJoin::InitLocalSink() {
+  std::call_once(keys_planned_, [&] { PlanKeys(); });
+  return std::make_unique<BuildLocal>();
+}
 
 void PhysicalHashJoin::Sink(DataChunk& in, LocalState& ls) {
-  DataChunk c;
-  c.cols = std::move(in.cols);
-  c.size = in.size;
-  c.batch = in.batch;
-  // Key values are evaluated over the payload columns and stored after them.
-  std::vector<Vector> keys(right_keys.size());
-  for (size_t k = 0; k < right_keys.size(); k++) Evaluate(*right_keys[k], c, keys[k]);
-  for (auto& v : keys) c.cols.push_back(std::move(v));
-  static_cast<JoinBuildLocal&>(ls).chunks.push_back(std::move(c));
+  auto& L = static_cast<BuildLocal&>(ls);
+  BuildChunk b;
+  const uint32_t n = in.size;
+  b.chunk.cols = std::move(in.cols);
+  b.chunk.size = n;
+  b.chunk.batch = in.batch;
+  b.chunk.cols.resize(build_ncols_);
+  std::vector<const Vector*> keys(nkeys_);
+  for (size_t k = 0; k < nkeys_; k++) {
+    Vector& kv = b.chunk.cols[key_col_[k]];
+    if (key_col_[k] >= build_types.size()) Evaluate(*right_keys[k], b.chunk, kv);
+    keys[k] = &kv;
+    if (const uint8_t* v = kv.validity_or_null())
+      for (uint32_t i = 0; i < n && !b.null_key; i++) b.null_key = !v[i];
+  }
+  L.null_key |= b.null_key;
+  b.words.resize(n);
+  KeyWords(keys, n, b.words.data());
+  // Rows per radix of the table's hash, the NULL keys left out (they never match) unless
+  // NULLs are equal.
+  b.radix_rows.assign(1u << JoinHashTable::kRadixBits, 0);
+  ForTableRows(b, [&](uint32_t, uint64_t, uint64_t h) { b.radix_rows[JoinHashTable::Radix(h)]++; });
+  // The range of a single integer key, for the direct-mapped table.
+  if (nkeys_ == 1 && packed_) {
+    const Vector& k = *keys[0];
+    const uint8_t* v = k.validity_or_null();
+    auto range = [&](const auto* x) {
+      for (uint32_t i = 0; i < n; i++)
+        if (!v || v[i]) {
+          L.key_min = std::min<int64_t>(L.key_min, x[i]);
+          L.key_max = std::max<int64_t>(L.key_max, x[i]);
+        }
+    };
+    if (k.type().physical() == PhysType::I32) range(k.data<int32_t>());
+    else if (k.type().physical() == PhysType::I64) range(k.data<int64_t>());
+  }
+  L.chunks.push_back(std::move(b));
 }
 
 void PhysicalHashJoin::ResetState() {
@@ -57,151 +185,295 @@ void PhysicalHashJoin::ResetState() {
   is_dense_ = false;
   dense_min_ = 0;
   std::vector<uint32_t>().swap(dense_);
-  std::vector<uint32_t>().swap(heads_);
-  std::vector<uint32_t>().swap(next_);
-  mask_ = 0;
+  key_min_ = INT64_MAX;
+  key_max_ = INT64_MIN;
+  table_.Clear();
 }
 
 void PhysicalHashJoin::Combine(LocalState& ls) {
-  for (auto& c : static_cast<JoinBuildLocal&>(ls).chunks) {
-    build_rows_ += c.size;
+  auto& L = static_cast<BuildLocal&>(ls);
+  for (auto& c : L.chunks) {
+    build_rows_ += c.chunk.size;
     collected_.push_back(std::move(c));
   }
+  key_min_ = std::min(key_min_, L.key_min);
+  key_max_ = std::max(key_max_, L.key_max);
+  build_has_null_key_ |= L.null_key;
 }
 
+// The build, in parallel passes over the sunk chunks (whose key words and rows per hash
+// radix the sink computed): (1) copy the columns that matches gather or compare into
+// contiguous build columns (and fill the direct-mapped array where the key range allows),
+// then for the hash table (2) scatter the rows' words and row numbers into their
+// partitions' inputs (places from the radix counts), (3) fill each partition's table,
+// (4) the Bloom filter where the table is large.
 void PhysicalHashJoin::Finalize() {
-  nkeys_ = right_keys.size();
+  std::call_once(keys_planned_, [&] { PlanKeys(); });
   if (build_rows_ >= UINT32_MAX) throw UserError(ErrorKind::Unsupported, "hash join build side exceeds 4 billion rows");
-  uint32_t n = (uint32_t)build_rows_;
-  build_cols_.resize(build_types.size() + nkeys_);
-  for (size_t c = 0; c < build_cols_.size(); c++) {
-    Type t = c < build_types.size() ? build_types[c] : right_keys[c - build_types.size()]->type;
-    build_cols_[c].Init(t, std::max<uint32_t>(n, 1));
-  }
+  const uint32_t n = (uint32_t)build_rows_;
   // The rows a RightSemi/RightAnti join returns come out in the build's order: the build
   // side's source order (DataChunk::batch), as the probe side's would of a Semi/Anti join.
   if (ReturnsRightOnly(join_type))
     std::stable_sort(collected_.begin(), collected_.end(),
-                     [](const DataChunk& a, const DataChunk& b) { return a.batch < b.batch; });
-  uint32_t off = 0;
-  for (auto& ch : collected_) {
-    for (size_t c = 0; c < build_cols_.size(); c++) CopyRows(ch.cols[c], nullptr, ch.size, build_cols_[c], off);
-    off += ch.size;
-  }
-  collected_.clear();
+                     [](const BuildChunk& a, const BuildChunk& b) { return a.chunk.batch < b.chunk.batch; });
   rows_out = n;
-  for (uint32_t i = 0; i < n && !build_has_null_key_; i++)
-    for (size_t k = 0; k < nkeys_; k++) build_has_null_key_ |= !build_cols_[build_types.size() + k].IsValid(i);
-  if (counted) {
-    const Vector& count = build_cols_[build_types.size() - 1];
-    remaining_ = std::make_unique<std::atomic<int64_t>[]>(std::max<uint32_t>(n, 1));
-    for (uint32_t i = 0; i < n; i++) remaining_[i].store(count.data<int64_t>()[i], std::memory_order_relaxed);
+  const size_t nb = build_types.size(), nchunks = collected_.size();
+  const unsigned th = n < (1u << 16) ? 1 : threads;
+  // Columns kept: the payload where matches gather it, the keys where they are compared.
+  std::vector<uint8_t> keep(build_ncols_, 0);
+  if (GathersBuildColumns() || nkeys_ == 0) {
+    // A semi, anti or mark join gathers build columns only for its residual.
+    const bool for_residual = !residual_reads_.empty() && (join_type == LJoinType::Semi ||
+                                                           join_type == LJoinType::Anti || join_type == LJoinType::Mark);
+    const size_t np = residual_reads_.size() - nb;
+    for (size_t c = 0; c < nb; c++) keep[c] = !for_residual || residual_reads_[np + c];
   }
-  if (join_type == LJoinType::Full || ReturnsRightOnly(join_type)) {
-    matched_ = std::make_unique<std::atomic<uint8_t>[]>(std::max<uint32_t>(n, 1));
-    for (uint32_t i = 0; i < n; i++) matched_[i].store(0, std::memory_order_relaxed);
-  }
-  // Perfect hash for one dense, unique integer key (NULL keys never match in it).
-  if (nkeys_ == 1 && !nulls_equal) {
-    const Vector& k = build_cols_[build_types.size()];
-    PhysType p = k.type().physical();
+  if (!packed_)
+    for (size_t k = 0; k < nkeys_; k++) keep[key_col_[k]] = 1;
+  build_cols_.resize(build_ncols_);
+  for (size_t c = 0; c < build_ncols_; c++) build_cols_[c].Init(build_col_types_[c], keep[c] ? std::max<uint32_t>(n, 1) : 1);
+  std::vector<uint32_t> off(nchunks + 1, 0);
+  for (size_t i = 0; i < nchunks; i++) off[i + 1] = off[i] + collected_[i].chunk.size;
+  if (counted) remaining_ = std::make_unique<std::atomic<int64_t>[]>(std::max<uint32_t>(n, 1));
+  if (join_type == LJoinType::Full || ReturnsRightOnly(join_type)) matched_ = std::make_unique<std::atomic<uint8_t>[]>(std::max<uint32_t>(n, 1));
+  // Direct-mapped for one integer key whose range is small next to the rows
+  // (common/join_rules.hpp), if its non-NULL keys turn out unique, or whatever they are
+  // where a probe only asks whether its key is there (a slot then holds any of its rows).
+  bool dense = false;
+  if (nkeys_ == 1 && packed_ && n > 0 && key_max_ >= key_min_ &&
+      DirectMappedKeys((uint64_t)(key_max_ - key_min_), n)) {
+    PhysType p = build_col_types_[key_col_[0]].physical();
     if (p == PhysType::I32 || p == PhysType::I64) {
-      auto val = [&](uint32_t i) -> int64_t {
-        return p == PhysType::I32 ? k.data<int32_t>()[i] : k.data<int64_t>()[i];
-      };
-      int64_t mn = INT64_MAX, mx = INT64_MIN;
-      for (uint32_t i = 0; i < n; i++)
-        if (k.IsValid(i)) { mn = std::min(mn, val(i)); mx = std::max(mx, val(i)); }
-      // Direct-mapped when the key range is small next to the rows (common/join_rules.hpp).
-      if (n > 0 && mx >= mn && DirectMappedKeys((uint64_t)(mx - mn), n)) {
-        dense_.assign((size_t)(mx - mn + 1), 0);
-        bool unique = true;
-        for (uint32_t i = 0; i < n && unique; i++) {
-          if (!k.IsValid(i)) continue;
-          uint32_t& slot = dense_[val(i) - mn];
-          if (slot) unique = false;
-          slot = i + 1;
-        }
-        if (unique) {
-          is_dense_ = true;
-          dense_min_ = mn;
-          return;
-        }
-        dense_.clear();
-      }
+      dense = true;
+      dense_.assign((size_t)(key_max_ - key_min_ + 1), 0);
     }
   }
-  uint64_t cap = 16;
-  while (cap < 2ull * n) cap <<= 1;
-  mask_ = cap - 1;
-  heads_.assign(cap, UINT32_MAX);
-  next_.assign(n, UINT32_MAX);
-  std::vector<Vector> keys;  // views of the key columns
-  for (uint32_t i = 0; i < n; i++) {
-    bool null_key = false;
-    for (size_t k = 0; k < nkeys_; k++) null_key |= !build_cols_[build_types.size() + k].IsValid(i);
-    if (null_key && !nulls_equal) continue;
-    uint64_t h = 0;
-    for (size_t k = 0; k < nkeys_; k++) h = HashCombine(h, HashValue(build_cols_[build_types.size() + k], i));
-    uint64_t b = h & mask_;
-    next_[i] = heads_[b];
-    heads_[b] = i;
+  std::atomic<bool> dense_dup{false};
+  // What copying a chunk would change in a build column besides its rows (the validity
+  // array materialised, string storage kept alive) is done here, before the chunks are
+  // copied in parallel, so that the copies only write their own rows.
+  for (size_t c = 0; c < build_ncols_; c++) {
+    if (!keep[c]) continue;
+    bool nulls = false;
+    for (const BuildChunk& b : collected_) {
+      nulls |= b.chunk.cols[c].has_nulls();
+      if (build_col_types_[c].physical() == PhysType::Str) build_cols_[c].ShareStrings(b.chunk.cols[c]);
+    }
+    if (nulls) build_cols_[c].validity();
   }
+  ParallelFor(nchunks, th, [&](uint64_t ci, unsigned) {
+    const DataChunk& ch = collected_[ci].chunk;
+    const uint32_t m = ch.size, o = off[ci];
+    for (size_t c = 0; c < build_ncols_; c++)
+      if (keep[c]) CopyRows(ch.cols[c], nullptr, m, build_cols_[c], o);
+    if (counted) {
+      const int64_t* cnt = ch.cols[nb - 1].data<int64_t>();
+      for (uint32_t i = 0; i < m; i++) remaining_[o + i].store(cnt[i], std::memory_order_relaxed);
+    }
+    if (matched_)
+      for (uint32_t i = 0; i < m; i++) matched_[o + i].store(0, std::memory_order_relaxed);
+    if (dense) {
+      const Vector& k = ch.cols[key_col_[0]];
+      const uint8_t* v = k.validity_or_null();
+      const bool any_row = FirstMatchOnly();
+      auto fill = [&](const auto* x) {
+        for (uint32_t i = 0; i < m; i++) {
+          if (v && !v[i]) continue;
+          if (any_row) {
+            std::atomic_ref<uint32_t>(dense_[(uint64_t)(int64_t)x[i] - (uint64_t)key_min_]).store(o + i + 1, std::memory_order_relaxed);
+            continue;
+          }
+          uint32_t expect = 0;
+          if (!std::atomic_ref<uint32_t>(dense_[(uint64_t)(int64_t)x[i] - (uint64_t)key_min_]).compare_exchange_strong(expect, o + i + 1,
+                                                                                                    std::memory_order_relaxed)) {
+            dense_dup.store(true, std::memory_order_relaxed);
+            return;
+          }
+        }
+      };
+      if (k.type().physical() == PhysType::I32) fill(k.data<int32_t>());
+      else fill(k.data<int64_t>());
+    }
+  });
+  if (dense && !dense_dup.load()) {
+    is_dense_ = true;
+    dense_min_ = key_min_;
+    collected_.clear();
+    return;
+  }
+  std::vector<uint32_t>().swap(dense_);
+  if (nkeys_ == 0) {
+    collected_.clear();
+    return;
+  }
+  // The hash table. Rows with a NULL key are left out (they never match) unless NULLs
+  // are equal.
+  table_.Init(n, packed_, !FirstMatchOnly());
+  const uint32_t P = table_.Partitions();
+  std::vector<uint64_t> start((size_t)nchunks * P + 1, 0);  // per (chunk, partition): first place
+  const uint32_t per_part = (1u << JoinHashTable::kRadixBits) / P;
+  for (size_t ci = 0; ci < nchunks; ci++)
+    for (uint32_t r = 0; r < (1u << JoinHashTable::kRadixBits); r++) start[ci * P + r / per_part] += collected_[ci].radix_rows[r];
+  // Each partition's input: the rows of chunk 0, then those of chunk 1, ...
+  for (uint32_t p = 0; p < P; p++) {
+    uint64_t sum = 0;
+    for (size_t ci = 0; ci < nchunks; ci++) {
+      uint64_t c = start[ci * P + p];
+      start[ci * P + p] = sum;
+      sum += c;
+    }
+    table_.AllocateInput(p, sum);
+  }
+  ParallelFor(nchunks, th, [&](uint64_t ci, unsigned) {
+    uint64_t* cur = &start[ci * P];
+    const uint32_t o = off[ci];
+    ForTableRows(collected_[ci], [&](uint32_t i, uint64_t w, uint64_t h) {
+      const uint32_t p = table_.PartitionOf(h);
+      const uint64_t at = cur[p]++;
+      table_.InputWords(p)[at] = w;
+      table_.InputRows(p)[at] = o + i;
+    });
+  });
+  collected_.clear();
+  ParallelFor(P, th, [&](uint64_t p, unsigned) {
+    table_.BuildPartition((uint32_t)p, [&](uint32_t a, uint32_t b) {
+      for (size_t k = 0; k < nkeys_; k++)
+        if (!ValuesEqual(build_cols_[key_col_[k]], a, build_cols_[key_col_[k]], b)) return false;
+      return true;
+    });
+  });
+  table_.BuildFilter([&](uint64_t tasks, auto&& f) { ParallelFor(tasks, th, [&](uint64_t t, unsigned) { f(t); }); });
 }
 
-uint64_t PhysicalHashJoin::Hash(const std::vector<Vector>& keys, uint32_t i) const {
-  uint64_t h = 0;
-  for (auto& k : keys) h = HashCombine(h, HashValue(k, i));
-  return h;
-}
+std::unique_ptr<LocalState> PhysicalHashJoin::InitLocalOperator() { return std::make_unique<ProbeLocal>(); }
 
-bool PhysicalHashJoin::KeysEqual(const std::vector<Vector>& probe, uint32_t i, uint32_t row) const {
+bool PhysicalHashJoin::KeysEqual(const std::vector<const Vector*>& probe, uint32_t i, uint32_t row) const {
   for (size_t k = 0; k < nkeys_; k++)
-    if (!ValuesEqual(probe[k], i, build_cols_[build_types.size() + k], row)) return false;
+    if (!ValuesEqual(*probe[k], i, build_cols_[key_col_[k]], row)) return false;
   return true;
 }
 
-void PhysicalHashJoin::Match(DataChunk& in, std::vector<Vector>& keys, std::vector<uint32_t>& pi,
-                             std::vector<uint32_t>& bi) const {
-  uint32_t n = in.size;
+void PhysicalHashJoin::Match(uint32_t n, const std::vector<const Vector*>& keys, ProbeLocal& L) const {
+  auto& pi = L.pi;
+  auto& bi = L.bi;
+  pi.clear();
+  bi.clear();
   if (nkeys_ == 0) {  // cross product
     for (uint32_t i = 0; i < n; i++)
       for (uint32_t r = 0; r < build_rows_; r++) { pi.push_back(i); bi.push_back(r); }
     return;
   }
-  auto null_key = [&](uint32_t i) {
-    if (nulls_equal) return false;
-    for (auto& k : keys)
-      if (!k.IsValid(i)) return true;
-    return false;
-  };
+  if (build_rows_ == 0) return;
+  // Probe rows with a NULL key never match, unless NULLs are equal.
+  const uint8_t* valid = nullptr;
+  if (!nulls_equal) {
+    for (const Vector* k : keys)
+      if (const uint8_t* v = k->validity_or_null()) {
+        if (!valid) {
+          L.valid.assign(v, v + n);
+          valid = L.valid.data();
+        } else {
+          for (uint32_t i = 0; i < n; i++) L.valid[i] &= v[i];
+        }
+      }
+  }
   if (is_dense_) {
-    const Vector& k = keys[0];
-    PhysType p = k.type().physical();
-    uint64_t range = dense_.size();
-    for (uint32_t i = 0; i < n; i++) {
-      if (!k.IsValid(i)) continue;
-      int64_t v = p == PhysType::I32 ? k.data<int32_t>()[i] : k.data<int64_t>()[i];
-      uint64_t off = (uint64_t)(v - dense_min_);
-      if (off < range && dense_[off]) { pi.push_back(i); bi.push_back(dense_[off] - 1); }
-    }
+    const uint64_t range = dense_.size();
+    auto probe = [&](const auto* x) {
+      for (uint32_t i = 0; i < n; i++) {
+        if (valid && !valid[i]) continue;
+        const uint64_t o = (uint64_t)(int64_t)x[i] - (uint64_t)dense_min_;
+        if (o < range && dense_[o]) { pi.push_back(i); bi.push_back(dense_[o] - 1); }
+      }
+    };
+    if (keys[0]->type().physical() == PhysType::I32) probe(keys[0]->data<int32_t>());
+    else probe(keys[0]->data<int64_t>());
     return;
   }
-  for (uint32_t i = 0; i < n; i++) {
-    if (null_key(i)) continue;
-    uint64_t h = Hash(keys, i);
-    for (uint32_t r = heads_[h & mask_]; r != UINT32_MAX; r = next_[r])
-      if (KeysEqual(keys, i, r)) { pi.push_back(i); bi.push_back(r); }
+  L.words.resize(n);
+  uint64_t* w = L.words.data();
+  KeyWords(keys, n, w);
+  const uint64_t* h = w;  // hashed keys are their own words
+  if (packed_) {
+    L.hashes.resize(n);
+    for (uint32_t i = 0; i < n; i++) L.hashes[i] = HashMix(w[i]);
+    h = L.hashes.data();
   }
+  // The rows to look up: those with a key that the table's filter does not rule out.
+  auto& cand = L.sel;
+  cand.resize(n);
+  uint32_t nc = 0;
+  if (table_.HasFilter()) {
+    for (uint32_t i = 0; i < n; i++) {
+      cand[nc] = i;
+      nc += (!valid || valid[i]) && table_.MayContain(h[i]);
+    }
+  } else {
+    for (uint32_t i = 0; i < n; i++) {
+      cand[nc] = i;
+      nc += !valid || valid[i];
+    }
+  }
+  // A batch's table slots are prefetched before it looks them up.
+  constexpr uint32_t kBatch = 16;
+  auto probe = [&](auto same_key) {
+    for (uint32_t j = 0; j < std::min(nc, kBatch); j++) table_.Prefetch(h[cand[j]]);
+    for (uint32_t b0 = 0; b0 < nc; b0 += kBatch) {
+      const uint32_t b1 = std::min(nc, b0 + kBatch);
+      for (uint32_t j = b1; j < std::min(nc, b1 + kBatch); j++) table_.Prefetch(h[cand[j]]);
+      for (uint32_t j = b0; j < b1; j++) {
+        const uint32_t i = cand[j];
+        const JoinEntry* e = table_.Find(h[i], w[i], [&](uint32_t r) { return same_key(i, r); });
+        if (!e) continue;
+        table_.ForEachRow(h[i], *e, [&](uint32_t r) {
+          pi.push_back(i);
+          bi.push_back(r);
+        });
+      }
+    }
+  };
+  if (packed_) probe([](uint32_t, uint32_t) { return true; });
+  else probe([&](uint32_t i, uint32_t r) { return KeysEqual(keys, i, r); });
 }
 
-void PhysicalHashJoin::Execute(DataChunk& in, DataChunk& out, LocalState&) {
-  std::vector<Vector> keys(left_keys.size());
-  for (size_t k = 0; k < left_keys.size(); k++) Evaluate(*left_keys[k], in, keys[k]);
-  std::vector<uint32_t> pi, bi;
-  pi.reserve(in.size);
-  bi.reserve(in.size);
-  Match(in, keys, pi, bi);
+// Output rows (probe row p[j], build row b[j]): the probe columns, then the build columns.
+// When every probe row matched exactly once in order (`move_probe`: the probe chunk is not
+// needed after), the probe columns are moved instead of copied. With `only`, the columns
+// it does not mark are left empty (the residual does not read them).
+void PhysicalHashJoin::Assemble(DataChunk& in, const std::vector<uint32_t>& p, const std::vector<uint32_t>& b,
+                                DataChunk& o, bool move_probe, const std::vector<uint8_t>* only) const {
+  const uint32_t m = (uint32_t)p.size();
+  const size_t np = in.cols.size(), nb = build_types.size();
+  bool identity = move_probe && m == in.size;
+  for (uint32_t i = 0; i < m && identity; i++) identity = p[i] == i;
+  if (only && only->size() != np + nb) only = nullptr;
+  o.cols.resize(np + nb);
+  for (size_t c = 0; c < np + nb; c++) {
+    const Type& t = c < np ? in.cols[c].type() : build_types[c - np];
+    if (only && !(*only)[c]) {  // not read: an empty placeholder
+      o.cols[c].Init(t, 1);
+      continue;
+    }
+    if (c < np && identity) {
+      o.cols[c] = std::move(in.cols[c]);
+      continue;
+    }
+    o.cols[c].Init(t, std::max<uint32_t>(m, 1));
+    if (c < np) CopyRows(in.cols[c], p.data(), m, o.cols[c], 0);
+    else CopyRows(build_cols_[c - np], b.data(), m, o.cols[c], 0);
+  }
+  o.size = m;
+}
+
+void PhysicalHashJoin::Execute(DataChunk& in, DataChunk& out, LocalState& ls) {
+  auto& L = static_cast<ProbeLocal&>(ls);
+  const size_t nk = left_keys.size();
+  L.scratch.resize(nk);
+  L.keys.resize(nk);
+  for (size_t k = 0; k < nk; k++) L.keys[k] = &EvaluateOperand(*left_keys[k], in, L.scratch[k]);
+  Match(in.size, L.keys, L);
+  auto& pi = L.pi;
+  auto& bi = L.bi;
   if (ReturnsRightOnly(join_type)) {  // a build row marked already needs no more pairs
     size_t k = 0;
     for (size_t m = 0; m < pi.size(); m++)
@@ -209,71 +481,62 @@ void PhysicalHashJoin::Execute(DataChunk& in, DataChunk& out, LocalState&) {
     pi.resize(k);
     bi.resize(k);
   }
-  size_t np = in.cols.size(), nb = build_types.size();
-  auto assemble = [&](const std::vector<uint32_t>& p, const std::vector<uint32_t>& b, DataChunk& o) {
-    uint32_t m = (uint32_t)p.size();
-    o.cols.resize(np + nb);
-    for (size_t c = 0; c < np; c++) {
-      o.cols[c].Init(in.cols[c].type(), std::max<uint32_t>(m, 1));
-      CopyRows(in.cols[c], p.data(), m, o.cols[c], 0);
-    }
-    for (size_t c = 0; c < nb; c++) {
-      o.cols[np + c].Init(build_types[c], std::max<uint32_t>(m, 1));
-      CopyRows(build_cols_[c], b.data(), m, o.cols[np + c], 0);
-    }
-    o.size = m;
-  };
+  const size_t np = in.cols.size(), nb = build_types.size();
   if (residual) {  // keep only pairs satisfying the residual condition
     DataChunk pairs;
-    assemble(pi, bi, pairs);
-    std::vector<uint32_t> sel;
-    uint32_t k = EvaluateFilter(*residual, pairs, sel);
-    std::vector<uint32_t> p2(k), b2(k);
-    for (uint32_t i = 0; i < k; i++) { p2[i] = pi[sel[i]]; b2[i] = bi[sel[i]]; }
-    pi.swap(p2);
-    bi.swap(b2);
+    Assemble(in, pi, bi, pairs, false, &residual_reads_);
+    uint32_t k = EvaluateFilter(*residual, pairs, L.sel);
+    for (uint32_t i = 0; i < k; i++) {
+      pi[i] = pi[L.sel[i]];
+      bi[i] = bi[L.sel[i]];
+    }
+    pi.resize(k);
+    bi.resize(k);
   }
   if (single_match)
     for (size_t i = 1; i < pi.size(); i++)
       if (pi[i] == pi[i - 1])
         throw UserError(ErrorKind::Constraint, "more than one row returned by a subquery used as an expression");
+  auto& hit = L.hit;
   switch (join_type) {
     case LJoinType::Mark: {
-      std::vector<uint8_t> hit(in.size, 0);
+      hit.assign(in.size, 0);
       for (uint32_t p : pi) hit[p] = 1;
-      out.cols.resize(np + 1);
-      for (size_t c = 0; c < np; c++) {
-        out.cols[c].Init(in.cols[c].type(), std::max<uint32_t>(in.size, 1));
-        CopyRows(in.cols[c], nullptr, in.size, out.cols[c], 0);
-      }
-      Vector& mark = out.cols[np];
-      mark.Init(Type::Boolean(), std::max<uint32_t>(in.size, 1));
+      Vector mark(Type::Boolean(), std::max<uint32_t>(in.size, 1));
       for (uint32_t i = 0; i < in.size; i++) {
         mark.data<uint8_t>()[i] = hit[i];
         if (!hit[i] && null_aware && build_rows_ > 0) {
           bool null_probe = false;
-          for (auto& k : keys) null_probe |= !k.IsValid(i);
+          for (const Vector* k : L.keys) null_probe |= !k->IsValid(i);
           if (null_probe || build_has_null_key_) mark.SetNull(i);
         }
       }
+      out.cols = std::move(in.cols);
+      out.cols.push_back(std::move(mark));
       out.size = in.size;
       return;
     }
     case LJoinType::Inner:
-    case LJoinType::Cross: assemble(pi, bi, out); return;
+    case LJoinType::Cross: Assemble(in, pi, bi, out, true); return;
     case LJoinType::Semi:
     case LJoinType::Anti: {
-      std::vector<uint8_t> hit(in.size, 0);
+      hit.assign(in.size, 0);
       if (counted) {  // the build rows are distinct: at most one match per probe row
         for (size_t m = 0; m < pi.size(); m++)
           hit[pi[m]] = remaining_[bi[m]].fetch_sub(1, std::memory_order_relaxed) > 0;
       } else {
         for (uint32_t p : pi) hit[p] = 1;
       }
-      std::vector<uint32_t> sel;
+      auto& sel = L.sel;
+      sel.clear();
       for (uint32_t i = 0; i < in.size; i++)
         if (hit[i] == (join_type == LJoinType::Semi)) sel.push_back(i);
-      SliceChunk(in, sel.data(), (uint32_t)sel.size(), out);
+      if (sel.size() == in.size) {
+        out.cols = std::move(in.cols);
+        out.size = in.size;
+      } else {
+        SliceChunk(in, sel.data(), (uint32_t)sel.size(), out);
+      }
       return;
     }
     case LJoinType::RightSemi:
@@ -286,22 +549,30 @@ void PhysicalHashJoin::Execute(DataChunk& in, DataChunk& out, LocalState&) {
       for (uint32_t b : bi) matched_[b].store(1, std::memory_order_relaxed);
       [[fallthrough]];
     case LJoinType::Left: {
-      std::vector<uint8_t> hit(in.size, 0);
+      hit.assign(in.size, 0);
       for (uint32_t p : pi) hit[p] = 1;
-      std::vector<uint32_t> miss;
+      auto& miss = L.sel;
+      miss.clear();
       for (uint32_t i = 0; i < in.size; i++)
         if (!hit[i]) miss.push_back(i);
-      DataChunk matched;
-      assemble(pi, bi, matched);
-      uint32_t m = matched.size, u = (uint32_t)miss.size();
+      if (miss.empty()) {
+        Assemble(in, pi, bi, out, true);
+        return;
+      }
+      // The matched rows, then the probe rows without a match (build columns NULL).
+      const uint32_t m = (uint32_t)pi.size(), u = (uint32_t)miss.size();
       out.cols.resize(np + nb);
-      for (size_t c = 0; c < np + nb; c++) {
-        Type t = c < np ? in.cols[c].type() : build_types[c - np];
-        out.cols[c].Init(t, std::max<uint32_t>(m + u, 1));
-        CopyRows(matched.cols[c], nullptr, m, out.cols[c], 0);
-        if (c < np) CopyRows(in.cols[c], miss.data(), u, out.cols[c], m);
-        else
-          for (uint32_t i = 0; i < u; i++) out.cols[c].SetNull(m + i);
+      for (size_t c = 0; c < np; c++) {
+        out.cols[c].Init(in.cols[c].type(), m + u);
+        CopyRows(in.cols[c], pi.data(), m, out.cols[c], 0);
+        CopyRows(in.cols[c], miss.data(), u, out.cols[c], m);
+      }
+      for (size_t c = 0; c < nb; c++) {
+        Vector& v = out.cols[np + c];
+        v.Init(build_types[c], m + u);
+        CopyRows(build_cols_[c], bi.data(), m, v, 0);
+        uint8_t* valid = v.validity();
+        std::memset(valid + m, 0, u);
       }
       out.size = m + u;
       return;
@@ -331,7 +602,8 @@ void PhysicalHashJoin::EmitBuildRows(uint32_t begin, uint32_t end, const std::ve
 
 double PhysicalHashJoin::BuildColumnBytes() const {
   double w = 0;
-  for (const Type& t : build_types) w += t.width();
+  for (size_t c = 0; c < build_types.size() && c < build_cols_.size(); c++)
+    if (build_cols_[c].capacity() >= build_rows_) w += build_types[c].width();  // the columns kept
   return w * (double)build_rows_;
 }
 

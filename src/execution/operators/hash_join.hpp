@@ -1,8 +1,12 @@
 // Hash join. The right child is the build side (a pipeline ending in this operator as a
 // sink); the left child streams through Execute() as the probe side. Keys are equi-join
-// expressions of equal types. A single integer key whose values are dense and unique is
-// looked up in a direct-mapped array (perfect hash, as star-schema dimension keys are);
-// otherwise a chained hash table is used. EXPLAIN ANALYZE shows which one was built. NULL keys never match,
+// expressions of equal types. A single integer key whose values are dense and unique (or
+// dense at all, for semi, anti and mark joins without a residual, which only ask whether a
+// key is there) is looked up in a direct-mapped array (perfect hash, as star-schema
+// dimension keys are);
+// otherwise a partitioned hash table (join_hash_table.hpp), built in parallel from key
+// words and hashes computed a chunk at a time in the sink. EXPLAIN ANALYZE shows which one
+// was built. NULL keys never match,
 // except in the semi/anti joins of INTERSECT/EXCEPT (nulls_equal), where they match NULL keys.
 // Those of INTERSECT ALL/EXCEPT ALL (counted) build on distinct rows with their count as
 // the last build column, and each probe row uses up one of its match's count.
@@ -13,6 +17,7 @@
 // a probe row matches (where the residual is TRUE) and emits nothing while probing; the
 // same source then emits the marked (RightSemi) or unmarked (RightAnti) build rows.
 #pragma once
+#include "execution/operators/join_hash_table.hpp"
 #include "execution/physical_operator.hpp"
 #include "planner/logical_plan.hpp"
 
@@ -31,6 +36,7 @@ class PhysicalHashJoin : public PhysicalOperator {
   void Combine(LocalState& ls) override;
   void Finalize() override;
   // probe (operator)
+  std::unique_ptr<LocalState> InitLocalOperator() override;
   void Execute(DataChunk& in, DataChunk& out, LocalState& ls) override;
   void ResetState() override;
 
@@ -44,10 +50,10 @@ class PhysicalHashJoin : public PhysicalOperator {
   std::vector<Type> build_types;  // right child's output types
 
   // After the build (cost model, EXPLAIN ANALYZE): build rows, and the bytes of the index a
-  // probe looks a key up in (direct-mapped array or bucket heads + chains) and of the
-  // build columns a match gathers from.
+  // probe looks a key up in (direct-mapped array, or hash table entries and chains) and of
+  // the build columns a match gathers from (none for joins that gather none).
   uint64_t BuildRows() const { return build_rows_; }
-  double IndexBytes() const { return 4.0 * (double)(dense_.size() + heads_.size() + next_.size()); }
+  double IndexBytes() const { return 4.0 * (double)dense_.size() + table_.Bytes(); }
   double BuildColumnBytes() const;
 
   // After every probe, the build rows in [begin, end) the join returns as output rows
@@ -56,15 +62,47 @@ class PhysicalHashJoin : public PhysicalOperator {
   void EmitBuildRows(uint32_t begin, uint32_t end, const std::vector<Type>& probe_types, DataChunk& out) const;
 
  private:
-  uint64_t Hash(const std::vector<Vector>& keys, uint32_t i) const;
-  bool KeysEqual(const std::vector<Vector>& probe, uint32_t i, uint32_t row) const;
-  void Match(DataChunk& in, std::vector<Vector>& keys, std::vector<uint32_t>& pi,
-             std::vector<uint32_t>& bi) const;
+  struct BuildLocal;
+  struct ProbeLocal;
+  // Whether matches read build columns (all joins but semi, anti and mark without a
+  // residual): otherwise the build keeps only its keys' index.
+  bool GathersBuildColumns() const;
+  // Whether a probe row only asks if its key has a match (semi, anti, mark without a
+  // residual or counts): the table then keeps one row per key.
+  bool FirstMatchOnly() const;
+  void PlanKeys();
+  void KeyWords(const std::vector<const Vector*>& keys, uint32_t n, uint64_t* words) const;
+  struct BuildChunk;
+  // f(row, word, hash) over a sunk chunk's rows that go into the hash table.
+  template <class F>
+  void ForTableRows(const BuildChunk& b, F&& f) const;
+  bool KeysEqual(const std::vector<const Vector*>& probe, uint32_t i, uint32_t row) const;
+  void Match(uint32_t n, const std::vector<const Vector*>& keys, ProbeLocal& L) const;
+  void Assemble(DataChunk& in, const std::vector<uint32_t>& p, const std::vector<uint32_t>& b, DataChunk& o,
+                bool move_probe, const std::vector<uint8_t>* only = nullptr) const;
 
-  std::mutex mu_;
-  std::vector<DataChunk> collected_;
+  // A sunk chunk: its payload columns, then the keys that are not payload columns, and
+  // each row's key word (packed key or hash).
+  struct BuildChunk {
+    DataChunk chunk;
+    std::vector<uint64_t> words;
+    std::vector<uint32_t> radix_rows;  // rows the table gets per hash radix (JoinHashTable::Radix)
+    bool null_key = false;  // some row has a NULL key
+  };
+  std::vector<BuildChunk> collected_;
   uint64_t build_rows_ = 0;
-  std::vector<Vector> build_cols_;  // payload then keys, build_rows_ each
+  // Key plan (from the key expressions, before the build): where each key is among a build
+  // chunk's columns (a payload column, or evaluated and appended), and whether the keys
+  // pack into one word (hashing.hpp PackableKeys).
+  std::once_flag keys_planned_;
+  std::vector<size_t> key_col_;
+  std::vector<Type> build_col_types_;  // of the build_ncols_ columns
+  // Per column of (probe ++ build): whether the residual reads it (only those are gathered
+  // for it; a semi, anti or mark join keeps only those build columns).
+  std::vector<uint8_t> residual_reads_;
+  size_t build_ncols_ = 0;  // payload + appended key columns
+  bool packed_ = false;
+  std::vector<Vector> build_cols_;  // build_ncols_ columns of build_rows_ (those gathered or compared)
   size_t nkeys_ = 0;
   bool build_has_null_key_ = false;
   // counted: per build row, the count not used up yet by probe rows
@@ -75,9 +113,10 @@ class PhysicalHashJoin : public PhysicalOperator {
   bool is_dense_ = false;
   int64_t dense_min_ = 0;
   std::vector<uint32_t> dense_;  // row + 1, 0 = empty
-  // chained hash table
-  std::vector<uint32_t> heads_, next_;
-  uint64_t mask_ = 0;
+  // single integer key: range of the build's non-NULL keys (from the sink)
+  int64_t key_min_ = INT64_MAX, key_max_ = INT64_MIN;
+  // hash table
+  JoinHashTable table_;
 };
 
 }  // namespace tessera
