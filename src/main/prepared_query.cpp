@@ -40,6 +40,16 @@ PreparedQuery PrepareSelect(Database& db, const ast::SelectStmt& select, bool al
   return q;
 }
 
+namespace {
+void CollectJoinRows(const PhysicalOperator& op, const std::map<const PhysicalOperator*, uint64_t>& actual,
+                     std::vector<QueryResult::JoinRows>& out) {
+  for (auto& c : op.children) CollectJoinRows(*c, actual, out);
+  if (op.kind != PhysKind::HashJoin) return;
+  auto it = actual.find(&op);
+  if (it != actual.end()) out.push_back({op.Details(), op.estimated_rows, it->second});
+}
+}  // namespace
+
 QueryResult RunPrepared(Database& db, const ast::SelectStmt& select, PreparedQuery& q, bool free_state) {
   auto t0 = Clock::now();
   // A plan that ran before: clear what that run left (also after a run that threw).
@@ -82,6 +92,7 @@ QueryResult RunPrepared(Database& db, const ast::SelectStmt& select, PreparedQue
     r.gpu_open_ms = st.open_ms;
   }
   r.pipelines = model::DescribeRuns(*q.pipelines);
+  CollectJoinRows(*q.plan, q.pipelines->ActualRows(), r.joins);
   r.has_rows = true;
   r.names = q.bound.names;
   r.types = q.bound.types;

@@ -11,6 +11,7 @@ LogicalOpPtr Optimize(LogicalOpPtr plan) {
   ReduceGroupsBySemiJoin(*plan);  // after both: the joins of decorrelated subqueries are inner, with their sides
   SplitDistinctAggregates(*plan);
   PruneColumns(*plan);
+  EstimateRows(*plan);  // every operator the passes above left without an estimate
   return plan;
 }
 
