@@ -67,6 +67,13 @@ bool AsRange(const BoundExpr& p, const LogicalOp* get, RangeTerm& r) {
   double v;
   if (!col || kc->kind != BExpr::Constant || !AsNumber(kc->value, v)) return false;
   const Type& t = get->table->schema.columns[col->binding.column].type;
+  // A DATE column against a TIMESTAMP constant (DATE + INTERVAL): in days.
+  constexpr double kMicrosPerDay = 86400.0 * 1e6;
+  const TypeId kt = kc->value.type().id;
+  if (t.id == TypeId::Date && kt == TypeId::Timestamp) v /= kMicrosPerDay;
+  else if (t.id == TypeId::Timestamp && kt == TypeId::Date) v *= kMicrosPerDay;
+  else if ((t.id == TypeId::Date || t.id == TypeId::Timestamp || t.id == TypeId::Time) != (kt == TypeId::Date || kt == TypeId::Timestamp || kt == TypeId::Time))
+    return false;
   const double step = Step(t);
   r.column = col->binding.column;
   switch (op) {
@@ -146,7 +153,7 @@ bool Trace(const LogicalOp& op, ColumnBinding b, KeyEstimate& out) {
       if (op.table_index != b.table) return false;
       const double d = DistinctValues(&op, b.column);
       const double n = TableRows(&op);
-      out = {DistinctAfterSampling(d, n, std::min(n, rows)), d, n};
+      out = {DistinctAfterSampling(d, n, std::min(n, rows)), d, n, &op, b.column};
       return true;
     }
     case LogicalKind::Projection: {
@@ -190,6 +197,52 @@ bool Trace(const LogicalOp& op, ColumnBinding b, KeyEstimate& out) {
   return false;
 }
 
+// A HAVING term `aggregate op constant` over an aggregation's output: the fraction of groups
+// it keeps. The aggregated column is taken as uniform over its [min, max] (mean mu, standard
+// deviation sigma), a group as about g = input rows / groups values (Poisson): a SUM is then
+// about normal (g mu, sqrt(g (sigma^2 + mu^2))), an AVG (mu, sigma / sqrt(g)), MIN/MAX (mu, sigma), a COUNT (g,
+// sqrt(g)). -1 where that does not apply.
+double HavingSelectivity(const BoundExpr& p, const LogicalOp& agg) {
+  if (p.kind != BExpr::Compare) return -1;
+  const BoundExpr* c = StripCasts(p.children[0].get());
+  const BoundExpr* k = StripCasts(p.children[1].get());
+  ast::Op op = p.op;
+  if (c->kind != BExpr::Column) {
+    std::swap(c, k);
+    op = FlipComparison(op);
+  }
+  double v;
+  if (c->kind != BExpr::Column || c->binding.table != agg.agg_index || c->binding.column >= agg.aggs.size() ||
+      k->kind != BExpr::Constant || !AsNumber(k->value, v))
+    return -1;
+  if (op != ast::Op::Lt && op != ast::Op::Le && op != ast::Op::Gt && op != ast::Op::Ge) return -1;
+  const BoundExpr& a = *agg.aggs[c->binding.column];
+  const LogicalOp& child = *agg.children[0];
+  const double groups = Rows(agg), g = std::max(1.0, Rows(child) / groups);
+  double mean, sd;
+  if (a.name == "count_star" || a.name == "count") {
+    mean = g;
+    sd = std::sqrt(g);
+  } else {
+    if (a.children.empty() || a.distinct) return -1;
+    KeyEstimate col;
+    const BoundExpr* arg = StripCasts(a.children[0].get());
+    double lo, hi;
+    if (arg->kind != BExpr::Column || !Trace(child, arg->binding, col) || !col.table ||
+        !ColumnRange(col.table, col.column, lo, hi))
+      return -1;
+    const double mu = (lo + hi) / 2, sigma = (hi - lo) / std::sqrt(12.0);
+    // A SUM over a group of a random (Poisson) number of rows: variance g (sigma^2 + mu^2).
+    if (a.name == "sum") mean = g * mu, sd = std::sqrt(g * (sigma * sigma + mu * mu));
+    else if (a.name == "avg") mean = mu, sd = sigma / std::sqrt(g);
+    else if (a.name == "min" || a.name == "max") mean = mu, sd = sigma;
+    else return -1;
+  }
+  const double above = sd > 0 ? 0.5 * std::erfc((v - mean) / (sd * std::sqrt(2.0))) : (v < mean ? 1 : 0);
+  const double keep = op == ast::Op::Gt || op == ast::Op::Ge ? above : 1 - above;
+  return std::clamp(keep, 1.0 / groups, 1.0);
+}
+
 std::vector<KeyEstimate> Keys(const std::vector<BoundExprPtr>& keys, const LogicalOp& side) {
   std::vector<KeyEstimate> r;
   for (auto& k : keys) r.push_back(EstimateKey(*k, side));
@@ -208,6 +261,19 @@ double KeyDomain(const std::vector<KeyEstimate>& left, const std::vector<KeyEsti
   double dom = 1;
   for (size_t i = 0; i < left.size() && i < right.size(); i++) dom = std::max({dom, left[i].domain, right[i].domain});
   if (left.size() > 1) {
+    // Columns of one table on each side (a composite foreign key, lineitem's (partkey,
+    // suppkey) into partsupp): the combinations are correlated, and those of the side
+    // with fewer rows hold the other's. Otherwise the keys are independent conditions.
+    auto one_table = [](const std::vector<KeyEstimate>& keys) {
+      for (auto& k : keys)
+        if (k.table == nullptr || k.table != keys[0].table) return false;
+      return true;
+    };
+    if (!one_table(left) || !one_table(right)) {
+      double p = 1;
+      for (size_t i = 0; i < left.size() && i < right.size(); i++) p *= std::max({1.0, left[i].domain, right[i].domain});
+      return p;
+    }
     auto side = [](const std::vector<KeyEstimate>& keys) {
       double p = 1, base = 1;
       for (auto& k : keys) {
@@ -271,34 +337,47 @@ double DistinctValues(const LogicalOp* get, uint32_t col) {
   return rows;
 }
 
+double ConjunctionSelectivity(const std::vector<BoundExprPtr>& terms, const LogicalOp* get) {
+  // Range terms on one column combine into one range; the rest multiply.
+  double s = 1;
+  std::map<uint32_t, RangeTerm> ranges;
+  for (auto& c : terms) {
+    RangeTerm r;
+    if (AsRange(*c, get, r)) {
+      auto [it, fresh] = ranges.emplace(r.column, r);
+      if (!fresh) {
+        it->second.lo = std::max(it->second.lo, r.lo);
+        it->second.hi = std::min(it->second.hi, r.hi);
+      }
+      continue;
+    }
+    s *= EstimateSelectivity(*c, get);
+  }
+  for (auto& [col, r] : ranges) {
+    double f = RangeFraction(get, col, r.lo, r.hi);
+    s *= f >= 0 ? f : 0.4;
+  }
+  return s;
+}
+
+double FilterSelectivity(const std::vector<BoundExprPtr>& terms, const LogicalOp& input) {
+  if (input.kind == LogicalKind::Get) return ConjunctionSelectivity(terms, &input);
+  if (input.kind != LogicalKind::Aggregate) return ConjunctionSelectivity(terms, nullptr);
+  double s = 1;  // HAVING
+  for (auto& f : terms) {
+    double h = HavingSelectivity(*f, input);
+    s *= h >= 0 ? h : EstimateSelectivity(*f, nullptr);
+  }
+  return s;
+}
+
 double EstimateSelectivity(const BoundExpr& p, const LogicalOp* get) {
   auto col_dv = [&](const BoundExpr& e) -> double {
     if (const BoundExpr* c = ScanColumn(e, get)) return DistinctValues(get, c->binding.column);
     return 10;
   };
   switch (p.kind) {
-    case BExpr::And: {
-      // Range terms on one column combine into one range; the rest multiply.
-      double s = 1;
-      std::map<uint32_t, RangeTerm> ranges;
-      for (auto& c : p.children) {
-        RangeTerm r;
-        if (AsRange(*c, get, r)) {
-          auto [it, fresh] = ranges.emplace(r.column, r);
-          if (!fresh) {
-            it->second.lo = std::max(it->second.lo, r.lo);
-            it->second.hi = std::min(it->second.hi, r.hi);
-          }
-          continue;
-        }
-        s *= EstimateSelectivity(*c, get);
-      }
-      for (auto& [col, r] : ranges) {
-        double f = RangeFraction(get, col, r.lo, r.hi);
-        s *= f >= 0 ? f : 0.4;
-      }
-      return s;
-    }
+    case BExpr::And: return ConjunctionSelectivity(p.children, get);
     case BExpr::Or: {
       double none = 1;
       for (auto& c : p.children) none *= 1 - EstimateSelectivity(*c, get);
@@ -370,20 +449,8 @@ void EstimateRows(LogicalOp& op) {
   if (op.estimated_rows >= 0) return;
   double rows = 1;
   switch (op.kind) {
-    case LogicalKind::Get: {
-      double s = 1;
-      for (auto& f : op.filters) s *= EstimateSelectivity(*f, &op);
-      rows = TableRows(&op) * s;
-      break;
-    }
-    case LogicalKind::Filter: {
-      const LogicalOp& child = *op.children[0];
-      const LogicalOp* get = child.kind == LogicalKind::Get ? &child : nullptr;
-      double s = 1;
-      for (auto& f : op.filters) s *= EstimateSelectivity(*f, get);
-      rows = Rows(child) * s;
-      break;
-    }
+    case LogicalKind::Get: rows = TableRows(&op) * ConjunctionSelectivity(op.filters, &op); break;
+    case LogicalKind::Filter: rows = Rows(*op.children[0]) * FilterSelectivity(op.filters, *op.children[0]); break;
     case LogicalKind::Projection:
     case LogicalKind::Order:
     case LogicalKind::Window: rows = Rows(*op.children[0]); break;

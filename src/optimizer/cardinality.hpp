@@ -19,12 +19,20 @@ double DistinctValues(const LogicalOp* get, uint32_t col);
 // Estimated fraction of rows a predicate keeps; `get`: the scan whose columns it reads (its
 // statistics are used), or nullptr.
 double EstimateSelectivity(const BoundExpr& pred, const LogicalOp* get);
+// The same for AND-ed terms (a scan's filters): range terms on one column combine into
+// one range (a BETWEEN keeps the width between its bounds, not the product of two halves).
+double ConjunctionSelectivity(const std::vector<BoundExprPtr>& terms, const LogicalOp* get);
+// The fraction of `input`'s rows a filter of these terms keeps: over a scan, as above; over
+// an aggregation (HAVING), from the aggregated columns' ranges and the group size.
+double FilterSelectivity(const std::vector<BoundExprPtr>& terms, const LogicalOp& input);
 
 // What the estimator knows about a join key (an expression over an operator's output).
 struct KeyEstimate {
   double ndv = 1;        // distinct values in the operator's output (after its filters)
   double domain = 1;     // distinct values of the base column (before filters)
   double base_rows = 1;  // rows of the base table (domain ~ base_rows: the column is a key)
+  const LogicalOp* table = nullptr;  // the scan it comes from (nullptr: not traced to one)
+  uint32_t column = 0;               // and its column there
 };
 // Traces a column through projections, joins and group keys down to its scan.
 KeyEstimate EstimateKey(const BoundExpr& e, const LogicalOp& op);

@@ -110,15 +110,12 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op) {
   for (auto& r : rels) {
     if (r.op->kind == LogicalKind::Get) {
       r.scan = r.op.get();
-      double s = 1;
-      for (auto& f : r.op->filters) s *= EstimateSelectivity(*f, r.op.get());
+      double s = ConjunctionSelectivity(r.op->filters, r.op.get());
       r.rows = std::max(1.0, (double)r.op->table->data->row_count * s);
       r.op->estimated_rows = r.rows;
     } else {
       r.rows = AtMostOneRow(*r.op) ? 1 : r.op->estimated_rows >= 0 ? r.op->estimated_rows : 1000;
-      double s = 1;
-      for (auto& f : r.extra_filters) s *= EstimateSelectivity(*f, nullptr);
-      r.rows = std::max(1.0, r.rows * s);
+      r.rows = std::max(1.0, r.rows * FilterSelectivity(r.extra_filters, *r.op));
     }
     if (!r.extra_filters.empty()) {
       auto f = std::make_unique<LogicalOp>(LogicalKind::Filter);
