@@ -170,7 +170,11 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op) {
       // A relation not connected by a join key is taken last (a cross product), unless it
       // has at most one row: joining it then multiplies nothing.
       double out = InnerJoinRows(cur_rows, rels[i].rows, other, mine);
-      double rank = connected || AtMostOneRow(*rels[i].op) ? out : out * 1e6;
+      // The cost of the step: the rows it produces plus the hash table it builds (between
+      // joins that keep every probe row, the smaller build side goes first: a dimension
+      // reached through it may filter next).
+      double rank = out + rels[i].rows;
+      if (!connected && !AtMostOneRow(*rels[i].op)) rank *= 1e6;
       if (best == n || rank < best_rank) { best = i; best_rows = out; best_rank = rank; }
     }
     auto j = std::make_unique<LogicalOp>(LogicalKind::Join);
