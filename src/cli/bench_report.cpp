@@ -175,7 +175,11 @@ std::string ReportJson(const BenchReport& r) {
       const auto& j = q.joins[k];
       o << (k ? "," : "") << "\n       {\"join\": " << json::Quote(j.join) << ", \"estimated_rows\": "
         << (j.estimated >= 0 ? json::Number(j.estimated) : "null") << ", \"actual_rows\": " << j.actual
-        << ", \"q_error\": " << (j.estimated >= 0 ? json::Number(QError(j.estimated, (double)j.actual)) : "null") << "}";
+        << ", \"q_error\": " << (j.estimated >= 0 ? json::Number(QError(j.estimated, (double)j.actual)) : "null")
+        << ", \"inner\": " << (j.inner ? "true" : "false") << ", \"probe\": {\"estimated_rows\": "
+        << (j.probe_estimated >= 0 ? json::Number(j.probe_estimated) : "null") << ", \"actual_rows\": " << j.probe_actual
+        << "}, \"build\": {\"estimated_rows\": " << (j.build_estimated >= 0 ? json::Number(j.build_estimated) : "null")
+        << ", \"actual_rows\": " << j.build_actual << "}}";
     }
     o << "]";
     if (q.duckdb) {

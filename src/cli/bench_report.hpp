@@ -42,6 +42,9 @@ struct QueryFigures {
     std::string join;
     double estimated = -1;
     uint64_t actual = 0;
+    bool inner = false;
+    double probe_estimated = -1, build_estimated = -1;
+    uint64_t probe_actual = 0, build_actual = 0;
   };
   std::vector<Join> joins;
   // Host phases (ms): the cold run's parse/plan/GPU code generation, and the warm runs'

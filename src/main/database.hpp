@@ -40,6 +40,10 @@ struct QueryResult {
     std::string join;  // the join's type and keys, as EXPLAIN shows them
     double estimated = -1;
     uint64_t actual = 0;
+    bool inner = false;  // an inner join (either side could build)
+    // Its inputs: the probe side (children[0]) and the build side, estimated and counted.
+    double probe_estimated = -1, build_estimated = -1;
+    uint64_t probe_actual = 0, build_actual = 0;
   };
   std::vector<JoinRows> joins;
   // Host-side phases of a SELECT (ms). With `plan_cached` the statement's prepared plan came

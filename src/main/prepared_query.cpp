@@ -4,6 +4,7 @@
 
 #include "execution/physical_planner.hpp"
 #include "execution/operators/basic_operators.hpp"
+#include "execution/operators/hash_join.hpp"
 #include "gpu/gpu_executor.hpp"
 #include "model/pipeline_traffic.hpp"
 #include "optimizer/optimizer.hpp"
@@ -46,7 +47,19 @@ void CollectJoinRows(const PhysicalOperator& op, const std::map<const PhysicalOp
   for (auto& c : op.children) CollectJoinRows(*c, actual, out);
   if (op.kind != PhysKind::HashJoin) return;
   auto it = actual.find(&op);
-  if (it != actual.end()) out.push_back({op.Details(), op.estimated_rows, it->second});
+  if (it == actual.end()) return;
+  QueryResult::JoinRows j;
+  j.join = op.Details();
+  j.estimated = op.estimated_rows;
+  j.actual = it->second;
+  j.inner = static_cast<const PhysicalHashJoin&>(op).join_type == LJoinType::Inner;
+  const PhysicalOperator &probe = *op.children[0], &build = *op.children[1];
+  j.probe_estimated = probe.estimated_rows;
+  j.build_estimated = build.estimated_rows;
+  auto p = actual.find(&probe), b = actual.find(&build);
+  j.probe_actual = p != actual.end() ? p->second : 0;
+  j.build_actual = b != actual.end() ? b->second : 0;
+  out.push_back(std::move(j));
 }
 }  // namespace
 
