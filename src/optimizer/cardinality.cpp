@@ -482,7 +482,10 @@ void EstimateRows(LogicalOp& op) {
         case LJoinType::Full: rows = std::max({lr, rr, inner}); break;
         case LJoinType::Mark: rows = lr; break;
         case LJoinType::Semi: rows = lr * SemiJoinFraction(lk, rk); break;
-        case LJoinType::Anti: rows = lr * (1 - SemiJoinFraction(lk, rk)); break;
+        // An anti join is taken to keep at least a tenth: the containment of the keys that
+        // says none is kept is the estimate's least certain part (min/max-based distinct
+        // counts of files without sketches say it for every foreign key).
+        case LJoinType::Anti: rows = lr * std::max(0.1, 1 - SemiJoinFraction(lk, rk)); break;
       }
       break;
     }
