@@ -141,6 +141,39 @@ double NullFraction(const LogicalOp* get, uint32_t col) {
   return std::min(1.0, (double)nulls / TableRows(get));
 }
 
+double ComputeDistinctValues(const LogicalOp* get, uint32_t col) {
+  const double rows = TableRows(get);
+  const auto& groups = get->table->data->row_groups;
+  if (groups.empty()) return 1;
+  DistinctSketch merged;
+  bool sketched = true;
+  uint64_t nulls = 0;
+  for (auto& g : groups) {
+    const auto& st = g->columns[col]->stats;
+    nulls += st.null_count;
+    if (!st.sketch) {
+      sketched = false;
+      break;
+    }
+    merged.Merge(*st.sketch);
+  }
+  const Type& t = get->table->schema.columns[col].type;
+  double lo, hi;
+  const bool ranged = (t.IsIntegral() || t.id == TypeId::Date) && ColumnRange(get, col, lo, hi);
+  if (sketched) {
+    double d = std::min(merged.Estimate(), std::max(1.0, rows - (double)nulls));
+    if (ranged) d = std::min(d, hi - lo + 1);
+    return std::max(1.0, d);
+  }
+  if (t.id == TypeId::Varchar) {
+    const ColumnChunk& c = *groups[0]->columns[col];
+    if (c.LayoutKnown() && c.str_enc == StringEncoding::Dictionary) return std::min<double>(rows, std::max<uint32_t>(1, c.dict_size));
+    return rows;
+  }
+  if (ranged) return std::max(1.0, std::min(rows, hi - lo + 1));
+  return rows;
+}
+
 // Traces `b` through the operators below `op` to the scan that reads it.
 bool Trace(const LogicalOp& op, ColumnBinding b, KeyEstimate& out) {
   const double rows = Rows(op);
@@ -305,37 +338,23 @@ bool ColumnRange(const LogicalOp* get, uint32_t col, double& lo, double& hi) {
 }
 
 double DistinctValues(const LogicalOp* get, uint32_t col) {
-  const double rows = TableRows(get);
-  const auto& groups = get->table->data->row_groups;
-  if (groups.empty()) return 1;
-  DistinctSketch merged;
-  bool sketched = true;
-  uint64_t nulls = 0;
-  for (auto& g : groups) {
-    const auto& st = g->columns[col]->stats;
-    nulls += st.null_count;
-    if (!st.sketch) {
-      sketched = false;
-      break;
-    }
-    merged.Merge(*st.sketch);
-  }
-  const Type& t = get->table->schema.columns[col].type;
-  double lo, hi;
-  const bool ranged = (t.IsIntegral() || t.id == TypeId::Date) && ColumnRange(get, col, lo, hi);
-  if (sketched) {
-    double d = std::min(merged.Estimate(), std::max(1.0, rows - (double)nulls));
-    if (ranged) d = std::min(d, hi - lo + 1);
-    return std::max(1.0, d);
-  }
-  if (t.id == TypeId::Varchar) {
-    const ColumnChunk& c = *groups[0]->columns[col];
-    if (c.LayoutKnown() && c.str_enc == StringEncoding::Dictionary) return std::min<double>(rows, std::max<uint32_t>(1, c.dict_size));
-    return rows;
-  }
-  if (ranged) return std::max(1.0, std::min(rows, hi - lo + 1));
-  return rows;
+  // Memo of the last answers, per table snapshot and column: planning one query asks for the
+  // same columns many times, and merging a large table's sketches takes microseconds.
+  struct Memo {
+    std::weak_ptr<const TableData> data;
+    uint32_t col;
+    double ndv;
+  };
+  thread_local std::vector<Memo> memo;
+  const std::shared_ptr<const TableData>& data = get->table->data;
+  for (const Memo& m : memo)
+    if (m.col == col && m.data.lock() == data) return m.ndv;
+  const double ndv = ComputeDistinctValues(get, col);
+  if (memo.size() >= 256) memo.clear();
+  memo.push_back({data, col, ndv});
+  return ndv;
 }
+
 
 double ConjunctionSelectivity(const std::vector<BoundExprPtr>& terms, const LogicalOp* get) {
   // Range terms on one column combine into one range; the rest multiply.

@@ -20,8 +20,13 @@ double DistinctSketch::Estimate() const {
   const double m = kRegisters;
   double sum = 0;
   uint32_t zeros = 0;
+  static const auto kInversePowers = [] {
+    std::array<double, 64> t{};
+    for (int r = 0; r < 64; r++) t[r] = std::ldexp(1.0, -r);
+    return t;
+  }();
   for (uint8_t r : regs_) {
-    sum += std::ldexp(1.0, -(int)r);
+    sum += kInversePowers[r & 63];
     zeros += r == 0;
   }
   const double alpha = 0.7213 / (1 + 1.079 / m);
