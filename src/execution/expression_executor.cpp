@@ -8,6 +8,7 @@
 
 #include "common/decimal.hpp"
 #include "function/function_registry.hpp"
+#include "function/like_pattern.hpp"
 #include "function/scalar_ops.hpp"
 #include "function/string_ops.hpp"
 
@@ -209,86 +210,163 @@ void TryCastVector(const Vector& src, Vector& out, uint32_t n) {
 
 namespace {
 
+// a <opc> b row by row; `ca` / `cb`: that operand is a constant held in its row 0 only.
 template <class T>
-void CompareLoop(int opc, const Vector& a, const Vector& b, uint8_t* r, uint32_t n) {
+void CompareLoop(int opc, const Vector& a, const Vector& b, bool ca, bool cb, uint8_t* r, uint32_t n) {
   const T* x = a.data<T>();
   const T* y = b.data<T>();
-  for (uint32_t i = 0; i < n; i++) r[i] = ops::Compare<T>(opc, x[i], y[i]);
+  auto run = [&]<int OP>() {
+    if (cb && !ca) {
+      const T c = y[0];
+      for (uint32_t i = 0; i < n; i++) r[i] = ops::Compare<T>(OP, x[i], c);
+    } else if (ca && !cb) {
+      const T c = x[0];
+      for (uint32_t i = 0; i < n; i++) r[i] = ops::Compare<T>(OP, c, y[i]);
+    } else {
+      for (uint32_t i = 0; i < n; i++) r[i] = ops::Compare<T>(OP, x[ca ? 0 : i], y[cb ? 0 : i]);
+    }
+  };
+  switch (opc) {  // the operator outside the loop
+    case ops::kEq: run.template operator()<ops::kEq>(); break;
+    case ops::kNe: run.template operator()<ops::kNe>(); break;
+    case ops::kLt: run.template operator()<ops::kLt>(); break;
+    case ops::kLe: run.template operator()<ops::kLe>(); break;
+    case ops::kGt: run.template operator()<ops::kGt>(); break;
+    default: run.template operator()<ops::kGe>(); break;
+  }
+}
+
+// out's rows NULL where the operand is (a constant operand: all of them or none).
+void MergeOperandNulls(Vector& out, uint32_t n, const Vector& v, bool is_const) {
+  if (!is_const) MergeNulls(out, n, {&v});
+  else if (!v.IsValid(0)) std::memset(out.validity(), 0, Cap(n));
 }
 
 [[noreturn]] void Overflow(const char* what, const Type& t) {
   throw UserError(ErrorKind::Conversion, ops::OverflowMessage(what, t));
 }
 
-template <class T>
-void ArithLoop(ast::Op op, const Vector& a, const Vector& b, Vector& out, uint32_t n) {
+// +, - and * over whole vectors: the loop only notes whether some row failed (the 64-bit
+// or 128-bit result overflowed, or a DECIMAL result left its precision: |r| < `limit`,
+// 0 for no such check); only then are the rows looked at again, in order, for the first
+// one that is not NULL, whose error is raised (the operation's overflow before the
+// precision's, as the checks come). A constant operand (`ca`, `cb`) is read once.
+template <class T, class F>
+void CheckedLoop(F f, const char* what, const Vector& a, const Vector& b, bool ca, bool cb, Vector& out,
+                 uint32_t n, T limit) {
   const T* x = a.data<T>();
   const T* y = b.data<T>();
   T* r = out.data<T>();
-  auto valid = [&](uint32_t i) { return a.IsValid(i) && b.IsValid(i); };
+  bool bad = false;
+  auto run = [&]<bool CA, bool CB>() {
+    const T x0 = x[0], y0 = y[0];
+    for (uint32_t i = 0; i < n; i++) {
+      bad |= !f(CA ? x0 : x[i], CB ? y0 : y[i], r[i]);
+      if constexpr (!std::is_same_v<T, double>)
+        if (limit != 0) bad |= !ops::WithinPrecision(r[i], limit);
+    }
+  };
+  if (ca && cb) run.template operator()<true, true>();
+  else if (ca) run.template operator()<true, false>();
+  else if (cb) run.template operator()<false, true>();
+  else run.template operator()<false, false>();
+  if (!bad) return;
+  auto valid = [&](uint32_t i) { return a.IsValid(ca ? 0 : i) && b.IsValid(cb ? 0 : i); };
+  for (uint32_t i = 0; i < n; i++) {
+    T t;
+    if (!f(x[ca ? 0 : i], y[cb ? 0 : i], t) && valid(i)) Overflow(what, out.type());
+  }
+  if constexpr (!std::is_same_v<T, double>)
+    for (uint32_t i = 0; i < n; i++)
+      if (limit != 0 && !ops::WithinPrecision(r[i], limit) && valid(i)) Overflow("arithmetic", out.type());
+}
+
+template <class T>
+void ArithLoop(ast::Op op, const Vector& a, const Vector& b, bool ca, bool cb, Vector& out, uint32_t n, T limit) {
+  const T* x = a.data<T>();
+  const T* y = b.data<T>();
+  T* r = out.data<T>();
+  auto valid = [&](uint32_t i) { return a.IsValid(ca ? 0 : i) && b.IsValid(cb ? 0 : i); };
   switch (op) {
     case ast::Op::Add:
-      for (uint32_t i = 0; i < n; i++)
-        if (!ops::AddChecked(x[i], y[i], r[i]) && valid(i)) Overflow("addition", out.type());
+      CheckedLoop<T>([](T p, T q, T& t) { return ops::AddChecked(p, q, t); }, "addition", a, b, ca, cb, out, n, limit);
       break;
     case ast::Op::Sub:
-      for (uint32_t i = 0; i < n; i++)
-        if (!ops::SubChecked(x[i], y[i], r[i]) && valid(i)) Overflow("subtraction", out.type());
+      CheckedLoop<T>([](T p, T q, T& t) { return ops::SubChecked(p, q, t); }, "subtraction", a, b, ca, cb, out, n, limit);
       break;
     case ast::Op::Mul:
-      for (uint32_t i = 0; i < n; i++)
-        if (!ops::MulChecked(x[i], y[i], r[i]) && valid(i)) Overflow("multiplication", out.type());
+      CheckedLoop<T>([](T p, T q, T& t) { return ops::MulChecked(p, q, t); }, "multiplication", a, b, ca, cb, out, n,
+                     limit);
       break;
     case ast::Op::Mod:
     case ast::Op::IntDiv:
       for (uint32_t i = 0; i < n; i++) {
+        const T p = x[ca ? 0 : i], q = y[cb ? 0 : i];
         bool overflow = false;
-        bool ok = op == ast::Op::Mod ? ops::Mod(x[i], y[i], r[i], overflow) : ops::IntDiv(x[i], y[i], r[i], overflow);
+        bool ok = op == ast::Op::Mod ? ops::Mod(p, q, r[i], overflow) : ops::IntDiv(p, q, r[i], overflow);
         if (!ok) out.SetNull(i);
         else if (overflow && valid(i))
-          throw UserError(ErrorKind::Conversion, "Overflow in division of " + a.GetValue(i).ToString() + " / " +
-                                                     b.GetValue(i).ToString());
+          throw UserError(ErrorKind::Conversion, "Overflow in division of " + a.GetValue(ca ? 0 : i).ToString() +
+                                                     " / " + b.GetValue(cb ? 0 : i).ToString());
       }
       break;
     case ast::Op::Div:
       if constexpr (std::is_same_v<T, double>) {
         for (uint32_t i = 0; i < n; i++)
-          if (!ops::Div(x[i], y[i], r[i])) out.SetNull(i);
+          if (!ops::Div(x[ca ? 0 : i], y[cb ? 0 : i], r[i])) out.SetNull(i);
       }
       break;
     default: throw InternalError("bad arithmetic operator");
   }
 }
 
-void EvalArith(const BoundExpr& e, const Vector& a, const Vector& b, Vector& out, uint32_t n) {
-  MergeNulls(out, n, {&a, &b});
+// a <op> b; `ca` / `cb`: that operand is a constant held in its row 0 only.
+void EvalArith(const BoundExpr& e, const Vector& a, const Vector& b, bool ca, bool cb, Vector& out, uint32_t n) {
+  MergeOperandNulls(out, n, a, ca);
+  MergeOperandNulls(out, n, b, cb);
   if (a.type().id == TypeId::Date && b.type().id == TypeId::Date) {  // DATE - DATE (days)
     for (uint32_t i = 0; i < n; i++)
-      out.data<int64_t>()[i] = (int64_t)a.data<int32_t>()[i] - b.data<int32_t>()[i];
+      out.data<int64_t>()[i] = (int64_t)a.data<int32_t>()[ca ? 0 : i] - b.data<int32_t>()[cb ? 0 : i];
     return;
   }
+  // A DECIMAL result must fit its precision (DECIMAL(18, s) of 64 bits too: the binder
+  // narrows wider results of narrow operands to it, as DuckDB does), checked in the same
+  // loop. DECIMAL(p <= 18) is 64-bit (or 32-bit) arithmetic throughout.
+  const bool decimal = out.type().id == TypeId::Decimal;
   switch (out.type().physical()) {
-    case PhysType::I32: ArithLoop<int32_t>(e.op, a, b, out, n); break;
-    case PhysType::I64: ArithLoop<int64_t>(e.op, a, b, out, n); break;
-    case PhysType::I128: ArithLoop<int128_t>(e.op, a, b, out, n); break;
-    case PhysType::F64: ArithLoop<double>(e.op, a, b, out, n); break;
+    case PhysType::I32:
+      ArithLoop<int32_t>(e.op, a, b, ca, cb, out, n, decimal ? (int32_t)Pow10(out.type().precision) : 0);
+      break;
+    case PhysType::I64:
+      ArithLoop<int64_t>(e.op, a, b, ca, cb, out, n, decimal ? (int64_t)Pow10(out.type().precision) : 0);
+      break;
+    case PhysType::I128:
+      ArithLoop<int128_t>(e.op, a, b, ca, cb, out, n, decimal ? Pow10(out.type().precision) : 0);
+      break;
+    case PhysType::F64: ArithLoop<double>(e.op, a, b, ca, cb, out, n, 0.0); break;
     default: throw InternalError("arithmetic on " + out.type().ToString());
   }
-  // A DECIMAL result must fit its precision (DECIMAL(18, s) of 64 bits too: the binder
-  // narrows wider results of narrow operands to it, as DuckDB does).
-  if (out.type().id == TypeId::Decimal && out.type().physical() == PhysType::I128) {
-    int128_t lim = Pow10(out.type().precision);
-    for (uint32_t i = 0; i < n; i++) {
-      int128_t v = out.data<int128_t>()[i];
-      if (!ops::WithinPrecision(v, lim) && out.IsValid(i)) Overflow("arithmetic", out.type());
-    }
-  } else if (out.type().id == TypeId::Decimal && out.type().physical() == PhysType::I64) {
-    int64_t lim = (int64_t)Pow10(out.type().precision);
-    for (uint32_t i = 0; i < n; i++) {
-      int64_t v = out.data<int64_t>()[i];
-      if (!ops::WithinPrecision(v, lim) && out.IsValid(i)) Overflow("arithmetic", out.type());
-    }
+}
+
+// An operand of arithmetic or a comparison, as bits: a CAST that changes no bit (a DECIMAL
+// widened at the same scale in the same physical width, DECIMAL(15,2) to DECIMAL(18,2)) is
+// its operand itself; a constant is evaluated into one row (`is_const`). The vector's type
+// may be the narrower one: the caller reads only its physical values and validity.
+const Vector& OperandBits(const BoundExpr& e, const DataChunk& in, Vector& scratch, bool& is_const) {
+  const BoundExpr* x = &e;
+  while (x->kind == BExpr::Cast && !x->negated && x->type.id == TypeId::Decimal &&
+         x->children[0]->type.id == TypeId::Decimal && x->children[0]->type.scale == x->type.scale &&
+         x->children[0]->type.precision <= x->type.precision &&
+         x->children[0]->type.physical() == x->type.physical())
+    x = x->children[0].get();
+  is_const = x->kind == BExpr::Constant;
+  if (is_const) {
+    scratch.Init(x->type, 1);
+    if (x->value.is_null()) scratch.SetNull(0);
+    else scratch.SetValue(0, x->value);
+    return scratch;
   }
+  return EvaluateOperand(*x, in, scratch);
 }
 
 }  // namespace
@@ -355,12 +433,14 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
     }
     case BExpr::Compare: {
       Vector sa, sb;
-      const Vector& a = EvaluateOperand(*e.children[0], in, sa);
-      const Vector& b = EvaluateOperand(*e.children[1], in, sb);
-      MergeNulls(out, n, {&a, &b});
+      bool ca = false, cb = false;
+      const Vector& a = OperandBits(*e.children[0], in, sa, ca);
+      const Vector& b = OperandBits(*e.children[1], in, sb, cb);
+      MergeOperandNulls(out, n, a, ca);
+      MergeOperandNulls(out, n, b, cb);
       int opc = CompareOpCode(e.op);
       uint8_t* r = out.data<uint8_t>();
-      DispatchPhys(a.type().physical(), [&]<class T>() { CompareLoop<T>(opc, a, b, r, n); });
+      DispatchPhys(a.type().physical(), [&]<class T>() { CompareLoop<T>(opc, a, b, ca, cb, r, n); });
       return;
     }
     case BExpr::And:
@@ -370,9 +450,25 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
       std::vector<uint8_t> null(n, 0);
       std::fill(r, r + n, is_and ? 1 : 0);
       for (auto& c : e.children) {
-        Vector v;
-        Evaluate(*c, in, v);
+        Vector sv;
+        const Vector& v = EvaluateOperand(*c, in, sv);
         const uint8_t* x = v.data<uint8_t>();
+        if (!v.has_nulls()) {  // a term without NULLs: plain AND / OR (a FALSE / TRUE also clears NULL)
+          uint8_t* nl = null.data();
+          if (is_and)
+            for (uint32_t i = 0; i < n; i++) {
+              const uint8_t t = x[i] != 0;
+              r[i] &= t;
+              nl[i] &= t;
+            }
+          else
+            for (uint32_t i = 0; i < n; i++) {
+              const uint8_t t = x[i] != 0;
+              r[i] |= t;
+              nl[i] &= !t;
+            }
+          continue;
+        }
         for (uint32_t i = 0; i < n; i++) {
           bool valid = v.IsValid(i);
           if (is_and) {
@@ -415,12 +511,34 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
     }
     case BExpr::Arith: {
       Vector sa, sb;
-      const Vector& a = EvaluateOperand(*e.children[0], in, sa);
-      const Vector& b = EvaluateOperand(*e.children[1], in, sb);
-      EvalArith(e, a, b, out, n);
+      bool ca = false, cb = false;
+      const Vector& a = OperandBits(*e.children[0], in, sa, ca);
+      const Vector& b = OperandBits(*e.children[1], in, sb, cb);
+      EvalArith(e, a, b, ca, cb, out, n);
       return;
     }
     case BExpr::Like: {
+      std::shared_ptr<const ops::LikePattern> local;
+      const ops::LikePattern* pat = e.like.get();
+      if (!pat) {
+        local = CompileLikePattern(e);
+        pat = local.get();
+      }
+      if (pat) {  // a constant pattern: compiled once (like_pattern.hpp), no copies
+        Vector sa;
+        const Vector& a = EvaluateOperand(*e.children[0], in, sa);
+        MergeNulls(out, n, {&a});
+        const StrRef* x = a.data<StrRef>();
+        uint8_t* r = out.data<uint8_t>();
+        const bool neg = e.negated;
+        if (!a.has_nulls()) {
+          for (uint32_t i = 0; i < n; i++) r[i] = pat->Match(x[i].data(), x[i].size()) != neg;
+        } else {
+          for (uint32_t i = 0; i < n; i++)
+            if (a.IsValid(i)) r[i] = pat->Match(x[i].data(), x[i].size()) != neg;
+        }
+        return;
+      }
       Vector a, p, x;
       Evaluate(*e.children[0], in, a);
       Evaluate(*e.children[1], in, p);
@@ -439,6 +557,39 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
       Vector sx;
       const Vector& x = EvaluateOperand(*e.children[0], in, sx);
       uint8_t* r = out.data<uint8_t>();
+      if (std::all_of(e.children.begin() + 1, e.children.end(),
+                      [](const BoundExprPtr& c) { return c->kind == BExpr::Constant; })) {
+        // Constant items, read once: a row is TRUE when it equals one, NULL when it is
+        // NULL or equals none and some item is NULL, else FALSE.
+        bool null_item = false;
+        for (size_t k = 1; k < e.children.size(); k++) null_item |= e.children[k]->value.is_null();
+        DispatchPhys(x.type().physical(), [&]<class T>() {
+          std::vector<T> items;
+          std::vector<Vector> holders;  // the items' physical values (strings kept alive)
+          holders.reserve(e.children.size());
+          for (size_t k = 1; k < e.children.size(); k++) {
+            if (e.children[k]->value.is_null()) continue;
+            holders.emplace_back(e.children[k]->type, 1);
+            holders.back().SetValue(0, e.children[k]->value);
+            items.push_back(holders.back().template data<T>()[0]);
+          }
+          const T* a = x.data<T>();
+          for (uint32_t i = 0; i < n; i++) {
+            bool hit = false;
+            for (const T& it : items)
+              if (ops::Equals(a[i], it)) {
+                hit = true;
+                break;
+              }
+            r[i] = hit;
+          }
+        });
+        for (uint32_t i = 0; i < n; i++) {
+          if (!x.IsValid(i) || (!r[i] && null_item)) out.SetNull(i);
+          else if (e.negated) r[i] = !r[i];
+        }
+        return;
+      }
       std::vector<uint8_t> saw_null(n, 0);
       std::fill(r, r + n, 0);
       for (size_t k = 1; k < e.children.size(); k++) {
@@ -542,12 +693,142 @@ uint32_t SelectCompare(ast::Op op, const Vector& v, T c, const uint32_t* in_sel,
 }
 }  // namespace
 
+std::shared_ptr<const ops::LikePattern> CompileLikePattern(const BoundExpr& e) {
+  if (e.kind != BExpr::Like || e.children[1]->kind != BExpr::Constant || e.children[1]->value.is_null())
+    return nullptr;
+  int escape = -1;
+  if (e.children.size() > 2) {
+    const BoundExpr& x = *e.children[2];
+    if (x.kind != BExpr::Constant || x.value.is_null()) return nullptr;
+    const std::string& text = x.value.str_value();
+    if (text.size() > 1) return nullptr;  // an invalid escape: the row loop raises the error
+    escape = ops::LikeEscapeByte(text);
+  }
+  return std::make_shared<const ops::LikePattern>(e.children[1]->value.str_value(), escape);
+}
+
+namespace {
+
+// Rows where a <op> b, both TRUE-valued (not NULL).
+template <class T>
+uint32_t SelectCompareColumns(ast::Op op, const Vector& a, const Vector& b, const uint32_t* in_sel, uint32_t n,
+                              uint32_t* out) {
+  const T* x = a.data<T>();
+  const T* y = b.data<T>();
+  const bool nulls = a.has_nulls() || b.has_nulls();
+  auto run = [&]<int OP>() {
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      const uint32_t r = in_sel ? in_sel[i] : i;
+      out[k] = r;
+      k += ops::Compare<T>(OP, x[r], y[r]) & (!nulls || (a.IsValid(r) & b.IsValid(r)));
+    }
+    return k;
+  };
+  switch (CompareOpCode(op)) {
+    case ops::kEq: return run.template operator()<ops::kEq>();
+    case ops::kNe: return run.template operator()<ops::kNe>();
+    case ops::kLt: return run.template operator()<ops::kLt>();
+    case ops::kLe: return run.template operator()<ops::kLe>();
+    case ops::kGt: return run.template operator()<ops::kGt>();
+    default: return run.template operator()<ops::kGe>();
+  }
+}
+
+// column [NOT] IN (constants): the items read once. A NULL item makes a row that matches
+// no item NULL, never TRUE: IN ignores it, NOT IN then passes no row.
+bool FilterInList(const BoundExpr& e, const DataChunk& in, const uint32_t* in_sel, uint32_t n, uint32_t* out_sel,
+                  uint32_t& count) {
+  const BoundExpr* c = e.children[0].get();
+  if (c->kind != BExpr::Column || c->index < 0) return false;
+  bool null_item = false;
+  for (size_t i = 1; i < e.children.size(); i++) {
+    if (e.children[i]->kind != BExpr::Constant) return false;
+    null_item |= e.children[i]->value.is_null();
+  }
+  if (e.negated && null_item) {
+    count = 0;
+    return true;
+  }
+  const Vector& v = in.cols[c->index];
+  const bool neg = e.negated;
+  auto items = [&]<class T>(auto get) {
+    std::vector<T> r;
+    for (size_t i = 1; i < e.children.size(); i++)
+      if (!e.children[i]->value.is_null()) r.push_back(get(e.children[i]->value));
+    return r;
+  };
+  switch (v.type().physical()) {
+    case PhysType::I32: {
+      auto xs = items.template operator()<int32_t>([](const Value& x) { return (int32_t)x.int_value(); });
+      count = SelectLoop<int32_t>(v, in_sel, n, out_sel, [&xs, neg](int32_t x) {
+        return (std::find(xs.begin(), xs.end(), x) != xs.end()) != neg;
+      });
+      return true;
+    }
+    case PhysType::I64: {
+      auto xs = items.template operator()<int64_t>([](const Value& x) { return (int64_t)x.int_value(); });
+      count = SelectLoop<int64_t>(v, in_sel, n, out_sel, [&xs, neg](int64_t x) {
+        return (std::find(xs.begin(), xs.end(), x) != xs.end()) != neg;
+      });
+      return true;
+    }
+    case PhysType::Str: {
+      // Strings kept alive by the expression's constants; compared by length first.
+      auto xs = items.template operator()<StrRef>([](const Value& x) { return StrRef(x.str_value()); });
+      count = SelectLoop<StrRef>(v, in_sel, n, out_sel, [&xs, neg](const StrRef& x) {
+        bool hit = false;
+        for (const StrRef& y : xs)
+          if (y.size() == x.size() && (x.empty() || std::memcmp(x.data(), y.data(), x.size()) == 0)) {
+            hit = true;
+            break;
+          }
+        return hit != neg;
+      });
+      return true;
+    }
+    default: return false;
+  }
+}
+
+}  // namespace
+
 bool FilterColumnConstant(const BoundExpr& e, const DataChunk& in, const uint32_t* in_sel,
                           uint32_t n, uint32_t* out_sel, uint32_t& count) {
+  if (e.kind == BExpr::Like && e.children[0]->kind == BExpr::Column && e.children[0]->index >= 0 &&
+      in.cols[e.children[0]->index].type().physical() == PhysType::Str) {
+    // column LIKE constant: the compiled pattern over the rows still selected.
+    std::shared_ptr<const ops::LikePattern> local;
+    const ops::LikePattern* pat = e.like.get();
+    if (!pat) {
+      local = CompileLikePattern(e);
+      pat = local.get();
+    }
+    if (!pat) return false;
+    const bool neg = e.negated;
+    count = SelectLoop<StrRef>(in.cols[e.children[0]->index], in_sel, n, out_sel,
+                               [pat, neg](const StrRef& x) { return pat->Match(x.data(), x.size()) != neg; });
+    return true;
+  }
+  if (e.kind == BExpr::InList) return FilterInList(e, in, in_sel, n, out_sel, count);
   if (e.kind != BExpr::Compare) return false;
   const BoundExpr* c = e.children[0].get();
   const BoundExpr* k = e.children[1].get();
   ast::Op op = e.op;
+  if (c->kind == BExpr::Column && k->kind == BExpr::Column && c->index >= 0 && k->index >= 0) {
+    // column <op> column of one type (q12: l_commitdate < l_receiptdate)
+    const Vector& a = in.cols[c->index];
+    const Vector& b = in.cols[k->index];
+    if (a.type().physical() != b.type().physical()) return false;
+    return DispatchPhys(a.type().physical(), [&]<class T>() {
+      if constexpr (std::is_same_v<T, uint8_t>) {
+        return false;
+      } else {
+        count = SelectCompareColumns<T>(op, a, b, in_sel, n, out_sel);
+        return true;
+      }
+    });
+  }
   if (c->kind != BExpr::Column) {
     std::swap(c, k);
     op = FlipComparison(op);
@@ -569,26 +850,80 @@ bool FilterColumnConstant(const BoundExpr& e, const DataChunk& in, const uint32_
   }
 }
 
-uint32_t EvaluateFilter(const BoundExpr& e, const DataChunk& in, std::vector<uint32_t>& sel) {
-  sel.resize(std::max<uint32_t>(in.size, 1));
-  uint32_t fast = 0;
-  if (FilterColumnConstant(e, in, nullptr, in.size, sel.data(), fast)) return fast;
+namespace {
+
+// Rows of in_sel[0..n) (all rows [0, n) when null) where `e` is TRUE, into out_sel (which
+// may alias in_sel); returns their count. AND narrows the selection term by term; OR
+// tests each term on the rows no earlier term passed. Other terms take the fast paths of
+// FilterColumnConstant, else are evaluated over the chunk.
+uint32_t SelectTrue(const BoundExpr& e, const DataChunk& in, const uint32_t* in_sel, uint32_t n, uint32_t* out_sel) {
+  if (e.kind == BExpr::And) {
+    const uint32_t* cur = in_sel;
+    for (auto& c : e.children) {
+      if (n == 0) break;
+      n = SelectTrue(*c, in, cur, n, out_sel);
+      cur = out_sel;
+    }
+    if (!cur && n > 0)  // no terms
+      for (uint32_t i = 0; i < n; i++) out_sel[i] = i;
+    return n;
+  }
+  if (e.kind == BExpr::Or) {
+    std::vector<uint8_t> pass(in.size, 0);
+    std::vector<uint32_t> rest(n), hit(n);
+    for (uint32_t i = 0; i < n; i++) rest[i] = in_sel ? in_sel[i] : i;
+    uint32_t m = n;
+    for (auto& c : e.children) {
+      if (m == 0) break;
+      const uint32_t k = SelectTrue(*c, in, rest.data(), m, hit.data());
+      if (k == 0) continue;
+      for (uint32_t i = 0; i < k; i++) pass[hit[i]] = 1;
+      uint32_t j = 0;
+      for (uint32_t i = 0; i < m; i++) {
+        rest[j] = rest[i];
+        j += !pass[rest[i]];
+      }
+      m = j;
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      const uint32_t r = in_sel ? in_sel[i] : i;
+      out_sel[k] = r;
+      k += pass[r];
+    }
+    return k;
+  }
+  uint32_t count = 0;
+  if (FilterColumnConstant(e, in, in_sel, n, out_sel, count)) return count;
   Vector v;
   Evaluate(e, in, v);
-  sel.resize(in.size);
-  uint32_t k = 0;
   const uint8_t* d = v.data<uint8_t>();
-  if (!v.has_nulls()) {
-    for (uint32_t i = 0; i < in.size; i++) {
-      sel[k] = i;
+  uint32_t k = 0;
+  if (in_sel) {
+    for (uint32_t i = 0; i < n; i++) {
+      const uint32_t r = in_sel[i];
+      out_sel[k] = r;
+      k += (d[r] != 0) & v.IsValid(r);
+    }
+  } else if (!v.has_nulls()) {
+    for (uint32_t i = 0; i < n; i++) {
+      out_sel[k] = i;
       k += d[i] != 0;
     }
   } else {
-    for (uint32_t i = 0; i < in.size; i++) {
-      sel[k] = i;
+    for (uint32_t i = 0; i < n; i++) {
+      out_sel[k] = i;
       k += (d[i] != 0) & v.IsValid(i);
     }
   }
+  return k;
+}
+
+}  // namespace
+
+uint32_t EvaluateFilter(const BoundExpr& e, const DataChunk& in, std::vector<uint32_t>& sel) {
+  sel.resize(std::max<uint32_t>(in.size, 1));
+  const uint32_t k = SelectTrue(e, in, nullptr, in.size, sel.data());
   return k;
 }
 

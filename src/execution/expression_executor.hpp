@@ -13,14 +13,20 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out);
 // The reference lives as long as both `in` and `scratch`.
 const Vector& EvaluateOperand(const BoundExpr& e, const DataChunk& in, Vector& scratch);
 // Evaluates a boolean predicate and writes the indices of rows where it is TRUE into
-// `sel`; returns their count.
+// `sel` (resized to at least in.size); returns their count. By selection: AND narrows the
+// rows term by term, OR tests each term on the rows no earlier term passed, other terms
+// take FilterColumnConstant's fast paths or are evaluated over the chunk.
 uint32_t EvaluateFilter(const BoundExpr& e, const DataChunk& in, std::vector<uint32_t>& sel);
-// Fast path for a filter term `column <op> constant` over a fixed-width or string column:
-// tests rows in_sel[0..n) (all rows [0, n) when in_sel is null) of `in` and writes the
+// Fast path for a filter term over columns of the chunk: `column <op> constant` over a
+// fixed-width or string column, `column <op> column` of one type, `column [NOT] IN
+// (constants)` (INTEGER, BIGINT, VARCHAR) and `column [NOT] LIKE constant`: tests rows in_sel[0..n) (all rows [0, n) when in_sel is null) of `in` and writes the
 // passing row numbers to out_sel (which may alias in_sel). Returns false, doing nothing,
 // when the term has another shape.
 bool FilterColumnConstant(const BoundExpr& e, const DataChunk& in, const uint32_t* in_sel,
                           uint32_t n, uint32_t* out_sel, uint32_t& count);
+// The compiled pattern of a LIKE whose pattern and escape are constants (NULL, or an
+// invalid escape: null, the row loop then gives NULLs or raises the error).
+std::shared_ptr<const ops::LikePattern> CompileLikePattern(const BoundExpr& e);
 // Evaluates a constant expression (no column references) to a Value.
 Value EvaluateConstant(const BoundExpr& e);
 // Rows [0, n) of src converted to out's type (out initialised; CAST's rules and errors).

@@ -68,6 +68,71 @@ inline void HashRows(const std::vector<Vector>& keys, uint32_t n, uint64_t* h) {
   }
 }
 
+// ---- Group keys (the hash aggregation's GroupTable; its own block) ----
+// Group hashes only need to agree within one table, so they are free to differ from
+// HashRows': strings are hashed a word at a time, the first column needs no combine.
+
+// A byte string's hash, 8 bytes a step (long string keys hash at word speed); the last
+// (partial) word is read as overlapping loads inside the string, never past its end.
+inline uint64_t HashBytesWide(const char* p, size_t n) {
+  auto load32 = [](const char* q) {
+    uint32_t w;
+    std::memcpy(&w, q, 4);
+    return (uint64_t)w;
+  };
+  uint64_t h = 0x9e3779b97f4a7c15ULL ^ (n * 0xff51afd7ed558ccdULL);
+  uint64_t last;
+  if (n <= 8) {
+    if (n >= 4) last = load32(p) | load32(p + n - 4) << 32;
+    else if (n > 0) last = (uint64_t)(unsigned char)p[0] | (uint64_t)(unsigned char)p[n / 2] << 8 | (uint64_t)(unsigned char)p[n - 1] << 16;
+    else last = 0;
+  } else {
+    size_t i = 0;
+    for (; i + 8 < n; i += 8) {
+      uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+      h = (h << 29) | (h >> 35);
+    }
+    std::memcpy(&last, p + n - 8, 8);
+  }
+  return HashMix((h ^ last) * 0xc4ceb9fe1a85ec53ULL);
+}
+
+// h[i] = the hash of row i of keys[0..nk), a column at a time (one type dispatch a column,
+// typed loops). NULL hashes as a constant; DOUBLE as its canonical value (-0.0 is 0.0,
+// NaNs one value), so equal group keys hash alike.
+inline void HashGroupKeys(const Vector* const* keys, size_t nk, uint32_t n, uint64_t* h) {
+  for (size_t k = 0; k < nk; k++) {
+    const Vector& v = *keys[k];
+    const uint8_t* valid = v.validity_or_null();
+    auto loop = [&](auto cell) {
+      if (k == 0) {
+        if (valid) {
+          for (uint32_t i = 0; i < n; i++) h[i] = valid[i] ? cell(i) : 0x1234567ULL;
+        } else {
+          for (uint32_t i = 0; i < n; i++) h[i] = cell(i);
+        }
+      } else if (valid) {
+        for (uint32_t i = 0; i < n; i++) h[i] = HashCombine(h[i], valid[i] ? cell(i) : 0x1234567ULL);
+      } else {
+        for (uint32_t i = 0; i < n; i++) h[i] = HashCombine(h[i], cell(i));
+      }
+    };
+    switch (v.type().physical()) {
+      case PhysType::Bool: { const uint8_t* x = v.data<uint8_t>(); loop([&](uint32_t i) { return HashMix(x[i]); }); break; }
+      case PhysType::I32: { const int32_t* x = v.data<int32_t>(); loop([&](uint32_t i) { return HashMix((uint64_t)(int64_t)x[i]); }); break; }
+      case PhysType::I64: { const int64_t* x = v.data<int64_t>(); loop([&](uint32_t i) { return HashMix((uint64_t)x[i]); }); break; }
+      case PhysType::Str: {
+        const StrRef* x = v.data<StrRef>();
+        loop([&](uint32_t i) { return HashBytesWide(x[i].data(), x[i].size()); });
+        break;
+      }
+      default: loop([&](uint32_t i) { return HashValue(v, i); }); break;
+    }
+  }
+}
+
 // NULLs compare equal here (grouping semantics); joins filter NULL keys beforehand.
 inline bool ValuesEqual(const Vector& a, uint32_t i, const Vector& b, uint32_t j) {
   bool va = a.IsValid(i), vb = b.IsValid(j);

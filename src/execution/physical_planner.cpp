@@ -1,5 +1,7 @@
 #include "execution/physical_planner.hpp"
 
+#include "execution/expression_executor.hpp"
+
 #include "execution/operators/basic_operators.hpp"
 #include "execution/operators/hash_aggregate.hpp"
 #include "execution/operators/hash_join.hpp"
@@ -23,6 +25,7 @@ static void Resolve(BoundExpr& e, const std::vector<ColumnBinding>& input) {
     throw InternalError("column " + e.ToString() + " not found in its operator's input");
   }
   for (auto& c : e.children) Resolve(*c, input);
+  if (e.kind == BExpr::Like) e.like = CompileLikePattern(e);  // once per expression
 }
 
 // The working tables of the recursive CTEs being planned on this thread, by the CTE's
@@ -95,6 +98,14 @@ static PhysicalOperatorPtr Plan(LogicalOp& op, int64_t top_n_hint) {
         u->children.push_back(std::move(j));
         u->children.push_back(std::move(unmatched));
         r = std::move(u);
+        break;
+      }
+      if (ReturnsRightOnly(op.join_type)) {
+        // The probe only marks build rows; the marked (or unmarked) ones come after it.
+        j->estimated_rows = op.estimated_rows;
+        auto emit = std::make_unique<PhysicalJoinUnmatched>(*j);
+        emit->children.push_back(std::move(j));
+        r = std::move(emit);
         break;
       }
       r = std::move(j);

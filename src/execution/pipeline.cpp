@@ -23,9 +23,16 @@ void PipelineSet::Build(PhysicalOperator* op, Pipeline* cur) {
     case PhysKind::TableScan:
     case PhysKind::Dummy:
     case PhysKind::Values:
-    case PhysKind::JoinUnmatched:
     case PhysKind::RecursiveCte:  // runs its own plans' pipelines (recursive_cte.hpp)
     case PhysKind::WorkingTable: cur->source = op; return;
+    case PhysKind::JoinUnmatched:
+      cur->source = op;
+      if (!op->children.empty()) {  // RIGHT_SEMI/ANTI: the probe pipeline (sinking here) first
+        Pipeline* probe = NewPipeline(op);
+        Build(op->children[0].get(), probe);
+        cur->dependencies.push_back(probe);
+      }
+      return;
     case PhysKind::Filter:
     case PhysKind::Projection:
       cur->operators.push_back(op);

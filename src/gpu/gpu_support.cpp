@@ -29,6 +29,8 @@ Support Join(const ir::JoinSpec& j) {
   const auto& keys = j.keys;
   if (j.nulls_equal || j.counted) return No("the joins of INTERSECT and EXCEPT do not run on the GPU yet");
   if (type == LJoinType::Full) return No("FULL OUTER joins do not run on the GPU yet");
+  // Planned only for the CPU (optimizer/semi_join_side.cpp); refused should one get here.
+  if (ReturnsRightOnly(type)) return No("right semi and anti joins (built on the returned side) do not run on the GPU yet");
   if (!keys.empty() && type != LJoinType::Inner && type != LJoinType::Semi && type != LJoinType::Anti &&
       type != LJoinType::Mark && type != LJoinType::Left)
     return No("cross joins on keys do not run on the GPU yet");

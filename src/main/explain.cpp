@@ -50,9 +50,7 @@ PreparedQuery PrepareFor(Database& db, const ast::SelectStmt& select, const Expl
   if (o.device == "cpu") return PrepareSelect(db, select, /*allow_gpu=*/false);
   if (o.device == "gpu") {
     if (analyze) gpu::UseGpu("gpu");  // running it needs a GPU: throws the reason when none
-    PreparedQuery q = PrepareSelect(db, select, /*allow_gpu=*/false);
-    q.gpu = std::make_unique<gpu::GpuQuery>(*q.pipelines);
-    return q;
+    return PrepareSelectForGpu(db, select);
   }
   return PrepareSelect(db, select);
 }

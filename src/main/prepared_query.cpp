@@ -21,19 +21,27 @@ PreparedQuery::~PreparedQuery() = default;
 PreparedQuery::PreparedQuery(PreparedQuery&&) noexcept = default;
 PreparedQuery& PreparedQuery::operator=(PreparedQuery&&) noexcept = default;
 
-PreparedQuery PrepareSelect(Database& db, const ast::SelectStmt& select, bool allow_gpu, const std::set<int>& chained_joins,
-                            const Binder::TableOverrides* overrides) {
+namespace {
+
+enum class Target { Session, Cpu, Gpu };
+
+// Plans for the device: the session's (the GPU where one is usable and asked for), the CPU
+// alone, or the GPU (its query set up whether or not a GPU is usable here).
+PreparedQuery Prepare(Database& db, const ast::SelectStmt& select, Target target, const std::set<int>& chained_joins,
+                      const Binder::TableOverrides* overrides) {
   PreparedQuery q;
   auto t0 = Clock::now();
   Binder binder(db.catalog());
   binder.SetTableOverrides(overrides);
   q.bound = binder.BindSelect(select);
   q.cacheable = !binder.reads_files() && !binder.reads_clock();
-  q.bound.plan = Optimize(std::move(q.bound.plan));
+  // Some plans are for the CPU only (Optimize's for_cpu).
+  const bool gpu = target == Target::Gpu || (target == Target::Session && gpu::UseGpu(db.settings().device));
+  q.bound.plan = Optimize(std::move(q.bound.plan), /*for_cpu=*/!gpu);
   q.plan = CreatePhysicalPlan(*q.bound.plan);
   q.pipelines = std::make_unique<PipelineSet>(q.plan.get());
   q.plan_ms = MsSince(t0);
-  if (allow_gpu && gpu::UseGpu(db.settings().device)) {
+  if (gpu) {
     t0 = Clock::now();
     q.gpu = std::make_unique<gpu::GpuQuery>(*q.pipelines, chained_joins);
     q.gpu_plan_ms = MsSince(t0);
@@ -41,12 +49,28 @@ PreparedQuery PrepareSelect(Database& db, const ast::SelectStmt& select, bool al
   return q;
 }
 
+}  // namespace
+
+PreparedQuery PrepareSelect(Database& db, const ast::SelectStmt& select, bool allow_gpu, const std::set<int>& chained_joins,
+                            const Binder::TableOverrides* overrides) {
+  return Prepare(db, select, allow_gpu ? Target::Session : Target::Cpu, chained_joins, overrides);
+}
+
+PreparedQuery PrepareSelectForGpu(Database& db, const ast::SelectStmt& select) {
+  return Prepare(db, select, Target::Gpu, {}, nullptr);
+}
+
+
 namespace {
+// Each hash join the CPU counted, with its estimate. A right semi/anti join's rows are those
+// its JoinUnmatched parent emits after the probe (the probe only marks build rows).
 void CollectJoinRows(const PhysicalOperator& op, const std::map<const PhysicalOperator*, uint64_t>& actual,
-                     std::vector<QueryResult::JoinRows>& out) {
-  for (auto& c : op.children) CollectJoinRows(*c, actual, out);
+                     std::vector<QueryResult::JoinRows>& out, const PhysicalOperator* emitter = nullptr) {
+  const bool emits = op.kind == PhysKind::JoinUnmatched && op.children.size() == 1 &&
+                     op.children[0]->kind == PhysKind::HashJoin;
+  for (auto& c : op.children) CollectJoinRows(*c, actual, out, emits ? &op : nullptr);
   if (op.kind != PhysKind::HashJoin) return;
-  auto it = actual.find(&op);
+  auto it = actual.find(emitter ? emitter : &op);
   if (it == actual.end()) return;
   QueryResult::JoinRows j;
   j.join = op.Details();

@@ -40,6 +40,10 @@ PreparedQuery PrepareSelect(Database& db, const ast::SelectStmt& select, bool al
                             const std::set<int>& chained_joins = {},
                             const Binder::TableOverrides* overrides = nullptr);
 
+// The plan the GPU would run, with the GPU's query set up (code generated, nothing
+// compiled or run), whether or not a GPU is usable here: EXPLAIN (DEVICE gpu).
+PreparedQuery PrepareSelectForGpu(Database& db, const ast::SelectStmt& select);
+
 // Runs the prepared query (again, when it ran before) and returns its result, with the
 // run and collect phases timed. When the GPU hands the query back (a case its kernels
 // cannot answer exactly), `q` is prepared again for the CPU and run there. With

@@ -505,6 +505,9 @@ void EstimateRows(LogicalOp& op) {
         // says none is kept is the estimate's least certain part (min/max-based distinct
         // counts of files without sketches say it for every foreign key).
         case LJoinType::Anti: rows = lr * std::max(0.1, 1 - SemiJoinFraction(lk, rk)); break;
+        // Sides swapped (semi_join_side.cpp): the right side's rows are returned.
+        case LJoinType::RightSemi: rows = rr * SemiJoinFraction(rk, lk); break;
+        case LJoinType::RightAnti: rows = rr * std::max(0.1, 1 - SemiJoinFraction(rk, lk)); break;
       }
       break;
     }

@@ -2,7 +2,7 @@
 
 namespace tessera {
 
-LogicalOpPtr Optimize(LogicalOpPtr plan) {
+LogicalOpPtr Optimize(LogicalOpPtr plan, bool for_cpu) {
   FoldConstants(*plan);
   FactorOrPredicates(*plan);
   PushLeftJoinRightFilters(*plan);  // before the join order, which pushes them into the scans
@@ -12,6 +12,8 @@ LogicalOpPtr Optimize(LogicalOpPtr plan) {
   SplitDistinctAggregates(*plan);
   PruneColumns(*plan);
   EstimateRows(*plan);  // every operator the passes above left without an estimate
+  // Last: no other pass meets the RightSemi/RightAnti joins it makes; the GPU does not run them.
+  if (for_cpu) ChooseSemiJoinSides(*plan);
   return plan;
 }
 

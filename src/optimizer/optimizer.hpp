@@ -17,13 +17,17 @@
 //     all DISTINCT over one argument becomes two plain aggregations.
 //  6. projection pruning (column_pruning.cpp): scans read only referenced columns.
 //  7. cardinality estimates (cardinality.cpp) for every operator still without one.
+//  8. CPU plans only: the side of a semi/anti join that builds (semi_join_side.cpp).
 #pragma once
 #include "optimizer/cardinality.hpp"  // estimates: distinct counts, selectivities, join sizes
 #include "planner/logical_plan.hpp"
 
 namespace tessera {
 
-LogicalOpPtr Optimize(LogicalOpPtr plan);
+// `for_cpu`: the plan runs on the CPU only (SET device = 'cpu', EXPLAIN (DEVICE cpu), no
+// usable GPU, a query the GPU handed back); then the passes shaping plans the GPU backend
+// does not run apply too (semi_join_side.cpp).
+LogicalOpPtr Optimize(LogicalOpPtr plan, bool for_cpu = false);
 
 void FoldConstants(LogicalOp& op);
 void FactorOrPredicates(LogicalOp& op);
@@ -34,5 +38,9 @@ void SplitDistinctAggregates(LogicalOp& root);
 void PushLeftJoinRightFilters(LogicalOp& root);
 void PruneColumns(LogicalOp& root);
 void ReduceGroupsBySemiJoin(LogicalOp& root);
+// Estimated output rows of `op` (the join order's estimates where it made them, else from
+// the scans' statistics up; semi_join_reduction.cpp).
+double EstimatedRows(const LogicalOp& op);
+void ChooseSemiJoinSides(LogicalOp& root);
 
 }  // namespace tessera

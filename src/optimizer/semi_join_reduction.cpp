@@ -194,6 +194,8 @@ void Reduce(LogicalOp& op) {
 
 }  // namespace
 
+double EstimatedRows(const LogicalOp& op) { return Rows(op); }
+
 void ReduceGroupsBySemiJoin(LogicalOp& root) { Reduce(root); }
 
 }  // namespace tessera

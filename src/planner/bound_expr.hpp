@@ -43,6 +43,9 @@ struct BoundExpr;
 struct ScalarFunction;     // function/function_registry.hpp
 struct AggregateFunction;  // function/function_registry.hpp
 struct WindowInfo;         // planner/bound_window.hpp
+namespace ops {
+class LikePattern;         // function/like_pattern.hpp
+}
 using BoundExprPtr = std::unique_ptr<BoundExpr>;
 
 struct BoundExpr {
@@ -58,6 +61,10 @@ struct BoundExpr {
   const ScalarFunction* fn = nullptr;         // Func: the registry's entry, set by the binder
   const AggregateFunction* agg_fn = nullptr;  // Agg: the registry's entry, set by the binder
   std::shared_ptr<const WindowInfo> window;    // Window: what it computes (immutable, shared by copies)
+  // Like with a constant pattern (and escape): the pattern compiled once, by the physical
+  // planner (its Resolve), on the final expression; Copy() leaves it out (a copy may get
+  // other children). Null: the executor compiles the pattern per call.
+  std::shared_ptr<const ops::LikePattern> like;
   std::vector<BoundExprPtr> children;
 
   BoundExpr(BExpr k, Type t) : kind(k), type(t) {}

@@ -3,7 +3,7 @@
 namespace tessera {
 
 const char* JoinTypeName(LJoinType t) {
-  static const char* names[] = {"INNER", "LEFT", "SEMI", "ANTI", "CROSS", "MARK", "FULL"};
+  static const char* names[] = {"INNER", "LEFT", "SEMI", "ANTI", "CROSS", "MARK", "FULL", "RIGHT_SEMI", "RIGHT_ANTI"};
   return names[(int)t];
 }
 
@@ -21,10 +21,14 @@ std::vector<ColumnBinding> LogicalOp::Bindings() const {
       for (uint32_t i = 0; i < aggs.size(); i++) r.push_back({agg_index, i});
       break;
     case LogicalKind::Join: {
+      if (ReturnsRightOnly(join_type)) {
+        r = children[1]->Bindings();
+        break;
+      }
       r = children[0]->Bindings();
       if (join_type == LJoinType::Mark) {
         r.push_back({table_index, 0});
-      } else if (join_type != LJoinType::Semi && join_type != LJoinType::Anti) {
+      } else if (!ReturnsLeftOnly(join_type)) {
         auto rb = children[1]->Bindings();
         r.insert(r.end(), rb.begin(), rb.end());
       }
@@ -66,10 +70,14 @@ std::vector<Type> LogicalOp::Types() const {
       for (auto& e : aggs) r.push_back(e->type);
       break;
     case LogicalKind::Join: {
+      if (ReturnsRightOnly(join_type)) {
+        r = children[1]->Types();
+        break;
+      }
       r = children[0]->Types();
       if (join_type == LJoinType::Mark) {
         r.push_back(Type::Boolean());
-      } else if (join_type != LJoinType::Semi && join_type != LJoinType::Anti) {
+      } else if (!ReturnsLeftOnly(join_type)) {
         auto rt = children[1]->Types();
         r.insert(r.end(), rt.begin(), rt.end());
       }

@@ -26,7 +26,16 @@ enum class LogicalKind { Get, Filter, Projection, Join, Aggregate, Order, Limit,
 // Full: a FULL OUTER join (every row of both sides; the CPU's hash join emits the build
 // rows no probe row matched after the probe). RIGHT joins are bound as Left joins with
 // their sides swapped.
-enum class LJoinType { Inner, Left, Semi, Anti, Cross, Mark, Full };
+// RightSemi/RightAnti: a Semi/Anti join with its sides swapped (optimizer/semi_join_side.cpp,
+// CPU plans only): children[0] is the subquery side (probes), children[1] the side whose
+// rows are returned (builds); the output is children[1]'s columns, each row of it once when
+// some children[0] row matches it (RightSemi) or none does (RightAnti). Keys: left_keys over
+// children[0], right_keys over children[1], as for every join.
+enum class LJoinType { Inner, Left, Semi, Anti, Cross, Mark, Full, RightSemi, RightAnti };
+// Whether the join returns only one side's rows: children[0]'s (Semi, Anti) or
+// children[1]'s (RightSemi, RightAnti).
+inline bool ReturnsLeftOnly(LJoinType t) { return t == LJoinType::Semi || t == LJoinType::Anti; }
+inline bool ReturnsRightOnly(LJoinType t) { return t == LJoinType::RightSemi || t == LJoinType::RightAnti; }
 // "INNER", "LEFT", ... (EXPLAIN).
 const char* JoinTypeName(LJoinType t);
 

@@ -1,5 +1,6 @@
 #include "execution/operators/hash_join.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "common/join_rules.hpp"
@@ -37,6 +38,7 @@ void PhysicalHashJoin::Sink(DataChunk& in, LocalState& ls) {
   DataChunk c;
   c.cols = std::move(in.cols);
   c.size = in.size;
+  c.batch = in.batch;
   // Key values are evaluated over the payload columns and stored after them.
   std::vector<Vector> keys(right_keys.size());
   for (size_t k = 0; k < right_keys.size(); k++) Evaluate(*right_keys[k], c, keys[k]);
@@ -76,6 +78,11 @@ void PhysicalHashJoin::Finalize() {
     Type t = c < build_types.size() ? build_types[c] : right_keys[c - build_types.size()]->type;
     build_cols_[c].Init(t, std::max<uint32_t>(n, 1));
   }
+  // The rows a RightSemi/RightAnti join returns come out in the build's order: the build
+  // side's source order (DataChunk::batch), as the probe side's would of a Semi/Anti join.
+  if (ReturnsRightOnly(join_type))
+    std::stable_sort(collected_.begin(), collected_.end(),
+                     [](const DataChunk& a, const DataChunk& b) { return a.batch < b.batch; });
   uint32_t off = 0;
   for (auto& ch : collected_) {
     for (size_t c = 0; c < build_cols_.size(); c++) CopyRows(ch.cols[c], nullptr, ch.size, build_cols_[c], off);
@@ -90,7 +97,7 @@ void PhysicalHashJoin::Finalize() {
     remaining_ = std::make_unique<std::atomic<int64_t>[]>(std::max<uint32_t>(n, 1));
     for (uint32_t i = 0; i < n; i++) remaining_[i].store(count.data<int64_t>()[i], std::memory_order_relaxed);
   }
-  if (join_type == LJoinType::Full) {
+  if (join_type == LJoinType::Full || ReturnsRightOnly(join_type)) {
     matched_ = std::make_unique<std::atomic<uint8_t>[]>(std::max<uint32_t>(n, 1));
     for (uint32_t i = 0; i < n; i++) matched_[i].store(0, std::memory_order_relaxed);
   }
@@ -195,6 +202,13 @@ void PhysicalHashJoin::Execute(DataChunk& in, DataChunk& out, LocalState&) {
   pi.reserve(in.size);
   bi.reserve(in.size);
   Match(in, keys, pi, bi);
+  if (ReturnsRightOnly(join_type)) {  // a build row marked already needs no more pairs
+    size_t k = 0;
+    for (size_t m = 0; m < pi.size(); m++)
+      if (!matched_[bi[m]].load(std::memory_order_relaxed)) { pi[k] = pi[m]; bi[k] = bi[m]; k++; }
+    pi.resize(k);
+    bi.resize(k);
+  }
   size_t np = in.cols.size(), nb = build_types.size();
   auto assemble = [&](const std::vector<uint32_t>& p, const std::vector<uint32_t>& b, DataChunk& o) {
     uint32_t m = (uint32_t)p.size();
@@ -262,6 +276,12 @@ void PhysicalHashJoin::Execute(DataChunk& in, DataChunk& out, LocalState&) {
       SliceChunk(in, sel.data(), (uint32_t)sel.size(), out);
       return;
     }
+    case LJoinType::RightSemi:
+    case LJoinType::RightAnti:  // its rows come after the probe (PhysicalJoinUnmatched)
+      for (uint32_t b : bi) matched_[b].store(1, std::memory_order_relaxed);
+      out.cols.clear();
+      out.size = 0;
+      return;
     case LJoinType::Full:
       for (uint32_t b : bi) matched_[b].store(1, std::memory_order_relaxed);
       [[fallthrough]];
@@ -289,11 +309,12 @@ void PhysicalHashJoin::Execute(DataChunk& in, DataChunk& out, LocalState&) {
   }
 }
 
-void PhysicalHashJoin::EmitUnmatched(uint32_t begin, uint32_t end, const std::vector<Type>& probe_types,
+void PhysicalHashJoin::EmitBuildRows(uint32_t begin, uint32_t end, const std::vector<Type>& probe_types,
                                      DataChunk& out) const {
+  const uint8_t want = join_type == LJoinType::RightSemi;  // matched rows, else unmatched ones
   std::vector<uint32_t> rows;
   for (uint32_t r = begin; r < end && r < build_rows_; r++)
-    if (!matched_[r].load(std::memory_order_relaxed)) rows.push_back(r);
+    if (matched_[r].load(std::memory_order_relaxed) == want) rows.push_back(r);
   const uint32_t m = (uint32_t)rows.size();
   const size_t np = probe_types.size(), nb = build_types.size();
   out.cols.resize(np + nb);

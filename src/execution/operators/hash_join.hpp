@@ -8,7 +8,10 @@
 // the last build column, and each probe row uses up one of its match's count.
 // Join types: see LJoinType (Mark adds one BOOLEAN column to the probe row). A Full join
 // probes as a Left join and marks the build rows it matched; the build rows left unmarked
-// are then emitted by a PhysicalJoinUnmatched source (join_unmatched.hpp).
+// are then emitted by a PhysicalJoinUnmatched source (join_unmatched.hpp). A RightSemi /
+// RightAnti join (the side whose rows are returned builds) only marks the build rows that
+// a probe row matches (where the residual is TRUE) and emits nothing while probing; the
+// same source then emits the marked (RightSemi) or unmarked (RightAnti) build rows.
 #pragma once
 #include "execution/physical_operator.hpp"
 #include "planner/logical_plan.hpp"
@@ -47,9 +50,10 @@ class PhysicalHashJoin : public PhysicalOperator {
   double IndexBytes() const { return 4.0 * (double)(dense_.size() + heads_.size() + next_.size()); }
   double BuildColumnBytes() const;
 
-  // Full join, after every probe: the build rows in [begin, end) that no probe row matched,
-  // as output rows (`probe_types` columns of NULLs, then the build columns).
-  void EmitUnmatched(uint32_t begin, uint32_t end, const std::vector<Type>& probe_types, DataChunk& out) const;
+  // After every probe, the build rows in [begin, end) the join returns as output rows
+  // (`probe_types` columns of NULLs, then the build columns): of a Full or RightAnti join
+  // those no probe row matched, of a RightSemi join those some probe row matched.
+  void EmitBuildRows(uint32_t begin, uint32_t end, const std::vector<Type>& probe_types, DataChunk& out) const;
 
  private:
   uint64_t Hash(const std::vector<Vector>& keys, uint32_t i) const;
@@ -65,7 +69,7 @@ class PhysicalHashJoin : public PhysicalOperator {
   bool build_has_null_key_ = false;
   // counted: per build row, the count not used up yet by probe rows
   std::unique_ptr<std::atomic<int64_t>[]> remaining_;
-  // Full: per build row, whether a probe row matched it
+  // Full, RightSemi, RightAnti: per build row, whether a probe row matched it
   std::unique_ptr<std::atomic<uint8_t>[]> matched_;
   // perfect hash
   bool is_dense_ = false;

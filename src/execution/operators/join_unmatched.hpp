@@ -1,7 +1,11 @@
-// The second half of a FULL OUTER hash join: a source emitting the build rows no probe row
-// matched, NULL-padded on the probe side. The physical planner puts it beside the join
-// under a UNION ALL, whose operands' pipelines run in order: the probe pipeline (the join's
-// matches and the probe rows without one) first, then this source's.
+// The build rows a hash join returns after its probe (PhysicalHashJoin::EmitBuildRows):
+//  - of a FULL OUTER join, those no probe row matched, NULL-padded on the probe side. The
+//    physical planner puts this source beside the join under a UNION ALL, whose operands'
+//    pipelines run in order: the probe pipeline (the join's matches and the probe rows
+//    without one) first, then this source's.
+//  - of a RIGHT_SEMI / RIGHT_ANTI join, those some probe row matched / none did. The join
+//    is this operator's child: the probe pipeline (whose rows only mark build rows) sinks
+//    into this operator, which then is the source of the pipeline above (pipeline.cpp).
 #pragma once
 #include "execution/operators/hash_join.hpp"
 
@@ -9,11 +13,12 @@ namespace tessera {
 
 class PhysicalJoinUnmatched : public PhysicalOperator {
  public:
-  // `join` (a Full join) is owned by the same plan; its output types are this source's.
+  // `join` is owned by the same plan (a RightSemi/RightAnti join: as this operator's
+  // child); its output types are this source's.
   explicit PhysicalJoinUnmatched(const PhysicalHashJoin& join)
       : PhysicalOperator(PhysKind::JoinUnmatched, join.types), join_(join) {}
-  std::string Name() const override { return "FULL_JOIN_UNMATCHED"; }
-  std::string Details() const override { return "build rows of " + join_.Details() + " without a match"; }
+  std::string Name() const override;
+  std::string Details() const override;
 
   std::unique_ptr<GlobalSourceState> InitSource() override;
   // Ranges of kVectorSize build rows, numbered in order (DataChunk::batch).

@@ -1,8 +1,10 @@
 #include "execution/operators/table_scan.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "execution/expression_executor.hpp"
+#include "function/function_registry.hpp"
 
 namespace tessera {
 
@@ -14,13 +16,21 @@ PhysicalTableScan::PhysicalTableScan(std::shared_ptr<const TableEntry> t,
   for (int c : column_ids) types.push_back(table->schema.columns[c].type);
   filter_col_.assign(column_ids.size(), false);
   for (auto& e : filters) {
+    std::vector<int> cols;
+    bool is_volatile = false;
     std::vector<const BoundExpr*> stack{e.get()};
     while (!stack.empty()) {
       auto* x = stack.back();
       stack.pop_back();
-      if (x->kind == BExpr::Column) filter_col_[x->index] = true;
+      if (x->kind == BExpr::Column) {
+        filter_col_[x->index] = true;
+        if (std::find(cols.begin(), cols.end(), x->index) == cols.end()) cols.push_back(x->index);
+      }
+      if (x->kind == BExpr::Func && x->fn && x->fn->is_volatile) is_volatile = true;
       for (auto& c : x->children) stack.push_back(c.get());
     }
+    filter_dict_.push_back(cols.size() == 1 && !is_volatile && types[cols[0]].physical() == PhysType::Str);
+    filter_cols_.push_back(std::move(cols));
   }
 }
 
@@ -41,6 +51,11 @@ struct ScanLocal : LocalState {
   uint64_t group_index = 0;
   uint32_t offset = 0;
   std::vector<uint32_t> sel, sel2;
+  // Per filter, for the current row group: 0 not computed yet, 1 the filter's outcome per
+  // dictionary code (dict_pass, the last entry for NULL), 2 evaluated row by row.
+  std::vector<uint8_t> dict_state;
+  std::vector<std::vector<uint8_t>> dict_pass;
+  std::vector<uint8_t> loaded;  // per output column: read into the chunk being built
 };
 
 std::unique_ptr<GlobalSourceState> PhysicalTableScan::InitSource() { return std::make_unique<ScanGlobal>(); }
@@ -79,18 +94,20 @@ bool PhysicalTableScan::GroupMayMatch(const RowGroup& rg) const {
   return true;
 }
 
-// Reads rows base + rows[i] of a column chunk into out[0..n).
-static void GatherChunk(const ColumnChunk& c, uint32_t base, const uint32_t* rows, uint32_t n,
-                        Vector& out) {
+// Reads rows base + rows[i] of a column chunk into out[i] (i in [0, n)), or with
+// `in_place` into out[rows[i]] (the other rows of out are left as they are).
+template <bool in_place>
+static void GatherRows(const ColumnChunk& c, uint32_t base, const uint32_t* rows, uint32_t n, Vector& out) {
   c.EnsureVerified();
   out.ClearNulls();
+  auto at = [rows](uint32_t i) { return in_place ? rows[i] : i; };
   if (c.validity) {
     uint8_t* v = out.validity();
-    for (uint32_t i = 0; i < n; i++) v[i] = c.IsValid(base + rows[i]);
+    for (uint32_t i = 0; i < n; i++) v[at(i)] = c.IsValid(base + rows[i]);
   }
   if (c.type.physical() == PhysType::Str) {
     StrRef* o = out.data<StrRef>();
-    for (uint32_t i = 0; i < n; i++) o[i] = c.GetString(base + rows[i]);
+    for (uint32_t i = 0; i < n; i++) o[at(i)] = c.GetString(base + rows[i]);
     out.KeepAlive(c.owner);
     return;
   }
@@ -98,15 +115,54 @@ static void GatherChunk(const ColumnChunk& c, uint32_t base, const uint32_t* row
   const uint8_t* src = c.data + (size_t)base * w;
   uint8_t* dst = out.raw();
   switch (w) {
-    case 4: for (uint32_t i = 0; i < n; i++) ((uint32_t*)dst)[i] = ((const uint32_t*)src)[rows[i]]; break;
-    case 8: for (uint32_t i = 0; i < n; i++) ((uint64_t*)dst)[i] = ((const uint64_t*)src)[rows[i]]; break;
-    default: for (uint32_t i = 0; i < n; i++) std::memcpy(dst + i * w, src + rows[i] * w, w);
+    case 4: for (uint32_t i = 0; i < n; i++) ((uint32_t*)dst)[at(i)] = ((const uint32_t*)src)[rows[i]]; break;
+    case 8: for (uint32_t i = 0; i < n; i++) ((uint64_t*)dst)[at(i)] = ((const uint64_t*)src)[rows[i]]; break;
+    default: for (uint32_t i = 0; i < n; i++) std::memcpy(dst + at(i) * w, src + rows[i] * w, w);
   }
   if (c.validity) {  // NULL rows read as zero (imported Arrow data leaves anything there)
     const uint8_t* v = out.validity_or_null();
     for (uint32_t i = 0; i < n; i++)
-      if (!v[i]) std::memset(dst + i * w, 0, w);
+      if (!v[at(i)]) std::memset(dst + at(i) * w, 0, w);
   }
+}
+static void GatherChunk(const ColumnChunk& c, uint32_t base, const uint32_t* rows, uint32_t n, Vector& out,
+                        bool in_place = false) {
+  if (in_place) GatherRows<true>(c, base, rows, n, out);
+  else GatherRows<false>(c, base, rows, n, out);
+}
+
+// A filter over one VARCHAR column evaluated over the chunk's dictionary: pass[code] for
+// every code, pass[dict_size] for a NULL row. False when the chunk has no dictionary or
+// evaluating raises an error (then the rows are evaluated one by one, where an error is
+// raised only for a row that reaches the filter).
+static bool EvaluateOverDictionary(const BoundExpr& f, const ColumnChunk& c, int col, size_t ncols,
+                                   std::vector<uint8_t>& pass) {
+  c.EnsureVerified();
+  if (c.str_enc != StringEncoding::Dictionary) return false;
+  const uint32_t entries = c.dict_size + 1;
+  pass.assign(entries, 0);
+  DataChunk chunk;
+  chunk.cols.resize(ncols);
+  std::vector<uint32_t> sel;
+  try {
+    for (uint32_t from = 0; from < entries; from += kVectorSize) {
+      const uint32_t m = std::min(kVectorSize, entries - from);
+      Vector& v = chunk.cols[col];
+      v.Init(c.type, m);
+      StrRef* o = v.data<StrRef>();
+      for (uint32_t i = 0; i < m; i++) {
+        if (from + i < c.dict_size) o[i] = c.DictEntry(from + i);
+        else v.SetNull(i);
+      }
+      v.KeepAlive(c.owner);
+      chunk.size = m;
+      const uint32_t k = EvaluateFilter(f, chunk, sel);
+      for (uint32_t i = 0; i < k; i++) pass[from + sel[i]] = 1;
+    }
+  } catch (const UserError&) {
+    return false;
+  }
+  return true;
 }
 
 bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChunk& out) {
@@ -125,56 +181,105 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
         l.group = nullptr;
         continue;
       }
+      l.dict_state.assign(filters.size(), 0);
+      l.dict_pass.resize(filters.size());
     }
     const RowGroup& rg = *l.group;
     uint32_t n = std::min(kVectorSize, rg.count - l.offset);
     uint32_t base = l.offset;
     l.offset += n;
-    out.Init(types, kVectorSize);
     out.batch = (l.group_index << 32) | base;
     if (filters.empty()) {
+      out.Init(types, kVectorSize);
       if (!count_only)
         for (size_t c = 0; c < column_ids.size(); c++) rg.columns[column_ids[c]]->Read(base, n, out.cols[c]);
       out.size = n;
       return true;
     }
-    // Filter columns first, then each filter term narrows the selection.
+    // Each filter term narrows the selection; a term's columns are read as it comes, for
+    // the rows still selected (in place: row i of the chunk stays row base + i).
+    // Only the filters' columns are set up here; the others are read into the result.
+    out.cols.resize(types.size());
     for (size_t c = 0; c < column_ids.size(); c++)
-      if (filter_col_[c]) rg.columns[column_ids[c]]->Read(base, n, out.cols[c]);
+      if (filter_col_[c]) out.cols[c].Init(types[c], kVectorSize);
     out.size = n;
+    l.loaded.assign(column_ids.size(), 0);
     l.sel.resize(n);
     for (uint32_t i = 0; i < n; i++) l.sel[i] = i;
     uint32_t count = n;
     DataChunk view;
-    for (auto& f : filters) {
-      if (count == 0) break;
+    for (size_t fi = 0; fi < filters.size() && count > 0; fi++) {
+      const BoundExpr& f = *filters[fi];
+      const std::vector<int>& fcols = filter_cols_[fi];
+      const uint32_t* in_sel = count == n ? nullptr : l.sel.data();
+      if (filter_dict_[fi] && l.dict_state[fi] != 2) {
+        const ColumnChunk& chunk = *rg.columns[column_ids[fcols[0]]];
+        if (l.dict_state[fi] == 0)
+          l.dict_state[fi] = EvaluateOverDictionary(f, chunk, fcols[0], column_ids.size(), l.dict_pass[fi]) ? 1 : 2;
+        if (l.dict_state[fi] == 1) {
+          const uint8_t* pass = l.dict_pass[fi].data();
+          const uint32_t* codes = reinterpret_cast<const uint32_t*>(chunk.data) + base;
+          const uint32_t null_code = chunk.dict_size;
+          uint32_t k = 0;
+          if (!chunk.validity) {
+            for (uint32_t i = 0; i < count; i++) {
+              const uint32_t r = in_sel ? in_sel[i] : i;
+              l.sel[k] = r;
+              k += pass[codes[r]];
+            }
+          } else {
+            for (uint32_t i = 0; i < count; i++) {
+              const uint32_t r = in_sel ? in_sel[i] : i;
+              l.sel[k] = r;
+              k += pass[chunk.IsValid(base + r) ? codes[r] : null_code];
+            }
+          }
+          count = k;
+          continue;
+        }
+      }
+      for (int c : fcols) {
+        if (l.loaded[c]) continue;
+        const ColumnChunk& chunk = *rg.columns[column_ids[c]];
+        if (count == n) chunk.Read(base, n, out.cols[c]);
+        else GatherChunk(chunk, base, l.sel.data(), count, out.cols[c], /*in_place=*/true);
+        l.loaded[c] = 1;
+      }
       uint32_t k = 0;
-      if (FilterColumnConstant(*f, out, count == n ? nullptr : l.sel.data(), count, l.sel.data(), k)) {
+      if (FilterColumnConstant(f, out, in_sel, count, l.sel.data(), k)) {
         count = k;
         continue;
       }
       const DataChunk* src = &out;
       if (count != n) {
-        // Evaluate on the rows still selected.
+        // Evaluate on the rows still selected (copies of the columns this filter reads).
         view.cols.resize(out.cols.size());
-        for (size_t c = 0; c < out.cols.size(); c++) {
-          if (!filter_col_[c]) continue;
+        for (int c : fcols) {
           view.cols[c].Init(out.cols[c].type(), count);
           CopyRows(out.cols[c], l.sel.data(), count, view.cols[c], 0);
         }
         view.size = count;
         src = &view;
       }
-      k = EvaluateFilter(*f, *src, l.sel2);
-      for (uint32_t i = 0; i < k; i++) l.sel2[i] = l.sel[l.sel2[i]];
+      k = EvaluateFilter(f, *src, l.sel2);
+      if (count != n)
+        for (uint32_t i = 0; i < k; i++) l.sel2[i] = l.sel[l.sel2[i]];
       std::swap(l.sel, l.sel2);
       count = k;
     }
     if (count == 0) continue;
+    if (count == n) {  // every row passed: the columns read so far stay where they are
+      for (size_t c = 0; c < column_ids.size(); c++) {
+        if (l.loaded[c]) continue;
+        if (!filter_col_[c]) out.cols[c].Init(types[c], kVectorSize);
+        if (!count_only) rg.columns[column_ids[c]]->Read(base, n, out.cols[c]);
+      }
+      return true;
+    }
     DataChunk res;
     res.Init(types, count);
     for (size_t c = 0; c < column_ids.size(); c++) {
-      if (filter_col_[c]) CopyRows(out.cols[c], l.sel.data(), count, res.cols[c], 0);
+      if (l.loaded[c]) CopyRows(out.cols[c], l.sel.data(), count, res.cols[c], 0);
       else if (!count_only) GatherChunk(*rg.columns[column_ids[c]], base, l.sel.data(), count, res.cols[c]);
     }
     res.size = count;

@@ -1,7 +1,10 @@
 // Table scan: morsel-driven over row groups (a worker takes a whole row group and walks it
 // vector by vector). Pushed-down filters are evaluated inside the scan: the columns they
 // need are read first, and the other columns are read only for the surviving rows (late
-// materialisation). Row groups whose min/max statistics rule a filter out are skipped.
+// materialisation); a filter's columns are read when it comes to be evaluated, only for the
+// rows the filters before it kept. A filter over one dictionary-encoded VARCHAR column is
+// evaluated once per dictionary entry of the row group and then looked up by code. Row
+// groups whose min/max statistics rule a filter out are skipped.
 #pragma once
 #include "execution/physical_operator.hpp"
 #include "storage/catalog.hpp"
@@ -39,6 +42,10 @@ class PhysicalTableScan : public PhysicalOperator {
  private:
   bool GroupMayMatch(const RowGroup& rg) const;
   std::vector<bool> filter_col_;  // output column is read by a filter
+  // Per filter: the output columns it reads, and whether it may be evaluated once per
+  // dictionary entry (it reads one VARCHAR column and calls no volatile function).
+  std::vector<std::vector<int>> filter_cols_;
+  std::vector<bool> filter_dict_;
 };
 
 }  // namespace tessera

@@ -1,0 +1,686 @@
+// GroupTable's aggregate states: update from input rows, merge of two tables' states,
+// states set from the GPU's partial results, and the finished values (see group_table.hpp
+// for which state each AggKind keeps). Every rule is written once, as a loop over a batch
+// of (group, row) pairs, typed outside the loop.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "common/decimal.hpp"
+#include "execution/expression_executor.hpp"
+#include "execution/operators/group_table.hpp"
+#include "function/arith_errors.hpp"
+#include "function/scalar_ops.hpp"
+
+namespace tessera {
+
+// An exact (128-bit) SUM or AVG accumulator overflowed: an error, as in DuckDB.
+[[noreturn]] static void SumOverflow(const AggColumn& a) {
+  throw UserError(ErrorKind::Conversion, ops::SumOverflowMessage(a.name == "avg" ? "AVG" : "SUM", a.in_type));
+}
+
+void AggColumn::Widen() {
+  if (wide) return;
+  isum.assign(lsum.begin(), lsum.end());
+  lsum.clear();
+  lsum.shrink_to_fit();
+  wide = true;
+}
+
+void AggColumn::AddSum(uint32_t g, int128_t v) {
+  if (!wide) {
+    int64_t r;
+    if (ops::SumFitsInt64(v) && !__builtin_add_overflow(lsum[g], (int64_t)v, &r)) {
+      lsum[g] = r;
+      return;
+    }
+    Widen();
+  }
+  if (!ops::AddChecked(isum[g], v, isum[g])) SumOverflow(*this);
+}
+
+// var_samp, var_pop, stddev_samp, stddev_pop: count, running mean (dsum) and sum of
+// squared deviations (m2), updated with Welford's method and merged with Chan's, in double
+// (DuckDB's results and types: DOUBLE, NULL for fewer than two rows of a sample).
+static void VarianceUpdate(AggColumn& a, const Vector& in, const uint32_t* gids, uint32_t n) {
+  const int scale = in.type().id == TypeId::Decimal ? in.type().scale : 0;
+  DispatchPhys(in.type().physical(), [&]<class T>() {
+    if constexpr (std::is_arithmetic_v<T> || std::is_same_v<T, int128_t>) {
+      for (uint32_t i = 0; i < n; i++) {
+        if (!in.IsValid(i)) continue;
+        const T v = in.data<T>()[i];
+        double x;
+        if constexpr (std::is_floating_point_v<T>) x = v;
+        else x = ops::DecimalToDouble((__int128)v, scale);
+        const uint32_t g = gids[i];
+        const double delta = x - a.dsum[g];
+        a.dsum[g] += delta / (double)++a.count[g];
+        a.m2[g] += delta * (x - a.dsum[g]);
+      }
+    }
+  });
+}
+
+static void VarianceCombine(AggColumn& a, uint32_t g, const AggColumn& b, uint32_t sg) {
+  const double na = (double)a.count[g], nb = (double)b.count[sg];
+  if (nb == 0) return;
+  const double delta = b.dsum[sg] - a.dsum[g], total = na + nb;
+  a.dsum[g] += delta * nb / total;
+  a.m2[g] += b.m2[sg] + delta * delta * na * nb / total;
+  a.count[g] += b.count[sg];
+}
+
+// covar_samp, covar_pop, corr over DOUBLE arguments (y, x): rows where both are non-NULL.
+static void CovarianceUpdate(AggColumn& a, const Vector& y, const Vector& x, const uint32_t* gids, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (!y.IsValid(i) || !x.IsValid(i)) continue;
+    const uint32_t g = gids[i];
+    auto& c = a.cov[g];  // mean x, mean y, co-moment, m2 x, m2 y
+    const double xv = x.data<double>()[i], yv = y.data<double>()[i];
+    const double cnt = (double)++a.count[g];
+    const double dx = xv - c[0], dy = yv - c[1];
+    c[0] += dx / cnt;
+    c[1] += dy / cnt;
+    c[2] += dx * (yv - c[1]);
+    c[3] += dx * (xv - c[0]);
+    c[4] += dy * (yv - c[1]);
+  }
+}
+
+static void CovarianceCombine(AggColumn& a, uint32_t g, const AggColumn& b, uint32_t sg) {
+  const double na = (double)a.count[g], nb = (double)b.count[sg];
+  if (nb == 0) return;
+  auto& c = a.cov[g];
+  const auto& d = b.cov[sg];
+  const double total = na + nb, dx = d[0] - c[0], dy = d[1] - c[1];
+  c[2] += d[2] + dx * dy * na * nb / total;
+  c[3] += d[3] + dx * dx * na * nb / total;
+  c[4] += d[4] + dy * dy * na * nb / total;
+  c[0] += dx * nb / total;
+  c[1] += dy * nb / total;
+  a.count[g] += b.count[sg];
+}
+
+// arg_min/arg_max: row i of (x, by) replaces group g's pair where its `by` is smaller
+// (greater); ties keep the first.
+static bool ArgBetter(const AggColumn& a, const Vector& by, uint32_t i, uint32_t g) {
+  if (!a.has[g]) return true;
+  bool better = false;
+  DispatchPhys(by.type().physical(), [&]<class T>() {
+    const T x = by.data<T>()[i], cur = a.ext2.data<T>()[g];
+    better = a.by_min ? ops::LessThan(x, cur) : ops::LessThan(cur, x);
+  });
+  return better;
+}
+
+// Row i of src into row j of dst: the value and its validity, a string as a view (the
+// caller shares its owner).
+static void CopyCell(const Vector& src, uint32_t i, Vector& dst, uint32_t j) {
+  const size_t w = (size_t)src.type().width();
+  std::memcpy(dst.raw() + (size_t)j * w, src.raw() + (size_t)i * w, w);
+  if (!src.IsValid(i)) dst.SetNull(j);
+  else if (dst.has_nulls()) dst.validity()[j] = 1;
+}
+
+static std::string CellBytes(const Vector& v, uint32_t i) {
+  if (v.type().physical() == PhysType::Str) return std::string(v.data<StrRef>()[i]);
+  if (v.type().physical() == PhysType::F64) {  // -0.0 is 0.0 and NaNs are one value, as in GROUP BY
+    const double d = ops::CanonicalDouble(v.data<double>()[i]);
+    return std::string((const char*)&d, sizeof d);
+  }
+  size_t w = (size_t)v.type().width();
+  return std::string((const char*)v.raw() + i * w, w);
+}
+
+// sum/avg when the table has one group (an aggregate without GROUP BY, or one group so
+// far): the same additions in the same order, accumulated in registers instead of the
+// group's state per row. 32/64-bit integers add in 64 bits and widen into a 128-bit total
+// when a partial sum would overflow; 128-bit inputs keep the checked 128-bit add; DOUBLE
+// adds in row order.
+static void SumOneGroup(AggColumn& a, const Vector& in, uint32_t n) {
+  const bool nulls = in.has_nulls();
+  int64_t rows = 0;
+  auto add_narrow = [&]<class T>() {
+    const T* d = in.data<T>();
+    int128_t wide = 0;
+    int64_t part = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      if (nulls && !in.IsValid(i)) continue;
+      int64_t next;
+      if (__builtin_add_overflow(part, (int64_t)d[i], &next)) {
+        wide += part;
+        next = (int64_t)d[i];
+      }
+      part = next;
+      rows++;
+    }
+    a.AddSum(0, wide + part);  // at most 2^32 rows of 64-bit values: no 128-bit overflow
+  };
+  switch (in.type().physical()) {
+    case PhysType::I32: add_narrow.operator()<int32_t>(); break;
+    case PhysType::I64: add_narrow.operator()<int64_t>(); break;
+    case PhysType::I128: {
+      const int128_t* d = in.data<int128_t>();
+      int128_t acc = a.isum[0];
+      for (uint32_t i = 0; i < n; i++) {
+        if (nulls && !in.IsValid(i)) continue;
+        if (!ops::AddChecked(acc, d[i], acc)) SumOverflow(a);
+        rows++;
+      }
+      a.isum[0] = acc;
+      break;
+    }
+    case PhysType::F64: {
+      const double* d = in.data<double>();
+      double acc = a.dsum[0];
+      for (uint32_t i = 0; i < n; i++) {
+        if (nulls && !in.IsValid(i)) continue;
+        acc += d[i];
+        rows++;
+      }
+      a.dsum[0] = acc;
+      break;
+    }
+    default: throw InternalError("sum over " + in.type().ToString());
+  }
+  a.count[0] += rows;
+}
+
+// sum/avg over many groups. 32/64-bit inputs add into int64 sums, checked; the first
+// overflow widens the aggregate's sums to int128 and the rest of the batch adds there.
+static void SumRows(AggColumn& a, const Vector& in, const uint32_t* gids, uint32_t n) {
+  const uint8_t* valid = in.validity_or_null();
+  int64_t* cnt = a.count.data();
+  auto add = [&]<class T>() {
+    const T* d = in.data<T>();
+    uint32_t i = 0;
+    if constexpr (!std::is_same_v<T, int128_t>) {
+      if (!a.wide) {
+        int64_t* s = a.lsum.data();
+        for (; i < n; i++) {
+          if (valid && !valid[i]) continue;
+          const uint32_t g = gids[i];
+          int64_t r;
+          if (__builtin_add_overflow(s[g], (int64_t)d[i], &r)) {  // row i adds again below, in 128 bits
+            a.Widen();
+            break;
+          }
+          s[g] = r;
+          cnt[g]++;
+        }
+        if (i == n) return;
+      }
+    }
+    int128_t* s = a.isum.data();
+    for (; i < n; i++) {
+      if (valid && !valid[i]) continue;
+      const uint32_t g = gids[i];
+      if constexpr (std::is_same_v<T, int128_t>) {
+        if (!ops::AddChecked(s[g], d[i], s[g])) SumOverflow(a);
+      } else {
+        s[g] += d[i];  // 64-bit values into 128 bits: no overflow in 2^63 rows
+      }
+      cnt[g]++;
+    }
+  };
+  switch (in.type().physical()) {
+    case PhysType::I32: add.operator()<int32_t>(); break;
+    case PhysType::I64: add.operator()<int64_t>(); break;
+    case PhysType::I128: add.operator()<int128_t>(); break;
+    case PhysType::F64: {
+      const double* d = in.data<double>();
+      double* s = a.dsum.data();
+      for (uint32_t i = 0; i < n; i++) {
+        if (valid && !valid[i]) continue;
+        s[gids[i]] += d[i];
+        cnt[gids[i]]++;
+      }
+      break;
+    }
+    default: throw InternalError("sum over " + in.type().ToString());
+  }
+}
+
+void GroupTable::Update(size_t ai, const Vector* in, const std::vector<uint32_t>& gids, uint32_t n,
+                        const Vector* in2) {
+  Update(ai, in, gids.data(), n, in2);
+}
+
+void GroupTable::Update(size_t ai, const Vector* in, const uint32_t* gids, uint32_t n, const Vector* in2) {
+  AggColumn& a = aggs_[ai];
+  switch (a.kind) {
+    case AggKind::Variance: return VarianceUpdate(a, *in, gids, n);
+    case AggKind::Covariance: return CovarianceUpdate(a, *in, *in2, gids, n);
+    case AggKind::Holistic:
+      for (uint32_t i = 0; i < n; i++)
+        if (in->IsValid(i)) a.lists[gids[i]].push_back(in->GetValue(i));
+      return;
+    case AggKind::First:
+      for (uint32_t i = 0; i < n; i++) {
+        const uint32_t g = gids[i];
+        if (a.has[g] || !in->IsValid(i)) continue;
+        CopyCell(*in, i, a.ext, g);
+        a.has[g] = 1;
+      }
+      if (in->type().physical() == PhysType::Str) a.ext.ShareStrings(*in);
+      return;
+    case AggKind::ArgExt:
+      for (uint32_t i = 0; i < n; i++) {
+        const uint32_t g = gids[i];
+        if (!in->IsValid(i) || !in2->IsValid(i) || !ArgBetter(a, *in2, i, g)) continue;
+        CopyCell(*in, i, a.ext, g);
+        CopyCell(*in2, i, a.ext2, g);
+        a.has[g] = 1;
+      }
+      if (in->type().physical() == PhysType::Str) a.ext.ShareStrings(*in);
+      if (in2->type().physical() == PhysType::Str) a.ext2.ShareStrings(*in2);
+      return;
+    case AggKind::BoolCount: {  // count: rows, lsum: trues
+      const uint8_t* d = in->data<uint8_t>();
+      for (uint32_t i = 0; i < n; i++) {
+        if (!in->IsValid(i)) continue;
+        a.count[gids[i]]++;
+        a.lsum[gids[i]] += d[i] != 0;
+      }
+      return;
+    }
+    case AggKind::CountStar: {
+      if (ngroups_ == 1) {  // every gid is 0
+        a.count[0] += n;
+        return;
+      }
+      int64_t* c = a.count.data();
+      for (uint32_t i = 0; i < n; i++) c[gids[i]]++;
+      return;
+    }
+    case AggKind::Distinct:
+      for (uint32_t i = 0; i < n; i++)
+        if (in->IsValid(i)) a.sets[gids[i]].insert(CellBytes(*in, i));
+      return;
+    case AggKind::Count: {
+      int64_t* c = a.count.data();
+      const uint8_t* valid = in->validity_or_null();
+      if (!valid) {
+        if (ngroups_ == 1) a.count[0] += n;
+        else
+          for (uint32_t i = 0; i < n; i++) c[gids[i]]++;
+      } else {
+        for (uint32_t i = 0; i < n; i++) c[gids[i]] += valid[i];
+      }
+      return;
+    }
+    case AggKind::Sum:
+      if (ngroups_ == 1) return SumOneGroup(a, *in, n);  // every gid is 0
+      return SumRows(a, *in, gids, n);
+    case AggKind::MinMax: {
+      const PhysType p = in->type().physical();
+      const bool is_min = a.is_min;
+      const uint8_t* valid = in->validity_or_null();
+      DispatchPhys(p, [&]<class T>() {
+        const T* d = in->data<T>();
+        T* cur = a.ext.data<T>();
+        uint8_t* has = a.has.data();
+        for (uint32_t i = 0; i < n; i++) {
+          if (valid && !valid[i]) continue;
+          const uint32_t g = gids[i];
+          if (!has[g] || (is_min ? ops::LessThan(d[i], cur[g]) : ops::LessThan(cur[g], d[i]))) {
+            cur[g] = d[i];
+            has[g] = 1;
+          }
+        }
+      });
+      if (p == PhysType::Str) a.ext.ShareStrings(*in);
+      return;
+    }
+  }
+}
+
+void GroupTable::CombineBatch(size_t ai, const uint32_t* dst, const GroupTable& src, const uint32_t* sg, uint32_t n) {
+  AggColumn& a = aggs_[ai];
+  const AggColumn& b = src.aggs_[ai];
+  switch (a.kind) {
+    case AggKind::Distinct:
+      for (uint32_t i = 0; i < n; i++) a.sets[dst[i]].insert(b.sets[sg[i]].begin(), b.sets[sg[i]].end());
+      return;
+    case AggKind::Variance:
+      for (uint32_t i = 0; i < n; i++) VarianceCombine(a, dst[i], b, sg[i]);
+      return;
+    case AggKind::Covariance:
+      for (uint32_t i = 0; i < n; i++) CovarianceCombine(a, dst[i], b, sg[i]);
+      return;
+    case AggKind::Holistic:
+      for (uint32_t i = 0; i < n; i++) {
+        auto& l = a.lists[dst[i]];
+        const auto& r = b.lists[sg[i]];
+        l.insert(l.end(), r.begin(), r.end());
+      }
+      return;
+    case AggKind::First:
+    case AggKind::ArgExt:  // strings kept as views: see CombineBatch's contract
+      for (uint32_t i = 0; i < n; i++) {
+        const uint32_t g = dst[i], s = sg[i];
+        if (!b.has[s]) continue;
+        if (a.kind == AggKind::First ? a.has[g] : !ArgBetter(a, b.ext2, s, g)) continue;
+        CopyCell(b.ext, s, a.ext, g);
+        if (a.kind == AggKind::ArgExt) CopyCell(b.ext2, s, a.ext2, g);
+        a.has[g] = 1;
+      }
+      return;
+    case AggKind::CountStar:
+    case AggKind::Count:
+      for (uint32_t i = 0; i < n; i++) a.count[dst[i]] += b.count[sg[i]];
+      return;
+    case AggKind::BoolCount:
+      for (uint32_t i = 0; i < n; i++) {
+        a.count[dst[i]] += b.count[sg[i]];
+        a.lsum[dst[i]] += b.lsum[sg[i]];
+      }
+      return;
+    case AggKind::Sum:
+      for (uint32_t i = 0; i < n; i++) a.count[dst[i]] += b.count[sg[i]];
+      if (!a.IntSum()) {
+        for (uint32_t i = 0; i < n; i++) a.dsum[dst[i]] += b.dsum[sg[i]];
+      } else if (!a.wide && !b.wide) {
+        int64_t* s = a.lsum.data();
+        for (uint32_t i = 0; i < n; i++) {
+          int64_t r;
+          if (__builtin_add_overflow(s[dst[i]], b.lsum[sg[i]], &r)) {
+            for (; i < n; i++) a.AddSum(dst[i], b.SumAt(sg[i]));  // widens at the first
+            return;
+          }
+          s[dst[i]] = r;
+        }
+      } else {
+        for (uint32_t i = 0; i < n; i++) a.AddSum(dst[i], b.SumAt(sg[i]));
+      }
+      return;
+    case AggKind::MinMax: {
+      const bool is_min = a.is_min;
+      DispatchPhys(a.in_type.physical(), [&]<class T>() {
+        const T* x = b.ext.data<T>();
+        T* cur = a.ext.data<T>();
+        for (uint32_t i = 0; i < n; i++) {
+          const uint32_t g = dst[i], s = sg[i];
+          if (!b.has[s]) continue;
+          if (!a.has[g] || (is_min ? ops::LessThan(x[s], cur[g]) : ops::LessThan(cur[g], x[s]))) cur[g] = x[s];
+          a.has[g] = 1;
+        }
+      });
+      return;
+    }
+  }
+}
+
+void GroupTable::SetState(size_t ai, uint32_t g, int64_t count, int128_t isum, double dsum, const Value* ext) {
+  AggColumn& a = aggs_[ai];
+  if (!a.count.empty()) a.count[g] = count;
+  if (a.kind == AggKind::Sum) {
+    if (!a.IntSum()) {
+      a.dsum[g] = dsum;
+    } else {
+      if (a.wide) a.isum[g] = 0;
+      else a.lsum[g] = 0;
+      a.AddSum(g, isum);
+    }
+  }
+  if (ext && !a.has.empty()) {
+    a.ext.SetValue(g, *ext);
+    a.has[g] = 1;
+  }
+}
+
+void GroupTable::ResetStates(uint32_t n) {
+  TESSERA_ASSERT(key_types_.empty(), "ResetStates on a table with keys");
+  Grow(std::max<uint32_t>(n, 1));
+  ngroups_ = n;
+  for (auto& a : aggs_) {  // emptied, then sized
+    a.count.clear();
+    a.lsum.clear();
+    a.isum.clear();
+    a.dsum.clear();
+    a.m2.clear();
+    a.has.clear();
+    a.sets.clear();
+    a.lists.clear();
+    a.cov.clear();
+  }
+  ResizeStates(n);
+}
+
+void GroupTable::ClearStates(uint32_t from, uint32_t n) {
+  for (auto& a : aggs_) {
+    auto zero = [&](auto& v) {
+      if (!v.empty()) std::fill_n(v.begin() + from, n, typename std::decay_t<decltype(v)>::value_type{});
+    };
+    zero(a.count);
+    zero(a.lsum);
+    zero(a.isum);
+    zero(a.dsum);
+    zero(a.m2);
+    zero(a.has);
+    zero(a.cov);
+    if (!a.sets.empty())
+      for (uint32_t g = from; g < from + n; g++) a.sets[g].clear();
+    if (!a.lists.empty())
+      for (uint32_t g = from; g < from + n; g++) a.lists[g].clear();
+  }
+}
+
+// A holistic aggregate's result over a group's values (at least one, in input order).
+static Value FinishHolistic(const AggColumn& a, std::vector<Value> v) {
+  if (a.distinct) {  // each value once, where it first appears
+    std::vector<uint32_t> order(v.size());
+    for (uint32_t i = 0; i < order.size(); i++) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return v[x].Compare(v[y]) < 0; });
+    std::vector<uint8_t> keep(v.size(), 0);
+    for (size_t i = 0; i < order.size(); i++) keep[order[i]] = i == 0 || v[order[i]].Compare(v[order[i - 1]]) != 0;
+    std::vector<Value> u;
+    for (size_t i = 0; i < v.size(); i++)
+      if (keep[i]) u.push_back(std::move(v[i]));
+    v = std::move(u);
+  }
+  if (a.name == "string_agg") {
+    std::string r;
+    for (size_t i = 0; i < v.size(); i++) r += (i ? a.separator : "") + v[i].str_value();
+    return Value::Varchar(std::move(r));
+  }
+  if (a.name == "mode") {  // the most frequent value; of equally frequent ones the first seen
+    std::vector<uint32_t> order(v.size());
+    for (uint32_t i = 0; i < order.size(); i++) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return v[x].Compare(v[y]) < 0; });
+    size_t best = 0, best_count = 0;
+    for (size_t i = 0; i < order.size();) {
+      size_t j = i;
+      while (j < order.size() && v[order[j]].Compare(v[order[i]]) == 0) j++;
+      if (j - i > best_count || (j - i == best_count && order[i] < best)) {
+        best = order[i];
+        best_count = j - i;
+      }
+      i = j;
+    }
+    return v[best];
+  }
+  std::sort(v.begin(), v.end(), [](const Value& x, const Value& y) { return x.Compare(y) < 0; });
+  const size_t n = v.size();
+  if (a.name == "quantile_disc") {  // DuckDB's index: ceil(n * q) - 1, at least 0
+    const double rn = (double)n * a.fraction;
+    const size_t k = std::max<double>(1, (double)n - std::floor((double)n - rn)) - 1;
+    return v[std::min(k, n - 1)];
+  }
+  // median, quantile_cont: between the values at floor and ceil of (n - 1) * q.
+  const double rn = (double)(n - 1) * a.fraction;
+  const size_t lo = (size_t)std::floor(rn), hi = (size_t)std::ceil(rn);
+  const double d = rn - (double)lo;
+  switch (a.out_type.id) {
+    case TypeId::Varchar: return v[lo];  // the lower value
+    case TypeId::Decimal: {  // in the scaled integers: lo + (hi - lo) * d, the step truncated (DuckDB's)
+      if (lo == hi) return v[lo];
+      const int128_t l = v[lo].int_value(), h = v[hi].int_value();
+      return Value::Decimal(l + (int128_t)std::trunc((double)(h - l) * d), a.out_type.precision, a.out_type.scale);
+    }
+    default: {
+      const double l = v[lo].AsDouble(), h = v[hi].AsDouble();
+      return Value::Double(lo == hi ? l : l * (1 - d) + h * d);  // DuckDB's double interpolation
+    }
+  }
+}
+
+// The sum or mean of the distinct values a set holds (their bytes, as CellBytes keeps them).
+static void DistinctSum(const AggColumn& a, const std::unordered_set<std::string>& set, Vector& o, uint32_t i) {
+  if (set.empty()) return o.SetNull(i);
+  int128_t isum = 0;
+  double dsum = 0;
+  DispatchPhys(a.in_type.physical(), [&]<class T>() {
+    if constexpr (std::is_arithmetic_v<T> || std::is_same_v<T, int128_t>) {
+      for (const std::string& b : set) {
+        T x;
+        std::memcpy(&x, b.data(), sizeof(T));
+        if constexpr (std::is_floating_point_v<T>) dsum += x;
+        else if (!ops::AddChecked(isum, (int128_t)x, isum)) SumOverflow(a);
+      }
+    }
+  });
+  const int64_t count = (int64_t)set.size();
+  if (a.name == "avg") {
+    const int scale = a.in_type.id == TypeId::Decimal ? a.in_type.scale : 0;
+    o.data<double>()[i] = a.in_type.id == TypeId::Double ? ops::AvgOfSum(dsum, count) : ops::AvgOfSum(isum, scale, count);
+    return;
+  }
+  switch (a.out_type.physical()) {
+    case PhysType::I64:
+      if (!ops::SumFitsInt64(isum)) throw UserError(ErrorKind::Conversion, ops::SumResultOverflowMessage());
+      o.data<int64_t>()[i] = (int64_t)isum;
+      break;
+    case PhysType::I128: o.data<int128_t>()[i] = isum; break;
+    default: o.data<double>()[i] = dsum;
+  }
+}
+
+// Aggregate a's finished values of groups [from, from+n) into o (initialised).
+void GroupTable::EmitAggregate(const AggColumn& a, uint32_t from, uint32_t n, Vector& o) const {
+  switch (a.kind) {
+    case AggKind::Holistic:
+      for (uint32_t i = 0; i < n; i++) {
+        const uint32_t g = from + i;
+        if (a.lists[g].empty() || a.null_separator) o.SetNull(i);
+        else o.SetValue(i, FinishHolistic(a, a.lists[g]));
+      }
+      return;
+    case AggKind::BoolCount:
+      for (uint32_t i = 0; i < n; i++) {
+        const uint32_t g = from + i;
+        if (!a.count[g]) {
+          o.SetNull(i);
+        } else if (a.name == "count_if") {  // DuckDB's: a sum of the BOOLEANs; DISTINCT: TRUE counts once
+          o.data<int128_t>()[i] = a.distinct ? a.lsum[g] > 0 : a.lsum[g];
+        } else {
+          o.data<uint8_t>()[i] = a.name == "bool_and" ? a.lsum[g] == a.count[g] : a.lsum[g] > 0;
+        }
+      }
+      return;
+    case AggKind::Distinct:
+      for (uint32_t i = 0; i < n; i++) {
+        const uint32_t g = from + i;
+        if (a.name == "sum" || a.name == "avg") {
+          DistinctSum(a, a.sets[g], o, i);
+          continue;
+        }
+        if (a.name != "count" && a.name != "approx_count_distinct")
+          throw UserError(ErrorKind::Unsupported, a.name + "(DISTINCT ...) is not supported yet");
+        o.data<int64_t>()[i] = (int64_t)a.sets[g].size();
+      }
+      return;
+    case AggKind::Covariance:
+      for (uint32_t i = 0; i < n; i++) {
+        const uint32_t g = from + i;
+        const auto& c = a.cov[g];
+        const double cnt = (double)a.count[g];
+        if (a.name == "covar_samp") {
+          if (cnt < 2) o.SetNull(i);
+          else o.data<double>()[i] = c[2] / (cnt - 1);
+        } else if (a.name == "covar_pop") {
+          if (cnt < 1) o.SetNull(i);
+          else o.data<double>()[i] = c[2] / cnt;
+        } else {  // corr: NULL over no rows, NaN where either standard deviation is 0 (DuckDB's)
+          const double sx = std::sqrt(c[3] / cnt), sy = std::sqrt(c[4] / cnt);
+          if (cnt < 1) o.SetNull(i);
+          else o.data<double>()[i] = sx * sy == 0 ? std::nan("") : (c[2] / cnt) / (sx * sy);
+        }
+      }
+      return;
+    case AggKind::CountStar:
+    case AggKind::Count: std::memcpy(o.data<int64_t>(), a.count.data() + from, n * sizeof(int64_t)); return;
+    case AggKind::Sum: {
+      const int64_t* cnt = a.count.data() + from;
+      if (a.name == "avg") {  // integer and decimal sums are exact; the mean is taken in double
+        const int scale = a.in_type.id == TypeId::Decimal ? a.in_type.scale : 0;
+        double* d = o.data<double>();
+        for (uint32_t i = 0; i < n; i++) {
+          if (!cnt[i]) { o.SetNull(i); continue; }
+          d[i] = a.IntSum() ? ops::AvgOfSum(a.SumAt(from + i), scale, cnt[i]) : ops::AvgOfSum(a.dsum[from + i], cnt[i]);
+        }
+        return;
+      }
+      switch (a.out_type.physical()) {
+        case PhysType::I64:
+          for (uint32_t i = 0; i < n; i++) {
+            if (!cnt[i]) { o.SetNull(i); continue; }
+            const int128_t s = a.SumAt(from + i);
+            if (!ops::SumFitsInt64(s)) throw UserError(ErrorKind::Conversion, ops::SumResultOverflowMessage());
+            o.data<int64_t>()[i] = (int64_t)s;
+          }
+          return;
+        case PhysType::I128:
+          for (uint32_t i = 0; i < n; i++) {
+            if (!cnt[i]) o.SetNull(i);
+            else o.data<int128_t>()[i] = a.SumAt(from + i);
+          }
+          return;
+        default:
+          for (uint32_t i = 0; i < n; i++) {
+            if (!cnt[i]) o.SetNull(i);
+            else o.data<double>()[i] = a.dsum[from + i];
+          }
+          return;
+      }
+    }
+    case AggKind::Variance: {
+      const bool sample = a.name.ends_with("_samp"), stddev = a.name.starts_with("stddev");
+      for (uint32_t i = 0; i < n; i++) {
+        const uint32_t g = from + i;
+        if (a.count[g] < (sample ? 2 : 1)) { o.SetNull(i); continue; }
+        const double var = a.m2[g] / (double)(a.count[g] - (sample ? 1 : 0));
+        o.data<double>()[i] = stddev ? std::sqrt(var) : var;
+      }
+      return;
+    }
+    case AggKind::MinMax:
+    case AggKind::First:
+    case AggKind::ArgExt: {  // the kept value
+      std::vector<uint32_t> sel(n);
+      for (uint32_t i = 0; i < n; i++) sel[i] = from + i;
+      CopyRows(a.ext, sel.data(), n, o, 0);
+      for (uint32_t i = 0; i < n; i++)
+        if (!a.has[from + i]) o.SetNull(i);
+      return;
+    }
+  }
+}
+
+void GroupTable::Emit(uint32_t from, uint32_t n, DataChunk& out) const {
+  out.cols.resize(keys_.size() + aggs_.size());
+  std::vector<uint32_t> sel(n);
+  for (uint32_t i = 0; i < n; i++) sel[i] = from + i;
+  for (size_t k = 0; k < keys_.size(); k++) {
+    out.cols[k].Init(key_types_[k], std::max<uint32_t>(n, 1));
+    CopyRows(keys_[k], sel.data(), n, out.cols[k], 0);
+  }
+  for (size_t ai = 0; ai < aggs_.size(); ai++) {
+    Vector& o = out.cols[keys_.size() + ai];
+    o.Init(aggs_[ai].out_type, std::max<uint32_t>(n, 1));
+    EmitAggregate(aggs_[ai], from, n, o);
+  }
+  out.size = n;
+}
+
+}  // namespace tessera
