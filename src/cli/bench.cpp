@@ -183,6 +183,9 @@ QueryFigures RunQuery(Connection& conn, const BenchQuery& q, const Options& opt,
     } else {
       t.median = t.min = t.max = t.cold;  // --reps 0: the cold run is all there is
     }
+    for (auto& j : last.joins)
+      t.joins.push_back({j.join, j.estimated, j.actual, j.inner, j.probe_estimated, j.build_estimated, j.probe_actual,
+                         j.build_actual});
     model::QueryBound b = model::BoundQuery(last.pipelines, ceilings, threads);
     for (size_t i = 0; i < last.pipelines.size(); i++) t.pipelines.push_back({last.pipelines[i], b.pipelines[i]});
     t.bound_ms = b.bound_ms;

@@ -7,6 +7,7 @@
 
 #include "cli/result_format.hpp"
 #include "common/json.hpp"
+#include "execution/pipeline.hpp"
 
 namespace tessera::cli {
 
@@ -36,6 +37,29 @@ struct Agg {
   std::string Geo() const { return n ? Fixed(std::exp(logs / (double)n)) : "-"; }
 };
 std::string J(std::optional<double> v) { return v ? json::Number(*v) : "null"; }
+}  // namespace
+
+namespace {
+// The median and largest q-error of the suite's joins (max(estimated/actual, actual/estimated)).
+void PrintJoinErrors(std::ostream& out, const BenchReport& r) {
+  struct Err {
+    double q;
+    const QueryFigures* query;
+    const QueryFigures::Join* join;
+  };
+  std::vector<Err> errs;
+  for (const QueryFigures& q : r.queries)
+    for (const auto& j : q.joins)
+      if (j.estimated >= 0) errs.push_back({QError(j.estimated, (double)j.actual), &q, &j});
+  if (errs.empty()) return;
+  std::sort(errs.begin(), errs.end(), [](const Err& a, const Err& b) { return a.q < b.q; });
+  const size_t n = errs.size();
+  const double median = n % 2 ? errs[n / 2].q : (errs[n / 2 - 1].q + errs[n / 2].q) / 2;
+  const Err& worst = errs.back();
+  out << "join estimates: " << n << " joins, q-error median " << Fixed(median) << ", max " << Fixed(worst.q) << " ("
+      << worst.query->name << ": " << worst.join->join << ", estimated " << Fixed(worst.join->estimated, 0)
+      << " rows, actual " << worst.join->actual << ")\n";
+}
 }  // namespace
 
 void PrintSummary(std::ostream& out, const BenchReport& r) {
@@ -94,6 +118,7 @@ void PrintSummary(std::ostream& out, const BenchReport& r) {
   style.max_rows = 0;
   style.footer = false;
   PrintTextTable(out, table, style);
+  PrintJoinErrors(out, r);
   const model::Ceilings& c = r.ceilings;
   out << "bound: the bytes each query's pipelines must move (columns at line/sector granularity of the rows\n"
          "they need, hash probes that miss the cache, writes) at the probed bandwidth of "
@@ -143,6 +168,18 @@ std::string ReportJson(const BenchReport& r) {
         << ", \"ms\": " << json::Number(p.run.ms) << ", \"read_bytes\": " << json::Number(p.bound.read_bytes)
         << ", \"random_bytes\": " << json::Number(p.bound.random_bytes) << ", \"write_bytes\": "
         << json::Number(p.bound.write_bytes) << ", \"bound_ms\": " << json::Number(p.bound.bound_ms) << "}";
+    }
+    o << "]";
+    o << ",\n     \"joins\": [";
+    for (size_t k = 0; k < q.joins.size(); k++) {
+      const auto& j = q.joins[k];
+      o << (k ? "," : "") << "\n       {\"join\": " << json::Quote(j.join) << ", \"estimated_rows\": "
+        << (j.estimated >= 0 ? json::Number(j.estimated) : "null") << ", \"actual_rows\": " << j.actual
+        << ", \"q_error\": " << (j.estimated >= 0 ? json::Number(QError(j.estimated, (double)j.actual)) : "null")
+        << ", \"inner\": " << (j.inner ? "true" : "false") << ", \"probe\": {\"estimated_rows\": "
+        << (j.probe_estimated >= 0 ? json::Number(j.probe_estimated) : "null") << ", \"actual_rows\": " << j.probe_actual
+        << "}, \"build\": {\"estimated_rows\": " << (j.build_estimated >= 0 ? json::Number(j.build_estimated) : "null")
+        << ", \"actual_rows\": " << j.build_actual << "}}";
     }
     o << "]";
     if (q.duckdb) {

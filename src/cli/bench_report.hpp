@@ -37,6 +37,16 @@ struct QueryFigures {
   double bound_ms = 0, bound_bytes = 0;
   bool bound_complete = false;
   std::optional<DuckDbFigures> duckdb;
+  // Each hash join of the last run the CPU counted: estimated and actual rows (q-errors).
+  struct Join {
+    std::string join;
+    double estimated = -1;
+    uint64_t actual = 0;
+    bool inner = false;
+    double probe_estimated = -1, build_estimated = -1;
+    uint64_t probe_actual = 0, build_actual = 0;
+  };
+  std::vector<Join> joins;
   // Host phases (ms): the cold run's parse/plan/GPU code generation, and the warm runs'
   // medians; warm_plan_cached: every warm run took its plan from the plan cache.
   double cold_parse_ms = 0, cold_plan_ms = 0, cold_gpu_plan_ms = 0;

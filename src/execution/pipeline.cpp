@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 
@@ -173,18 +174,37 @@ std::string PipelineSet::ToString() const {
   return s;
 }
 
-std::string PhysicalPlanToString(const PhysicalOperator& op, int indent) {
+std::map<const PhysicalOperator*, uint64_t> PipelineSet::ActualRows() const {
+  std::map<const PhysicalOperator*, uint64_t> rows;
+  for (auto& p : pipelines_) {
+    if (!p->counted) continue;
+    rows[p->source] = p->source_rows;
+    for (size_t i = 0; i < p->operators.size() && i < p->operator_rows.size(); i++)
+      rows[p->operators[i]] = p->operator_rows[i];
+  }
+  return rows;
+}
+
+std::string PhysicalPlanToString(const PhysicalOperator& op, int indent,
+                                 const std::map<const PhysicalOperator*, uint64_t>* actual) {
   std::string s(indent * 2, ' ');
   s += op.Name();
   std::string d = op.Details();
   if (!d.empty()) s += " " + d;
-  if (op.estimated_rows >= 0) {
-    char buf[64];
+  char buf[96];
+  if (actual) {
+    auto it = actual->find(&op);
+    std::string est = op.estimated_rows >= 0 ? std::to_string((uint64_t)std::llround(op.estimated_rows)) : "?";
+    if (it != actual->end()) std::snprintf(buf, sizeof buf, "  (estimated %s rows, actual %llu)", est.c_str(),
+                                           (unsigned long long)it->second);
+    else std::snprintf(buf, sizeof buf, "  (estimated %s rows)", est.c_str());
+    s += buf;
+  } else if (op.estimated_rows >= 0) {
     std::snprintf(buf, sizeof buf, "  (~%.0f rows)", op.estimated_rows);
     s += buf;
   }
   s += "\n";
-  for (auto& c : op.children) s += PhysicalPlanToString(*c, indent + 1);
+  for (auto& c : op.children) s += PhysicalPlanToString(*c, indent + 1, actual);
   return s;
 }
 

@@ -4,6 +4,7 @@
 // join's build side becomes a pipeline the probe side's pipeline depends on.
 #pragma once
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,10 @@ class PipelineSet {
   // Clears the per-run figures of every pipeline (times, counts; not `device`).
   void ResetState();
   std::string ToString() const;
+  // The rows each operator produced in the last run, where the CPU counted them: a
+  // source's rows, a streaming operator's (a hash join's: its probe's output). Operators
+  // of pipelines the GPU ran, and build sinks, are absent.
+  std::map<const PhysicalOperator*, uint64_t> ActualRows() const;
 
  private:
   Pipeline* NewPipeline(PhysicalOperator* sink);
@@ -50,7 +55,15 @@ class PipelineSet {
 
 void RunPipeline(Pipeline& p, unsigned threads);
 
-// Renders the physical operator tree (EXPLAIN).
-std::string PhysicalPlanToString(const PhysicalOperator& op, int indent = 0);
+// The q-error of an estimate: max(estimated / actual, actual / estimated), both at least 1.
+inline double QError(double estimated, double actual) {
+  double e = estimated < 1 ? 1 : estimated, a = actual < 1 ? 1 : actual;
+  return e > a ? e / a : a / e;
+}
+
+// Renders the physical operator tree (EXPLAIN): each operator's estimated rows and, with
+// `actual` (EXPLAIN ANALYZE), the rows it produced.
+std::string PhysicalPlanToString(const PhysicalOperator& op, int indent = 0,
+                                 const std::map<const PhysicalOperator*, uint64_t>* actual = nullptr);
 
 }  // namespace tessera

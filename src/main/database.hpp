@@ -33,6 +33,19 @@ struct QueryResult {
   std::string note;
   // Per pipeline of a SELECT: device, rows, time and memory traffic (the cost model's input).
   std::vector<model::PipelineRun> pipelines;
+  // Per hash join of a SELECT whose rows the CPU counted (not those the GPU ran): the
+  // optimizer's estimate of its output rows and the rows it produced (EXPLAIN ANALYZE and
+  // bench's q-errors).
+  struct JoinRows {
+    std::string join;  // the join's type and keys, as EXPLAIN shows them
+    double estimated = -1;
+    uint64_t actual = 0;
+    bool inner = false;  // an inner join (either side could build)
+    // Its inputs: the probe side (children[0]) and the build side, estimated and counted.
+    double probe_estimated = -1, build_estimated = -1;
+    uint64_t probe_actual = 0, build_actual = 0;
+  };
+  std::vector<JoinRows> joins;
   // Host-side phases of a SELECT (ms). With `plan_cached` the statement's prepared plan came
   // from the plan cache: parse_ms is 0 and plan_ms/gpu_plan_ms are those of its first run.
   struct Phases {

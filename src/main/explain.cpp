@@ -125,7 +125,11 @@ QueryResult ExecuteExplain(Database& db, const ast::ExplainStatement& ex) {
   if (o.kernels && o.device == "gpu" && q.gpu && !ex.analyze) compiled = q.gpu->CompileWithoutDevice(9, 0);
   if (o.json) return TextResult("explain", {PlacementJson(q, o, compiled ? &*compiled : nullptr)});
 
-  std::string text = "physical plan:\n" + PhysicalPlanToString(*q.plan) + "pipelines:\n";
+  std::map<const PhysicalOperator*, uint64_t> actual;
+  if (ex.analyze) actual = q.pipelines->ActualRows();
+  std::string text = std::string(ex.analyze ? "physical plan (estimated and actual rows; actual where the CPU counted them):\n"
+                                            : "physical plan:\n") +
+                     PhysicalPlanToString(*q.plan, 0, ex.analyze ? &actual : nullptr) + "pipelines:\n";
   text += q.pipelines->ToString();
   if (ex.analyze) {
     // Per pipeline: rows, time, bytes moved and the bandwidth bound (model/).

@@ -4,6 +4,7 @@
 
 #include "execution/physical_planner.hpp"
 #include "execution/operators/basic_operators.hpp"
+#include "execution/operators/hash_join.hpp"
 #include "gpu/gpu_executor.hpp"
 #include "model/pipeline_traffic.hpp"
 #include "optimizer/optimizer.hpp"
@@ -59,6 +60,33 @@ PreparedQuery PrepareSelectForGpu(Database& db, const ast::SelectStmt& select) {
   return Prepare(db, select, Target::Gpu, {}, nullptr);
 }
 
+
+namespace {
+// Each hash join the CPU counted, with its estimate. A right semi/anti join's rows are those
+// its JoinUnmatched parent emits after the probe (the probe only marks build rows).
+void CollectJoinRows(const PhysicalOperator& op, const std::map<const PhysicalOperator*, uint64_t>& actual,
+                     std::vector<QueryResult::JoinRows>& out, const PhysicalOperator* emitter = nullptr) {
+  const bool emits = op.kind == PhysKind::JoinUnmatched && op.children.size() == 1 &&
+                     op.children[0]->kind == PhysKind::HashJoin;
+  for (auto& c : op.children) CollectJoinRows(*c, actual, out, emits ? &op : nullptr);
+  if (op.kind != PhysKind::HashJoin) return;
+  auto it = actual.find(emitter ? emitter : &op);
+  if (it == actual.end()) return;
+  QueryResult::JoinRows j;
+  j.join = op.Details();
+  j.estimated = op.estimated_rows;
+  j.actual = it->second;
+  j.inner = static_cast<const PhysicalHashJoin&>(op).join_type == LJoinType::Inner;
+  const PhysicalOperator &probe = *op.children[0], &build = *op.children[1];
+  j.probe_estimated = probe.estimated_rows;
+  j.build_estimated = build.estimated_rows;
+  auto p = actual.find(&probe), b = actual.find(&build);
+  j.probe_actual = p != actual.end() ? p->second : 0;
+  j.build_actual = b != actual.end() ? b->second : 0;
+  out.push_back(std::move(j));
+}
+}  // namespace
+
 QueryResult RunPrepared(Database& db, const ast::SelectStmt& select, PreparedQuery& q, bool free_state) {
   auto t0 = Clock::now();
   // A plan that ran before: clear what that run left (also after a run that threw).
@@ -101,6 +129,7 @@ QueryResult RunPrepared(Database& db, const ast::SelectStmt& select, PreparedQue
     r.gpu_open_ms = st.open_ms;
   }
   r.pipelines = model::DescribeRuns(*q.pipelines);
+  CollectJoinRows(*q.plan, q.pipelines->ActualRows(), r.joins);
   r.has_rows = true;
   r.names = q.bound.names;
   r.types = q.bound.types;

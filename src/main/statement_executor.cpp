@@ -12,6 +12,7 @@
 #include "gpu/gpu_executor.hpp"
 #include "main/explain.hpp"
 #include "main/key_constraints.hpp"
+#include "main/analyze.hpp"
 #include "main/data_change.hpp"
 #include "main/plan_cache.hpp"
 #include "main/prepared_query.hpp"
@@ -253,6 +254,7 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
     case ast::StmtKind::Update: return ExecuteUpdate(db, static_cast<const ast::UpdateStatement&>(stmt));
     case ast::StmtKind::Delete: return ExecuteDelete(db, static_cast<const ast::DeleteStatement&>(stmt));
     case ast::StmtKind::AlterTable: return ExecuteAlterTable(db, static_cast<const ast::AlterTableStatement&>(stmt));
+    case ast::StmtKind::Analyze: return ExecuteAnalyze(db, static_cast<const ast::AnalyzeStatement&>(stmt));
     case ast::StmtKind::Copy: {
       auto& cp = static_cast<const ast::CopyStatement&>(stmt);
       if (cp.to) {

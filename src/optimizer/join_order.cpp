@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 
+#include "optimizer/cardinality.hpp"
 #include "optimizer/optimizer.hpp"
 
 namespace tessera {
@@ -28,6 +29,7 @@ struct Relation {
 struct Edge {
   size_t a, b;
   BoundExprPtr ea, eb;  // ea refers to relation a, eb to relation b
+  KeyEstimate ka, kb;   // what the estimator knows about ea and eb
 };
 
 struct Residual {
@@ -51,6 +53,7 @@ void Flatten(LogicalOpPtr op, std::vector<Relation>& rels, std::vector<BoundExpr
   }
   Relation r;
   r.op = ReorderJoins(std::move(op));
+  EstimateRows(*r.op);
   r.bindings = r.op->Bindings();
   rels.push_back(std::move(r));
 }
@@ -65,101 +68,7 @@ std::set<size_t> RelsOf(const BoundExpr& e, const std::vector<Relation>& rels) {
   return r;
 }
 
-const LogicalOp* ScanOfColumn(const BoundExpr& e, const Relation& r) {
-  if (e.kind != BExpr::Column) return nullptr;
-  return r.scan;
-}
-
-double ExprDistinct(const BoundExpr& e, const Relation& r) {
-  if (auto* g = ScanOfColumn(e, r)) return DistinctValues(g, e.binding.column);
-  return std::max(1.0, r.rows);
-}
-
 }  // namespace
-
-// Global min/max of an integral or date column of a scan, from the row-group statistics.
-bool ColumnRange(const LogicalOp* get, uint32_t col, double& lo, double& hi) {
-  const Type& t = get->table->schema.columns[col].type;
-  if (!(t.IsIntegral() || t.id == TypeId::Date)) return false;
-  bool any = false;
-  for (auto& g : get->table->data->row_groups) {
-    const auto& st = g->columns[col]->stats;
-    if (!st.has_stats) continue;
-    double mn = (double)st.min.int_value(), mx = (double)st.max.int_value();
-    lo = any ? std::min(lo, mn) : mn;
-    hi = any ? std::max(hi, mx) : mx;
-    any = true;
-  }
-  return any;
-}
-
-// Distinct-value estimate of a column of a scan.
-double DistinctValues(const LogicalOp* get, uint32_t col) {
-  double rows = std::max<double>(1, (double)get->table->data->row_count);
-  const auto& groups = get->table->data->row_groups;
-  if (groups.empty()) return 1;
-  const Type& t = get->table->schema.columns[col].type;
-  if (t.id == TypeId::Varchar) {
-    const ColumnChunk& c = *groups[0]->columns[col];
-    if (c.LayoutKnown() && c.str_enc == StringEncoding::Dictionary) return std::min<double>(rows, std::max<uint32_t>(1, c.dict_size));
-    return rows;
-  }
-  double lo, hi;
-  if (ColumnRange(get, col, lo, hi)) return std::min(rows, hi - lo + 1);
-  return rows;
-}
-
-double EstimateSelectivity(const BoundExpr& p, const LogicalOp* get) {
-  auto col_dv = [&](const BoundExpr& c) -> double {
-    if (get && c.kind == BExpr::Column && c.binding.table == get->table_index)
-      return DistinctValues(get, c.binding.column);
-    return 10;
-  };
-  switch (p.kind) {
-    case BExpr::And: {
-      double s = 1;
-      for (auto& c : p.children) s *= EstimateSelectivity(*c, get);
-      return s;
-    }
-    case BExpr::Or: {
-      double s = 0;
-      for (auto& c : p.children) s += EstimateSelectivity(*c, get);
-      return std::min(1.0, s);
-    }
-    case BExpr::Not: return 1 - EstimateSelectivity(*p.children[0], get);
-    case BExpr::Compare: {
-      const BoundExpr* c = p.children[0].get();
-      const BoundExpr* k = p.children[1].get();
-      ast::Op op = p.op;
-      if (c->kind != BExpr::Column) {
-        std::swap(c, k);
-        op = FlipComparison(op);
-      }
-      if (op == ast::Op::Eq) return 1.0 / std::max(1.0, col_dv(*c));
-      if (op == ast::Op::Ne) return 1.0 - 1.0 / std::max(1.0, col_dv(*c));
-      // Ranges on integral columns: the fraction of [min, max] they keep (uniformity).
-      double lo, hi;
-      if (get && c->kind == BExpr::Column && c->binding.table == get->table_index &&
-          k->kind == BExpr::Constant && !k->value.is_null() && k->type.id != TypeId::Double &&
-          k->type.id != TypeId::Decimal && k->type.id != TypeId::Varchar &&
-          ColumnRange(get, c->binding.column, lo, hi)) {
-        double v = (double)k->value.int_value(), width = hi - lo + 1;
-        double keep = op == ast::Op::Lt ? v - lo : op == ast::Op::Le ? v - lo + 1
-                    : op == ast::Op::Gt ? hi - v : hi - v + 1;
-        return std::clamp(keep / width, 1.0 / width, 1.0);
-      }
-      return 0.4;
-    }
-    case BExpr::InList: {
-      double k = (double)p.children.size() - 1;
-      double s = std::min(1.0, k / std::max(1.0, col_dv(*p.children[0])));
-      return p.negated ? 1 - s : s;
-    }
-    case BExpr::Like: return p.negated ? 0.9 : 0.1;
-    case BExpr::IsNull: return p.negated ? 0.95 : 0.05;
-    default: return 0.5;
-  }
-}
 
 LogicalOpPtr ReorderJoins(LogicalOpPtr op) {
   bool region = op->kind == LogicalKind::Filter ||
@@ -191,7 +100,7 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op) {
     if (rs.size() == 2 && p->kind == BExpr::Compare && p->op == ast::Op::Eq) {
       auto ra = RelsOf(*p->children[0], rels), rb = RelsOf(*p->children[1], rels);
       if (ra.size() == 1 && rb.size() == 1 && *ra.begin() != *rb.begin()) {
-        edges.push_back({*ra.begin(), *rb.begin(), std::move(p->children[0]), std::move(p->children[1])});
+        edges.push_back({*ra.begin(), *rb.begin(), std::move(p->children[0]), std::move(p->children[1]), {}, {}});
         continue;
       }
     }
@@ -201,15 +110,12 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op) {
   for (auto& r : rels) {
     if (r.op->kind == LogicalKind::Get) {
       r.scan = r.op.get();
-      double s = 1;
-      for (auto& f : r.op->filters) s *= EstimateSelectivity(*f, r.op.get());
+      double s = ConjunctionSelectivity(r.op->filters, r.op.get());
       r.rows = std::max(1.0, (double)r.op->table->data->row_count * s);
       r.op->estimated_rows = r.rows;
     } else {
       r.rows = AtMostOneRow(*r.op) ? 1 : r.op->estimated_rows >= 0 ? r.op->estimated_rows : 1000;
-      double s = 1;
-      for (auto& f : r.extra_filters) s *= EstimateSelectivity(*f, nullptr);
-      r.rows = std::max(1.0, r.rows * s);
+      r.rows = std::max(1.0, r.rows * FilterSelectivity(r.extra_filters, *r.op));
     }
     if (!r.extra_filters.empty()) {
       auto f = std::make_unique<LogicalOp>(LogicalKind::Filter);
@@ -218,6 +124,10 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op) {
       f->children.push_back(std::move(r.op));
       r.op = std::move(f);
     }
+  }
+  for (auto& e : edges) {
+    e.ka = EstimateKey(*e.ea, *rels[e.a].op);
+    e.kb = EstimateKey(*e.eb, *rels[e.b].op);
   }
   // Greedy left-deep join order: start from the largest relation (the fact table).
   size_t n = rels.size();
@@ -250,22 +160,24 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op) {
     for (size_t i = 0; i < n; i++) {
       if (in[i]) continue;
       bool connected = false;
-      double dv = 1;
+      std::vector<KeyEstimate> mine, other;  // the keys joining i to what is joined
       for (auto& e : edges) {
         if (!e.ea || !((e.a == i && in[e.b]) || (e.b == i && in[e.a]))) continue;
         connected = true;
-        const BoundExpr& mine = e.a == i ? *e.ea : *e.eb;
-        const BoundExpr& other = e.a == i ? *e.eb : *e.ea;
-        size_t other_rel = e.a == i ? e.b : e.a;
-        // Key/foreign-key joins: the key side's distinct count (its row count) is the
-        // smaller one; a foreign key's min/max range can overstate its distinct values
-        // (yyyymmdd dates span 61 K integers for 2.5 K days).
-        dv = std::max(dv, std::min(ExprDistinct(mine, rels[i]), ExprDistinct(other, rels[other_rel])));
+        mine.push_back(e.a == i ? e.ka : e.kb);
+        other.push_back(e.a == i ? e.kb : e.ka);
       }
       // A relation not connected by a join key is taken last (a cross product), unless it
       // has at most one row: joining it then multiplies nothing.
-      double out = connected ? cur_rows * rels[i].rows / dv : cur_rows * rels[i].rows;
-      double rank = connected || AtMostOneRow(*rels[i].op) ? out : out * 1e6;
+      double out = InnerJoinRows(cur_rows, rels[i].rows, other, mine);
+      // The cost of the step: the rows it produces, the hash table it builds and the probes
+      // into it, a probe into a table beyond the caches (over 64 K rows) costing about four
+      // in-cache ones. So between joins that keep every probe row the smaller build side
+      // goes first (a dimension reached through it may filter next), and a large table is
+      // probed after the small ones that filter.
+      const double probe = rels[i].rows > 65536 ? 4 : 1;
+      double rank = out + rels[i].rows + cur_rows * probe;
+      if (!connected && !AtMostOneRow(*rels[i].op)) rank *= 1e6;
       if (best == n || rank < best_rank) { best = i; best_rows = out; best_rank = rank; }
     }
     auto j = std::make_unique<LogicalOp>(LogicalKind::Join);

@@ -11,6 +11,7 @@ LogicalOpPtr Optimize(LogicalOpPtr plan, bool for_cpu) {
   ReduceGroupsBySemiJoin(*plan);  // after both: the joins of decorrelated subqueries are inner, with their sides
   SplitDistinctAggregates(*plan);
   PruneColumns(*plan);
+  EstimateRows(*plan);  // every operator the passes above left without an estimate
   // Last: no other pass meets the RightSemi/RightAnti joins it makes; the GPU does not run them.
   if (for_cpu) ChooseSemiJoinSides(*plan);
   return plan;

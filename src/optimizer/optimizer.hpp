@@ -16,8 +16,10 @@
 //  5. DISTINCT aggregates (distinct_aggregates.cpp): an aggregation whose aggregates are
 //     all DISTINCT over one argument becomes two plain aggregations.
 //  6. projection pruning (column_pruning.cpp): scans read only referenced columns.
-//  7. CPU plans only: the side of a semi/anti join that builds (semi_join_side.cpp).
+//  7. cardinality estimates (cardinality.cpp) for every operator still without one.
+//  8. CPU plans only: the side of a semi/anti join that builds (semi_join_side.cpp).
 #pragma once
+#include "optimizer/cardinality.hpp"  // estimates: distinct counts, selectivities, join sizes
 #include "planner/logical_plan.hpp"
 
 namespace tessera {
@@ -35,16 +37,10 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op);
 void SplitDistinctAggregates(LogicalOp& root);
 void PushLeftJoinRightFilters(LogicalOp& root);
 void PruneColumns(LogicalOp& root);
-// Global min/max of an integral or date column of a scan, from the row-group statistics.
-bool ColumnRange(const LogicalOp* get, uint32_t col, double& lo, double& hi);
-// Distinct-value estimate of a column of a scan (min/max range, dictionary size).
-double DistinctValues(const LogicalOp* get, uint32_t col);
 void ReduceGroupsBySemiJoin(LogicalOp& root);
 // Estimated output rows of `op` (the join order's estimates where it made them, else from
 // the scans' statistics up; semi_join_reduction.cpp).
 double EstimatedRows(const LogicalOp& op);
 void ChooseSemiJoinSides(LogicalOp& root);
-// Estimated fraction of rows a predicate keeps (used for join ordering).
-double EstimateSelectivity(const BoundExpr& pred, const LogicalOp* get);
 
 }  // namespace tessera

@@ -219,7 +219,8 @@ struct ColumnDefAst {
 };
 
 enum class StmtKind {
-  Select, CreateTable, DropTable, Insert, Copy, Explain, Set, CreateView, DropView, Update, Delete, AlterTable, Transaction
+  Select, CreateTable, DropTable, Insert, Copy, Explain, Set, CreateView, DropView, Update, Delete, AlterTable, Transaction,
+  Analyze
 };
 
 struct Statement {
@@ -264,6 +265,14 @@ struct DropStatement : Statement {
   std::string name;
   bool if_exists = false;
   explicit DropStatement(StmtKind k) : Statement(k) {}  // DropTable or DropView
+};
+
+// ANALYZE [table]: refreshes the statistics (distinct-count sketches) of one table or all.
+struct AnalyzeStatement : Statement {
+  std::string table;  // empty: every table
+  std::vector<std::string> columns;  // ANALYZE t (a, b): checked to exist
+  SourcePos table_pos;
+  AnalyzeStatement() : Statement(StmtKind::Analyze) {}
 };
 
 struct InsertStatement : Statement {

@@ -11,7 +11,7 @@ void Parser::UnsupportedStatement() {
   // Leading word -> what the message calls the statement.
   static const std::unordered_map<std::string, const char*> kKnown = {
       {"merge", "MERGE"},         {"savepoint", "SAVEPOINT"},
-      {"release", "RELEASE SAVEPOINT"}, {"vacuum", "VACUUM"},   {"analyze", "ANALYZE"},
+      {"release", "RELEASE SAVEPOINT"}, {"vacuum", "VACUUM"},
       {"checkpoint", "CHECKPOINT"}, {"attach", "ATTACH"},       {"detach", "DETACH"},
       {"use", "USE"},             {"pragma", "PRAGMA"},         {"call", "CALL"},
       {"grant", "GRANT"},         {"revoke", "REVOKE"},         {"prepare", "PREPARE"},

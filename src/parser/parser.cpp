@@ -79,6 +79,8 @@ StatementPtr Parser::ParseStatement() {
     st = ParseTruncate();
   } else if (AtKw("alter")) {
     st = ParseAlter();
+  } else if (AtKw("analyze") || AtKw("analyse")) {
+    st = ParseAnalyze();
   } else if (AtKw("begin") || AtKw("start") || AtKw("commit") || AtKw("end") || AtKw("rollback") ||
              AtKw("abort")) {
     st = ParseTransaction();

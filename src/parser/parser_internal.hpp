@@ -222,6 +222,9 @@ class Parser {
   // ---------------------------------------------------------------- parse_alter.cpp
   StatementPtr ParseAlter();
 
+  // ---------------------------------------------------------------- parse_analyze.cpp
+  StatementPtr ParseAnalyze();
+
   // ---------------------------------------------------------------- parse_copy.cpp
   StatementPtr ParseCopy();
   std::pair<std::string, std::string> ParseCopyOption(bool parenthesised);

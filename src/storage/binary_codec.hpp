@@ -48,6 +48,12 @@ class BufReader {
     p_ += n;
     return s;
   }
+  std::string_view Bytes(size_t n) {
+    Need(n);
+    std::string_view s(reinterpret_cast<const char*>(p_), n);
+    p_ += n;
+    return s;
+  }
   bool AtEnd() const { return p_ == end_; }
 
  private:

@@ -221,11 +221,50 @@ std::shared_ptr<const ColumnChunk> ColumnChunkBuilder::Finish() {
   return chunk;
 }
 
+std::shared_ptr<const DistinctSketch> BuildSketch(const ColumnChunk& c) {
+  c.EnsureVerified();
+  auto sk = std::make_shared<DistinctSketch>();
+  auto each = [&](auto hash) {
+    if (!c.validity) {
+      for (uint32_t i = 0; i < c.count; i++) sk->Add(hash(i));
+    } else {
+      for (uint32_t i = 0; i < c.count; i++)
+        if (c.IsValid(i)) sk->Add(hash(i));
+    }
+  };
+  auto ints = [&](auto* d) { each([&](uint32_t i) { return SketchHashInt((int64_t)d[i]); }); };
+  switch (c.type.physical()) {
+    case PhysType::Bool: ints(reinterpret_cast<const uint8_t*>(c.data)); break;
+    case PhysType::I32: ints(reinterpret_cast<const int32_t*>(c.data)); break;
+    case PhysType::I64: ints(reinterpret_cast<const int64_t*>(c.data)); break;
+    case PhysType::I128: {
+      const int128_t* d = reinterpret_cast<const int128_t*>(c.data);
+      each([&](uint32_t i) { return SketchHashInt128(d[i]); });
+      break;
+    }
+    case PhysType::F64: {
+      const double* d = reinterpret_cast<const double*>(c.data);
+      each([&](uint32_t i) { return SketchHashDouble(d[i]); });
+      break;
+    }
+    case PhysType::Str:
+      if (c.str_enc == StringEncoding::Dictionary) {
+        // Every dictionary entry is referenced by a valid row (see ComputeStats).
+        for (uint32_t k = 0; k < c.dict_size; k++) sk->Add(SketchHashBytes(c.DictEntry(k)));
+      } else {
+        each([&](uint32_t i) { return SketchHashBytes(c.GetString(i)); });
+      }
+      break;
+  }
+  return sk;
+}
+
 void ComputeStats(ColumnChunk& c) {
   ColumnStats& st = c.stats;
   uint64_t nulls = st.null_count;
   st = ColumnStats{};
   st.null_count = nulls;
+  st.sketch = BuildSketch(c);
   switch (c.type.physical()) {
     case PhysType::Bool: FixedStats<uint8_t>(c, st); break;
     case PhysType::I32: FixedStats<int32_t>(c, st); break;

@@ -10,7 +10,9 @@
 //   `validity` = bitmap (bit i set = row i valid), nullptr when the chunk has no NULLs.
 //   The values of NULL rows are zero in chunks built here; in imported Arrow data they are
 //   whatever the producer left there: Read and the table scan's gather zero them.
-// Statistics: min/max over non-null values (has_stats false when all values are NULL).
+// Statistics: min/max over non-null values (has_stats false when all values are NULL),
+// the NULL count and a distinct-count sketch of the non-null values (distinct_sketch.hpp;
+// null for chunks of files written before sketches existed, and of Parquet files).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -20,6 +22,7 @@
 #include "common/types.hpp"
 #include "common/value.hpp"
 #include "common/vector.hpp"
+#include "storage/distinct_sketch.hpp"
 
 namespace tessera {
 
@@ -31,6 +34,7 @@ struct ColumnStats {
   bool has_stats = false;
   Value min, max;
   uint64_t null_count = 0;
+  std::shared_ptr<const DistinctSketch> sketch;
 };
 
 // Verifies a persisted chunk's checksum on first use (lazy open); throws on corruption.
@@ -93,8 +97,10 @@ struct ColumnChunk {
   size_t ByteSize() const;
 };
 
-// Recomputes stats.min/max from the chunk's values (null_count is kept).
+// Recomputes stats.min/max and the sketch from the chunk's values (null_count is kept).
 void ComputeStats(ColumnChunk& c);
+// The distinct-count sketch of a chunk's non-null values (reads its buffers).
+std::shared_ptr<const DistinctSketch> BuildSketch(const ColumnChunk& c);
 
 // Builds one column chunk from appended values; chooses the string encoding at Finish.
 class ColumnChunkBuilder {

@@ -20,8 +20,10 @@ std::unique_ptr<StorageBackend> OpenDiskBackend(const std::string& dir);
 
 // Version 2 encodes column chunks (storage/compression: bit-packing, dictionary, run-length,
 // FSST strings); version 1 databases (every chunk plain) still open, and files this build
-// writes into them are version 2.
-inline constexpr uint32_t kStorageFormatVersion = 2;
+// writes into them are version 2. Version 3 adds a distinct-count sketch to each chunk's
+// directory entry (distinct_sketch.hpp); older files still open, their chunks without
+// sketches until rewritten (ANALYZE rewrites them).
+inline constexpr uint32_t kStorageFormatVersion = 3;
 inline constexpr uint32_t kOldestStorageFormatVersion = 1;
 inline constexpr const char* kManifestFileName = "catalog.tsm";
 inline constexpr const char* kLockFileName = "tessera.lock";

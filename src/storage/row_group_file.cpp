@@ -30,7 +30,8 @@ namespace {
 //   [D, D+size)   directory: per column its type, string encoding, validity flag, stats
 //                 flag, layout (version 2: 0 plain, 1 encoded; version 1: always 0),
 //                 counts, buffer extents, chunk CRC (over its buffers) and min/max
-//                 statistics
+//                 statistics; version 3: then a sketch flag and, when set, the chunk's
+//                 distinct-count sketch (768 bytes, distinct_sketch.hpp)
 // An encoded chunk's values are one blob in its data buffer (compression/chunk_codec.hpp),
 // its validity bitmap a plain buffer as before, its offsets and bytes buffers empty.
 
@@ -239,6 +240,8 @@ WrittenFile WriteRowGroupFile(const std::string& path, const RowGroup& rg) {
       WriteStatValue(dir, ch.type, ch.stats.min);
       WriteStatValue(dir, ch.type, ch.stats.max);
     }
+    dir.U8(ch.stats.sketch ? 1 : 0);
+    if (ch.stats.sketch) ch.stats.sketch->Pack(dir.buf);
   }
   const uint64_t dir_offset = pos;
   const uint64_t file_size = dir_offset + dir.buf.size();
@@ -368,6 +371,15 @@ std::shared_ptr<const RowGroup> OpenRowGroupFile(const std::string& dir, const R
       chunk->stats.has_stats = true;
       chunk->stats.min = ReadStatValue(r, chunk->type);
       chunk->stats.max = ReadStatValue(r, chunk->type);
+    }
+    if (version >= 3) {
+      uint8_t has_sketch = r.U8();
+      if (has_sketch > 1) fail("is corrupt (bad sketch flag of " + col + ")");
+      if (has_sketch) {
+        auto sk = std::make_shared<DistinctSketch>();
+        if (!sk->Unpack(r.Bytes(DistinctSketch::kPackedBytes))) fail("is corrupt (bad sketch of " + col + ")");
+        chunk->stats.sketch = std::move(sk);
+      }
     }
     const bool str = chunk->type.physical() == PhysType::Str;
     chunk->str_enc = str ? (StringEncoding)enc : StringEncoding::Plain;
