@@ -1291,6 +1291,11 @@ void Generator::AggregateSink(const ir::Sink& a) {
       } else {
         prog_.words.push_back(AggWord::SumLo);
         prog_.words.push_back(AggWord::SumHi);
+        // Values of 64 bits cannot overflow the 128-bit sum; a wider one (DECIMAL above 18
+        // digits), whose sum the CPU checks add by add, hands the query back to the CPU.
+        if (DeviceCType(in) == "__int128")
+          v = "tsr_fit64(" + v + ", err, " +
+              std::to_string(Error(n + " over a " + in.ToString() + " value beyond 64 bits (not on the GPU yet)", true)) + ")";
       }
     } else {
       prog_.words.push_back(n == "min" ? AggWord::Min : AggWord::Max);
