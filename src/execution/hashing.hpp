@@ -47,30 +47,7 @@ inline uint64_t HashValue(const Vector& v, uint32_t i) {
   return 0;
 }
 
-// The hashes of rows 0..n-1 of `keys`, column at a time: h[i] is what combining
-// HashValue(keys[k], i) over k from 0 gives (the same values, one type dispatch a column).
-inline void HashRows(const std::vector<Vector>& keys, uint32_t n, uint64_t* h) {
-  for (uint32_t i = 0; i < n; i++) h[i] = 0;
-  for (const Vector& v : keys) {
-    auto loop = [&](auto cell) {
-      if (v.has_nulls()) {
-        for (uint32_t i = 0; i < n; i++) h[i] = HashCombine(h[i], v.IsValid(i) ? cell(i) : 0x1234567ULL);
-      } else {
-        for (uint32_t i = 0; i < n; i++) h[i] = HashCombine(h[i], cell(i));
-      }
-    };
-    switch (v.type().physical()) {
-      case PhysType::Bool: { const uint8_t* x = v.data<uint8_t>(); loop([&](uint32_t i) { return HashMix(x[i]); }); break; }
-      case PhysType::I32: { const int32_t* x = v.data<int32_t>(); loop([&](uint32_t i) { return HashMix((uint64_t)(int64_t)x[i]); }); break; }
-      case PhysType::I64: { const int64_t* x = v.data<int64_t>(); loop([&](uint32_t i) { return HashMix((uint64_t)x[i]); }); break; }
-      default: loop([&](uint32_t i) { return HashValue(v, i); }); break;
-    }
-  }
-}
-
-// ---- Group keys (the hash aggregation's GroupTable; its own block) ----
-// Group hashes only need to agree within one table, so they are free to differ from
-// HashRows': strings are hashed a word at a time, the first column needs no combine.
+// ---- Group keys: strings a word at a time ----
 
 // A byte string's hash, 8 bytes a step (long string keys hash at word speed); the last
 // (partial) word is read as overlapping loads inside the string, never past its end.
@@ -99,40 +76,6 @@ inline uint64_t HashBytesWide(const char* p, size_t n) {
   return HashMix((h ^ last) * 0xc4ceb9fe1a85ec53ULL);
 }
 
-// h[i] = the hash of row i of keys[0..nk), a column at a time (one type dispatch a column,
-// typed loops). NULL hashes as a constant; DOUBLE as its canonical value (-0.0 is 0.0,
-// NaNs one value), so equal group keys hash alike.
-inline void HashGroupKeys(const Vector* const* keys, size_t nk, uint32_t n, uint64_t* h) {
-  for (size_t k = 0; k < nk; k++) {
-    const Vector& v = *keys[k];
-    const uint8_t* valid = v.validity_or_null();
-    auto loop = [&](auto cell) {
-      if (k == 0) {
-        if (valid) {
-          for (uint32_t i = 0; i < n; i++) h[i] = valid[i] ? cell(i) : 0x1234567ULL;
-        } else {
-          for (uint32_t i = 0; i < n; i++) h[i] = cell(i);
-        }
-      } else if (valid) {
-        for (uint32_t i = 0; i < n; i++) h[i] = HashCombine(h[i], valid[i] ? cell(i) : 0x1234567ULL);
-      } else {
-        for (uint32_t i = 0; i < n; i++) h[i] = HashCombine(h[i], cell(i));
-      }
-    };
-    switch (v.type().physical()) {
-      case PhysType::Bool: { const uint8_t* x = v.data<uint8_t>(); loop([&](uint32_t i) { return HashMix(x[i]); }); break; }
-      case PhysType::I32: { const int32_t* x = v.data<int32_t>(); loop([&](uint32_t i) { return HashMix((uint64_t)(int64_t)x[i]); }); break; }
-      case PhysType::I64: { const int64_t* x = v.data<int64_t>(); loop([&](uint32_t i) { return HashMix((uint64_t)x[i]); }); break; }
-      case PhysType::Str: {
-        const StrRef* x = v.data<StrRef>();
-        loop([&](uint32_t i) { return HashBytesWide(x[i].data(), x[i].size()); });
-        break;
-      }
-      default: loop([&](uint32_t i) { return HashValue(v, i); }); break;
-    }
-  }
-}
-
 // NULLs compare equal here (grouping semantics); joins filter NULL keys beforehand.
 inline bool ValuesEqual(const Vector& a, uint32_t i, const Vector& b, uint32_t j) {
   bool va = a.IsValid(i), vb = b.IsValid(j);
@@ -148,12 +91,16 @@ inline bool ValuesEqual(const Vector& a, uint32_t i, const Vector& b, uint32_t j
   return false;
 }
 
-// ---- Join keys (the hash join's table, operators/join_hash_table.hpp; its own block) ----
+// ---- Column-at-a-time hashing (the join table and the group table) ----
 
-// Mixes column `v`'s rows 0..n-1 into h: h[i] = HashValue(v, i) when `first`, else
-// HashCombine(h[i], HashValue(v, i)), the same values as HashRows, in one typed loop per
-// column (one type switch a column, none a row).
-inline void HashColumn(const Vector& v, uint32_t n, bool first, uint64_t* h) {
+// Mixes column `v`'s rows 0..n-1 into h: h[i] = the cell's hash when `first`, else
+// HashCombine(h[i], the cell's hash), in one typed loop per column (one type switch a
+// column, none a row). NULL hashes as a constant; DOUBLE as its canonical value (-0.0 is
+// 0.0, NaNs one value), so equal keys hash alike. Strings: HashValue's HashBytes, or with
+// kWideStrings HashBytesWide (a word at a time; the group table's, whose hashes only need
+// to agree within one table).
+template <bool kWideStrings>
+inline void HashColumnCells(const Vector& v, uint32_t n, bool first, uint64_t* h) {
   const uint8_t* valid = v.validity_or_null();
   auto loop = [&](auto cell) {
     if (first) {
@@ -187,9 +134,24 @@ inline void HashColumn(const Vector& v, uint32_t n, bool first, uint64_t* h) {
       });
       break;
     }
-    case PhysType::Str: { const StrRef* x = v.data<StrRef>(); loop([&](uint32_t i) { return HashBytes(x[i].data(), x[i].size()); }); break; }
+    case PhysType::Str: {
+      const StrRef* x = v.data<StrRef>();
+      if constexpr (kWideStrings) loop([&](uint32_t i) { return HashBytesWide(x[i].data(), x[i].size()); });
+      else loop([&](uint32_t i) { return HashBytes(x[i].data(), x[i].size()); });
+      break;
+    }
   }
 }
+
+// The join table's key hashes: a cell hashes as HashValue does.
+inline void HashColumn(const Vector& v, uint32_t n, bool first, uint64_t* h) { HashColumnCells<false>(v, n, first, h); }
+
+// h[i] = the hash of row i of the group keys keys[0..nk) (strings a word at a time).
+inline void HashGroupKeys(const Vector* const* keys, size_t nk, uint32_t n, uint64_t* h) {
+  for (size_t k = 0; k < nk; k++) HashColumnCells<true>(*keys[k], n, k == 0, h);
+}
+
+// ---- Join keys (the hash join's table, operators/join_hash_table.hpp) ----
 
 // Keys that pack into one 64-bit word: one integer column (BOOLEAN, INTEGER, BIGINT and the
 // types stored as them), or two 32-bit integer columns. Two rows' words are equal exactly
