@@ -38,9 +38,6 @@ void SplitDistinctAggregates(LogicalOp& root);
 void PushLeftJoinRightFilters(LogicalOp& root);
 void PruneColumns(LogicalOp& root);
 void ReduceGroupsBySemiJoin(LogicalOp& root);
-// Estimated output rows of `op` (the join order's estimates where it made them, else from
-// the scans' statistics up; semi_join_reduction.cpp).
-double EstimatedRows(const LogicalOp& op);
 void ChooseSemiJoinSides(LogicalOp& root);
 
 }  // namespace tessera

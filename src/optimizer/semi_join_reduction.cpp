@@ -194,8 +194,6 @@ void Reduce(LogicalOp& op) {
 
 }  // namespace
 
-double EstimatedRows(const LogicalOp& op) { return Rows(op); }
-
 void ReduceGroupsBySemiJoin(LogicalOp& root) { Reduce(root); }
 
 }  // namespace tessera

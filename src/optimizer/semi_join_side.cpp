@@ -19,7 +19,7 @@
 // Cost: building a row (materialising it, inserting it) costs about two to three probes
 // (hashing, one lookup), and the build side now carries the outer side's payload columns,
 // so the swap pays when the outer side is estimated at most half the subquery side (the
-// estimates passes left on the operators, else EstimatedRows).
+// estimates EstimateRows, run just before, left on every operator).
 //
 // Applied last (after column pruning), only to plans for the CPU: the GPU backend runs
 // the joins as they were (gpu/gpu_support.cpp refuses these join types).
@@ -34,9 +34,9 @@ namespace {
 // The outer side must be estimated at most 1/kBuildRatio of the subquery side.
 constexpr double kBuildRatio = 2.0;
 
-// The estimate a pass left on the operator (the join order's; a pass estimating every
-// operator, run before this one, fills them all), else EstimatedRows's.
-double Rows(const LogicalOp& op) { return op.estimated_rows >= 0 ? op.estimated_rows : EstimatedRows(op); }
+// The estimate EstimateRows (optimizer/cardinality.hpp), run before this pass, left on the
+// operator; 1 when a plan was never estimated.
+double Rows(const LogicalOp& op) { return op.estimated_rows >= 0 ? op.estimated_rows : 1; }
 
 bool Swappable(const LogicalOp& j) {
   return j.kind == LogicalKind::Join && ReturnsLeftOnly(j.join_type) && !j.left_keys.empty() && !j.nulls_equal &&
