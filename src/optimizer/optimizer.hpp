@@ -38,6 +38,7 @@ void SplitDistinctAggregates(LogicalOp& root);
 void PushLeftJoinRightFilters(LogicalOp& root);
 void PruneColumns(LogicalOp& root);
 void ReduceGroupsBySemiJoin(LogicalOp& root);
+void PushSemiJoinsDown(LogicalOpPtr& root);
 void ChooseSemiJoinSides(LogicalOp& root);
 
 }  // namespace tessera

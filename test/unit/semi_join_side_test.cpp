@@ -161,3 +161,41 @@ TEST(tpch_q04_q21_q22_build_on_the_outer_side_on_the_cpu_only) {
 }
 
 TEST_MAIN()
+
+// optimizer/semi_join_pushdown.cpp: a semi join whose subquery side is small moves below
+// the inner joins onto the relation its keys come from (TPC-H q18's IN over orders, on
+// both backends); a large subquery side stays above the region (q21's EXISTS).
+TEST(selective_semi_join_goes_below_the_inner_joins) {
+  std::string q18 = TpchQuery("q18");
+  for (const char* dev : {"DEVICE cpu", "DEVICE gpu"}) {
+    std::string p = Explain(TpchDb(), dev, q18);
+    // the semi join's probe side is the orders scan, under the join with lineitem
+    size_t semi = p.find("HASH_JOIN SEMI o_orderkey");
+    size_t inner = p.find("HASH_JOIN INNER l_orderkey = o_orderkey");
+    if (semi == std::string::npos || inner == std::string::npos || semi < inner) std::cerr << dev << ":\n" << p;
+    CHECK(semi != std::string::npos && inner != std::string::npos && semi > inner);
+    CHECK(Has(p.substr(semi), "TABLE_SCAN orders"));
+  }
+  // q21: its EXISTS / NOT EXISTS over all of lineitem are not pushed onto lineitem l1
+  std::string p21 = Explain(TpchDb(), "DEVICE gpu", TpchQuery("q21"));
+  size_t semi = p21.find("HASH_JOIN SEMI"), inner = p21.find("HASH_JOIN INNER");
+  CHECK(semi != std::string::npos && inner != std::string::npos && semi < inner);
+}
+
+TEST(anti_join_pushdown_small_and_large_subquery_sides) {
+  Database db;
+  Connection con(db);
+  con.Query("CREATE TABLE f AS SELECT CAST(range AS INTEGER) AS k, CAST(range % 100 AS INTEGER) AS d FROM range(20000)");
+  con.Query("CREATE TABLE dim AS SELECT CAST(range AS INTEGER) AS d FROM range(100)");
+  con.Query("CREATE TABLE few AS SELECT CAST(range * 7 AS INTEGER) AS k FROM range(10)");
+  std::string p = Explain(db, "DEVICE cpu",
+                          "SELECT count(*) FROM f, dim WHERE f.d = dim.d AND NOT EXISTS (SELECT * FROM few WHERE few.k = f.k)");
+  size_t anti = p.find("HASH_JOIN ANTI"), inner = p.find("HASH_JOIN INNER");
+  if (!(anti != std::string::npos && inner != std::string::npos && anti > inner)) std::cerr << p;
+  CHECK(anti != std::string::npos && inner != std::string::npos && anti > inner);
+  // the subquery side as large as f: the anti join stays above the join
+  std::string big = Explain(db, "DEVICE gpu",
+                            "SELECT count(*) FROM f, dim WHERE f.d = dim.d AND NOT EXISTS (SELECT * FROM f f2 WHERE f2.k = f.k + 1)");
+  size_t a2 = big.find("HASH_JOIN ANTI"), i2 = big.find("HASH_JOIN INNER");
+  CHECK(a2 != std::string::npos && i2 != std::string::npos && a2 < i2);
+}
