@@ -11,6 +11,7 @@
 
 #include "common/string_heap.hpp"
 #include "common/types.hpp"
+#include "common/uninitialized.hpp"
 #include "common/value.hpp"
 
 namespace tessera {
@@ -26,6 +27,15 @@ class Vector {
     type_ = t;
     capacity_ = capacity;
     data_.assign((size_t)capacity * t.width() + 16, 0);
+    valid_.clear();
+  }
+  // Init without zeroing the values, for a vector whose rows [0, capacity) are all written
+  // next (e.g. by parallel copies): no pass over the memory on this thread.
+  void InitForOverwrite(Type t, uint32_t capacity) {
+    type_ = t;
+    capacity_ = capacity;
+    data_.clear();
+    data_.resize((size_t)capacity * t.width() + 16);
     valid_.clear();
   }
   const Type& type() const { return type_; }
@@ -76,7 +86,7 @@ class Vector {
  private:
   Type type_;
   uint32_t capacity_ = 0;
-  std::vector<uint8_t> data_;
+  UninitVector<uint8_t> data_;
   std::vector<uint8_t> valid_;
   std::shared_ptr<StringHeap> heap_;
   std::vector<std::shared_ptr<const void>> keepalive_;

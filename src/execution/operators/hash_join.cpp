@@ -184,7 +184,7 @@ void PhysicalHashJoin::ResetState() {
   matched_.reset();
   is_dense_ = false;
   dense_min_ = 0;
-  std::vector<uint32_t>().swap(dense_);
+  decltype(dense_)().swap(dense_);
   key_min_ = INT64_MAX;
   key_max_ = INT64_MIN;
   table_.Clear();
@@ -231,7 +231,11 @@ void PhysicalHashJoin::Finalize() {
   if (!packed_)
     for (size_t k = 0; k < nkeys_; k++) keep[key_col_[k]] = 1;
   build_cols_.resize(build_ncols_);
-  for (size_t c = 0; c < build_ncols_; c++) build_cols_[c].Init(build_col_types_[c], keep[c] ? std::max<uint32_t>(n, 1) : 1);
+  // Kept columns get every row from the parallel copies below: not zeroed here first.
+  for (size_t c = 0; c < build_ncols_; c++) {
+    if (keep[c]) build_cols_[c].InitForOverwrite(build_col_types_[c], std::max<uint32_t>(n, 1));
+    else build_cols_[c].Init(build_col_types_[c], 1);
+  }
   std::vector<uint32_t> off(nchunks + 1, 0);
   for (size_t i = 0; i < nchunks; i++) off[i + 1] = off[i] + collected_[i].chunk.size;
   if (counted) remaining_ = std::make_unique<std::atomic<int64_t>[]>(std::max<uint32_t>(n, 1));
@@ -245,7 +249,15 @@ void PhysicalHashJoin::Finalize() {
     PhysType p = build_col_types_[key_col_[0]].physical();
     if (p == PhysType::I32 || p == PhysType::I64) {
       dense = true;
-      dense_.assign((size_t)(key_max_ - key_min_ + 1), 0);
+      // Up to 16 slots a row (join_rules.hpp): zeroed by all threads, not one.
+      dense_.clear();
+      dense_.resize((size_t)(key_max_ - key_min_ + 1));
+      constexpr size_t kBlock = 1u << 20;
+      const size_t blocks = (dense_.size() + kBlock - 1) / kBlock;
+      ParallelFor(blocks, th, [&](uint64_t b, unsigned) {
+        const size_t from = b * kBlock, to = std::min(dense_.size(), from + kBlock);
+        std::memset(dense_.data() + from, 0, (to - from) * sizeof(uint32_t));
+      });
     }
   }
   std::atomic<bool> dense_dup{false};
@@ -301,7 +313,7 @@ void PhysicalHashJoin::Finalize() {
     collected_.clear();
     return;
   }
-  std::vector<uint32_t>().swap(dense_);
+  decltype(dense_)().swap(dense_);
   if (nkeys_ == 0) {
     collected_.clear();
     return;

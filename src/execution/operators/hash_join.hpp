@@ -112,7 +112,7 @@ class PhysicalHashJoin : public PhysicalOperator {
   // perfect hash
   bool is_dense_ = false;
   int64_t dense_min_ = 0;
-  std::vector<uint32_t> dense_;  // row + 1, 0 = empty
+  UninitVector<uint32_t> dense_;  // row + 1, 0 = empty (zeroed in parallel)
   // single integer key: range of the build's non-NULL keys (from the sink)
   int64_t key_min_ = INT64_MAX, key_max_ = INT64_MIN;
   // hash table
