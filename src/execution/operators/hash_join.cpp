@@ -184,7 +184,6 @@ void PhysicalHashJoin::ResetState() {
   matched_.reset();
   is_dense_ = false;
   dense_min_ = 0;
-  std::vector<uint64_t>().swap(dense_bits_);
   decltype(dense_)().swap(dense_);
   key_min_ = INT64_MAX;
   key_max_ = INT64_MIN;
@@ -312,21 +311,6 @@ void PhysicalHashJoin::Finalize() {
     is_dense_ = true;
     dense_min_ = key_min_;
     collected_.clear();
-    // Above 1 MB of slots (beyond a core's L2), a bitmap of the used ones, 1/32 the size.
-    if (dense_.size() >= (1u << 18)) {
-      dense_bits_.assign((dense_.size() + 63) / 64, 0);
-      constexpr size_t kWords = 1u << 14;  // bitmap words a task
-      const size_t tasks = (dense_bits_.size() + kWords - 1) / kWords;
-      ParallelFor(tasks, th, [&](uint64_t t, unsigned) {
-        const size_t w1 = std::min(dense_bits_.size(), (size_t)(t + 1) * kWords);
-        for (size_t w = (size_t)t * kWords; w < w1; w++) {
-          uint64_t bits = 0;
-          const size_t s0 = w * 64, s1 = std::min(dense_.size(), s0 + 64);
-          for (size_t s = s0; s < s1; s++) bits |= (uint64_t)(dense_[s] != 0) << (s - s0);
-          dense_bits_[w] = bits;
-        }
-      });
-    }
     return;
   }
   decltype(dense_)().swap(dense_);
@@ -407,13 +391,11 @@ void PhysicalHashJoin::Match(uint32_t n, const std::vector<const Vector*>& keys,
   }
   if (is_dense_) {
     const uint64_t range = dense_.size();
-    const uint64_t* bits = dense_bits_.empty() ? nullptr : dense_bits_.data();
     auto probe = [&](const auto* x) {
       for (uint32_t i = 0; i < n; i++) {
         if (valid && !valid[i]) continue;
         const uint64_t o = (uint64_t)(int64_t)x[i] - (uint64_t)dense_min_;
-        if (o >= range || (bits && !(bits[o >> 6] >> (o & 63) & 1))) continue;
-        if (dense_[o]) { pi.push_back(i); bi.push_back(dense_[o] - 1); }
+        if (o < range && dense_[o]) { pi.push_back(i); bi.push_back(dense_[o] - 1); }
       }
     };
     if (keys[0]->type().physical() == PhysType::I32) probe(keys[0]->data<int32_t>());

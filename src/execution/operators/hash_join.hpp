@@ -53,7 +53,7 @@ class PhysicalHashJoin : public PhysicalOperator {
   // probe looks a key up in (direct-mapped array, or hash table entries and chains) and of
   // the build columns a match gathers from (none for joins that gather none).
   uint64_t BuildRows() const { return build_rows_; }
-  double IndexBytes() const { return 4.0 * (double)dense_.size() + 8.0 * (double)dense_bits_.size() + table_.Bytes(); }
+  double IndexBytes() const { return 4.0 * (double)dense_.size() + table_.Bytes(); }
   double BuildColumnBytes() const;
 
   // After every probe, the build rows in [begin, end) the join returns as output rows
@@ -112,9 +112,6 @@ class PhysicalHashJoin : public PhysicalOperator {
   // perfect hash
   bool is_dense_ = false;
   int64_t dense_min_ = 0;
-  // A bit per slot of a direct-mapped array too large for the cache: probes test it (in
-  // the cache) before reading the slot, so keys without a row cost no memory access.
-  std::vector<uint64_t> dense_bits_;
   UninitVector<uint32_t> dense_;  // row + 1, 0 = empty (zeroed in parallel)
   // single integer key: range of the build's non-NULL keys (from the sink)
   int64_t key_min_ = INT64_MAX, key_max_ = INT64_MIN;
