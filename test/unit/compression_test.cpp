@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "check.hpp"
+#include "row_group_versions.hpp"
 #include "gpu/column_cache.hpp"
 #include "storage/compression/bitpack_core.hpp"
 #include "main/database.hpp"
@@ -376,15 +377,7 @@ TEST(version_1_database_opens_answers_and_takes_new_row_groups) {
         rows[0] == (std::vector<std::string>{"6000", std::to_string(2 * 4498500), "5646", "note 9993778"}));
   CHECK_EQ(c.Query("SELECT s FROM small WHERE k = 4").ToStrings()[0][0], std::string("x"));
   int v1 = 0, v2 = 0;
-  for (auto& e : fs::directory_iterator(dir)) {
-    if (e.path().extension() != ".trg") continue;
-    std::ifstream f(e.path(), std::ios::binary);
-    char h[12];
-    f.read(h, 12);
-    uint32_t version;
-    std::memcpy(&version, h + 8, 4);
-    (version == 1 ? v1 : v2)++;
-  }
+  for (uint32_t version : RowGroupFileVersions(dir.string())) (version == 1 ? v1 : v2)++;
   CHECK(v1 >= 1 && v2 >= 1);
   std::error_code ec;
   fs::remove_all(dir, ec);

@@ -12,6 +12,7 @@
 #include "main/database.hpp"
 #include "optimizer/cardinality.hpp"
 #include "storage/distinct_sketch.hpp"
+#include "row_group_versions.hpp"
 #include "temp_dir.hpp"
 
 using namespace tessera;
@@ -29,20 +30,6 @@ double Estimate(uint64_t distinct, uint64_t repeats, uint64_t seed) {
   for (uint64_t r = 0; r < repeats; r++)
     for (uint64_t i = 0; i < distinct; i++) s.Add(SketchHashInt((int64_t)(base + i * 7919)));
   return s.Estimate();
-}
-
-std::vector<uint32_t> Versions(const std::string& dir) {
-  std::vector<uint32_t> v;
-  for (auto& e : fs::directory_iterator(dir)) {
-    if (e.path().extension() != ".trg") continue;
-    std::ifstream f(e.path(), std::ios::binary);
-    char h[12];
-    f.read(h, 12);
-    uint32_t version;
-    std::memcpy(&version, h + 8, 4);
-    v.push_back(version);
-  }
-  return v;
 }
 
 // Whether every chunk of every row group of `table` has a sketch.
@@ -118,7 +105,7 @@ TEST(sketches_are_written_with_row_groups_and_read_back) {
             "ELSE i % 11 END FROM range(300000) r(i)");
     CHECK(AllSketched(db, "t"));
   }
-  for (uint32_t v : Versions(dir.path)) CHECK_EQ(v, 3u);
+  for (uint32_t v : RowGroupFileVersions(dir.path)) CHECK_EQ(v, 3u);
   Database db(dir.path);
   CHECK(AllSketched(db, "t"));
   auto near = [](double got, double want) { return std::fabs(got - want) <= kTolerance * want + 1; };
@@ -147,14 +134,14 @@ TEST(version_2_database_opens_and_gets_sketches_from_analyze) {
     Connection c(db);
     CHECK(c.Query(totals).ToStrings()[0] == want);
     CHECK(!AllSketched(db, "t") && !AllSketched(db, "dim"));
-    for (uint32_t v : Versions(dir.path)) CHECK_EQ(v, 2u);
+    for (uint32_t v : RowGroupFileVersions(dir.path)) CHECK_EQ(v, 2u);
     c.Query("ANALYZE t");
     CHECK(AllSketched(db, "t") && !AllSketched(db, "dim"));
     c.Query("ANALYZE");
     CHECK(AllSketched(db, "dim"));
     CHECK(c.Query(totals).ToStrings()[0] == want);
   }
-  for (uint32_t v : Versions(dir.path)) CHECK_EQ(v, 3u);  // rewritten; the old files are gone
+  for (uint32_t v : RowGroupFileVersions(dir.path)) CHECK_EQ(v, 3u);  // rewritten; the old files are gone
   Database db(dir.path);
   Connection c(db);
   CHECK(AllSketched(db, "t") && AllSketched(db, "dim"));
@@ -162,9 +149,9 @@ TEST(version_2_database_opens_and_gets_sketches_from_analyze) {
   CHECK(std::fabs(ColumnDistinct(db, "t", 2) - 300) <= 10);
   CHECK(std::fabs(ColumnDistinct(db, "t", 3) - 4000) <= 4000 * kTolerance);
   // Nothing left to do: ANALYZE again changes no file.
-  auto before = Versions(dir.path).size();
+  auto before = RowGroupFileVersions(dir.path).size();
   c.Query("ANALYZE");
-  CHECK_EQ(Versions(dir.path).size(), before);
+  CHECK_EQ(RowGroupFileVersions(dir.path).size(), before);
 }
 
 // Distinct counts from sketches, not from min/max: a key/foreign-key join is estimated
