@@ -144,8 +144,8 @@ Type BindApproxCountDistinct(ScalarCall& c) {
 }
 
 const AggregateFunction kAggregates[] = {
-    {"count", true, "count_star", false, BigIntResult},
-    {"count_star", false, nullptr, false, BigIntResult},
+    {"count", true, "count_star", false, BigIntResult, nullptr, nullptr, nullptr, false, false, true},
+    {"count_star", false, nullptr, false, BigIntResult, nullptr, nullptr, nullptr, false, false, true},
     {"sum", true, nullptr, true, SumResult},
     {"avg", true, nullptr, true, DoubleResult},
     // min(DISTINCT x) is min(x): the binder drops DISTINCT (distinct_insensitive).
@@ -174,7 +174,7 @@ const AggregateFunction kAggregates[] = {
     {"covar_samp", true, nullptr, false, nullptr, nullptr, nullptr, BindCovariance, false, true},
     {"covar_pop", true, nullptr, false, nullptr, nullptr, nullptr, BindCovariance, false, true},
     {"corr", true, nullptr, false, nullptr, nullptr, nullptr, BindCovariance, false, true},
-    {"approx_count_distinct", true, nullptr, false, nullptr, nullptr, nullptr, BindApproxCountDistinct, true},
+    {"approx_count_distinct", true, nullptr, false, nullptr, nullptr, nullptr, BindApproxCountDistinct, true, false, true},
 };
 
 }  // namespace

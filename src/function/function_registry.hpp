@@ -86,6 +86,9 @@ struct AggregateFunction {
   bool distinct_insensitive = false;
   // DISTINCT is not supported (an error at bind time).
   bool no_distinct = false;
+  // Its value over no rows is 0 (count, count_star, approx_count_distinct), not NULL: what
+  // a correlated aggregate subquery yields for an outer row no inner row belongs to.
+  bool zero_on_empty = false;
 };
 
 // The aggregate a SQL call `name(...)` means; null when there is none.

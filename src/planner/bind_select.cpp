@@ -5,6 +5,7 @@
 #include "common/decimal.hpp"
 #include "planner/binder.hpp"
 #include "planner/binder_internal.hpp"
+#include "planner/decorrelate.hpp"
 
 namespace tessera {
 
@@ -64,8 +65,7 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
   for (auto& ref : stmt.from) {
     auto p = BindFrom(*ref, scope);
     if (IsPendingJoin(*p)) {  // a LATERAL subquery referring to the items before it
-      p->children.insert(p->children.begin(), plan ? std::move(plan) : std::make_unique<LogicalOp>(LogicalKind::Dummy));
-      plan = std::move(p);
+      plan = AttachLeft(std::move(p), plan ? std::move(plan) : std::make_unique<LogicalOp>(LogicalKind::Dummy));
       continue;
     }
     plan = plan ? CrossJoin(std::move(plan), std::move(p)) : std::move(p);

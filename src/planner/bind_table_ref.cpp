@@ -4,6 +4,7 @@
 #include "parser/parser.hpp"
 #include "planner/binder.hpp"
 #include "planner/binder_internal.hpp"
+#include "planner/decorrelate.hpp"
 
 namespace tessera {
 
@@ -233,7 +234,7 @@ LogicalOpPtr Binder::BindFrom(const ast::TableRef& ref, Scope& scope) {
             ref.join_type != ast::JoinType::Left)
           throw UserError(ErrorKind::Unsupported, "RIGHT and FULL joins with a LATERAL subquery are not supported",
                           ref.pos);
-        right->children.insert(right->children.begin(), std::move(left));
+        right = AttachLeft(std::move(right), std::move(left));
         if (ref.join_type == ast::JoinType::Left) {
           right->join_type = LJoinType::Left;
           if (cond) {

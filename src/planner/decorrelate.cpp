@@ -1,0 +1,263 @@
+// The general decorrelation of subqueries: see decorrelate.hpp.
+#include "planner/decorrelate.hpp"
+
+#include <algorithm>
+#include <functional>
+
+#include "function/function_registry.hpp"
+
+namespace tessera {
+
+using Bindings = std::vector<ColumnBinding>;
+
+void ForEachOwnExpr(LogicalOp& op, const std::function<void(BoundExprPtr&)>& f) {
+  for (auto* v : {&op.filters, &op.exprs, &op.left_keys, &op.right_keys, &op.groups, &op.aggs})
+    for (auto& e : *v) f(e);
+  if (op.residual) f(op.residual);
+  for (auto& o : op.orders) f(o.expr);
+  for (auto& row : op.values)
+    for (auto& e : row) f(e);
+}
+
+namespace {
+
+bool ExprRefers(const BoundExpr& e, const Bindings& set) {
+  if (e.kind == BExpr::Column) return std::find(set.begin(), set.end(), e.binding) != set.end();
+  for (auto& c : e.children)
+    if (ExprRefers(*c, set)) return true;
+  return false;
+}
+
+bool OwnRefers(LogicalOp& op, const Bindings& set) {
+  bool any = false;
+  ForEachOwnExpr(op, [&](BoundExprPtr& e) { any = any || ExprRefers(*e, set); });
+  return any;
+}
+
+bool SubtreeRefers(LogicalOp& op, const Bindings& set) {
+  if (OwnRefers(op, set)) return true;
+  for (auto& c : op.children)
+    if (SubtreeRefers(*c, set)) return true;
+  return false;
+}
+
+UserError Unsupported(const std::string& what, SourcePos pos) {
+  return UserError(ErrorKind::Unsupported, what + " is not supported yet", pos);
+}
+
+LogicalOpPtr MakeCrossJoin(LogicalOpPtr l, LogicalOpPtr r) {
+  auto j = std::make_unique<LogicalOp>(LogicalKind::Join);
+  j->join_type = LJoinType::Cross;
+  j->children.push_back(std::move(l));
+  j->children.push_back(std::move(r));
+  return j;
+}
+
+struct Decorrelator {
+  const Bindings& outer;
+  const std::vector<Type>& types;
+  uint32_t& next;
+  SourcePos pos;
+
+  // A domain placeholder (decorrelate.hpp); `d` receives its columns.
+  LogicalOpPtr Domain(Bindings& d) {
+    auto a = std::make_unique<LogicalOp>(LogicalKind::Aggregate);
+    a->group_index = next++;
+    a->agg_index = next++;
+    d.clear();
+    for (uint32_t i = 0; i < outer.size(); i++) {
+      a->groups.push_back(MakeColumn(outer[i], types[i], "#domain"));
+      d.push_back({a->group_index, i});
+    }
+    return a;
+  }
+
+  BoundExprPtr DomainColumn(const Bindings& d, size_t i) const { return MakeColumn(d[i], types[i], "#domain"); }
+
+  void Substitute(BoundExprPtr& e, const Bindings& d) const {
+    if (e->kind == BExpr::Column) {
+      auto it = std::find(outer.begin(), outer.end(), e->binding);
+      if (it != outer.end()) e = MakeColumn(d[it - outer.begin()], e->type, e->name);
+      return;
+    }
+    for (auto& c : e->children) Substitute(c, d);
+  }
+  void Replace(LogicalOp& op, const Bindings& d) const {
+    ForEachOwnExpr(op, [&](BoundExprPtr& e) { Substitute(e, d); });
+  }
+
+  LogicalOpPtr Push(LogicalOpPtr op, Bindings& d) {
+    if (!SubtreeRefers(*op, outer)) return MakeCrossJoin(Domain(d), std::move(op));
+    switch (op->kind) {
+      case LogicalKind::Filter:
+      case LogicalKind::Order:
+        op->children[0] = Push(std::move(op->children[0]), d);
+        Replace(*op, d);
+        return op;
+      case LogicalKind::Projection: {
+        op->children[0] = Push(std::move(op->children[0]), d);
+        Replace(*op, d);
+        Bindings out;
+        for (size_t i = 0; i < outer.size(); i++) {
+          out.push_back({op->table_index, (uint32_t)op->exprs.size()});
+          op->exprs.push_back(DomainColumn(d, i));
+        }
+        d = std::move(out);
+        return op;
+      }
+      case LogicalKind::Aggregate: return PushAggregate(std::move(op), d);
+      case LogicalKind::Join: return PushJoin(std::move(op), d);
+      case LogicalKind::Limit: throw Unsupported("LIMIT or OFFSET in a correlated subquery", pos);
+      case LogicalKind::Window: throw Unsupported("a window function over correlated rows", pos);
+      case LogicalKind::UnionAll: throw Unsupported("a set operation over correlated rows", pos);
+      default: throw Unsupported("this correlated reference", pos);
+    }
+  }
+
+  LogicalOpPtr PushAggregate(LogicalOpPtr op, Bindings& d) {
+    op->children[0] = Push(std::move(op->children[0]), d);
+    Replace(*op, d);
+    if (!op->groups.empty()) {  // one group per domain value and group of the subquery
+      Bindings out;
+      for (size_t i = 0; i < outer.size(); i++) {
+        out.push_back({op->group_index, (uint32_t)op->groups.size()});
+        op->groups.push_back(DomainColumn(d, i));
+      }
+      d = std::move(out);
+      return op;
+    }
+    // An ungrouped aggregate: one row per domain value, also for those without rows. The
+    // aggregate groups by the domain under fresh indices; a LEFT join from the domain
+    // and a projection bound as the aggregate was ((agg_index, i)) give each domain value
+    // its row.
+    const uint32_t agg_index = op->agg_index;
+    op->group_index = next++;
+    op->agg_index = next++;
+    Bindings keys;
+    for (size_t i = 0; i < outer.size(); i++) {
+      keys.push_back({op->group_index, (uint32_t)i});
+      op->groups.push_back(DomainColumn(d, i));
+    }
+    std::vector<BoundExprPtr> values;
+    for (uint32_t i = 0; i < op->aggs.size(); i++) {
+      const BoundExpr& a = *op->aggs[i];
+      auto v = MakeColumn({op->agg_index, i}, a.type, a.name);
+      if (a.agg_fn && a.agg_fn->zero_on_empty) {  // CASE WHEN v IS NULL THEN 0 ELSE v END
+        auto is_null = std::make_unique<BoundExpr>(BExpr::IsNull, Type::Boolean());
+        is_null->children.push_back(v->Copy());
+        auto c = std::make_unique<BoundExpr>(BExpr::Case, a.type);
+        c->children.push_back(std::move(is_null));
+        c->children.push_back(MakeCast(MakeConstant(Value::BigInt(0)), a.type));
+        c->children.push_back(std::move(v));
+        v = std::move(c);
+      }
+      values.push_back(std::move(v));
+    }
+    Bindings d2;
+    auto join = std::make_unique<LogicalOp>(LogicalKind::Join);
+    join->join_type = LJoinType::Left;
+    join->nulls_equal = true;
+    join->children.push_back(Domain(d2));
+    for (size_t i = 0; i < outer.size(); i++) {
+      join->left_keys.push_back(DomainColumn(d2, i));
+      join->right_keys.push_back(MakeColumn(keys[i], types[i], "#domain"));
+    }
+    join->children.push_back(std::move(op));
+    auto proj = std::make_unique<LogicalOp>(LogicalKind::Projection);
+    proj->table_index = agg_index;
+    proj->exprs = std::move(values);
+    d.clear();
+    for (size_t i = 0; i < outer.size(); i++) {
+      d.push_back({agg_index, (uint32_t)proj->exprs.size()});
+      proj->exprs.push_back(DomainColumn(d2, i));
+    }
+    proj->children.push_back(std::move(join));
+    return proj;
+  }
+
+  LogicalOpPtr PushJoin(LogicalOpPtr op, Bindings& d) {
+    const bool lrefs = SubtreeRefers(*op->children[0], outer);
+    const bool rrefs = SubtreeRefers(*op->children[1], outer);
+    const LJoinType t = op->join_type;
+    if (t == LJoinType::Full || ReturnsRightOnly(t))
+      throw Unsupported("a correlated reference inside a FULL join", pos);
+    const bool inner = t == LJoinType::Inner || t == LJoinType::Cross;
+    if (!rrefs || (inner && !lrefs)) {  // the domain enters one side
+      const int side = rrefs ? 1 : 0;
+      op->children[side] = Push(std::move(op->children[side]), d);
+      Replace(*op, d);
+      return op;
+    }
+    // Both sides: each evaluated per domain value, matched on the domain's columns too.
+    if (op->null_aware || op->counted)
+      throw Unsupported("a correlated reference inside this subquery's NOT IN or INTERSECT ALL", pos);
+    Bindings dl, dr;
+    op->children[0] = Push(std::move(op->children[0]), dl);
+    op->children[1] = Push(std::move(op->children[1]), dr);
+    for (auto& k : op->left_keys) Substitute(k, dl);
+    for (auto& k : op->right_keys) Substitute(k, dr);
+    if (op->residual) Substitute(op->residual, dl);
+    if (!op->nulls_equal && !op->left_keys.empty()) {
+      // The join's own keys become a residual: its NULLs must not match, the domain's must.
+      std::vector<BoundExprPtr> terms;
+      for (size_t i = 0; i < op->left_keys.size(); i++)
+        terms.push_back(MakeCompare(ast::Op::Eq, std::move(op->left_keys[i]), std::move(op->right_keys[i])));
+      if (op->residual) terms.push_back(std::move(op->residual));
+      op->residual = MakeAnd(std::move(terms));
+      op->left_keys.clear();
+      op->right_keys.clear();
+    }
+    op->nulls_equal = true;
+    if (op->join_type == LJoinType::Cross) op->join_type = LJoinType::Inner;
+    for (size_t i = 0; i < outer.size(); i++) {
+      op->left_keys.push_back(DomainColumn(dl, i));
+      op->right_keys.push_back(DomainColumn(dr, i));
+    }
+    d = std::move(dl);
+    return op;
+  }
+};
+
+void FillDomains(LogicalOp& op, const LogicalOp& left) {
+  if (op.kind == LogicalKind::Aggregate && op.children.empty()) {
+    op.children.push_back(left.Copy());
+    return;
+  }
+  for (auto& c : op.children) FillDomains(*c, left);
+}
+
+}  // namespace
+
+Bindings OuterColumnsUsed(const LogicalOp& op, const Bindings& outer, std::vector<Type>* types) {
+  Bindings used;
+  std::function<void(const BoundExpr&)> visit = [&](const BoundExpr& e) {
+    if (e.kind == BExpr::Column && std::find(outer.begin(), outer.end(), e.binding) != outer.end() &&
+        std::find(used.begin(), used.end(), e.binding) == used.end()) {
+      used.push_back(e.binding);
+      if (types) types->push_back(e.type);
+    }
+    for (auto& c : e.children) visit(*c);
+  };
+  std::function<void(const LogicalOp&)> walk = [&](const LogicalOp& o) {
+    ForEachOwnExpr(const_cast<LogicalOp&>(o), [&](BoundExprPtr& e) { visit(*e); });
+    for (auto& c : o.children) walk(*c);
+  };
+  walk(op);
+  return used;
+}
+
+DependentPlan PushDomain(LogicalOpPtr plan, const Bindings& outer, uint32_t& next_index, SourcePos pos) {
+  DependentPlan dp;
+  dp.outer = OuterColumnsUsed(*plan, outer, &dp.types);
+  Decorrelator dc{dp.outer, dp.types, next_index, pos};
+  dp.plan = dc.Push(std::move(plan), dp.domain);
+  return dp;
+}
+
+LogicalOpPtr AttachLeft(LogicalOpPtr join, LogicalOpPtr left) {
+  for (auto& c : join->children) FillDomains(*c, *left);
+  join->children.insert(join->children.begin(), std::move(left));
+  return join;
+}
+
+}  // namespace tessera
