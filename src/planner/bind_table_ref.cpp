@@ -98,10 +98,12 @@ LogicalOpPtr Binder::BindTableEntry(std::shared_ptr<const TableEntry> entry, con
 
 LogicalOpPtr Binder::BindSubqueryRef(const ast::SelectStmt& q, const std::string& alias,
                                      const std::vector<std::string>& col_aliases, SourcePos pos,
-                                     Scope& scope, bool check_aliases) {
-  // A derived table does not see the queries around it (no LATERAL).
-  auto saved = std::move(outer_scopes_);
-  outer_scopes_.clear();
+                                     Scope& scope, bool check_aliases, bool derived) {
+  // A derived table does not see the FROM items beside it (no LATERAL), but does see the
+  // queries around its query when that is a subquery (correlation); a CTE's or view's
+  // query sees neither.
+  auto saved = outer_scopes_;
+  if (!derived) outer_scopes_.clear();
   BoundQuery bq;
   try {
     bq = BindSelect(q);
@@ -214,7 +216,7 @@ LogicalOpPtr Binder::BindFrom(const ast::TableRef& ref, Scope& scope) {
     case ast::TableRefKind::TableFunction: return BindTableFunction(ref, scope);
     case ast::TableRefKind::Subquery:
       if (ref.lateral) return BindLateral(ref, scope);
-      return BindSubqueryRef(*ref.subquery, ref.alias, ref.column_aliases, ref.pos, scope, true);
+      return BindSubqueryRef(*ref.subquery, ref.alias, ref.column_aliases, ref.pos, scope, true, true);
     case ast::TableRefKind::Join: {
       const size_t left_begin = scope.entries.size();
       auto left = BindFrom(*ref.left, scope);

@@ -177,7 +177,7 @@ class Binder {
   LogicalOpPtr BindLateral(const ast::TableRef& ref, Scope& scope);
   LogicalOpPtr BindSubqueryRef(const ast::SelectStmt& q, const std::string& alias,
                                const std::vector<std::string>& col_aliases, SourcePos pos,
-                               Scope& scope, bool check_aliases);
+                               Scope& scope, bool check_aliases, bool derived = false);
   BoundExprPtr Bind(const ast::Expr& e, Ctx& ctx);
   BoundExprPtr BindInner(const ast::Expr& e, Ctx& ctx);
   BoundExprPtr BindColumn(const ast::Expr& e, const Ctx& ctx);

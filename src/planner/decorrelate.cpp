@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "function/function_registry.hpp"
+#include "planner/bound_window.hpp"
 
 namespace tessera {
 
@@ -107,11 +108,79 @@ struct Decorrelator {
       }
       case LogicalKind::Aggregate: return PushAggregate(std::move(op), d);
       case LogicalKind::Join: return PushJoin(std::move(op), d);
-      case LogicalKind::Limit: throw Unsupported("LIMIT or OFFSET in a correlated subquery", pos);
-      case LogicalKind::Window: throw Unsupported("a window function over correlated rows", pos);
-      case LogicalKind::UnionAll: throw Unsupported("a set operation over correlated rows", pos);
+      case LogicalKind::Limit: return PushLimit(std::move(op), d);
+      case LogicalKind::Window: {  // partitioned by the domain too
+        op->children[0] = Push(std::move(op->children[0]), d);
+        Replace(*op, d);
+        for (auto& w : op->exprs) PartitionByDomain(*w, d, {});
+        return op;
+      }
+      case LogicalKind::UnionAll: {  // each input per domain value, the domain's columns appended
+        Bindings out;
+        for (auto& c : op->children) {
+          const Bindings b = c->Bindings();
+          const std::vector<Type> t = c->Types();
+          Bindings dc;
+          c = Push(std::move(c), dc);
+          auto proj = std::make_unique<LogicalOp>(LogicalKind::Projection);
+          proj->table_index = next++;
+          for (size_t i = 0; i < b.size(); i++) proj->exprs.push_back(MakeColumn(b[i], t[i], ""));
+          for (size_t i = 0; i < outer.size(); i++) proj->exprs.push_back(DomainColumn(dc, i));
+          proj->children.push_back(std::move(c));
+          c = std::move(proj);
+          if (out.empty())
+            for (size_t i = 0; i < outer.size(); i++) out.push_back({op->table_index, (uint32_t)(b.size() + i)});
+        }
+        d = std::move(out);
+        return op;
+      }
       default: throw Unsupported("this correlated reference", pos);
     }
+  }
+
+  // The window function `w` (BExpr::Window) also partitioned by the domain's columns `d`;
+  // `orders` (a LIMIT's ORDER BY) appended as its ordering.
+  void PartitionByDomain(BoundExpr& w, const Bindings& d, const std::vector<OrderSpec>& orders) {
+    auto info = std::make_shared<WindowInfo>(*w.window);
+    const uint32_t at = info->OrderChild();
+    for (size_t i = 0; i < outer.size(); i++)
+      w.children.insert(w.children.begin() + at + (uint32_t)i, DomainColumn(d, i));
+    info->partitions += (uint32_t)outer.size();
+    for (const OrderSpec& o : orders) {
+      w.children.insert(w.children.begin() + info->StartOffsetChild(), o.expr->Copy());
+      info->orders.push_back({o.desc, o.nulls_first});
+    }
+    w.window = std::move(info);
+  }
+
+  // LIMIT [OFFSET] per domain value: a row_number() partitioned by the domain, in the
+  // order of the ORDER BY under the LIMIT, kept between OFFSET and OFFSET + LIMIT.
+  LogicalOpPtr PushLimit(LogicalOpPtr op, Bindings& d) {
+    LogicalOpPtr child = std::move(op->children[0]);
+    std::vector<OrderSpec> orders;
+    if (child->kind == LogicalKind::Order) {
+      orders = std::move(child->orders);
+      child = std::move(child->children[0]);
+    }
+    child = Push(std::move(child), d);
+    for (auto& o : orders) Substitute(o.expr, d);
+    auto info = std::make_shared<WindowInfo>();
+    info->func = WindowFunc::RowNumber;
+    auto w = std::make_unique<BoundExpr>(BExpr::Window, Type::BigInt());
+    w->name = "row_number";
+    w->window = std::move(info);
+    PartitionByDomain(*w, d, orders);
+    auto win = std::make_unique<LogicalOp>(LogicalKind::Window);
+    win->table_index = next++;
+    win->exprs.push_back(std::move(w));
+    win->children.push_back(std::move(child));
+    auto rn = [&] { return MakeColumn({win->table_index, 0}, Type::BigInt(), "row_number"); };
+    auto keep = std::make_unique<LogicalOp>(LogicalKind::Filter);
+    keep->filters.push_back(MakeCompare(ast::Op::Gt, rn(), MakeConstant(Value::BigInt(op->offset))));
+    if (op->limit >= 0)
+      keep->filters.push_back(MakeCompare(ast::Op::Le, rn(), MakeConstant(Value::BigInt(op->offset + op->limit))));
+    keep->children.push_back(std::move(win));
+    return keep;
   }
 
   LogicalOpPtr PushAggregate(LogicalOpPtr op, Bindings& d) {
