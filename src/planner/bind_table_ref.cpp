@@ -222,6 +222,11 @@ LogicalOpPtr Binder::BindFrom(const ast::TableRef& ref, Scope& scope) {
       auto left = BindFrom(*ref.left, scope);
       const size_t right_begin = scope.entries.size();
       auto right = BindFrom(*ref.right, scope);
+      // Subqueries in an inner join's ON: bound as WHERE's over the cross product (outer
+      // joins' ON takes none yet).
+      if (ref.join_type == ast::JoinType::Inner && ref.on && !ref.natural && ref.using_columns.empty() &&
+          !IsPendingJoin(*right) && AstContainsSubquery(*ref.on))
+        return BindWhere(*ref.on, CrossJoin(std::move(left), std::move(right)), scope);
       BoundExprPtr cond;
       if (ref.natural || !ref.using_columns.empty()) {
         cond = BindUsing(ref, scope, left_begin, right_begin);
