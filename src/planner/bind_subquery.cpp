@@ -15,6 +15,13 @@
 //       - a scalar subquery: a left join that allows one match per row; an aggregate the
 //         pull-up grouped yields, for an outer row without a group, the aggregate's value
 //         on empty input (COUNT 0, others NULL).
+//  4. Where the pull-up does not apply (it throws Unsupported, leaves references behind,
+//     or its result does not fit the use: a correlated IN outside a WHERE conjunct, a
+//     grouped aggregate under HAVING/ORDER BY/LIMIT, a LATERAL aggregate), the subquery as
+//     bound takes the general decorrelation (decorrelate.hpp): evaluated once per distinct
+//     value of the outer columns it uses and joined back on them with NULLs equal.
+//  References to queries further out stay free in the subquery's plan; the enclosing
+//  subquery's own decorrelation then handles them (its plan refers to them).
 #include <algorithm>
 #include <functional>
 
