@@ -292,6 +292,9 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
       for (auto& j : *joins) {
         for (auto& k : j->left_keys) rebind(*k);
         if (j->residual) rebind(*j->residual);
+        ForEachDomainPlaceholder(*j, [&](LogicalOp& d) {
+          for (auto& g : d.groups) rebind(*g);
+        });
       }
     plan = ApplyGroupingSets(std::move(plan), agg, sets, out);
   } else if (aggregating) {

@@ -287,15 +287,15 @@ struct Decorrelator {
   }
 };
 
-void FillDomains(LogicalOp& op, const LogicalOp& left) {
+}  // namespace
+
+void ForEachDomainPlaceholder(LogicalOp& op, const std::function<void(LogicalOp&)>& f) {
   if (op.kind == LogicalKind::Aggregate && op.children.empty()) {
-    op.children.push_back(left.Copy());
+    f(op);
     return;
   }
-  for (auto& c : op.children) FillDomains(*c, left);
+  for (auto& c : op.children) ForEachDomainPlaceholder(*c, f);
 }
-
-}  // namespace
 
 Bindings OuterColumnsUsed(const LogicalOp& op, const Bindings& outer, std::vector<Type>* types) {
   Bindings used;
@@ -324,7 +324,7 @@ DependentPlan PushDomain(LogicalOpPtr plan, const Bindings& outer, uint32_t& nex
 }
 
 LogicalOpPtr AttachLeft(LogicalOpPtr join, LogicalOpPtr left) {
-  for (auto& c : join->children) FillDomains(*c, *left);
+  ForEachDomainPlaceholder(*join, [&](LogicalOp& d) { d.children.push_back(left->Copy()); });
   join->children.insert(join->children.begin(), std::move(left));
   return join;
 }

@@ -45,6 +45,9 @@ std::vector<ColumnBinding> OuterColumnsUsed(const LogicalOp& op, const std::vect
 DependentPlan PushDomain(LogicalOpPtr plan, const std::vector<ColumnBinding>& outer, uint32_t& next_index,
                          SourcePos pos);
 
+// `f` on each domain placeholder under `op` (not yet filled: see AttachLeft).
+void ForEachDomainPlaceholder(LogicalOp& op, const std::function<void(LogicalOp&)>& f);
+
 // The join `join` (only its right child so far) completed with `left` as its left child;
 // the domain placeholders of its right side made DISTINCT over copies of `left`.
 LogicalOpPtr AttachLeft(LogicalOpPtr join, LogicalOpPtr left);
