@@ -414,7 +414,7 @@ static BoundExprPtr GeneralMark(LogicalOpPtr plan, const Bindings& outer, const 
                                 uint32_t table_index, std::vector<LogicalOpPtr>& joins, const char* name) {
   auto j = MakeJoin(LJoinType::Mark, std::move(plan));
   j->table_index = table_index;
-  AddDomainKeys(*j, outer, domain, types);
+  if (!outer.empty()) AddDomainKeys(*j, outer, domain, types);
   j->residual = std::move(residual);
   joins.push_back(std::move(j));
   return MakeColumn({table_index, 0}, Type::Boolean(), name);
@@ -425,11 +425,14 @@ BoundExprPtr Binder::BindSubqueryExpr(const ast::Expr& e, Ctx& ctx) {
   if (e.kind == ExprKind::InSubquery) x = Bind(*e.children[0], ctx);
   SubqueryPlan sp = BindSubqueryPlan(e, ctx);
   bool correlated = !sp.correlated.empty() || sp.general;
-  if (e.kind == ExprKind::InSubquery && correlated) {
+  if (e.kind == ExprKind::InSubquery && (correlated || sp.refers_out)) {
     // x IN S per outer row, with SQL's NULLs: TRUE when a row of S equals x, else NULL
     // when some comparison is NULL, else FALSE (also over no rows). Two mark joins of the
-    // general plan: "x = y for some row" and "x = y is not FALSE for some row".
-    MakeGeneral(sp, e.pos);
+    // general plan: "x = y for some row" and "x = y is not FALSE for some row". (Also for
+    // an S that refers only to queries further out, so that their decorrelation can
+    // evaluate it per value of theirs, which a null-aware join's NULL rule cannot be.)
+    if (correlated) MakeGeneral(sp, e.pos);
+    else sp.outer.clear();
     auto right = sp.plan->Bindings();
     auto copy = sp.plan->Copy();
     auto [l, r] = InOperands(std::move(x), sp.types, right[0], e.pos);
