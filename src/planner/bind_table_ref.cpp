@@ -241,6 +241,17 @@ LogicalOpPtr Binder::BindFrom(const ast::TableRef& ref, Scope& scope) {
             ref.join_type != ast::JoinType::Left)
           throw UserError(ErrorKind::Unsupported, "RIGHT and FULL joins with a LATERAL subquery are not supported",
                           ref.pos);
+        {  // its general decorrelation's domain comes from the left side alone
+          const std::vector<ColumnBinding> have = left->Bindings();
+          ForEachDomainPlaceholder(*right, [&](LogicalOp& d) {
+            for (auto& g : d.groups)
+              if (std::find(have.begin(), have.end(), g->binding) == have.end())
+                throw UserError(ErrorKind::Unsupported,
+                                "a LATERAL subquery in a JOIN referring to a FROM item before the join's left side "
+                                "outside its WHERE clause is not supported yet",
+                                ref.pos);
+          });
+        }
         right = AttachLeft(std::move(right), std::move(left));
         if (ref.join_type == ast::JoinType::Left) {
           right->join_type = LJoinType::Left;
