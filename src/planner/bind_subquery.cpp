@@ -56,22 +56,6 @@ bool OnlyRefers(const BoundExpr& e, const Bindings& set) {
   return true;
 }
 
-bool SubtreeRefers(const LogicalOp& op, const Bindings& outer) {
-  auto any = [&](const std::vector<BoundExprPtr>& v) {
-    for (auto& e : v)
-      if (Refers(*e, outer)) return true;
-    return false;
-  };
-  if (any(op.filters) || any(op.exprs) || any(op.groups) || any(op.aggs) || any(op.left_keys) ||
-      any(op.right_keys) || (op.residual && Refers(*op.residual, outer)))
-    return true;
-  for (auto& o : op.orders)
-    if (Refers(*o.expr, outer)) return true;
-  for (auto& c : op.children)
-    if (SubtreeRefers(*c, outer)) return true;
-  return false;
-}
-
 void Rebind(BoundExpr& e, ColumnBinding from, ColumnBinding to) {
   if (e.kind == BExpr::Column && e.binding == from) e.binding = to;
   for (auto& c : e.children) Rebind(*c, from, to);

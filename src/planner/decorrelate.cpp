@@ -29,19 +29,6 @@ bool ExprRefers(const BoundExpr& e, const Bindings& set) {
   return false;
 }
 
-bool OwnRefers(LogicalOp& op, const Bindings& set) {
-  bool any = false;
-  ForEachOwnExpr(op, [&](BoundExprPtr& e) { any = any || ExprRefers(*e, set); });
-  return any;
-}
-
-bool SubtreeRefers(LogicalOp& op, const Bindings& set) {
-  if (OwnRefers(op, set)) return true;
-  for (auto& c : op.children)
-    if (SubtreeRefers(*c, set)) return true;
-  return false;
-}
-
 UserError Unsupported(const std::string& what, SourcePos pos) {
   return UserError(ErrorKind::Unsupported, what + " is not supported yet", pos);
 }
@@ -288,6 +275,15 @@ struct Decorrelator {
 };
 
 }  // namespace
+
+bool SubtreeRefers(const LogicalOp& op, const Bindings& set) {
+  bool any = false;
+  ForEachOwnExpr(const_cast<LogicalOp&>(op), [&](BoundExprPtr& e) { any = any || ExprRefers(*e, set); });
+  if (any) return true;
+  for (auto& c : op.children)
+    if (SubtreeRefers(*c, set)) return true;
+  return false;
+}
 
 void ForEachDomainPlaceholder(LogicalOp& op, const std::function<void(LogicalOp&)>& f) {
   if (op.kind == LogicalKind::Aggregate && op.children.empty()) {

@@ -34,6 +34,8 @@ struct DependentPlan {
 
 // Every expression of `op` itself (not its children's).
 void ForEachOwnExpr(LogicalOp& op, const std::function<void(BoundExprPtr&)>& f);
+// Whether an expression of `op`'s subtree refers to a column of `set`.
+bool SubtreeRefers(const LogicalOp& op, const std::vector<ColumnBinding>& set);
 // The columns of `outer` that `op`'s subtree refers to, in first-use order.
 std::vector<ColumnBinding> OuterColumnsUsed(const LogicalOp& op, const std::vector<ColumnBinding>& outer,
                                             std::vector<Type>* types = nullptr);
