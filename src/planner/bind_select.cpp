@@ -65,7 +65,8 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
   for (auto& ref : stmt.from) {
     auto p = BindFrom(*ref, scope);
     if (IsPendingJoin(*p)) {  // a LATERAL subquery referring to the items before it
-      plan = AttachLeft(std::move(p), plan ? std::move(plan) : std::make_unique<LogicalOp>(LogicalKind::Dummy));
+      plan = AttachLeft(std::move(p), plan ? std::move(plan) : std::make_unique<LogicalOp>(LogicalKind::Dummy),
+                        ref->pos);
       continue;
     }
     plan = plan ? CrossJoin(std::move(plan), std::move(p)) : std::move(p);

@@ -252,7 +252,7 @@ LogicalOpPtr Binder::BindFrom(const ast::TableRef& ref, Scope& scope) {
                                 ref.pos);
           });
         }
-        right = AttachLeft(std::move(right), std::move(left));
+        right = AttachLeft(std::move(right), std::move(left), ref.pos);
         if (ref.join_type == ast::JoinType::Left) {
           right->join_type = LJoinType::Left;
           if (cond) {

@@ -319,7 +319,36 @@ DependentPlan PushDomain(LogicalOpPtr plan, const Bindings& outer, uint32_t& nex
   return dp;
 }
 
-LogicalOpPtr AttachLeft(LogicalOpPtr join, LogicalOpPtr left) {
+namespace {
+
+bool ExprDeterministic(const BoundExpr& e) {
+  if (e.kind == BExpr::Func && e.fn && e.fn->is_volatile) return false;
+  for (auto& c : e.children)
+    if (!ExprDeterministic(*c)) return false;
+  return true;
+}
+
+// Whether two evaluations of `op` give the same rows: no LIMIT (which rows it keeps may
+// differ between parallel runs) and no volatile function (random()).
+bool Deterministic(const LogicalOp& op) {
+  if (op.kind == LogicalKind::Limit) return false;
+  bool ok = true;
+  ForEachOwnExpr(const_cast<LogicalOp&>(op), [&](BoundExprPtr& e) { ok = ok && ExprDeterministic(*e); });
+  for (auto& c : op.children) ok = ok && Deterministic(*c);
+  return ok;
+}
+
+}  // namespace
+
+LogicalOpPtr AttachLeft(LogicalOpPtr join, LogicalOpPtr left, SourcePos pos) {
+  bool any = false;
+  ForEachDomainPlaceholder(*join, [&](LogicalOp&) { any = true; });
+  // The domain is a second evaluation of `left`: it must give the rows the join sees.
+  if (any && !Deterministic(*left))
+    throw UserError(ErrorKind::Unsupported,
+                    "a correlated subquery of this form over rows from LIMIT or a volatile function (random()) is not "
+                    "supported yet",
+                    pos);
   ForEachDomainPlaceholder(*join, [&](LogicalOp& d) { d.children.push_back(left->Copy()); });
   join->children.insert(join->children.begin(), std::move(left));
   return join;

@@ -51,7 +51,8 @@ DependentPlan PushDomain(LogicalOpPtr plan, const std::vector<ColumnBinding>& ou
 void ForEachDomainPlaceholder(LogicalOp& op, const std::function<void(LogicalOp&)>& f);
 
 // The join `join` (only its right child so far) completed with `left` as its left child;
-// the domain placeholders of its right side made DISTINCT over copies of `left`.
-LogicalOpPtr AttachLeft(LogicalOpPtr join, LogicalOpPtr left);
+// the domain placeholders of its right side made DISTINCT over copies of `left` (an
+// Unsupported error at `pos` when `left` may not give the same rows twice: LIMIT, random()).
+LogicalOpPtr AttachLeft(LogicalOpPtr join, LogicalOpPtr left, SourcePos pos = {});
 
 }  // namespace tessera
