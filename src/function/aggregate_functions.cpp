@@ -174,7 +174,7 @@ const AggregateFunction kAggregates[] = {
     {"covar_samp", true, nullptr, false, nullptr, nullptr, nullptr, BindCovariance, false, true},
     {"covar_pop", true, nullptr, false, nullptr, nullptr, nullptr, BindCovariance, false, true},
     {"corr", true, nullptr, false, nullptr, nullptr, nullptr, BindCovariance, false, true},
-    {"approx_count_distinct", true, nullptr, false, nullptr, nullptr, nullptr, BindApproxCountDistinct, true, false, true},
+    {"approx_count_distinct", true, nullptr, false, nullptr, nullptr, nullptr, BindApproxCountDistinct, true},
 };
 
 }  // namespace

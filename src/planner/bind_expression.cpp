@@ -576,6 +576,15 @@ BoundExprPtr Binder::Bind(const ast::Expr& e, Ctx& ctx) {
       if (ctx.agg->groups[i]->Equals(*bound))
         return MakeColumn({ctx.agg->group_index, i}, bound->type, bound->ToString());
     if (bound->IsConstant()) return bound;
+    {  // only columns of enclosing queries: a constant per outer row, as in DuckDB
+      std::vector<ColumnBinding> used;
+      bound->CollectBindings(used);
+      bool own = false;
+      if (ctx.scope)
+        for (auto& en : ctx.scope->entries)
+          for (auto& b : en.bindings) own = own || std::find(used.begin(), used.end(), b) != used.end();
+      if (!own && !used.empty() && !outer_scopes_.empty()) return bound;
+    }
     if (e.kind == ExprKind::Column && ctx.aliases)  // QUALIFY naming a select-list alias
       for (auto& [alias, expr] : *ctx.aliases)
         if (alias == e.name && e.table.empty() && expr->Equals(*bound)) return bound;
