@@ -514,7 +514,8 @@ class Gen:
         pred = self.correlation(a, b)
         if r.random() < 0.4:
             pred += f' AND {self.pred([(b, "mix")], 1)}'
-        sub = f'(SELECT {self.mix_agg(b)} FROM mix {b} WHERE {pred})'
+        sel = self.mix_agg(b) if r.random() < 0.8 else f'{a}.k % 7 + count(*)'  # an outer column beside
+        sub = f'(SELECT {sel} FROM mix {b} WHERE {pred})'
         if r.random() < 0.3:
             sub = f'coalesce({sub}, 0)' if 'count' in sub.split('FROM')[0] else sub
         where = [f'{a}.k % {r.choice([3, 5, 7])} = 0']
