@@ -238,8 +238,17 @@ struct Decorrelator {
     if (t == LJoinType::Full || ReturnsRightOnly(t))
       throw Unsupported("a correlated reference inside a FULL join", pos);
     const bool inner = t == LJoinType::Inner || t == LJoinType::Cross;
-    if (!rrefs || (inner && !lrefs)) {  // the domain enters one side
-      const int side = rrefs ? 1 : 0;
+    auto keys_refer = [&](const std::vector<BoundExprPtr>& keys) {
+      for (auto& k : keys)
+        if (ExprRefers(*k, outer)) return true;
+      return false;
+    };
+    // One side takes the domain when the other side and its keys do not refer to C (the
+    // residual sees both sides' columns).
+    const bool left_only = !rrefs && !keys_refer(op->right_keys);
+    const bool right_only = inner && !lrefs && !keys_refer(op->left_keys);
+    if (left_only || right_only) {
+      const int side = left_only ? 0 : 1;
       op->children[side] = Push(std::move(op->children[side]), d);
       Replace(*op, d);
       return op;
