@@ -46,7 +46,8 @@ void Flatten(LogicalOpPtr op, std::vector<Relation>& rels, std::vector<BoundExpr
     return;
   }
   if (op->kind == LogicalKind::Join &&
-      (op->join_type == LJoinType::Cross || op->join_type == LJoinType::Inner) && !op->residual) {
+      (op->join_type == LJoinType::Cross || op->join_type == LJoinType::Inner) && !op->residual &&
+      !op->nulls_equal) {
     for (size_t i = 0; i < op->left_keys.size(); i++)
       preds.push_back(MakeCompare(ast::Op::Eq, std::move(op->left_keys[i]), std::move(op->right_keys[i])));
     Flatten(std::move(op->children[0]), rels, preds);
@@ -142,7 +143,8 @@ Built BuildJoinTree(const JoinPlan& plan, int at, std::vector<Relation>& rels, s
 LogicalOpPtr ReorderJoins(LogicalOpPtr op) {
   bool region = op->kind == LogicalKind::Filter ||
                 (op->kind == LogicalKind::Join &&
-                 (op->join_type == LJoinType::Cross || op->join_type == LJoinType::Inner) && !op->residual);
+                 (op->join_type == LJoinType::Cross || op->join_type == LJoinType::Inner) && !op->residual &&
+                 !op->nulls_equal);  // NULLs equal (a decorrelated subquery's): kept as it is
   if (!region) {
     for (auto& c : op->children) c = ReorderJoins(std::move(c));
     return op;

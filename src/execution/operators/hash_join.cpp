@@ -517,7 +517,7 @@ void PhysicalHashJoin::Execute(DataChunk& in, DataChunk& out, LocalState& ls) {
   if (single_match)
     for (size_t i = 1; i < pi.size(); i++)
       if (pi[i] == pi[i - 1])
-        throw UserError(ErrorKind::Constraint, "more than one row returned by a subquery used as an expression");
+        throw UserError(ErrorKind::Constraint, "More than one row returned by a subquery used as an expression - scalar subqueries can only return a single row.");
   auto& hit = L.hit;
   switch (join_type) {
     case LJoinType::Mark: {
