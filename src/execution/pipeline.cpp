@@ -112,7 +112,7 @@ void RunPipeline(Pipeline& p, unsigned threads) {
     for (auto* op : p.operators) lops.push_back(op->InitLocalOperator());
     auto lsink = p.sink->InitLocalSink();
     DataChunk chunk, next;
-    while (p.source->GetChunk(*gsrc, *lsrc, chunk)) {
+    while (!p.sink->SinkDone() && p.source->GetChunk(*gsrc, *lsrc, chunk)) {
       CheckInterrupt(interrupt);
       bool empty = chunk.size == 0;
       rows[0] += chunk.size;

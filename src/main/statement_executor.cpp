@@ -154,12 +154,12 @@ QueryResult TextResult(const std::string& column, const std::vector<std::string>
 }
 
 
-QueryResult RunSelect(Database& db, const ast::SelectStmt& select) {
+QueryResult RunSelect(Database& db, const ast::SelectStmt& select, ResultConsumer* consumer) {
   QueryResult r;
   std::chrono::steady_clock::time_point t0;
   {
     auto q = PrepareSelect(db, select);
-    r = RunPrepared(db, select, q);
+    r = RunPrepared(db, select, q, true, consumer);
     t0 = std::chrono::steady_clock::now();
   }
   r.phases.release_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
