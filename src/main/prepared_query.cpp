@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "common/interrupt.hpp"
 #include "execution/physical_planner.hpp"
 #include "execution/operators/basic_operators.hpp"
 #include "execution/operators/hash_join.hpp"
@@ -105,6 +106,7 @@ QueryResult RunPrepared(Database& db, const ast::SelectStmt& select, PreparedQue
   auto run_on_cpu = [&] {
     attach.res = static_cast<PhysicalResult*>(q.plan.get());
     attach.res->consumer = consumer;
+    attach.res->interrupt = CurrentInterruptFlag();
     q.pipelines->Execute(db.threads());
   };
   if (!q.gpu) {
@@ -152,6 +154,7 @@ QueryResult RunPrepared(Database& db, const ast::SelectStmt& select, PreparedQue
   if (consumer) {
     if (!res->consumer) {  // the GPU's result
       res->consumer = consumer;
+      res->interrupt = CurrentInterruptFlag();
       attach.res = res;
       res->Finalize();
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/interrupt.hpp"
 #include "execution/expression_executor.hpp"
 
 namespace tessera {
@@ -141,8 +142,23 @@ std::unique_ptr<LocalState> PhysicalResult::InitLocalSink() {
 
 void PhysicalResult::Deliver(DataChunk& c) {
   if (stopped_ || c.size == 0) return;
-  streamed_rows += c.size;
-  if (!consumer->Chunk(c)) stopped_ = true;
+  if (c.size <= kVectorSize) {
+    CheckInterrupt(interrupt);
+    streamed_rows += c.size;
+    if (!consumer->Chunk(c)) stopped_ = true;
+    return;
+  }
+  std::vector<uint32_t> sel(kVectorSize);
+  for (uint32_t from = 0; from < c.size && !stopped_; from += kVectorSize) {
+    CheckInterrupt(interrupt);
+    const uint32_t n = std::min(kVectorSize, c.size - from);
+    for (uint32_t i = 0; i < n; i++) sel[i] = from + i;
+    DataChunk part;
+    SliceChunk(c, sel.data(), n, part);
+    part.batch = c.batch;
+    streamed_rows += n;
+    if (!consumer->Chunk(part)) stopped_ = true;
+  }
 }
 
 void PhysicalResult::DeliverBelow(uint64_t watermark) {

@@ -94,8 +94,11 @@ class PhysicalResult : public PhysicalOperator {
   ChunkList result;
   // Set for a streamed run (main/prepared_query.cpp); the rows it was handed so far.
   ResultConsumer* consumer = nullptr;
+  const std::atomic<bool>* interrupt = nullptr;  // the statement's (checked between slices)
   uint64_t streamed_rows = 0;
-  // Hands `c` to the consumer unless it stopped (under mu_ when workers run).
+  // Hands `c` to the consumer unless it stopped (under mu_ when workers run), in slices of
+  // at most kVectorSize rows (an operator may emit a larger chunk: a cross join's pairs),
+  // checking `interrupt` before each.
   void Deliver(DataChunk& c);
 
  private:
