@@ -5,7 +5,7 @@ Usage: kill9_commits.py TESSERA [ITERATIONS] [SEED]
 A `tessera DB` child process reads a seeded, deterministic stream of units from standard
 input: single INSERT / UPDATE / DELETE statements (each its own commit), explicit BEGIN ...
 COMMIT transactions of several of them, BEGIN ... ROLLBACK ones, large INSERT ... SELECT
-commits (100,000 rows: several row-group files), CREATE TABLE AS / DROP TABLE. After each
+commits (60,000 rows), CREATE TABLE AS / DROP TABLE. After each
 unit the child prints "unit N" (the shell flushes after every statement), so a printed
 marker means that unit's COMMIT had returned. The parent sends SIGKILL at a seeded random
 moment (after a random unit's predecessor reported, plus a random delay; longer where the
@@ -55,7 +55,7 @@ class Units:
 
     def _insert_big(self):
         base = self.next_id
-        n = 100000
+        n = 60000
         self.next_id += n
         return (f"INSERT INTO t SELECT i + {base}, (i * 37) % 1009, 'b' || CAST(i % 5000 AS VARCHAR) "
                 f"FROM range({n}) r(i)")
@@ -68,7 +68,7 @@ class Units:
         m = self.rng.randint(5, 40)
         # Old rows go, so that the table stays a few hundred thousand rows at most.
         return (f"DELETE FROM t WHERE (id % {m} = {self.rng.randrange(m)} AND v % 3 = 0) "
-                f"OR id < {max(0, self.next_id - 300000)}")
+                f"OR id < {max(0, self.next_id - 200000)}")
 
     def _statement(self):
         r = self.rng.random()
@@ -115,17 +115,27 @@ def oracle_state(con):
 
 
 def db_state(tessera, path, fail):
-    """Opens the database in a fresh process and fingerprints it (fails if it cannot)."""
-    r = subprocess.run([tessera, path], input=".mode csv\n.headers off\n" + TABLES + ";\n",
-                       capture_output=True, text=True, timeout=120)
-    if r.returncode != 0:
-        fail(f"the database does not open after kill -9: rc {r.returncode}, {r.stderr.strip()}")
-    tables = r.stdout.split()
-    script = ".mode csv\n.headers off\n" + "".join(FINGERPRINT.format(t=t) + ";\n" for t in tables)
-    r = subprocess.run([tessera, path], input=script, capture_output=True, text=True, timeout=120)
-    if r.returncode != 0:
-        fail(f"reading the database after kill -9 failed: rc {r.returncode}, {r.stderr.strip()}")
-    lines = r.stdout.splitlines()
+    """Opens the database in a fresh process and fingerprints it (fails if it cannot): the
+    table list first, then each table, over one shell's standard input."""
+    p = subprocess.Popen([tessera, path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+
+    def ask(sql):
+        p.stdin.write(sql + "SELECT '-- end';\n")
+        p.stdin.flush()
+        lines = []
+        for line in p.stdout:
+            if line.strip() == '-- end':
+                return lines
+            lines.append(line.strip())
+        p.stdin.close()
+        fail(f"the database does not open or read after kill -9: rc {p.wait()}, {p.stderr.read().strip()}")
+
+    tables = ask(".mode csv\n.headers off\n" + TABLES + ";\n")
+    lines = ask("".join(FINGERPRINT.format(t=t) + ";\n" for t in tables))
+    p.stdin.close()
+    if p.wait(60) != 0:
+        fail(f"reading the database after kill -9 failed: rc {p.returncode}, {p.stderr.read().strip()}")
     return tuple((t, tuple(int(x) for x in lines[i].split(','))) for i, t in enumerate(tables))
 
 
@@ -164,12 +174,12 @@ def main():
     apply(oracle, setup)
 
     for it in range(iterations):
-        batch = [units.next() for _ in range(rng.randint(8, 30))]
+        batch = [units.next() for _ in range(rng.randint(3, 10))]
         script = ".mode csv\n.headers off\n" + "".join(
             unit_sql(u) + f"SELECT 'unit {j}';\n" for j, u in enumerate(batch))
         target = rng.randrange(len(batch) + 1)  # kill during unit `target` (len: after all)
         big = target < len(batch) and 'range(' in ' '.join(batch[target][1])
-        delay = rng.uniform(0, 0.6 if big else 0.03)
+        delay = rng.uniform(0, 0.4 if big else 0.05)
         child = subprocess.Popen([tessera, db, '--threads', '2'], stdin=subprocess.PIPE,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         reported = []
