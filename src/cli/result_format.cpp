@@ -237,7 +237,8 @@ bool ResultPrinter::Chunk(DataChunk& chunk) {
       const size_t max = style_.max_rows;
       const size_t half = (max + 1) / 2, tail = max / 2;
       for (uint32_t r = 0; r < chunk.size; r++, rows_++) {
-        if (max && style_.count_limit && rows_ >= style_.count_limit) {
+        // Counting stops past count_limit rows (or max_rows when larger: those all show).
+        if (max && style_.count_limit && rows_ >= std::max<uint64_t>(style_.count_limit, max)) {
           capped_ = true;
           return false;
         }
@@ -303,7 +304,7 @@ void ResultPrinter::End() {
     t.right_align.push_back(type.IsNumeric());
   }
   t.rows = std::move(head_);
-  if (style_.max_rows && rows_ > style_.max_rows) {
+  if (style_.max_rows && (rows_ > style_.max_rows || capped_)) {
     // Cut: the first max_rows when counting stopped early, else the first and last halves.
     t.total_rows = rows_;
     t.total_unknown = capped_;

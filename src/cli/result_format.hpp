@@ -38,8 +38,9 @@ struct TableStyle {
   // More rows than this: show the first and last max_rows/2 with a gap marker between.
   // 0 shows every row.
   size_t max_rows = 40;
-  // A streamed result in table mode is counted up to this many rows only: past it the
-  // query stops and the footer says "? rows (>N rows, M shown)". 0: count every row.
+  // A streamed result in table mode is counted up to this many rows (or max_rows, when
+  // larger) only: past it the query stops and the footer says "? rows (>N rows, M
+  // shown)". 0: count every row.
   uint64_t count_limit = 10000;
   // Cells wider than this (in characters) are cut and end in "…". 0: no limit.
   size_t max_cell_width = 200;

@@ -70,6 +70,11 @@ def main():
     rc, out, err = run(tessera, ".mode csv\n" + SETUP + "" + FAILS_LATE, args)
     check(rc == 1 and out.startswith('i,v\n0,1\n1,1\n') and 'x' in err, 'csv streams until the error', f'rc {rc} err {err!r}')
 
+    # .maxrows above the counting limit: up to .maxrows rows all show.
+    rc, out, err = run(tessera, SETUP + ".maxrows 12000\nSELECT i FROM t WHERE i < 12000;\nSELECT i FROM t WHERE i < 12001;\n", args)
+    footers = [l for l in out.splitlines() if 'rows' in l and not l.startswith('│')]
+    check(rc == 0 and footers == ['12000 rows', '? rows (>12000 rows, 12000 shown)'], '.maxrows above 10000', str(footers))
+
     # .maxrows 0: every row, counted exactly (no limit on counting either).
     rc, out, err = run(tessera, SETUP + ".maxrows 0\nSELECT i FROM t WHERE i < 12000 ORDER BY i DESC;\n", args)
     lines = out.splitlines()
