@@ -194,7 +194,7 @@ void RunPipeline(Pipeline& p, unsigned threads) {
       if (chunk.size > 0) p.sink->Sink(chunk, *lsink);
     };
     DataChunk chunk;
-    while (p.source->GetChunk(*gsrc, *lsrc, chunk)) {
+    while (!p.sink->SinkDone() && p.source->GetChunk(*gsrc, *lsrc, chunk)) {
       CheckInterrupt(interrupt);
       rows[0] += chunk.size;
       push(0, chunk);
