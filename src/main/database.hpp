@@ -75,6 +75,7 @@ namespace ast {
 struct Statement;
 }
 class Transaction;
+class PreparedStatements;
 
 class Database {
  public:
@@ -123,11 +124,12 @@ class Connection {
   void Interrupt() { interrupted_.store(true); }
 
  private:
-  // Runs one statement: BEGIN/COMMIT/ROLLBACK here, the rest by ExecuteStatement against
+  // Runs one statement: BEGIN/COMMIT/ROLLBACK and PREPARE/EXECUTE/DEALLOCATE here, the rest by ExecuteStatement against
   // database(); a failure inside a transaction may abort it (Transaction::Abort).
   QueryResult Execute(const ast::Statement& stmt);
   Database& db_;
   std::unique_ptr<Transaction> txn_;
+  std::unique_ptr<PreparedStatements> prepared_;  // PREPARE ... / EXECUTE ...
   std::atomic<bool> interrupted_{false};
 };
 

@@ -220,7 +220,7 @@ struct ColumnDefAst {
 
 enum class StmtKind {
   Select, CreateTable, DropTable, Insert, Copy, Explain, Set, CreateView, DropView, Update, Delete, AlterTable, Transaction,
-  Analyze
+  Analyze, Prepare, Execute, Deallocate
 };
 
 struct Statement {
@@ -354,6 +354,31 @@ struct AlterTableStatement : Statement {
   bool if_exists = false;   // ALTER TABLE IF EXISTS t; DROP COLUMN IF EXISTS; ADD COLUMN IF NOT EXISTS
   bool column_if = false;
   AlterTableStatement() : Statement(StmtKind::AlterTable) {}
+};
+
+// PREPARE name AS statement: the statement's text, its `?` / `$1` / `$name` placeholders
+// left in it (main/prepared_statements.cpp finds them).
+struct PrepareStatement : Statement {
+  std::string name;  // lower-case, as identifiers are
+  std::string body;  // the statement's text
+  SourcePos body_pos;
+  PrepareStatement() : Statement(StmtKind::Prepare) {}
+};
+
+// EXECUTE name [(value, ... | param := value, ...)].
+struct ExecuteStatement : Statement {
+  std::string name;
+  // SELECT arg, ...: the arguments, evaluated once per EXECUTE (null without arguments).
+  std::unique_ptr<SelectStmt> args;
+  std::vector<std::string> arg_names;  // per argument: its parameter's name (`name := v`) or ""
+  std::vector<SourcePos> arg_pos;
+  ExecuteStatement() : Statement(StmtKind::Execute) {}
+};
+
+// DEALLOCATE [PREPARE] name.
+struct DeallocateStatement : Statement {
+  std::string name;
+  DeallocateStatement() : Statement(StmtKind::Deallocate) {}
 };
 
 }  // namespace tessera::ast

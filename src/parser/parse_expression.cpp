@@ -286,6 +286,9 @@ ExprPtr Parser::ParsePrimary() {
       return ParseNameExpr();
     case TokenKind::Operator:
       if (t.text == "(") return ParseParen();
+      if (t.text == "?" || t.text[0] == '$')
+        throw UserError(ErrorKind::Syntax,
+                        "parameter " + t.text + " outside a prepared statement (PREPARE name AS ...)", pos);
       SyntaxError(t);
     case TokenKind::End:
       SyntaxError(t);

@@ -349,9 +349,9 @@ BoundExprPtr Binder::BindArith(Op op, BoundExprPtr l, BoundExprPtr r, SourcePos 
 
 BoundExprPtr Binder::BindBinary(const ast::Expr& e, Ctx& ctx) {
   Op op = e.op;
-  // DATE, TIMESTAMP or TIME +/- INTERVAL (an INTERVAL is not a value type yet: only this
-  // syntax). DATE + days/weeks/months/years stays a DATE (tessera's rule; DuckDB's result is
-  // the TIMESTAMP of that midnight); with a time unit it is a TIMESTAMP.
+  // DATE, TIMESTAMP or TIME +/- INTERVAL n unit. DATE +/- INTERVAL is the TIMESTAMP of that
+  // midnight moved, as in DuckDB (a DATE column compared with such a constant is compared
+  // as a DATE again: optimizer/date_comparison.cpp).
   if ((op == Op::Add || op == Op::Sub) && e.children[1]->kind == ExprKind::Interval && !e.children[1]->name.empty() &&
       !IsIntervalLiteral(*e.children[0])) {
     auto l = Bind(*e.children[0], ctx);
@@ -387,11 +387,7 @@ BoundExprPtr Binder::BindBinary(const ast::Expr& e, Ctx& ctx) {
     if (l->type.id == TypeId::Time) {
       if (months) amount = 0;  // a TIME has no months (DuckDB: TIME '10:00' + INTERVAL 1 MONTH is 10:00)
       fn = "time_add_micros";
-    } else if (l->type.id == TypeId::Date && (months || amount % kMicrosPerDay == 0)) {
-      fn = months ? "date_add_months" : "date_add_days";
-      if (!months) amount /= kMicrosPerDay;
-      if (amount < INT32_MIN || amount > INT32_MAX) throw UserError(ErrorKind::Conversion, "interval out of range", iv.pos);
-    } else {
+    } else {  // a DATE is its midnight: DATE +/- INTERVAL is a TIMESTAMP, as in DuckDB
       l = Coerce(std::move(l), Type::Timestamp(), e.pos);
       fn = months ? "timestamp_add_months" : "timestamp_add_micros";
       if (months && (amount < INT32_MIN || amount > INT32_MAX))
@@ -399,7 +395,7 @@ BoundExprPtr Binder::BindBinary(const ast::Expr& e, Ctx& ctx) {
     }
     std::vector<BoundExprPtr> args;
     args.push_back(std::move(l));
-    const bool narrow = std::string_view(fn).starts_with("date_add") || std::string_view(fn) == "timestamp_add_months";
+    const bool narrow = std::string_view(fn) == "timestamp_add_months";
     args.push_back(MakeConstant(narrow ? Value::Integer((int32_t)amount) : Value::BigInt(amount)));
     return MakeFunction(fn, std::move(args), e.pos);
   }
