@@ -2,7 +2,8 @@
 // date_part and the functions named after a part: year, month, day / dayofmonth, quarter,
 // dayofweek, isodow, dayofyear, week / weekofyear, isoyear, yearweek, decade, century,
 // millennium, era, and of a TIMESTAMP or TIME hour, minute, second, millisecond,
-// microsecond; BIGINT; epoch DOUBLE seconds), date_diff / datediff (part boundaries
+// microsecond; of an INTERVAL year, month, day, quarter, decade, century, millennium and
+// the time fields; BIGINT; epoch DOUBLE seconds), date_diff / datediff (part boundaries
 // crossed between two dates, BIGINT), make_date, last_day, dayname, monthname. The parts
 // are `ops::ExtractDateField` of date_core.hpp, which the GPU's kernels compile too.
 #include <string>
@@ -20,7 +21,7 @@ namespace {
 
 constexpr int kEpochField = -1;
 
-// A part of a DATE, TIMESTAMP or TIME (the time fields of a DATE are 0, as DuckDB's).
+// A part of a DATE, TIMESTAMP, TIME (the time fields of a DATE are 0, as DuckDB's) or INTERVAL.
 template <int Field>
 void ExtractCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
   const TypeId t = args[0].type().id;
@@ -29,6 +30,10 @@ void ExtractCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
     int64_t& r = out.data<int64_t>()[i];
     if (t == TypeId::Timestamp) r = ops::ExtractTimestampField(args[0].data<int64_t>()[i], Field);
     else if (t == TypeId::Time) r = ops::ExtractTimeField(args[0].data<int64_t>()[i], Field);
+    else if (t == TypeId::Interval) {
+      const IntervalParts p = UnpackInterval(args[0].data<int128_t>()[i]);
+      r = ops::ExtractIntervalField(p.months, p.days, p.micros, Field);
+    }
     else r = ops::IsTimeField(Field) ? 0 : ops::ExtractDateField(args[0].data<int32_t>()[i], Field);
   }
 }
@@ -40,8 +45,8 @@ Type BindPart(ScalarCall& c) {
   const TypeId t = c.args[0]->type.id;
   if (t == TypeId::Time && !ops::IsTimeField(Field) && Field != kEpochField)
     throw UserError(ErrorKind::Type, std::string(c.written) + " is not a part of a TIME", c.pos);
-  if (t == TypeId::Interval && Field != kEpochField)
-    throw UserError(ErrorKind::Unsupported, std::string(c.written) + " of an INTERVAL is not supported yet", c.pos);
+  if (t == TypeId::Interval && Field != kEpochField && !ops::IsIntervalField(Field))
+    throw UserError(ErrorKind::Type, std::string(c.written) + " is not a part of an INTERVAL", c.pos);
   if (t != TypeId::Timestamp && t != TypeId::Time && t != TypeId::Interval)
     c.args[0] = Binder::Coerce(std::move(c.args[0]), Type::Date(), c.pos);
   return Out();

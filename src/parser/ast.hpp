@@ -64,6 +64,12 @@ enum class Op {
   And, Or, Eq, Ne, Lt, Le, Gt, Ge, Add, Sub, Mul, Div, IntDiv, Mod, Concat,
 };
 
+struct OrderItem {
+  ExprPtr expr;
+  bool desc = false;
+  std::optional<bool> nulls_first;  // default: NULLS LAST, for ASC and DESC (as DuckDB)
+};
+
 struct Expr {
   ExprKind kind;
   SourcePos pos;
@@ -77,6 +83,7 @@ struct Expr {
   bool distinct = false;
   bool star_arg = false;
   bool has_filter = false;   // Function: an aggregate's FILTER (WHERE cond) is the last child
+  std::vector<OrderItem> order_by;  // Function: an aggregate's ORDER BY inside its parentheses
   bool has_operand = false;  // CASE x WHEN ...: children[0] is the operand
   bool has_else = false;     // last child is the ELSE result
   Type cast_type;
@@ -131,12 +138,6 @@ using TableRefPtr = std::unique_ptr<TableRef>;
 struct SelectItem {
   ExprPtr expr;
   std::string alias;  // empty when none
-};
-
-struct OrderItem {
-  ExprPtr expr;
-  bool desc = false;
-  std::optional<bool> nulls_first;  // default: NULLS LAST, for ASC and DESC (as DuckDB)
 };
 
 // A window's frame bound: UNBOUNDED PRECEDING, n PRECEDING, CURRENT ROW, n FOLLOWING,

@@ -434,6 +434,7 @@ BoundExprPtr Binder::BindAggregate(const ast::Expr& e, Ctx& ctx) {
   inner.scope = ctx.scope;
   inner.clause = "aggregate function arguments";
   BoundExprPtr agg = MakeAggregate(e, inner);
+  if (!e.order_by.empty()) BindAggregateOrder(e, *agg, inner);
   for (uint32_t i = 0; i < ctx.agg->aggs.size(); i++)
     if (ctx.agg->aggs[i]->Equals(*agg))
       return MakeColumn({ctx.agg->agg_index, i}, agg->type, agg->ToString());
@@ -441,6 +442,34 @@ BoundExprPtr Binder::BindAggregate(const ast::Expr& e, Ctx& ctx) {
   std::string label = agg->ToString();
   ctx.agg->aggs.push_back(std::move(agg));
   return MakeColumn({ctx.agg->agg_index, (uint32_t)ctx.agg->aggs.size() - 1}, t, label);
+}
+
+// An aggregate's ORDER BY (inside its parentheses): the keys become its last children
+// (BoundExpr::agg_order) where the order changes the result (string_agg, first, last,
+// any_value); the others ignore it, as DuckDB. Constant keys order nothing.
+void Binder::BindAggregateOrder(const ast::Expr& e, BoundExpr& agg, Ctx& inner) {
+  const bool ordered = agg.name == "string_agg" || agg.name == "first" || agg.name == "last" || agg.name == "any_value";
+  std::vector<BoundExprPtr> keys;
+  std::vector<BoundExpr::AggOrder> dirs;
+  for (const ast::OrderItem& o : e.order_by) {
+    if (AstContainsWindow(*o.expr))
+      throw BindError("aggregate function calls cannot contain window function calls", o.expr->pos);
+    if (AstContainsAggregate(*o.expr)) throw BindError("aggregate function calls cannot be nested", o.expr->pos);
+    BoundExprPtr k = Bind(*o.expr, inner);
+    if (!ordered || k->IsConstant()) continue;
+    if (agg.distinct) {  // the order of distinct values: only by the value itself
+      BoundExprPtr arg = Bind(*e.children[0], inner);
+      if (!k->Equals(*arg))
+        throw BindError("In a DISTINCT aggregate, ORDER BY expressions must appear in the argument list", o.expr->pos);
+    }
+    keys.push_back(std::move(k));
+    dirs.push_back({o.desc, o.nulls_first.value_or(false)});
+  }
+  if (keys.empty()) return;
+  if (e.has_filter && (agg.name == "first" || agg.name == "last"))
+    throw UserError(ErrorKind::Unsupported, agg.name + "(... ORDER BY ...) with FILTER is not supported yet", e.pos);
+  for (auto& k : keys) agg.children.push_back(std::move(k));
+  agg.agg_order = std::move(dirs);
 }
 
 BoundExprPtr Binder::MakeAggregate(const ast::Expr& e, Ctx& inner) {
@@ -506,11 +535,13 @@ BoundExprPtr Binder::MakeAggregate(const ast::Expr& e, Ctx& inner) {
 
 BoundExprPtr Binder::BindFunction(const ast::Expr& e, Ctx& ctx) {
   if (e.over && IsGroupingName(e.name)) throw BindError("GROUPING cannot be a window function", e.pos);
+  if (e.over && !e.order_by.empty())
+    throw UserError(ErrorKind::Unsupported, "ORDER BY inside a window function's call is not supported yet", e.pos);
   if (e.over) return BindWindow(e, ctx);
   if (e.ignore_nulls) throw BindError("IGNORE NULLS applies only to window functions", e.pos);
   if (IsAggregateName(e.name)) return BindAggregate(e, ctx);
-  if (e.has_filter || e.distinct)
-    throw BindError("function \"" + e.name + "\" is a scalar function: DISTINCT and FILTER apply only to aggregates", e.pos);
+  if (e.has_filter || e.distinct || !e.order_by.empty())
+    throw BindError("function \"" + e.name + "\" is a scalar function: DISTINCT, ORDER BY and FILTER apply only to aggregates", e.pos);
   std::vector<BoundExprPtr> args;
   for (auto& c : e.children) args.push_back(Bind(*c, ctx));
   if ((e.name == "date_part" || e.name == "datepart") && args.size() == 2 && args[0]->IsConstant() &&
@@ -530,17 +561,28 @@ BoundExprPtr Binder::BindFunction(const ast::Expr& e, Ctx& ctx) {
   // not cached. TIMESTAMP in UTC (DuckDB's TIMESTAMP WITH TIME ZONE: no time zones here).
   static const std::set<std::string> kClock = {"now", "current_timestamp", "get_current_timestamp",
                                                "transaction_timestamp", "localtimestamp", "current_date", "today"};
-  if (kClock.count(e.name)) {
-    if (!args.empty()) throw BindError("function \"" + e.name + "\" takes no arguments", e.pos);
+  auto clock = [&] {
     if (clock_micros_ < 0)
       clock_micros_ = std::chrono::duration_cast<std::chrono::microseconds>(
                           std::chrono::system_clock::now().time_since_epoch()).count();
+    return clock_micros_;
+  };
+  if (kClock.count(e.name)) {
+    if (!args.empty()) throw BindError("function \"" + e.name + "\" takes no arguments", e.pos);
     if (e.name == "current_date" || e.name == "today")
-      return MakeConstant(Value::Date((int32_t)(clock_micros_ / 86400000000LL)));
-    return MakeConstant(Value::Timestamp(clock_micros_));
+      return MakeConstant(Value::Date((int32_t)(clock() / 86400000000LL)));
+    return MakeConstant(Value::Timestamp(clock()));
   }
+  // age(ts) is age(current_date, ts): from today's midnight, as DuckDB.
+  if (e.name == "age" && args.size() == 1)
+    args.insert(args.begin(), MakeConstant(Value::Timestamp(clock() / 86400000000LL * 86400000000LL)));
   // mod(a, b) is a % b: the operator's one rule (types, NULL on a zero divisor).
   if (e.name == "mod" && args.size() == 2) return BindArith(Op::Mod, std::move(args[0]), std::move(args[1]), e.pos);
+  // date_add(d, x) is d + x, as DuckDB's: a DATE or TIMESTAMP and an INTERVAL give a
+  // TIMESTAMP, a DATE and a number of days a DATE.
+  if (e.name == "date_add" && args.size() == 2) {
+    return BindArith(Op::Add, std::move(args[0]), std::move(args[1]), e.pos);
+  }
   const ScalarFunction* fn = FindScalarFunction(e.name);
   if (!fn) throw BindError("function \"" + e.name + "\" does not exist", e.pos);
   return MakeFunction(*fn, e.name, std::move(args), e.pos);
