@@ -39,9 +39,10 @@ QueryResult PreparedStatements::Prepare(Database& db, const ast::PrepareStatemen
                       : SourcePos{stmt.body_pos.line + at.line - 1, at.col};
     throw UserError(ErrorKind::Syntax, e.placeholders.error, at);
   }
-  // Checked with NULL for every parameter: the syntax, and the names a SELECT reads.
-  std::vector<std::string> nulls(e.placeholders.count, "NULL");
-  Substitution sub(stmt.body, e.placeholders, nulls);
+  // Checked with 1 for every parameter (a literal that stands wherever a value may, LIMIT
+  // too): the syntax, and the tables a SELECT reads.
+  std::vector<std::string> ones(e.placeholders.count, "1");
+  Substitution sub(stmt.body, e.placeholders, ones);
   try {
     auto parsed = ParseSQL(sub.sql());
     if (parsed.size() != 1) throw UserError(ErrorKind::Syntax, "PREPARE takes one statement", stmt.body_pos);
@@ -51,8 +52,8 @@ QueryResult PreparedStatements::Prepare(Database& db, const ast::PrepareStatemen
       try {
         PrepareSelect(db, *static_cast<const ast::SelectStatement&>(*parsed[0]).select, /*allow_gpu=*/false);
       } catch (const UserError& err) {
-        // Only a missing table or column is an error before the values are known: NULL
-        // stands where a value of another type may be needed.
+        // Only a missing table is an error before the values are known: 1 stands where a
+        // value of another type may be needed.
         if (err.kind() == ErrorKind::Catalog) throw;
       }
     }

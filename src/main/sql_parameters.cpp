@@ -126,6 +126,9 @@ std::string SqlLiteral(const Value& v) {
   switch (t.id) {
     case TypeId::Null: return "NULL";
     case TypeId::Boolean: return v.int_value() ? "TRUE" : "FALSE";
+    case TypeId::Integer:  // digits are an INTEGER literal too, and stand where only a literal may (LIMIT $1)
+      if (v.int_value() >= 0) return v.ToString();
+      break;
     case TypeId::Varchar: {
       std::string out = "'";
       for (char c : v.str_value()) {
@@ -147,9 +150,11 @@ std::string SqlLiteral(const Value& v) {
       }
       return "CAST('" + text + "' AS DOUBLE)";
     }
-    default:  // INTEGER, BIGINT, DECIMAL, DATE, TIMESTAMP, TIME: their text form casts back exactly
-      return "CAST('" + v.ToString() + "' AS " + t.ToString() + ")";
+    default:
+      break;
   }
+  // INTEGER, BIGINT, DECIMAL, DATE, TIMESTAMP, TIME, ...: their text form casts back exactly
+  return "CAST('" + v.ToString() + "' AS " + t.ToString() + ")";
 }
 
 Substitution::Substitution(std::string_view sql, const Placeholders& ph, const std::vector<std::string>& literals)

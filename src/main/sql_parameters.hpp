@@ -36,8 +36,8 @@ struct Placeholders {
 // comments end the scan: the parser reports them.
 Placeholders FindPlaceholders(std::string_view sql);
 
-// The SQL literal a bound value becomes: NULL, TRUE/FALSE, a quoted string, or
-// CAST('<text>' AS <type>) for numbers and dates (exact: doubles with 17 digits, "inf",
+// The SQL literal a bound value becomes: NULL, TRUE/FALSE, a quoted string, the digits of
+// a non-negative INTEGER, or CAST('<text>' AS <type>) for other numbers and dates (exact: doubles with 17 digits, "inf",
 // "nan"). Throws UserError for a string with a NUL byte.
 std::string SqlLiteral(const Value& v);
 
