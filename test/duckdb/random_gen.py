@@ -241,6 +241,7 @@ class Gen:
             rhs = self.lit(cat, c[1], c[2]) if r.random() < 0.7 else self.expr(scope, cat, depth - 1, tags)
             if cat == 'D' and r.random() < 0.3 and self.can('date_interval'):
                 # DATE +/- INTERVAL is a TIMESTAMP: a DATE column against it (midnights and not)
+                tags.add('date_interval')
                 unit = r.choice(['DAY', 'MONTH', 'YEAR', 'HOUR', 'MINUTE'])
                 rhs = f"{self.lit('D')} {r.choice(['+', '-'])} INTERVAL '{r.choice([1, 3, 12, 90, 36])}' {unit}"
             op = r.choice(['=', '<>', '<', '<=', '>', '>=', '!='])
@@ -322,7 +323,7 @@ class Gen:
         if rs:
             where.append(rs)
         cols = [f'{a}.{c}' for c in TABLES[t]['cols']][:6]
-        construct = next((c for c in ('like', 'in_list', 'between') if c in tags), 'filter')
+        construct = next((c for c in ('date_interval', 'like', 'in_list', 'between') if c in tags), 'filter')
         return construct, f'SELECT {", ".join(cols)} FROM {t} {a} WHERE {" AND ".join(where)}', False
 
     def q_project(self):
@@ -380,6 +381,7 @@ class Gen:
             return f'{fn}(DISTINCT {self.expr(scope, r.choice("IN"), 1, tags)})'
         if roll < 0.26 and self.can('ordered_agg'):
             # ORDER BY inside the call, ordered by the value itself (ties are equal values)
+            tags.add('ordered_agg')
             e = self.expr(scope, 'I' if numeric else r.choice('IS'), 1, tags)
             if numeric or r.random() < 0.5:
                 return r.choice([f'first({e} ORDER BY {e} DESC NULLS FIRST)', f'last({e} ORDER BY {e})'])
@@ -423,7 +425,8 @@ class Gen:
             ordered = True
             if r.random() < 0.5:
                 sql += f' LIMIT {r.randint(1, 5)}'
-        construct = 'having' if 'having' in tags else 'agg_distinct' if 'agg_distinct' in tags else 'group_by'
+        construct = ('ordered_agg' if 'ordered_agg' in tags else 'having' if 'having' in tags
+                     else 'agg_distinct' if 'agg_distinct' in tags else 'group_by')
         return construct, sql, ordered
 
     def q_subquery(self):
