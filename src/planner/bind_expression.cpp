@@ -466,8 +466,6 @@ void Binder::BindAggregateOrder(const ast::Expr& e, BoundExpr& agg, Ctx& inner) 
     dirs.push_back({o.desc, o.nulls_first.value_or(false)});
   }
   if (keys.empty()) return;
-  if (e.has_filter && (agg.name == "first" || agg.name == "last"))
-    throw UserError(ErrorKind::Unsupported, agg.name + "(... ORDER BY ...) with FILTER is not supported yet", e.pos);
   for (auto& k : keys) agg.children.push_back(std::move(k));
   agg.agg_order = std::move(dirs);
 }
@@ -480,6 +478,9 @@ BoundExprPtr Binder::MakeAggregate(const ast::Expr& e, Ctx& inner) {
   // FILTER (WHERE cond): the aggregate sees CASE WHEN cond THEN x END, a NULL where cond is
   // not TRUE, which every aggregate here skips (count(*) counts CASE WHEN cond THEN 1 END).
   BoundExprPtr cond;
+  // first and last keep NULL values: a NULL would not tell a filtered row from a NULL value.
+  if (e.has_filter && (fn->name == std::string_view("first") || fn->name == std::string_view("last")))
+    throw UserError(ErrorKind::Unsupported, std::string(fn->name) + "(...) FILTER (...) is not supported yet", e.pos);
   if (e.has_filter) cond = Coerce(Bind(*e.children.back(), inner), Type::Boolean(), e.children.back()->pos);
   auto filtered = [&](BoundExprPtr x) {
     if (!cond) return x;
