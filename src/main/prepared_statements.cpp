@@ -40,7 +40,7 @@ QueryResult PreparedStatements::Prepare(Database& db, const ast::PrepareStatemen
     throw UserError(ErrorKind::Syntax, e.placeholders.error, at);
   }
   // Checked with 1 for every parameter (a literal that stands wherever a value may, LIMIT
-  // too): the syntax, and the tables a SELECT reads.
+  // too): the syntax, and the tables, columns and functions a SELECT names.
   std::vector<std::string> ones(e.placeholders.count, "1");
   Substitution sub(stmt.body, e.placeholders, ones);
   try {
@@ -52,9 +52,11 @@ QueryResult PreparedStatements::Prepare(Database& db, const ast::PrepareStatemen
       try {
         PrepareSelect(db, *static_cast<const ast::SelectStatement&>(*parsed[0]).select, /*allow_gpu=*/false);
       } catch (const UserError& err) {
-        // Only a missing table is an error before the values are known: 1 stands where a
-        // value of another type may be needed.
-        if (err.kind() == ErrorKind::Catalog) throw;
+        // Only names that do not exist (tables, columns, functions) are errors before the
+        // values are known: 1 stands where a value of another type may be needed.
+        if (err.kind() == ErrorKind::Catalog ||
+            (err.kind() == ErrorKind::Binder && err.raw().find("does not exist") != std::string::npos))
+          throw;
       }
     }
   } catch (const UserError& err) {

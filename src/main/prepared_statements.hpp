@@ -16,7 +16,7 @@ namespace tessera {
 class PreparedStatements {
  public:
   // Checks the statement (a SELECT, INSERT, UPDATE or DELETE; its syntax, and for a
-  // SELECT the tables it names) and keeps it under its name, replacing one of that name.
+  // SELECT the tables, columns and functions it names) and keeps it under its name, replacing one of that name.
   QueryResult Prepare(Database& db, const ast::PrepareStatement& stmt);
   // The statement EXECUTE runs, with its arguments written in. Errors: an unknown name,
   // missing or excess arguments (as DuckDB words them).
