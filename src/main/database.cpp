@@ -1,4 +1,5 @@
 #include "main/database.hpp"
+#include "main/sql_parameters.hpp"
 
 #include <chrono>
 
@@ -182,6 +183,33 @@ QueryResult Connection::Query(std::string_view sql) {
   auto results = ExecuteAll(sql);
   if (results.empty()) throw UserError(ErrorKind::Syntax, "no statement to execute");
   return std::move(results.back());
+}
+
+QueryResult Connection::Query(std::string_view sql, const std::vector<Value>& params) {
+  const Placeholders ph = FindPlaceholders(sql);
+  if (!ph.error.empty()) throw UserError(ErrorKind::Syntax, ph.error, PositionAt(sql, (int64_t)ph.error_offset));
+  auto numbers = [](size_t from, size_t to) {  // "from+1, ..., to" (1-based)
+    std::string s;
+    for (size_t k = from; k < to; k++) s += (s.empty() ? "" : ", ") + std::to_string(k + 1);
+    return s;
+  };
+  if (params.size() < ph.count)
+    throw UserError(ErrorKind::Input,
+                    "Values were not provided for the following prepared statement parameters: " +
+                        numbers(params.size(), ph.count));
+  if (params.size() > ph.count)
+    throw UserError(ErrorKind::Input, "Parameter argument/count mismatch, identifiers of the excess parameters: " +
+                                          numbers(ph.count, params.size()));
+  std::vector<std::string> literals;
+  for (const Value& v : params) literals.push_back(SqlLiteral(v));
+  Substitution sub(sql, ph, literals);
+  try {
+    return Query(sub.sql());
+  } catch (const UserError& err) {
+    const int64_t off = ByteOffset(sub.sql(), err.pos());
+    if (off < 0) throw;
+    throw UserError(err.kind(), err.raw(), PositionAt(sql, sub.OriginalOffset(off)));
+  }
 }
 
 QueryResult Connection::Stream(std::string_view sql, ResultConsumer& consumer) {

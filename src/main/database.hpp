@@ -114,6 +114,10 @@ class Connection {
   std::vector<QueryResult> ExecuteAll(std::string_view sql);
   // Runs a single statement (or the last of several) and returns its result.
   QueryResult Query(std::string_view sql);
+  // As Query, with `params` bound to the statement's parameters (`?`, `$1`, `$name`; one
+  // value per parameter, in their order: main/sql_parameters.hpp, the same binding as the C
+  // API's and SQL's EXECUTE). Errors name positions in `sql`.
+  QueryResult Query(std::string_view sql, const std::vector<Value>& params);
   // As Query, but the result's rows go to `consumer` (execution/result_consumer.hpp) as
   // they come instead of into the result: a SELECT's as its last pipeline produces them
   // (consumer.Chunk returning false stops the query early), any other statement's with
