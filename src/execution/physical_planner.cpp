@@ -174,8 +174,53 @@ static PhysicalOperatorPtr Plan(LogicalOp& op, int64_t top_n_hint) {
   return r;
 }
 
+// The table scan that produces column `col` of `op`'s output unchanged, through the
+// operators of one pipeline that pass columns on (filters, column projections, the probe
+// side of hash joins); null when there is none. Its output column goes into `col`.
+static PhysicalTableScan* ScanOfColumn(PhysicalOperator* op, int& col) {
+  for (;;) {
+    switch (op->kind) {
+      case PhysKind::TableScan: {
+        auto* scan = static_cast<PhysicalTableScan*>(op);
+        return scan->count_only ? nullptr : scan;
+      }
+      case PhysKind::Filter: break;
+      case PhysKind::Projection: {
+        const BoundExpr& e = *static_cast<PhysicalProjection*>(op)->exprs[col];
+        if (e.kind != BExpr::Column || e.index < 0 || e.type != op->children[0]->types[e.index]) return nullptr;
+        col = e.index;
+        break;
+      }
+      case PhysKind::HashJoin: {  // its output starts with the probe side's columns
+        auto* j = static_cast<PhysicalHashJoin*>(op);
+        if (ReturnsRightOnly(j->join_type) || (size_t)col >= j->children[0]->types.size()) return nullptr;
+        break;
+      }
+      default: return nullptr;
+    }
+    op = op->children[0].get();
+  }
+}
+
+// Join filters passed sideways (operators/join_filter.hpp): each hash join that may drop
+// probe rows without a match before it hands its build keys to the scan of its probe key.
+static void AttachJoinFilters(PhysicalOperator& op) {
+  for (auto& c : op.children) AttachJoinFilters(*c);
+  if (op.kind != PhysKind::HashJoin) return;
+  auto& j = static_cast<PhysicalHashJoin&>(op);
+  if (!j.CanFilterProbe()) return;
+  int col = j.left_keys[0]->index;
+  if (col < 0 || (size_t)col >= j.children[0]->types.size()) return;
+  PhysicalTableScan* scan = ScanOfColumn(j.children[0].get(), col);
+  if (!scan || scan->types[col] != j.left_keys[0]->type) return;
+  j.key_filter = std::make_shared<JoinKeyFilter>();
+  j.key_filter->description = j.right_keys[0]->ToString();
+  scan->join_filters.push_back({col, j.key_filter});
+}
+
 PhysicalOperatorPtr CreatePhysicalPlan(LogicalOp& op) {
   auto root = Plan(op, -1);
+  AttachJoinFilters(*root);
   auto res = std::make_unique<PhysicalResult>(root->types);
   res->children.push_back(std::move(root));
   return res;

@@ -40,6 +40,8 @@ std::string PhysicalTableScan::Details() const {
     s += (i ? ", " : "") + table->schema.columns[column_ids[i]].name;
   s += "]";
   for (size_t i = 0; i < filters.size(); i++) s += (i ? " AND " : " WHERE ") + filters[i]->ToString();
+  for (const auto& u : join_filters)
+    s += " JOIN FILTER " + table->schema.columns[column_ids[u.col]].name + " IN (" + u.filter->description + ")";
   return s;
 }
 
@@ -56,7 +58,16 @@ struct ScanLocal : LocalState {
   std::vector<uint8_t> dict_state;
   std::vector<std::vector<uint8_t>> dict_pass;
   std::vector<uint8_t> loaded;  // per output column: read into the chunk being built
+  // Per join filter: rows tested and passed on this thread, and whether it was given up
+  // (it let most rows through).
+  std::vector<uint64_t> jf_in, jf_pass;
+  std::vector<uint8_t> jf_off;
 };
+
+// A join filter is tested on this many rows of a thread before it may be given up, and
+// given up when more than kJoinFilterKeep/8 of them passed.
+static constexpr uint64_t kJoinFilterTrialRows = 16 * kVectorSize;
+static constexpr uint64_t kJoinFilterKeep = 6;
 
 std::unique_ptr<GlobalSourceState> PhysicalTableScan::InitSource() { return std::make_unique<ScanGlobal>(); }
 std::unique_ptr<LocalState> PhysicalTableScan::InitLocalSource() { return std::make_unique<ScanLocal>(); }
@@ -90,6 +101,16 @@ bool PhysicalTableScan::GroupMayMatch(const RowGroup& rg) const {
       case ast::Op::Ge: if (cmax < 0) return false; break;
       default: break;
     }
+  }
+  for (const auto& u : join_filters) {
+    if (!u.filter->Ready()) continue;
+    const ColumnStats& st = rg.columns[column_ids[u.col]]->stats;
+    if (!st.has_stats) {
+      if (st.null_count == rg.count) return false;  // NULL keys never match
+      continue;
+    }
+    if (st.min.is_null() || st.max.is_null()) continue;
+    if (!u.filter->MayOverlap((int64_t)st.min.int_value(), (int64_t)st.max.int_value())) return false;
   }
   return true;
 }
@@ -189,7 +210,15 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
     uint32_t base = l.offset;
     l.offset += n;
     out.batch = (l.group_index << 32) | base;
-    if (filters.empty()) {
+    if (l.jf_off.size() != join_filters.size()) {
+      l.jf_in.assign(join_filters.size(), 0);
+      l.jf_pass.assign(join_filters.size(), 0);
+      l.jf_off.assign(join_filters.size(), 0);
+    }
+    bool join_filtered = false;
+    for (size_t ji = 0; ji < join_filters.size(); ji++)
+      join_filtered |= !l.jf_off[ji] && join_filters[ji].filter->Ready();
+    if (filters.empty() && !join_filtered) {
       out.Init(types, kVectorSize);
       if (!count_only)
         for (size_t c = 0; c < column_ids.size(); c++) rg.columns[column_ids[c]]->Read(base, n, out.cols[c]);
@@ -266,6 +295,24 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
         for (uint32_t i = 0; i < k; i++) l.sel2[i] = l.sel[l.sel2[i]];
       std::swap(l.sel, l.sel2);
       count = k;
+    }
+    // Join filters, on the rows the filters kept.
+    for (size_t ji = 0; ji < join_filters.size() && count > 0; ji++) {
+      const JoinKeyFilter& jf = *join_filters[ji].filter;
+      if (l.jf_off[ji] || !jf.Ready()) continue;
+      const int c = join_filters[ji].col;
+      if (!l.loaded[c]) {
+        const ColumnChunk& chunk = *rg.columns[column_ids[c]];
+        if (!filter_col_[c]) out.cols[c].Init(types[c], kVectorSize);
+        if (count == n) chunk.Read(base, n, out.cols[c]);
+        else GatherChunk(chunk, base, l.sel.data(), count, out.cols[c], /*in_place=*/true);
+        l.loaded[c] = 1;
+      }
+      const uint32_t before = count;
+      count = jf.Apply(out.cols[c], count == n ? nullptr : l.sel.data(), count, l.sel.data());
+      l.jf_in[ji] += before;
+      l.jf_pass[ji] += count;
+      if (l.jf_in[ji] >= kJoinFilterTrialRows && l.jf_pass[ji] * 8 > l.jf_in[ji] * kJoinFilterKeep) l.jf_off[ji] = 1;
     }
     if (count == 0) continue;
     if (count == n) {  // every row passed: the columns read so far stay where they are

@@ -4,8 +4,12 @@
 // materialisation); a filter's columns are read when it comes to be evaluated, only for the
 // rows the filters before it kept. A filter over one dictionary-encoded VARCHAR column is
 // evaluated once per dictionary entry of the row group and then looked up by code. Row
-// groups whose min/max statistics rule a filter out are skipped.
+// groups whose min/max statistics rule a filter out are skipped. Join filters passed
+// sideways from hash joins above (join_filter.hpp) are applied after the pushed-down
+// filters, the same way (key column read for the rows still selected, row groups skipped
+// by the key range); a thread stops applying one that lets most of its rows through.
 #pragma once
+#include "execution/operators/join_filter.hpp"
 #include "execution/physical_operator.hpp"
 #include "storage/catalog.hpp"
 
@@ -34,6 +38,13 @@ class PhysicalTableScan : public PhysicalOperator {
   // The one column is kept for its row count only (LogicalOp::count_only): never read,
   // its vectors stay zero (Vector::Init).
   bool count_only = false;
+  // Join filters on output columns (set by the physical planner; not part of the logical
+  // plan, which the GPU lowers).
+  struct JoinFilterUse {
+    int col;
+    std::shared_ptr<const JoinKeyFilter> filter;
+  };
+  std::vector<JoinFilterUse> join_filters;
   std::atomic<uint64_t> groups_skipped{0};
   std::atomic<uint64_t> rows_skipped{0};  // rows of the skipped row groups
   // True when output column i is read by a pushed-down filter (read for every row).
