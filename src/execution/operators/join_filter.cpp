@@ -40,30 +40,31 @@ uint32_t ApplyTyped(const T* x, const uint8_t* valid, const uint32_t* sel, uint3
   for (uint32_t j = 0; j < count; j++) {
     const uint32_t r = sel ? sel[j] : j;
     const uint64_t o = (uint64_t)(int64_t)x[r] - (uint64_t)min;
-    bool pass = o <= span;
+    uint64_t pass = o <= span;  // branch-free: a probe side's rows pass at random
     if constexpr (kBits) {
-      const uint64_t b = pass ? o : 0;  // no read outside the bitmap
-      pass = pass && ((bits[b >> 6] >> (b & 63)) & 1);
+      const uint64_t b = o & (0 - pass);  // no read outside the bitmap
+      pass &= bits[b >> 6] >> (b & 63);
     }
-    if (valid) pass = pass && valid[r];
+    if (valid) pass &= valid[r] != 0;
     out[k] = r;
-    k += pass;
+    k += (uint32_t)pass;
   }
   return k;
 }
 
 }  // namespace
 
-uint32_t JoinKeyFilter::Apply(const Vector& keys, const uint32_t* sel, uint32_t count, uint32_t* out) const {
+uint32_t JoinKeyFilter::Apply(PhysType type, const void* keys, const uint8_t* valid, const uint32_t* sel,
+                              uint32_t count, uint32_t* out) const {
   if (min_ > max_) return 0;
-  const uint8_t* valid = keys.validity_or_null();
-  const bool i32 = keys.type().physical() == PhysType::I32;
-  if (bits_.empty()) {
-    return i32 ? ApplyTyped<int32_t, false>(keys.data<int32_t>(), valid, sel, count, out, min_, max_, nullptr)
-               : ApplyTyped<int64_t, false>(keys.data<int64_t>(), valid, sel, count, out, min_, max_, nullptr);
-  }
-  return i32 ? ApplyTyped<int32_t, true>(keys.data<int32_t>(), valid, sel, count, out, min_, max_, bits_.data())
-             : ApplyTyped<int64_t, true>(keys.data<int64_t>(), valid, sel, count, out, min_, max_, bits_.data());
+  const bool i32 = type == PhysType::I32;
+  const auto* k32 = static_cast<const int32_t*>(keys);
+  const auto* k64 = static_cast<const int64_t*>(keys);
+  if (bits_.empty())
+    return i32 ? ApplyTyped<int32_t, false>(k32, valid, sel, count, out, min_, max_, nullptr)
+               : ApplyTyped<int64_t, false>(k64, valid, sel, count, out, min_, max_, nullptr);
+  return i32 ? ApplyTyped<int32_t, true>(k32, valid, sel, count, out, min_, max_, bits_.data())
+             : ApplyTyped<int64_t, true>(k64, valid, sel, count, out, min_, max_, bits_.data());
 }
 
 }  // namespace tessera

@@ -46,7 +46,13 @@ class JoinKeyFilter {
   bool MayOverlap(int64_t lo, int64_t hi) const { return !(hi < min_ || lo > max_ || min_ > max_); }
   // The rows of `keys` (physical I32 or I64) among sel[0..count) (row i where sel is null)
   // that may match, into out (may alias sel); returns how many.
-  uint32_t Apply(const Vector& keys, const uint32_t* sel, uint32_t count, uint32_t* out) const;
+  uint32_t Apply(const Vector& keys, const uint32_t* sel, uint32_t count, uint32_t* out) const {
+    return Apply(keys.type().physical(), keys.raw(), keys.validity_or_null(), sel, count, out);
+  }
+  // The same over keys in physical form at `keys` (I32 or I64), valid where `valid` (one
+  // byte a row) is null or non-zero: a scan tests a column chunk's rows where they lie.
+  uint32_t Apply(PhysType type, const void* keys, const uint8_t* valid, const uint32_t* sel, uint32_t count,
+                 uint32_t* out) const;
 
   std::string description;  // for EXPLAIN: the join's key condition
 

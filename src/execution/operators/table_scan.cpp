@@ -41,7 +41,7 @@ std::string PhysicalTableScan::Details() const {
   s += "]";
   for (size_t i = 0; i < filters.size(); i++) s += (i ? " AND " : " WHERE ") + filters[i]->ToString();
   for (const auto& u : join_filters)
-    s += " JOIN FILTER " + table->schema.columns[column_ids[u.col]].name + " IN (" + u.filter->description + ")";
+    s += " JOIN FILTER " + table->schema.columns[column_ids[u.col]].name + " IN build " + u.filter->description;
   return s;
 }
 
@@ -233,8 +233,7 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
       if (filter_col_[c]) out.cols[c].Init(types[c], kVectorSize);
     out.size = n;
     l.loaded.assign(column_ids.size(), 0);
-    l.sel.resize(n);
-    for (uint32_t i = 0; i < n; i++) l.sel[i] = i;
+    l.sel.resize(n);  // read only once count < n: every filter writes the rows it keeps
     uint32_t count = n;
     DataChunk view;
     for (size_t fi = 0; fi < filters.size() && count > 0; fi++) {
@@ -301,15 +300,21 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
       const JoinKeyFilter& jf = *join_filters[ji].filter;
       if (l.jf_off[ji] || !jf.Ready()) continue;
       const int c = join_filters[ji].col;
-      if (!l.loaded[c]) {
-        const ColumnChunk& chunk = *rg.columns[column_ids[c]];
-        if (!filter_col_[c]) out.cols[c].Init(types[c], kVectorSize);
-        if (count == n) chunk.Read(base, n, out.cols[c]);
-        else GatherChunk(chunk, base, l.sel.data(), count, out.cols[c], /*in_place=*/true);
-        l.loaded[c] = 1;
-      }
       const uint32_t before = count;
-      count = jf.Apply(out.cols[c], count == n ? nullptr : l.sel.data(), count, l.sel.data());
+      const ColumnChunk& chunk = *rg.columns[column_ids[c]];
+      if (!l.loaded[c] && count == n && (chunk.EnsureVerified(), !chunk.validity)) {
+        // Tested where the keys lie; the column is read after, like any other.
+        const size_t w = (size_t)types[c].width();
+        count = jf.Apply(types[c].physical(), chunk.data + (size_t)base * w, nullptr, nullptr, n, l.sel.data());
+      } else {
+        if (!l.loaded[c]) {
+          if (!filter_col_[c]) out.cols[c].Init(types[c], kVectorSize);
+          if (count == n) chunk.Read(base, n, out.cols[c]);
+          else GatherChunk(chunk, base, l.sel.data(), count, out.cols[c], /*in_place=*/true);
+          l.loaded[c] = 1;
+        }
+        count = jf.Apply(out.cols[c], count == n ? nullptr : l.sel.data(), count, l.sel.data());
+      }
       l.jf_in[ji] += before;
       l.jf_pass[ji] += count;
       if (l.jf_in[ji] >= kJoinFilterTrialRows && l.jf_pass[ji] * 8 > l.jf_in[ji] * kJoinFilterKeep) l.jf_off[ji] = 1;
