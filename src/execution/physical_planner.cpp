@@ -1,5 +1,7 @@
 #include "execution/physical_planner.hpp"
 
+#include <algorithm>
+
 #include "execution/expression_executor.hpp"
 
 #include "execution/operators/basic_operators.hpp"
@@ -215,6 +217,9 @@ static void AttachJoinFilters(PhysicalOperator& op) {
   if (!scan || scan->types[col] != j.left_keys[0]->type) return;
   j.key_filter = std::make_shared<JoinKeyFilter>();
   j.key_filter->description = j.right_keys[0]->ToString();
+  const uint64_t probe_rows = scan->data ? scan->data->row_count : 0;
+  j.key_filter->max_bits =
+      std::max(JoinKeyFilter::kMinMaxBits, std::min(JoinKeyFilter::kMaxMaxBits, 8 * probe_rows));
   scan->join_filters.push_back({col, j.key_filter});
 }
 

@@ -17,7 +17,7 @@ void JoinKeyFilter::Start(int64_t min, int64_t max) {
   max_ = max;
   if (min > max) return;
   const uint64_t span = (uint64_t)max - (uint64_t)min;
-  if (span < kMaxBits) bits_.assign((size_t)(span / 64 + 1), 0);
+  if (span < max_bits) bits_.assign((size_t)(span / 64 + 1), 0);
 }
 
 void JoinKeyFilter::Publish() {

@@ -23,8 +23,11 @@ namespace tessera {
 
 class JoinKeyFilter {
  public:
-  // Bitmaps up to this many bits (4 MB) are built; a wider key range keeps [min, max] only.
-  static constexpr uint64_t kMaxBits = 1ull << 25;
+  // A bitmap is built for a key range of up to max_bits keys (set by the planner: 32 M,
+  // or 8 a row of the probed table up to 1 G: one byte of bitmap per probed row at most);
+  // a wider range keeps [min, max] only.
+  static constexpr uint64_t kMinMaxBits = 1ull << 25, kMaxMaxBits = 1ull << 30;
+  uint64_t max_bits = kMinMaxBits;
 
   // Called by the build (single-threaded parts) before and after filling.
   void Clear();
