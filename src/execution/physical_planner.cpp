@@ -177,8 +177,10 @@ static PhysicalOperatorPtr Plan(LogicalOp& op, int64_t top_n_hint) {
 }
 
 // The table scan that produces column `col` of `op`'s output unchanged, through the
-// operators of one pipeline that pass columns on (filters, column projections, the probe
-// side of hash joins); null when there is none. Its output column goes into `col`.
+// operators that pass columns on (filters, column projections, the probe side of hash
+// joins, and the build side of inner joins: a build row whose key the filtering join lacks
+// only makes joined rows that join drops); null when there is none. Its output column goes
+// into `col`.
 static PhysicalTableScan* ScanOfColumn(PhysicalOperator* op, int& col) {
   for (;;) {
     switch (op->kind) {
@@ -195,8 +197,17 @@ static PhysicalTableScan* ScanOfColumn(PhysicalOperator* op, int& col) {
       }
       case PhysKind::HashJoin: {  // its output starts with the probe side's columns
         auto* j = static_cast<PhysicalHashJoin*>(op);
-        if (ReturnsRightOnly(j->join_type) || (size_t)col >= j->children[0]->types.size()) return nullptr;
-        break;
+        if (ReturnsRightOnly(j->join_type)) return nullptr;
+        const size_t np = j->children[0]->types.size();
+        if ((size_t)col < np) break;
+        // An inner join's build column (its build pipeline runs after the filtering join's
+        // build where that join is above it in the same pipeline: dependencies run in order).
+        if ((j->join_type != LJoinType::Inner && j->join_type != LJoinType::Cross) ||
+            (size_t)col - np >= j->build_types.size())
+          return nullptr;
+        col -= (int)np;
+        op = j->children[1].get();
+        continue;
       }
       default: return nullptr;
     }
