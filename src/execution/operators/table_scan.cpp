@@ -264,8 +264,9 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
       if (filter_col_[c]) work.cols[c].Init(types[c], kVectorSize);
     work.size = n;
     l.loaded.assign(column_ids.size(), 0);
+    // Read only once count < n (every filter writes the rows it keeps), or as the identity
+    // written below when all rows passed into a partly filled chunk.
     l.sel.resize(n);
-    for (uint32_t i = 0; i < n; i++) l.sel[i] = i;
     uint32_t count = n;
     DataChunk& view = l.view;
     for (size_t fi = 0; fi < filters.size() && count > 0; fi++) {
@@ -366,6 +367,8 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
       return true;
     }
     if (count > 0) {
+      if (count == n)
+        for (uint32_t i = 0; i < n; i++) l.sel[i] = i;
       if (filled == 0) {
         out.Init(types, kVectorSize);
         out.batch = batch;
