@@ -70,11 +70,12 @@ std::string Repeat(std::string_view piece, size_t n) {
 
 void PrintTextTable(std::ostream& out, const TextTable& t, const TableStyle& style) {
   const size_t ncols = t.headers.size();
+  const bool precut = t.gap_before != SIZE_MAX;
   const size_t nrows = t.rows.size();
   // Rows shown: all, or the first and last halves around a gap.
-  bool cut = style.max_rows > 0 && nrows > style.max_rows;
-  size_t head = cut ? (style.max_rows + 1) / 2 : nrows;
-  size_t tail = cut ? style.max_rows / 2 : 0;
+  bool cut = precut || (style.max_rows > 0 && nrows > style.max_rows);
+  size_t head = precut ? t.gap_before : cut ? (style.max_rows + 1) / 2 : nrows;
+  size_t tail = precut ? nrows - t.gap_before : cut ? style.max_rows / 2 : 0;
 
   auto cell = [&](const std::string& s) { return Clip(Printable(s), style.max_cell_width); };
   std::vector<std::string> headers, subheaders;
@@ -117,8 +118,9 @@ void PrintTextTable(std::ostream& out, const TextTable& t, const TableStyle& sty
     out << '\n';
   };
 
+  const uint64_t total = precut ? t.total_rows : nrows;
   if (ncols == 0) {
-    if (style.footer) out << nrows << (nrows == 1 ? " row\n" : " rows\n");
+    if (style.footer) out << total << (total == 1 ? " row\n" : " rows\n");
     return;
   }
   rule("┌", "┬", "┐");
@@ -138,10 +140,14 @@ void PrintTextTable(std::ostream& out, const TextTable& t, const TableStyle& sty
     }
     line(body[i], true);
   }
+  if (cut && head == body.size() && ncols) line(std::vector<std::string>(ncols, "·"), false);  // rows follow
   rule("└", "┴", "┘");
   if (style.footer) {
-    out << nrows << (nrows == 1 ? " row" : " rows");
-    if (cut) out << " (" << shown.size() << " shown)";
+    if (precut && t.total_unknown) out << "? rows (>" << total << " rows, " << shown.size() << " shown)";
+    else {
+      out << total << (total == 1 ? " row" : " rows");
+      if (cut) out << " (" << shown.size() << " shown)";
+    }
     out << '\n';
   }
 }
@@ -202,66 +208,118 @@ std::string JsonString(std::string_view text) {
   return r + "\"";
 }
 
-namespace {
+ResultPrinter::ResultPrinter(std::ostream& out, OutputMode mode, const TableStyle& style)
+    : out_(out), mode_(mode), style_(style) {}
 
-void PrintTable(std::ostream& out, const QueryResult& result, const TableStyle& style) {
+std::vector<std::string> ResultPrinter::RowText(const DataChunk& chunk, uint32_t r) const {
+  std::vector<std::string> row(chunk.ColumnCount());
+  for (size_t c = 0; c < chunk.ColumnCount(); c++) {
+    const Vector& v = chunk.cols[c];
+    if (!v.IsValid(r)) row[c] = style_.null_text ? *style_.null_text : "NULL";
+    else row[c] = v.GetValue(r).ToString();
+  }
+  return row;
+}
+
+void ResultPrinter::Begin(const std::vector<std::string>& names, const std::vector<Type>& types) {
+  names_ = names;
+  types_ = types;
+  if (mode_ == OutputMode::Csv && style_.headers) {
+    for (size_t c = 0; c < names_.size(); c++) out_ << (c ? "," : "") << CsvField(names_[c]);
+    out_ << '\n';
+  }
+  if (mode_ == OutputMode::Json) out_ << "[";
+}
+
+bool ResultPrinter::Chunk(DataChunk& chunk) {
+  switch (mode_) {
+    case OutputMode::Table: {
+      const size_t max = style_.max_rows;
+      const size_t half = (max + 1) / 2, tail = max / 2;
+      for (uint32_t r = 0; r < chunk.size; r++, rows_++) {
+        // Counting stops past count_limit rows (or max_rows when larger: those all show).
+        if (max && style_.count_limit && rows_ >= std::max<uint64_t>(style_.count_limit, max)) {
+          capped_ = true;
+          return false;
+        }
+        if (!max || head_.size() < max) head_.push_back(RowText(chunk, r));
+        if (!max || rows_ < half || tail == 0) continue;
+        // The last max/2 rows after the first half: the table's bottom part when cut.
+        if (tail_.size() < tail) tail_.push_back(RowText(chunk, r));
+        else {
+          tail_[tail_next_] = RowText(chunk, r);
+          tail_next_ = (tail_next_ + 1) % tail;
+        }
+      }
+      return true;
+    }
+    case OutputMode::Csv:
+      for (uint32_t r = 0; r < chunk.size; r++, rows_++) {
+        for (size_t c = 0; c < chunk.ColumnCount(); c++) {
+          out_ << (c ? "," : "");
+          const Vector& v = chunk.cols[c];
+          if (v.IsValid(r)) out_ << CsvField(v.GetValue(r).ToString());
+          else if (style_.null_text && !style_.null_text->empty()) out_ << CsvField(*style_.null_text);
+        }
+        out_ << '\n';
+      }
+      break;
+    case OutputMode::Json:
+      for (uint32_t r = 0; r < chunk.size; r++, rows_++) {
+        out_ << (rows_ ? ",\n" : "\n") << "{";
+        for (size_t c = 0; c < chunk.ColumnCount(); c++) {
+          out_ << (c ? "," : "") << JsonString(c < names_.size() ? names_[c] : "") << ":";
+          const Vector& v = chunk.cols[c];
+          const Type type = c < types_.size() ? types_[c] : Type::Varchar();
+          if (!v.IsValid(r)) {
+            out_ << "null";
+            continue;
+          }
+          std::string text = v.GetValue(r).ToString();
+          if (type.id == TypeId::Boolean) {
+            out_ << text;
+          } else if (type.IsNumeric()) {
+            // JSON has no NaN/Infinity: those print as null.
+            bool finite = text.find_first_of("ni") == std::string::npos;
+            out_ << (finite ? text : "null");
+          } else {
+            out_ << JsonString(text);
+          }
+        }
+        out_ << "}";
+      }
+      break;
+  }
+  out_.flush();  // the rows show as they come
+  return true;
+}
+
+void ResultPrinter::End() {
+  if (mode_ == OutputMode::Json) out_ << (rows_ ? "\n]\n" : "]\n");
+  if (mode_ != OutputMode::Table) return;
   TextTable t;
-  t.headers = result.names;
-  for (auto& type : result.types) {
+  t.headers = names_;
+  for (auto& type : types_) {
     t.subheaders.push_back(AsciiLower(type.ToString()));
     t.right_align.push_back(type.IsNumeric());
   }
-  for (auto& row : ResultCells(result)) {
-    std::vector<std::string> line;
-    for (auto& c : row) line.push_back(c.is_null && style.null_text ? *style.null_text : std::move(c.text));
-    t.rows.push_back(std::move(line));
-  }
-  PrintTextTable(out, t, style);
-}
-
-void PrintCsv(std::ostream& out, const QueryResult& result, const TableStyle& style) {
-  if (style.headers) {
-    for (size_t c = 0; c < result.names.size(); c++)
-      out << (c ? "," : "") << CsvField(result.names[c]);
-    out << '\n';
-  }
-  for (auto& row : ResultCells(result)) {
-    for (size_t c = 0; c < row.size(); c++) {
-      out << (c ? "," : "");
-      if (!row[c].is_null) out << CsvField(row[c].text);
-      else if (style.null_text && !style.null_text->empty()) out << CsvField(*style.null_text);
+  t.rows = std::move(head_);
+  if (style_.max_rows && (rows_ > style_.max_rows || capped_)) {
+    // Cut: the first max_rows when counting stopped early, else the first and last halves.
+    t.total_rows = rows_;
+    t.total_unknown = capped_;
+    if (capped_) {
+      t.gap_before = t.rows.size();
+    } else {
+      t.rows.resize((style_.max_rows + 1) / 2);
+      t.gap_before = t.rows.size();
+      for (size_t i = 0; i < tail_.size(); i++) t.rows.push_back(std::move(tail_[(tail_next_ + i) % tail_.size()]));
     }
-    out << '\n';
   }
+  head_.clear();
+  tail_.clear();
+  PrintTextTable(out_, t, style_);
 }
-
-void PrintJson(std::ostream& out, const QueryResult& result) {
-  auto rows = ResultCells(result);
-  out << "[";
-  for (size_t r = 0; r < rows.size(); r++) {
-    out << (r ? ",\n" : "\n") << "{";
-    for (size_t c = 0; c < rows[r].size(); c++) {
-      out << (c ? "," : "") << JsonString(c < result.names.size() ? result.names[c] : "") << ":";
-      const Cell& cell = rows[r][c];
-      const Type type = c < result.types.size() ? result.types[c] : Type::Varchar();
-      if (cell.is_null) {
-        out << "null";
-      } else if (type.id == TypeId::Boolean) {
-        out << cell.text;
-      } else if (type.IsNumeric()) {
-        // JSON has no NaN/Infinity: those print as null.
-        bool finite = cell.text.find_first_of("ni") == std::string::npos;
-        out << (finite ? cell.text : "null");
-      } else {
-        out << JsonString(cell.text);
-      }
-    }
-    out << "}";
-  }
-  out << (rows.empty() ? "]\n" : "\n]\n");
-}
-
-}  // namespace
 
 void PrintResult(std::ostream& out, const QueryResult& result, OutputMode mode,
                  const TableStyle& style) {
@@ -269,11 +327,12 @@ void PrintResult(std::ostream& out, const QueryResult& result, OutputMode mode,
     if (mode == OutputMode::Table && !result.message.empty()) out << result.message << '\n';
     return;
   }
-  switch (mode) {
-    case OutputMode::Table: PrintTable(out, result, style); break;
-    case OutputMode::Csv: PrintCsv(out, result, style); break;
-    case OutputMode::Json: PrintJson(out, result); break;
-  }
+  TableStyle whole = style;
+  whole.count_limit = 0;  // the rows are all here: count them all
+  ResultPrinter printer(out, mode, whole);
+  printer.Begin(result.names, result.types);
+  for (const DataChunk& c : result.chunks) printer.Chunk(const_cast<DataChunk&>(c));
+  printer.End();
 }
 
 }  // namespace tessera::cli

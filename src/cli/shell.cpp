@@ -82,16 +82,20 @@ Shell::Outcome Shell::RunSql(std::string_view sql) {
   try {
     auto start = std::chrono::steady_clock::now();
     QueryResult result;
+    std::ostream& out = Out();
+    // The rows print as they come (csv, json) or once counted (table: ResultPrinter).
+    ResultPrinter printer(out, mode_, style_);
     {
-      // Interactive: Ctrl-C while it runs stops the statement ("query interrupted").
+      // Interactive: Ctrl-C while it runs (or prints) stops the statement ("query
+      // interrupted").
       std::optional<InterruptOnSigint> on_sigint;
       if (interactive_) on_sigint.emplace(conn_);
-      result = conn_.Query(sql);
+      result = conn_.Stream(sql, printer);
     }
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                     .count();
-    std::ostream& out = Out();
-    PrintResult(out, result, mode_, style_);
+    if (result.has_rows) printer.End();
+    else PrintResult(out, result, mode_, style_);
     if (!result.note.empty()) std::cerr << "note: " << result.note << '\n';
     if (timer_) {
       out << "Run Time: " << FormatMs(ms) << " ms";

@@ -59,6 +59,9 @@ class PhysicalOperator {
   virtual void Sink(DataChunk& in, LocalState&) {}
   virtual void Combine(LocalState&) {}  // called under the pipeline's lock
   virtual void Finalize() {}
+  // True once the sink wants no more rows (a streamed result whose consumer stopped it):
+  // the pipeline's workers stop pulling chunks from the source.
+  virtual bool SinkDone() const { return false; }
   // Rows the sink holds after Finalize (for EXPLAIN ANALYZE-style reporting).
   uint64_t rows_out = 0;
   // The threads the sink's pipeline was given (set before Finalize, for a sink that

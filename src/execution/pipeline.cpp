@@ -8,6 +8,7 @@
 
 #include "common/interrupt.hpp"
 #include "common/parallel.hpp"
+#include "execution/expression_executor.hpp"
 
 namespace tessera {
 
@@ -91,6 +92,54 @@ PipelineSet::PipelineSet(PhysicalOperator* root) {
   for (size_t i = 0; i < pipelines_.size(); i++) pipelines_[i]->id = (int)i + 1;
 }
 
+// Small chunks out of a selective filter or join, gathered into one before the operators
+// after it (DuckDB's operators cache small results the same way). A probe that keeps 1% of
+// its input hands on 20-row chunks; every operator and sink downstream pays its per-chunk
+// costs (vectors set up, hash and partition passes, a stored chunk) for each of them.
+// Appending copies the rows once more, which only small chunks pay. Chunks are joined only
+// while they come from the same row group (DataChunk::batch >> 32; one worker scans a row
+// group, in order), so the first chunk's batch still orders the rows for the result.
+namespace {
+struct ChunkCompactor {
+  static constexpr uint32_t kSmall = 256;   // chunks below this many rows are gathered
+  static constexpr uint32_t kTarget = 1024;  // and handed on at this many
+  static constexpr uint32_t kMaxPieces = 128;  // or after this many pieces
+  DataChunk acc;
+  uint32_t pieces = 0;
+
+  static bool Reduces(const PhysicalOperator& op) {
+    return op.kind == PhysKind::HashJoin || op.kind == PhysKind::Filter;
+  }
+  bool Wants(const PhysicalOperator& op, const DataChunk& c) const {
+    return c.size > 0 && c.size < kSmall && Reduces(op);
+  }
+  bool Empty() const { return pieces == 0; }
+  bool Fits(const DataChunk& c) const {
+    if (pieces == 0) return true;
+    return acc.size + c.size <= kVectorSize && (acc.batch >> 32) == (c.batch >> 32) &&
+           acc.cols.size() == c.cols.size();
+  }
+  void Append(const DataChunk& c) {
+    if (pieces == 0) {
+      acc.cols.resize(c.cols.size());
+      for (size_t k = 0; k < c.cols.size(); k++) acc.cols[k].Init(c.cols[k].type(), kVectorSize);
+      acc.size = 0;
+      acc.batch = c.batch;
+    }
+    for (size_t k = 0; k < c.cols.size(); k++) CopyRows(c.cols[k], nullptr, c.size, acc.cols[k], acc.size);
+    acc.size += c.size;
+    pieces++;
+  }
+  bool Full() const { return acc.size >= kTarget || pieces >= kMaxPieces; }
+  DataChunk Take() {
+    DataChunk out = std::move(acc);
+    acc = DataChunk();
+    pieces = 0;
+    return out;
+  }
+};
+}  // namespace
+
 void RunPipeline(Pipeline& p, unsigned threads) {
   auto t0 = std::chrono::steady_clock::now();
   p.sink->threads = threads ? threads : HardwareThreads();
@@ -111,20 +160,51 @@ void RunPipeline(Pipeline& p, unsigned threads) {
     std::vector<std::unique_ptr<LocalState>> lops;
     for (auto* op : p.operators) lops.push_back(op->InitLocalOperator());
     auto lsink = p.sink->InitLocalSink();
-    DataChunk chunk, next;
-    while (p.source->GetChunk(*gsrc, *lsrc, chunk)) {
-      CheckInterrupt(interrupt);
-      bool empty = chunk.size == 0;
-      rows[0] += chunk.size;
-      for (size_t i = 0; i < p.operators.size() && !empty; i++) {
+    std::vector<ChunkCompactor> compact(p.operators.size());
+    // Runs `chunk` through operators [from, end) and into the sink. A small chunk out of a
+    // filter or a join is appended to that operator's compactor instead, and goes on once
+    // the compactor is full enough (see ChunkCompactor).
+    std::function<void(size_t, DataChunk&)> push = [&](size_t from, DataChunk& chunk) {
+      DataChunk next;
+      for (size_t i = from; i < p.operators.size(); i++) {
+        if (chunk.size == 0) return;
         p.operators[i]->Execute(chunk, next, *lops[i]);
         next.batch = chunk.batch;
         std::swap(chunk, next);
-        empty = chunk.size == 0;
         rows[i + 1] += chunk.size;
+        ChunkCompactor& c = compact[i];
+        if (!c.Wants(*p.operators[i], chunk)) {
+          if (!c.Empty() && chunk.size > 0) {  // what it holds came first: hand it on first
+            DataChunk held = c.Take();
+            push(i + 1, held);
+          }
+          continue;
+        }
+        if (!c.Fits(chunk)) {
+          DataChunk full = c.Take();
+          push(i + 1, full);
+        }
+        c.Append(chunk);
+        if (c.Full()) {
+          DataChunk full = c.Take();
+          push(i + 1, full);
+        }
+        return;
       }
-      if (!empty) p.sink->Sink(chunk, *lsink);
+      if (chunk.size > 0) p.sink->Sink(chunk, *lsink);
+    };
+    DataChunk chunk;
+    while (!p.sink->SinkDone() && p.source->GetChunk(*gsrc, *lsrc, chunk)) {
+      CheckInterrupt(interrupt);
+      rows[0] += chunk.size;
+      push(0, chunk);
       chunk = DataChunk();
+    }
+    // What the compactors still hold, in pipeline order (a flush may fill a later one).
+    for (size_t i = 0; i < compact.size(); i++) {
+      if (compact[i].Empty()) continue;
+      DataChunk rest = compact[i].Take();
+      push(i + 1, rest);
     }
     std::lock_guard<std::mutex> g(combine_mu);
     p.source_rows += rows[0];

@@ -144,8 +144,8 @@ Type BindApproxCountDistinct(ScalarCall& c) {
 }
 
 const AggregateFunction kAggregates[] = {
-    {"count", true, "count_star", false, BigIntResult},
-    {"count_star", false, nullptr, false, BigIntResult},
+    {"count", true, "count_star", false, BigIntResult, nullptr, nullptr, nullptr, false, false, true},
+    {"count_star", false, nullptr, false, BigIntResult, nullptr, nullptr, nullptr, false, false, true},
     {"sum", true, nullptr, true, SumResult},
     {"avg", true, nullptr, true, DoubleResult},
     // min(DISTINCT x) is min(x): the binder drops DISTINCT (distinct_insensitive).

@@ -86,6 +86,10 @@ struct AggregateFunction {
   bool distinct_insensitive = false;
   // DISTINCT is not supported (an error at bind time).
   bool no_distinct = false;
+  // A correlated aggregate subquery yields 0 for an outer row no inner row belongs to, not
+  // NULL (count, count_star; DuckDB gives every other aggregate NULL there, also
+  // approx_count_distinct, whose value over no rows is 0 elsewhere).
+  bool zero_on_empty = false;
 };
 
 // The aggregate a SQL call `name(...)` means; null when there is none.

@@ -27,7 +27,9 @@ Support No(std::string why) { return {false, std::move(why)}; }
 Support Join(const ir::JoinSpec& j) {
   const LJoinType type = j.type;
   const auto& keys = j.keys;
-  if (j.nulls_equal || j.counted) return No("the joins of INTERSECT and EXCEPT do not run on the GPU yet");
+  if (j.nulls_equal || j.counted)
+    return No("joins with NULL keys equal (INTERSECT, EXCEPT, a generally decorrelated subquery) do not run on the "
+              "GPU yet");
   if (type == LJoinType::Full) return No("FULL OUTER joins do not run on the GPU yet");
   // Planned only for the CPU (optimizer/semi_join_side.cpp); refused should one get here.
   if (ReturnsRightOnly(type)) return No("right semi and anti joins (built on the returned side) do not run on the GPU yet");

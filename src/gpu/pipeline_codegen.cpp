@@ -1089,8 +1089,11 @@ void Generator::BuildSink(const ir::Sink& j) {
   t->word_of.clear();
   for (size_t c = 0; c < cols.size(); c++) {
     // A column only LIKE reads as bytes (raw) is never stored: a probe reading it hands its
-    // pipeline to the CPU.
-    bool store = !t->keys_only && !cols[c].raw && (!t->read_known || t->read[c]);
+    // pipeline to the CPU. Nor is a build column of an earlier join that its table does not
+    // store (such a raw column, when this build's input is itself a join: bushy plans).
+    const bool unstored = cols[c].kind == Col::Payload &&
+                          probes_[cols[c].probe].table->word_of[cols[c].build_col] < 0;
+    bool store = !t->keys_only && !cols[c].raw && !unstored && (!t->read_known || t->read[c]);
     const std::string ct = DeviceCType(cols[c].type);
     if (store && ct.empty())
       throw NotOnGpu("a join build column of type " + cols[c].type.ToString() + " is not supported on the GPU yet");

@@ -63,7 +63,13 @@ Connection::~Connection() = default;
 
 Database& Connection::database() { return txn_ ? txn_->db() : db_; }
 
-QueryResult Connection::Execute(const ast::Statement& stmt) {
+QueryResult Connection::Execute(const ast::Statement& stmt, ResultConsumer* consumer) {
+  // A streamed SELECT runs here; every other statement through ExecuteStatement.
+  auto run = [&](Database& db) {
+    if (consumer && stmt.kind == ast::StmtKind::Select)
+      return RunSelect(db, *static_cast<const ast::SelectStatement&>(stmt).select, consumer);
+    return ExecuteStatement(db, stmt);
+  };
   if (stmt.kind == ast::StmtKind::Transaction) {
     switch (static_cast<const ast::TransactionStatement&>(stmt).op) {
       case ast::TransactionOp::Begin:
@@ -86,11 +92,11 @@ QueryResult Connection::Execute(const ast::Statement& stmt) {
         return Status("ROLLBACK");
     }
   }
-  if (!txn_) return ExecuteStatement(db_, stmt);
+  if (!txn_) return run(db_);
   if (txn_->aborted())
     throw UserError(ErrorKind::Transaction, "Current transaction is aborted (please ROLLBACK)", stmt.pos);
   try {
-    return ExecuteStatement(txn_->db(), stmt);
+    return run(txn_->db());
   } catch (const UserError& e) {
     // As in DuckDB, mistakes found before anything runs (syntax, names, types) leave the
     // transaction usable; failures while changing data abort it.
@@ -109,7 +115,9 @@ using Clock = std::chrono::steady_clock;
 double MsSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 }  // namespace
 
-std::vector<QueryResult> Connection::ExecuteAll(std::string_view sql) {
+std::vector<QueryResult> Connection::ExecuteAll(std::string_view sql) { return ExecuteAll(sql, nullptr); }
+
+std::vector<QueryResult> Connection::ExecuteAll(std::string_view sql, ResultConsumer* consumer) {
   auto t0 = Clock::now();
   interrupted_.store(false);
   InterruptScope interrupt_scope(&interrupted_);
@@ -140,7 +148,7 @@ std::vector<QueryResult> Connection::ExecuteAll(std::string_view sql) {
   if (entry) {
     const bool cached = !entry->fresh;
     QueryResult r = RunPrepared(db, *static_cast<const ast::SelectStatement&>(*entry->statement).select,
-                                entry->query);  // throws: the entry is dropped
+                                entry->query, true, consumer);  // throws: the entry is dropped
     r.phases.parse_ms = parse_ms;
     r.phases.plan_cached = cached;
     r.elapsed_ms = MsSince(t0);
@@ -151,7 +159,7 @@ std::vector<QueryResult> Connection::ExecuteAll(std::string_view sql) {
   for (auto& s : stmts) {
     CheckInterrupt(&interrupted_);
     auto t1 = Clock::now();
-    QueryResult r = Execute(*s);
+    QueryResult r = Execute(*s, &s == &stmts.back() ? consumer : nullptr);
     r.elapsed_ms = MsSince(t1);
     if (stmts.size() == 1) r.phases.parse_ms = parse_ms;
     results.push_back(std::move(r));
@@ -163,6 +171,30 @@ QueryResult Connection::Query(std::string_view sql) {
   auto results = ExecuteAll(sql);
   if (results.empty()) throw UserError(ErrorKind::Syntax, "no statement to execute");
   return std::move(results.back());
+}
+
+QueryResult Connection::Stream(std::string_view sql, ResultConsumer& consumer) {
+  // Tells a streamed SELECT (Begin called) from a statement whose rows come back whole.
+  struct Tracking : ResultConsumer {
+    ResultConsumer& to;
+    bool begun = false;
+    explicit Tracking(ResultConsumer& c) : to(c) {}
+    void Begin(const std::vector<std::string>& n, const std::vector<Type>& t) override {
+      begun = true;
+      to.Begin(n, t);
+    }
+    bool Chunk(DataChunk& c) override { return to.Chunk(c); }
+  } tracking(consumer);
+  auto results = ExecuteAll(sql, &tracking);
+  if (results.empty()) throw UserError(ErrorKind::Syntax, "no statement to execute");
+  QueryResult r = std::move(results.back());
+  if (r.has_rows && !tracking.begun) {  // a statement that does not stream: its rows now
+    consumer.Begin(r.names, r.types);
+    for (auto& c : r.chunks)
+      if (c.size && !consumer.Chunk(c)) break;
+  }
+  r.chunks.clear();
+  return r;
 }
 
 }  // namespace tessera

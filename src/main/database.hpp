@@ -10,6 +10,7 @@
 
 #include "common/value.hpp"
 #include "common/vector.hpp"
+#include "execution/result_consumer.hpp"
 #include "model/pipeline_run.hpp"
 #include "storage/catalog.hpp"
 
@@ -112,6 +113,12 @@ class Connection {
   std::vector<QueryResult> ExecuteAll(std::string_view sql);
   // Runs a single statement (or the last of several) and returns its result.
   QueryResult Query(std::string_view sql);
+  // As Query, but the result's rows go to `consumer` (execution/result_consumer.hpp) as
+  // they come instead of into the result: a SELECT's as its last pipeline produces them
+  // (consumer.Chunk returning false stops the query early), any other statement's with
+  // rows (EXPLAIN, SHOW ...) once it ran. The returned result has no chunks; when it
+  // has_rows, consumer.Begin was called and row_count counts the rows handed over.
+  QueryResult Stream(std::string_view sql, ResultConsumer& consumer);
   // The database statements run against: inside BEGIN ... COMMIT the transaction's view.
   Database& database();
   bool in_transaction() const { return txn_ != nullptr; }
@@ -125,7 +132,9 @@ class Connection {
  private:
   // Runs one statement: BEGIN/COMMIT/ROLLBACK here, the rest by ExecuteStatement against
   // database(); a failure inside a transaction may abort it (Transaction::Abort).
-  QueryResult Execute(const ast::Statement& stmt);
+  QueryResult Execute(const ast::Statement& stmt, ResultConsumer* consumer = nullptr);
+  // ExecuteAll, the last statement streamed to `consumer` when not null (Stream).
+  std::vector<QueryResult> ExecuteAll(std::string_view sql, ResultConsumer* consumer);
   Database& db_;
   std::unique_ptr<Transaction> txn_;
   std::atomic<bool> interrupted_{false};

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "common/interrupt.hpp"
 #include "execution/physical_planner.hpp"
 #include "execution/operators/basic_operators.hpp"
 #include "execution/operators/hash_join.hpp"
@@ -87,13 +88,29 @@ void CollectJoinRows(const PhysicalOperator& op, const std::map<const PhysicalOp
 }
 }  // namespace
 
-QueryResult RunPrepared(Database& db, const ast::SelectStmt& select, PreparedQuery& q, bool free_state) {
+QueryResult RunPrepared(Database& db, const ast::SelectStmt& select, PreparedQuery& q, bool free_state,
+                        ResultConsumer* consumer) {
   auto t0 = Clock::now();
   // A plan that ran before: clear what that run left (also after a run that threw).
   ResetPlanState(*q.plan);
   q.pipelines->ResetState();
-  if (!q.gpu) {
+  if (consumer) consumer->Begin(q.bound.names, q.bound.types);
+  // The CPU's result streams from its last pipeline; the GPU's is handed over once complete
+  // (below), so that a query the GPU hands back to the CPU has streamed nothing yet.
+  struct Attach {
+    PhysicalResult* res = nullptr;
+    ~Attach() {
+      if (res) res->consumer = nullptr;  // a cached plan may next run unstreamed
+    }
+  } attach;
+  auto run_on_cpu = [&] {
+    attach.res = static_cast<PhysicalResult*>(q.plan.get());
+    attach.res->consumer = consumer;
+    attach.res->interrupt = CurrentInterruptFlag();
     q.pipelines->Execute(db.threads());
+  };
+  if (!q.gpu) {
+    run_on_cpu();
   } else {
     // A join whose build side had duplicate keys: planned again with its table chained,
     // still on the GPU (the plan cache keeps that plan); any other case goes to the CPU.
@@ -110,7 +127,7 @@ QueryResult RunPrepared(Database& db, const ast::SelectStmt& select, PreparedQue
         }
         q = PrepareSelect(db, select, false);
         q.fallback_note = std::string("the GPU handed the query back (") + e.what() + "); it ran on the CPU";
-        q.pipelines->Execute(db.threads());
+        run_on_cpu();
         break;
       }
     }
@@ -134,8 +151,18 @@ QueryResult RunPrepared(Database& db, const ast::SelectStmt& select, PreparedQue
   r.names = q.bound.names;
   r.types = q.bound.types;
   auto* res = static_cast<PhysicalResult*>(q.plan.get());
-  r.row_count = res->result.rows;
-  r.chunks = std::move(res->result.chunks);
+  if (consumer) {
+    if (!res->consumer) {  // the GPU's result
+      res->consumer = consumer;
+      res->interrupt = CurrentInterruptFlag();
+      attach.res = res;
+      res->Finalize();
+    }
+    r.row_count = res->streamed_rows;
+  } else {
+    r.row_count = res->result.rows;
+    r.chunks = std::move(res->result.chunks);
+  }
   // The run's state (hash tables, sorted rows) is not needed any more: free it now rather
   // than when the plan is run again or dropped from the cache.
   if (free_state) ResetPlanState(*q.plan);

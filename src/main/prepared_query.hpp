@@ -48,7 +48,11 @@ PreparedQuery PrepareSelectForGpu(Database& db, const ast::SelectStmt& select);
 // run and collect phases timed. When the GPU hands the query back (a case its kernels
 // cannot answer exactly), `q` is prepared again for the CPU and run there. With
 // `free_state` the operators' run state (hash tables, sorted rows) is freed once the
-// result is out; EXPLAIN ANALYZE keeps it to print the plan as it ran.
-QueryResult RunPrepared(Database& db, const ast::SelectStmt& select, PreparedQuery& q, bool free_state = true);
+// result is out; EXPLAIN ANALYZE keeps it to print the plan as it ran. With `consumer` the
+// rows are handed to it as they come (execution/result_consumer.hpp; on the CPU as the last
+// pipeline produces them, from the GPU once it finished) and the result holds no chunks:
+// its row_count counts the rows handed over.
+QueryResult RunPrepared(Database& db, const ast::SelectStmt& select, PreparedQuery& q, bool free_state = true,
+                        ResultConsumer* consumer = nullptr);
 
 }  // namespace tessera

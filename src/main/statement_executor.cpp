@@ -35,13 +35,14 @@ QueryResult Status(std::string msg) {
 
 namespace {
 
-// Appends query result chunks to a table, casting each column to the table's type.
-uint64_t AppendResult(Database& db, const std::string& table, std::vector<DataChunk>& chunks,
-                      const std::vector<int>& target_cols) {
-  auto entry = db.catalog().GetTable(table);
-  const auto& cols = entry->schema.columns;
-  RowGroupWriter writer(entry->schema.types());
-  uint64_t rows = 0;
+// Query result chunks as row groups of a table with `schema`, each column cast to the
+// table's type; `rows` counts them.
+std::vector<std::shared_ptr<const RowGroup>> ResultRowGroups(Database& db, const TableSchema& schema,
+                                                             std::vector<DataChunk>& chunks,
+                                                             const std::vector<int>& target_cols, uint64_t& rows) {
+  const auto& cols = schema.columns;
+  RowGroupWriter writer(schema.types());
+  rows = 0;
   // Columns the statement gives no value: their DEFAULT, else NULL.
   std::vector<Value> defaults;
   for (size_t c = 0; c < cols.size(); c++) {
@@ -50,7 +51,7 @@ uint64_t AppendResult(Database& db, const std::string& table, std::vector<DataCh
   }
   for (auto& ch : chunks) {
     DataChunk out;
-    out.Init(entry->schema.types(), std::max<uint32_t>(ch.size, 1));
+    out.Init(schema.types(), std::max<uint32_t>(ch.size, 1));
     for (size_t c = 0; c < cols.size(); c++) {
       Vector& v = out.cols[c];
       uint8_t* valid = v.validity();
@@ -83,7 +84,16 @@ uint64_t AppendResult(Database& db, const std::string& table, std::vector<DataCh
     writer.Append(out);
     rows += ch.size;
   }
-  db.catalog().Append(table, writer.Finish());
+  return writer.Finish();
+}
+
+// Appends query result chunks to a table, casting each column to the table's type.
+uint64_t AppendResult(Database& db, const std::string& table, std::vector<DataChunk>& chunks,
+                      const std::vector<int>& target_cols) {
+  auto entry = db.catalog().GetTable(table);
+  uint64_t rows = 0;
+  auto groups = ResultRowGroups(db, entry->schema, chunks, target_cols, rows);
+  db.catalog().Append(table, std::move(groups));
   return rows;
 }
 
@@ -154,12 +164,12 @@ QueryResult TextResult(const std::string& column, const std::vector<std::string>
 }
 
 
-QueryResult RunSelect(Database& db, const ast::SelectStmt& select) {
+QueryResult RunSelect(Database& db, const ast::SelectStmt& select, ResultConsumer* consumer) {
   QueryResult r;
   std::chrono::steady_clock::time_point t0;
   {
     auto q = PrepareSelect(db, select);
-    r = RunPrepared(db, select, q);
+    r = RunPrepared(db, select, q, true, consumer);
     t0 = std::chrono::steady_clock::now();
   }
   r.phases.release_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -184,16 +194,13 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
         auto r = RunSelect(db, *ct.as_select);
         for (size_t i = 0; i < r.names.size(); i++)
           schema.columns.push_back({r.names[i], r.types[i].id == TypeId::Null ? Type::Integer() : r.types[i], false});
-        db.catalog().CreateTable(schema);
         std::vector<int> all;
         for (size_t i = 0; i < schema.columns.size(); i++) all.push_back((int)i);
-        try {
-          uint64_t n = AppendResult(db, ct.table, r.chunks, all);
-          return Status("CREATE TABLE " + std::to_string(n));
-        } catch (...) {
-          db.catalog().DropTable(ct.table, true);
-          throw;
-        }
+        // The table and its rows in one commit (a crash leaves all or nothing).
+        uint64_t n = 0;
+        auto groups = ResultRowGroups(db, schema, r.chunks, all, n);
+        db.catalog().CreateTable(schema, false, std::move(groups));
+        return Status("CREATE TABLE " + std::to_string(n));
       }
       for (auto& c : ct.columns) schema.columns.push_back({c.name, c.type, c.not_null, c.default_sql});
       if (schema.columns.empty()) throw UserError(ErrorKind::Syntax, "a table needs at least one column", stmt.pos);

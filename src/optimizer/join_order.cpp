@@ -1,9 +1,11 @@
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <map>
 #include <set>
 
 #include "optimizer/cardinality.hpp"
+#include "optimizer/join_enumerator.hpp"
 #include "optimizer/optimizer.hpp"
 
 namespace tessera {
@@ -44,7 +46,8 @@ void Flatten(LogicalOpPtr op, std::vector<Relation>& rels, std::vector<BoundExpr
     return;
   }
   if (op->kind == LogicalKind::Join &&
-      (op->join_type == LJoinType::Cross || op->join_type == LJoinType::Inner) && !op->residual) {
+      (op->join_type == LJoinType::Cross || op->join_type == LJoinType::Inner) && !op->residual &&
+      !op->nulls_equal) {
     for (size_t i = 0; i < op->left_keys.size(); i++)
       preds.push_back(MakeCompare(ast::Op::Eq, std::move(op->left_keys[i]), std::move(op->right_keys[i])));
     Flatten(std::move(op->children[0]), rels, preds);
@@ -68,12 +71,80 @@ std::set<size_t> RelsOf(const BoundExpr& e, const std::vector<Relation>& rels) {
   return r;
 }
 
+struct Built {
+  LogicalOpPtr op;
+  std::vector<bool> in;  // the relations under it
+};
+
+// The logical join tree of the enumerator's plan: each join takes the keys of the edges
+// between its two sides (left: the probe side, right: the build side) and a filter above it
+// takes the residual predicates it is the lowest join to cover.
+Built BuildJoinTree(const JoinPlan& plan, int at, std::vector<Relation>& rels, std::vector<Edge>& edges,
+                    std::vector<Residual>& residuals, double& rows) {
+  const JoinPlanNode& node = plan.nodes[at];
+  if (node.probe < 0) {
+    Built b{std::move(rels[node.relation].op), std::vector<bool>(rels.size(), false)};
+    b.in[node.relation] = true;
+    rows = rels[node.relation].rows;
+    return b;
+  }
+  double lrows = 0, rrows = 0;
+  Built l = BuildJoinTree(plan, node.probe, rels, edges, residuals, lrows);
+  Built r = BuildJoinTree(plan, node.build, rels, edges, residuals, rrows);
+  auto j = std::make_unique<LogicalOp>(LogicalKind::Join);
+  j->join_type = LJoinType::Inner;
+  std::vector<KeyEstimate> lke, rke;
+  for (auto& e : edges) {
+    if (!e.ea) continue;
+    if (l.in[e.a] && r.in[e.b]) {
+      j->left_keys.push_back(std::move(e.ea));
+      j->right_keys.push_back(std::move(e.eb));
+      lke.push_back(e.ka);
+      rke.push_back(e.kb);
+    } else if (r.in[e.a] && l.in[e.b]) {
+      j->left_keys.push_back(std::move(e.eb));
+      j->right_keys.push_back(std::move(e.ea));
+      lke.push_back(e.kb);
+      rke.push_back(e.ka);
+    } else {
+      continue;
+    }
+    e.ea.reset();
+    e.eb.reset();
+  }
+  if (j->left_keys.empty()) j->join_type = LJoinType::Cross;
+  rows = std::max(1.0, InnerJoinRows(lrows, rrows, lke, rke));
+  j->estimated_rows = rows;
+  j->children.push_back(std::move(l.op));
+  j->children.push_back(std::move(r.op));
+  Built out{std::move(j), std::move(l.in)};
+  for (size_t i = 0; i < out.in.size(); i++) out.in[i] = out.in[i] || r.in[i];
+  std::vector<BoundExprPtr> ready;
+  for (auto& res : residuals) {
+    if (!res.pred) continue;
+    bool all = true;
+    for (size_t x : res.rels) all = all && out.in[x];
+    if (all) ready.push_back(std::move(res.pred));
+  }
+  if (!ready.empty()) {
+    auto f = std::make_unique<LogicalOp>(LogicalKind::Filter);
+    f->filters = std::move(ready);
+    for (auto& t : f->filters) rows *= EstimateSelectivity(*t, nullptr);
+    rows = std::max(1.0, rows);
+    f->estimated_rows = rows;
+    f->children.push_back(std::move(out.op));
+    out.op = std::move(f);
+  }
+  return out;
+}
+
 }  // namespace
 
 LogicalOpPtr ReorderJoins(LogicalOpPtr op) {
   bool region = op->kind == LogicalKind::Filter ||
                 (op->kind == LogicalKind::Join &&
-                 (op->join_type == LJoinType::Cross || op->join_type == LJoinType::Inner) && !op->residual);
+                 (op->join_type == LJoinType::Cross || op->join_type == LJoinType::Inner) && !op->residual &&
+                 !op->nulls_equal);  // NULLs equal (a decorrelated subquery's): kept as it is
   if (!region) {
     for (auto& c : op->children) c = ReorderJoins(std::move(c));
     return op;
@@ -129,86 +200,60 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op) {
     e.ka = EstimateKey(*e.ea, *rels[e.a].op);
     e.kb = EstimateKey(*e.eb, *rels[e.b].op);
   }
-  // Greedy left-deep join order: start from the largest relation (the fact table).
-  size_t n = rels.size();
-  std::vector<bool> in(n, false);
-  size_t start = 0;
-  for (size_t i = 1; i < n; i++)
-    if (rels[i].rows > rels[start].rows) start = i;
-  LogicalOpPtr cur = std::move(rels[start].op);
-  double cur_rows = rels[start].rows;
-  in[start] = true;
-  auto place_residuals = [&]() {
-    std::vector<BoundExprPtr> ready;
+  // The join graph: relations connected by equi-join keys and by residual predicates over
+  // two relations; the enumerator (join_enumerator.cpp) chooses the tree.
+  const size_t n = rels.size();
+  std::vector<std::pair<uint64_t, BoundExpr*>> residual_sets;  // relations (mask), predicate
+  if (n <= 64)
     for (auto& r : residuals) {
-      if (!r.pred) continue;
-      bool all = true;
-      for (size_t x : r.rels) all &= in[x];
-      if (all) ready.push_back(std::move(r.pred));
+      uint64_t m = 0;
+      for (size_t x : r.rels) m |= uint64_t{1} << x;
+      residual_sets.push_back({m, r.pred.get()});
     }
-    if (ready.empty()) return;
-    auto f = std::make_unique<LogicalOp>(LogicalKind::Filter);
-    f->filters = std::move(ready);
-    for (auto& t : f->filters) cur_rows *= EstimateSelectivity(*t, nullptr);
-    f->estimated_rows = cur_rows;
-    f->children.push_back(std::move(cur));
-    cur = std::move(f);
-  };
-  for (size_t step = 1; step < n; step++) {
-    size_t best = n;
-    double best_rows = 0, best_rank = 0;
-    for (size_t i = 0; i < n; i++) {
-      if (in[i]) continue;
-      bool connected = false;
-      std::vector<KeyEstimate> mine, other;  // the keys joining i to what is joined
-      for (auto& e : edges) {
-        if (!e.ea || !((e.a == i && in[e.b]) || (e.b == i && in[e.a]))) continue;
-        connected = true;
-        mine.push_back(e.a == i ? e.ka : e.kb);
-        other.push_back(e.a == i ? e.kb : e.ka);
-      }
-      // A relation not connected by a join key is taken last (a cross product), unless it
-      // has at most one row: joining it then multiplies nothing.
-      double out = InnerJoinRows(cur_rows, rels[i].rows, other, mine);
-      // The cost of the step: the rows it produces, the hash table it builds and the probes
-      // into it, a probe into a table beyond the caches (over 64 K rows) costing about four
-      // in-cache ones. So between joins that keep every probe row the smaller build side
-      // goes first (a dimension reached through it may filter next), and a large table is
-      // probed after the small ones that filter.
-      const double probe = rels[i].rows > 65536 ? 4 : 1;
-      double rank = out + rels[i].rows + cur_rows * probe;
-      if (!connected && !AtMostOneRow(*rels[i].op)) rank *= 1e6;
-      if (best == n || rank < best_rank) { best = i; best_rows = out; best_rank = rank; }
+  JoinPlan plan;
+  if (n <= 64) {
+    JoinGraph g;
+    g.neighbors.assign(n, 0);
+    for (auto& r : rels) {
+      g.rows.push_back(r.rows);
+      g.single_row.push_back(AtMostOneRow(*r.op));
     }
-    auto j = std::make_unique<LogicalOp>(LogicalKind::Join);
-    j->join_type = LJoinType::Inner;
-    std::vector<BoundExprPtr> lk, rk;
     for (auto& e : edges) {
-      if (!e.ea) continue;
-      if (e.a == best && in[e.b]) { rk.push_back(std::move(e.ea)); lk.push_back(std::move(e.eb)); }
-      else if (e.b == best && in[e.a]) { lk.push_back(std::move(e.ea)); rk.push_back(std::move(e.eb)); }
-      else continue;
-      e.ea.reset();
-      e.eb.reset();
+      g.neighbors[e.a] |= uint64_t{1} << e.b;
+      g.neighbors[e.b] |= uint64_t{1} << e.a;
     }
-    if (lk.empty()) j->join_type = LJoinType::Cross;
-    LogicalOpPtr other = std::move(rels[best].op);
-    // The joined side is the streaming pipeline (for a star: the fact table) and stays
-    // the probe side; the new relation builds. Swapping by estimated size would
-    // materialise the whole pipeline's output whenever an estimate is too low (seen on
-    // SSB q4.2 at SF10: 575 K rows estimated as 11 K), so the largest relation always
-    // probes, as in Crystal's star joins.
-    j->children.push_back(std::move(cur));
-    j->children.push_back(std::move(other));
-    j->left_keys = std::move(lk);
-    j->right_keys = std::move(rk);
-    in[best] = true;
-    cur_rows = std::max(1.0, best_rows);
-    j->estimated_rows = cur_rows;
-    cur = std::move(j);
-    place_residuals();
+    for (auto& [m, pred] : residual_sets)
+      if (std::popcount(m) == 2) {
+        const int a = std::countr_zero(m), b = 63 - std::countl_zero(m);
+        g.neighbors[a] |= uint64_t{1} << b;
+        g.neighbors[b] |= uint64_t{1} << a;
+      }
+    g.join_rows = [&](uint64_t l, double lr, uint64_t r, double rr) {
+      std::vector<KeyEstimate> lk, rk;
+      for (auto& e : edges) {
+        const uint64_t a = uint64_t{1} << e.a, b = uint64_t{1} << e.b;
+        if ((l & a) && (r & b)) { lk.push_back(e.ka); rk.push_back(e.kb); }
+        else if ((l & b) && (r & a)) { lk.push_back(e.kb); rk.push_back(e.ka); }
+      }
+      double out = InnerJoinRows(lr, rr, lk, rk);
+      for (auto& [m, pred] : residual_sets)
+        if ((m & ~(l | r)) == 0 && (m & ~l) && (m & ~r)) out *= EstimateSelectivity(*pred, nullptr);
+      return out;
+    };
+    plan = OrderJoins(g);
+  } else {
+    // Beyond 64 relations: left-deep in the order written.
+    plan.nodes.push_back({0, -1, -1, 0, rels[0].rows, 0});
+    int cur = 0;
+    for (size_t i = 1; i < n; i++) {
+      plan.nodes.push_back({0, -1, -1, i, rels[i].rows, 0});
+      plan.nodes.push_back({0, cur, (int)plan.nodes.size() - 1, 0, 0, 0});
+      cur = (int)plan.nodes.size() - 1;
+    }
+    plan.root = (int)plan.nodes.size() - 1;
   }
-  place_residuals();
+  double cur_rows = 0;
+  LogicalOpPtr cur = BuildJoinTree(plan, plan.root, rels, edges, residuals, cur_rows).op;
   if (!top.empty()) {
     auto f = std::make_unique<LogicalOp>(LogicalKind::Filter);
     f->filters = std::move(top);

@@ -6,9 +6,9 @@
 //     (left_join_filters.cpp).
 //  3. join ordering + filter pushdown (join_order.cpp): inner/cross join regions are
 //     flattened into relations and predicates; single-table predicates go into the scans;
-//     equi-join predicates become hash-join keys; the join tree is built left-deep with
-//     the largest relation as the probe side and the others (the dimensions of a star or
-//     snowflake) as build sides, most selective first.
+//     equi-join predicates become hash-join keys; the join tree is chosen by dynamic
+//     programming over the join graph (join_enumerator.cpp: bushy, the smaller estimated
+//     side of each join builds; greedy left-deep beyond 12 relations).
 //  4. outer join simplification (outer_join_simplification.cpp): LEFT joins under
 //     NULL-rejecting filters become inner joins.
 //  4b. semi-join reduction (semi_join_reduction.cpp): an aggregation joined on its group

@@ -11,7 +11,8 @@
 //
 // Runs after the join order (scans carry their filters, the tree is fixed): the relation
 // R becomes Semi(R, subquery) in place, the join is removed from above the region, and the
-// estimates of the joins between are cleared for EstimateRows to make again. Not for the
+// estimates of the joins between are cleared for EstimateRows to make again, and an inner
+// join between whose build side is now the larger swaps its sides. Not for the
 // joins of INTERSECT/EXCEPT (NULLs equal, counted), NOT IN (null-aware), scalar subqueries'
 // single-match joins or keyless ones.
 #include <algorithm>
@@ -84,6 +85,16 @@ void Push(LogicalOpPtr& slot) {
   *rel = std::move(slot);
   for (LogicalOp* p : path) p->estimated_rows = -1;
   slot = std::move(region);
+  // The relation shrank after the join order chose the build sides: an inner join on the
+  // way whose build side is now estimated larger than its probe side swaps them (q18:
+  // customer no longer builds for the few orders left).
+  EstimateRows(*slot);
+  for (LogicalOp* p : path)
+    if (p->kind == LogicalKind::Join && p->join_type == LJoinType::Inner && !p->single_match && !p->residual &&
+        p->children[1]->estimated_rows > p->children[0]->estimated_rows) {
+      std::swap(p->children[0], p->children[1]);
+      std::swap(p->left_keys, p->right_keys);
+    }
 }
 
 }  // namespace

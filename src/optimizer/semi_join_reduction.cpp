@@ -176,6 +176,7 @@ void Reduce(LogicalOp& op) {
     if (keys * 4 > groups) continue;
     auto semi = std::make_unique<LogicalOp>(LogicalKind::Join);
     semi->join_type = LJoinType::Semi;
+    semi->nulls_equal = op.nulls_equal;  // a decorrelated subquery's join back: NULL keys match
     for (size_t i = 0; i < agg_keys.size(); i++) {
       if (group_of[i] < 0) continue;
       const BoundExpr& g = *agg->groups[group_of[i]];

@@ -438,6 +438,19 @@ BoundExprPtr Binder::BindAggregate(const ast::Expr& e, Ctx& ctx) {
   inner.scope = ctx.scope;
   inner.clause = "aggregate function arguments";
   BoundExprPtr agg = MakeAggregate(e, inner);
+  {
+    // Over columns of enclosing queries only, SQL makes it an aggregate of that query
+    // (as DuckDB does); tessera does not move it there.
+    std::vector<ColumnBinding> used;
+    agg->CollectBindings(used);
+    bool own = false;
+    if (ctx.scope)
+      for (auto& en : ctx.scope->entries)
+        for (auto& b : en.bindings) own = own || std::find(used.begin(), used.end(), b) != used.end();
+    if (!used.empty() && !own && !outer_scopes_.empty())
+      throw UserError(ErrorKind::Unsupported,
+                      "an aggregate in a subquery over columns of an enclosing query only is not supported yet", e.pos);
+  }
   for (uint32_t i = 0; i < ctx.agg->aggs.size(); i++)
     if (ctx.agg->aggs[i]->Equals(*agg))
       return MakeColumn({ctx.agg->agg_index, i}, agg->type, agg->ToString());
@@ -563,6 +576,15 @@ BoundExprPtr Binder::Bind(const ast::Expr& e, Ctx& ctx) {
       if (ctx.agg->groups[i]->Equals(*bound))
         return MakeColumn({ctx.agg->group_index, i}, bound->type, bound->ToString());
     if (bound->IsConstant()) return bound;
+    {  // only columns of enclosing queries: a constant per outer row, as in DuckDB
+      std::vector<ColumnBinding> used;
+      bound->CollectBindings(used);
+      bool own = false;
+      if (ctx.scope)
+        for (auto& en : ctx.scope->entries)
+          for (auto& b : en.bindings) own = own || std::find(used.begin(), used.end(), b) != used.end();
+      if (!own && !used.empty() && !outer_scopes_.empty()) return bound;
+    }
     if (e.kind == ExprKind::Column && ctx.aliases)  // QUALIFY naming a select-list alias
       for (auto& [alias, expr] : *ctx.aliases)
         if (alias == e.name && e.table.empty() && expr->Equals(*bound)) return bound;

@@ -5,6 +5,7 @@
 #include "common/decimal.hpp"
 #include "planner/binder.hpp"
 #include "planner/binder_internal.hpp"
+#include "planner/decorrelate.hpp"
 
 namespace tessera {
 
@@ -64,8 +65,8 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
   for (auto& ref : stmt.from) {
     auto p = BindFrom(*ref, scope);
     if (IsPendingJoin(*p)) {  // a LATERAL subquery referring to the items before it
-      p->children.insert(p->children.begin(), plan ? std::move(plan) : std::make_unique<LogicalOp>(LogicalKind::Dummy));
-      plan = std::move(p);
+      plan = AttachLeft(std::move(p), plan ? std::move(plan) : std::make_unique<LogicalOp>(LogicalKind::Dummy),
+                        ref->pos);
       continue;
     }
     plan = plan ? CrossJoin(std::move(plan), std::move(p)) : std::move(p);
@@ -292,6 +293,9 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
       for (auto& j : *joins) {
         for (auto& k : j->left_keys) rebind(*k);
         if (j->residual) rebind(*j->residual);
+        ForEachDomainPlaceholder(*j, [&](LogicalOp& d) {
+          for (auto& g : d.groups) rebind(*g);
+        });
       }
     plan = ApplyGroupingSets(std::move(plan), agg, sets, out);
   } else if (aggregating) {

@@ -15,11 +15,20 @@
 //       - a scalar subquery: a left join that allows one match per row; an aggregate the
 //         pull-up grouped yields, for an outer row without a group, the aggregate's value
 //         on empty input (COUNT 0, others NULL).
+//  4. Where the pull-up does not apply (it throws Unsupported, leaves references behind,
+//     or its result does not fit the use: a correlated IN outside a WHERE conjunct, a
+//     grouped aggregate under HAVING/ORDER BY/LIMIT, a LATERAL aggregate), the subquery as
+//     bound takes the general decorrelation (decorrelate.hpp): evaluated once per distinct
+//     value of the outer columns it uses and joined back on them with NULLs equal.
+//  References to queries further out stay free in the subquery's plan; the enclosing
+//  subquery's own decorrelation then handles them (its plan refers to them).
 #include <algorithm>
 #include <functional>
 
 #include "planner/binder.hpp"
 #include "planner/binder_internal.hpp"
+#include "planner/decorrelate.hpp"
+#include "function/function_registry.hpp"
 
 namespace tessera {
 
@@ -47,22 +56,6 @@ bool OnlyRefers(const BoundExpr& e, const Bindings& set) {
   return true;
 }
 
-bool SubtreeRefers(const LogicalOp& op, const Bindings& outer) {
-  auto any = [&](const std::vector<BoundExprPtr>& v) {
-    for (auto& e : v)
-      if (Refers(*e, outer)) return true;
-    return false;
-  };
-  if (any(op.filters) || any(op.exprs) || any(op.groups) || any(op.aggs) || any(op.left_keys) ||
-      any(op.right_keys) || (op.residual && Refers(*op.residual, outer)))
-    return true;
-  for (auto& o : op.orders)
-    if (Refers(*o.expr, outer)) return true;
-  for (auto& c : op.children)
-    if (SubtreeRefers(*c, outer)) return true;
-  return false;
-}
-
 void Rebind(BoundExpr& e, ColumnBinding from, ColumnBinding to) {
   if (e.kind == BExpr::Column && e.binding == from) e.binding = to;
   for (auto& c : e.children) Rebind(*c, from, to);
@@ -75,6 +68,8 @@ BoundExprPtr Substitute(const BoundExpr& e, ColumnBinding col, const BoundExpr& 
   for (auto& c : r->children) c = Substitute(*c, col, with);
   return r;
 }
+
+bool ZeroOnEmpty(const BoundExpr& agg) { return agg.agg_fn && agg.agg_fn->zero_on_empty; }
 
 UserError Unsupported(const std::string& what, SourcePos pos) {
   return UserError(ErrorKind::Unsupported, what + " is not supported yet", pos);
@@ -213,10 +208,7 @@ bool AstContainsSubquery(const ast::Expr& e) {
 }
 
 LogicalOpPtr ApplyJoins(LogicalOpPtr plan, std::vector<LogicalOpPtr>& joins) {
-  for (auto& j : joins) {
-    j->children.insert(j->children.begin(), std::move(plan));
-    plan = std::move(j);
-  }
+  for (auto& j : joins) plan = AttachLeft(std::move(j), std::move(plan));
   joins.clear();
   return plan;
 }
@@ -234,17 +226,88 @@ Binder::SubqueryPlan Binder::BindSubqueryPlan(const ast::Expr& e, const Ctx& ctx
     throw;
   }
   outer_scopes_.pop_back();
+  Bindings all_out;  // every enclosing query's columns
+  for (const Scope* s : outer_scopes_)
+    if (s)
+      for (auto& en : s->entries) all_out.insert(all_out.end(), en.bindings.begin(), en.bindings.end());
+  if (ctx.scope)
+    for (auto& en : ctx.scope->entries) all_out.insert(all_out.end(), en.bindings.begin(), en.bindings.end());
+  SubqueryPlan sp;
+  sp.refers_out = !OuterColumnsUsed(*bq.plan, all_out).empty();
+  sp.outer = SubqueryOuterColumns(*bq.plan, ctx, e.pos);
+  sp.types = std::move(bq.types);
+  if (OuterColumnsUsed(*bq.plan, sp.outer).empty()) {  // not correlated to this query
+    sp.plan = std::move(bq.plan);
+    return sp;
+  }
+  // The pull-up (the plain joins) where it applies; the general decorrelation elsewhere.
+  sp.plan = bq.plan->Copy();
+  try {
+    PullUp(sp.plan, sp.outer, sp.correlated, sp.grouped_agg, e.pos);
+    if (SubtreeRefers(*sp.plan, sp.outer)) throw Unsupported("this correlated reference", e.pos);
+  } catch (const UserError& err) {
+    if (err.kind() != ErrorKind::Unsupported) throw;
+    sp.plan = nullptr;
+    sp.correlated.clear();
+    sp.grouped_agg = nullptr;
+  }
+  sp.original = std::move(bq.plan);
+  if (!sp.plan) MakeGeneral(sp, e.pos);
+  return sp;
+}
+
+void Binder::MakeGeneral(SubqueryPlan& sp, SourcePos pos) {
+  if (sp.general) return;
+  DependentPlan dp = PushDomain(std::move(sp.original), sp.outer, next_index_, pos);
+  sp.plan = std::move(dp.plan);
+  sp.outer = std::move(dp.outer);
+  sp.domain = std::move(dp.domain);
+  sp.domain_types = std::move(dp.types);
+  sp.correlated.clear();
+  sp.grouped_agg = nullptr;
+  sp.general = true;
+}
+
+std::vector<ColumnBinding> Binder::SubqueryOuterColumns(LogicalOp& plan, const Ctx& ctx, SourcePos pos) {
   Bindings outer;
   if (ctx.scope)
     for (auto& en : ctx.scope->entries) outer.insert(outer.end(), en.bindings.begin(), en.bindings.end());
-  SubqueryPlan sp;
-  sp.plan = std::move(bq.plan);
-  sp.types = std::move(bq.types);
-  PullUp(sp.plan, outer, sp.correlated, sp.grouped_agg, e.pos);
-  if (!sp.correlated.empty() && ctx.agg)
-    throw Unsupported("a correlated subquery in the select list, HAVING or ORDER BY of a grouped query",
-                      e.pos);
-  return sp;
+  if (!ctx.agg) return outer;
+  const AggState& agg = *ctx.agg;
+  Bindings groups;
+  for (uint32_t g = 0; g < agg.groups.size(); g++) groups.push_back({agg.group_index, g});
+  std::vector<Type> types;
+  Bindings used = OuterColumnsUsed(plan, outer, &types);
+  if (used.empty()) return groups;
+  std::function<void(BoundExprPtr&)> rebind = [&](BoundExprPtr& e) {
+    if (e->kind == BExpr::Column && std::find(used.begin(), used.end(), e->binding) != used.end()) {
+      for (uint32_t g = 0; g < agg.groups.size(); g++)
+        if (agg.groups[g]->kind == BExpr::Column && agg.groups[g]->binding == e->binding) {
+          e = MakeColumn({agg.group_index, g}, agg.groups[g]->type, e->name);
+          return;
+        }
+      throw BindError("column \"" + e->name + "\" must appear in the GROUP BY clause or be used in an aggregate function",
+                      pos);
+    }
+    for (auto& c : e->children) rebind(c);
+  };
+  std::function<void(LogicalOp&)> walk = [&](LogicalOp& op) {
+    ForEachOwnExpr(op, rebind);
+    for (auto& c : op.children) walk(*c);
+  };
+  walk(plan);
+  return groups;
+}
+
+// The general plan's join back to the enclosing query: on its columns = the domain's,
+// NULLs equal.
+static void AddDomainKeys(LogicalOp& join, const Bindings& outer, const Bindings& domain,
+                          const std::vector<Type>& types) {
+  for (size_t i = 0; i < outer.size(); i++) {
+    join.left_keys.push_back(MakeColumn(outer[i], types[i], "#outer"));
+    join.right_keys.push_back(MakeColumn(domain[i], types[i], "#domain"));
+  }
+  join.nulls_equal = true;
 }
 
 // Turns the pulled-up predicates into join keys (outer expression = inner expression)
@@ -271,9 +334,9 @@ static void MakeJoinCondition(LogicalOp& join, std::vector<BoundExprPtr> preds, 
   if (!residual.empty()) join.residual = MakeAnd(std::move(residual));
 }
 
-// x = (first column of the subquery), types unified.
-static void AddInKey(LogicalOp& join, BoundExprPtr x, const std::vector<Type>& types, ColumnBinding col,
-                     SourcePos pos) {
+// x and the subquery's first column, cast to the type they are compared in.
+static std::pair<BoundExprPtr, BoundExprPtr> InOperands(BoundExprPtr x, const std::vector<Type>& types,
+                                                        ColumnBinding col, SourcePos pos) {
   if (types.size() != 1)
     throw UserError(ErrorKind::Binder, "subquery returns " + std::to_string(types.size()) +
                                            " columns; IN (SELECT ...) needs exactly one", pos);
@@ -289,6 +352,13 @@ static void AddInKey(LogicalOp& join, BoundExprPtr x, const std::vector<Type>& t
     l = MakeCast(std::move(l), t);
     r = MakeCast(std::move(r), t);
   }
+  return {std::move(l), std::move(r)};
+}
+
+// x = (first column of the subquery), types unified.
+static void AddInKey(LogicalOp& join, BoundExprPtr x, const std::vector<Type>& types, ColumnBinding col,
+                     SourcePos pos) {
+  auto [l, r] = InOperands(std::move(x), types, col, pos);
   join.left_keys.push_back(std::move(l));
   join.right_keys.push_back(std::move(r));
 }
@@ -303,28 +373,76 @@ bool Binder::BindSubqueryConjunct(const ast::Expr& e, Ctx& ctx, std::vector<Boun
   BoundExprPtr x;
   if (e.kind == ExprKind::InSubquery) x = Bind(*e.children[0], ctx);
   SubqueryPlan sp = BindSubqueryPlan(e, ctx);
-  if (e.kind == ExprKind::Exists && sp.correlated.empty()) sp.plan = LimitOne(std::move(sp.plan));
+  if (e.kind == ExprKind::Exists && !sp.refers_out) sp.plan = LimitOne(std::move(sp.plan));
   auto right = sp.plan->Bindings();
   auto j = MakeJoin(e.negated ? LJoinType::Anti : LJoinType::Semi, std::move(sp.plan));
-  MakeJoinCondition(*j, std::move(sp.correlated), right);
-  if (x) AddInKey(*j, std::move(x), sp.types, right[0], e.pos);
+  if (sp.general) {
+    // The domain's columns are the keys; x = y (NULL: no match) a residual.
+    AddDomainKeys(*j, sp.outer, sp.domain, sp.domain_types);
+    if (x) {
+      auto [l, r] = InOperands(std::move(x), sp.types, right[0], e.pos);
+      j->residual = MakeCompare(ast::Op::Eq, std::move(l), std::move(r));
+    }
+  } else {
+    MakeJoinCondition(*j, std::move(sp.correlated), right);
+    if (x) AddInKey(*j, std::move(x), sp.types, right[0], e.pos);
+  }
   ctx.joins->push_back(std::move(j));
   return true;
+}
+
+// A mark join of the general plan `plan` (bindings `right`) with the residual `residual`;
+// its mark column.
+static BoundExprPtr GeneralMark(LogicalOpPtr plan, const Bindings& outer, const Bindings& domain,
+                                const std::vector<Type>& types, BoundExprPtr residual,
+                                uint32_t table_index, std::vector<LogicalOpPtr>& joins, const char* name) {
+  auto j = MakeJoin(LJoinType::Mark, std::move(plan));
+  j->table_index = table_index;
+  if (!outer.empty()) AddDomainKeys(*j, outer, domain, types);
+  j->residual = std::move(residual);
+  joins.push_back(std::move(j));
+  return MakeColumn({table_index, 0}, Type::Boolean(), name);
 }
 
 BoundExprPtr Binder::BindSubqueryExpr(const ast::Expr& e, Ctx& ctx) {
   BoundExprPtr x;
   if (e.kind == ExprKind::InSubquery) x = Bind(*e.children[0], ctx);
   SubqueryPlan sp = BindSubqueryPlan(e, ctx);
-  bool correlated = !sp.correlated.empty();
+  bool correlated = !sp.correlated.empty() || sp.general;
+  if (e.kind == ExprKind::InSubquery && (correlated || sp.refers_out)) {
+    // x IN S per outer row, with SQL's NULLs: TRUE when a row of S equals x, else NULL
+    // when some comparison is NULL, else FALSE (also over no rows). Two mark joins of the
+    // general plan: "x = y for some row" and "x = y is not FALSE for some row". (Also for
+    // an S that refers only to queries further out, so that their decorrelation can
+    // evaluate it per value of theirs, which a null-aware join's NULL rule cannot be.)
+    if (correlated) MakeGeneral(sp, e.pos);
+    else sp.outer.clear();
+    auto right = sp.plan->Bindings();
+    auto copy = sp.plan->Copy();
+    auto [l, r] = InOperands(std::move(x), sp.types, right[0], e.pos);
+    auto eq = MakeCompare(ast::Op::Eq, l->Copy(), r->Copy());
+    auto eq_null = std::make_unique<BoundExpr>(BExpr::IsNull, Type::Boolean());
+    eq_null->children.push_back(eq->Copy());
+    auto maybe = std::make_unique<BoundExpr>(BExpr::Or, Type::Boolean());
+    maybe->children.push_back(eq->Copy());
+    maybe->children.push_back(std::move(eq_null));
+    auto m_true = GeneralMark(std::move(copy), sp.outer, sp.domain, sp.domain_types, std::move(eq), next_index_++, *ctx.joins, "in");
+    auto m_maybe = GeneralMark(std::move(sp.plan), sp.outer, sp.domain, sp.domain_types, std::move(maybe), next_index_++, *ctx.joins, "in");
+    auto c = std::make_unique<BoundExpr>(BExpr::Case, Type::Boolean());
+    c->children.push_back(std::move(m_true));
+    c->children.push_back(MakeConstant(Value::Boolean(true)));
+    c->children.push_back(std::move(m_maybe));
+    c->children.push_back(MakeConstant(Value::Null(Type::Boolean())));
+    c->children.push_back(MakeConstant(Value::Boolean(false)));
+    return e.negated ? Not(std::move(c)) : BoundExprPtr(std::move(c));
+  }
   if (e.kind == ExprKind::Exists || e.kind == ExprKind::InSubquery) {
-    if (e.kind == ExprKind::InSubquery && correlated)
-      throw Unsupported("a correlated IN (SELECT ...) other than as a condition of WHERE", e.pos);
-    if (e.kind == ExprKind::Exists && !correlated) sp.plan = LimitOne(std::move(sp.plan));
+    if (e.kind == ExprKind::Exists && !sp.refers_out) sp.plan = LimitOne(std::move(sp.plan));
     auto right = sp.plan->Bindings();
     auto j = MakeJoin(LJoinType::Mark, std::move(sp.plan));
     j->table_index = next_index_++;
-    MakeJoinCondition(*j, std::move(sp.correlated), right);
+    if (sp.general) AddDomainKeys(*j, sp.outer, sp.domain, sp.domain_types);
+    else MakeJoinCondition(*j, std::move(sp.correlated), right);
     if (x) {
       AddInKey(*j, std::move(x), sp.types, right[0], e.pos);
       j->null_aware = true;
@@ -337,23 +455,24 @@ BoundExprPtr Binder::BindSubqueryExpr(const ast::Expr& e, Ctx& ctx) {
   if (sp.types.size() != 1)
     throw UserError(ErrorKind::Binder, "subquery returns " + std::to_string(sp.types.size()) +
                                            " columns; a scalar subquery needs exactly one", e.pos);
+  if (sp.grouped_agg) {
+    LogicalOp* proj = sp.plan.get();
+    // HAVING, DISTINCT, ORDER BY or LIMIT over the aggregate: the general decorrelation.
+    if (proj->kind != LogicalKind::Projection || proj->children[0].get() != sp.grouped_agg) MakeGeneral(sp, e.pos);
+  }
   // The value of a grouped aggregate's select expression on empty input.
   BoundExprPtr empty_value;
   if (sp.grouped_agg) {
     LogicalOp* proj = sp.plan.get();
-    if (proj->kind != LogicalKind::Projection || proj->children[0].get() != sp.grouped_agg)
-      throw Unsupported("a correlated aggregate subquery with HAVING, DISTINCT, ORDER BY or LIMIT", e.pos);
     const LogicalOp& agg = *sp.grouped_agg;
     BoundExprPtr v = proj->exprs[0]->Copy();
     bool plain_nullable = v->kind == BExpr::Column && v->binding.table == agg.agg_index &&
-                          agg.aggs[v->binding.column]->name != "count" &&
-                          agg.aggs[v->binding.column]->name != "count_star";
+                          !ZeroOnEmpty(*agg.aggs[v->binding.column]);
     if (!plain_nullable) {
       for (uint32_t i = 0; i < agg.aggs.size(); i++) {
         const BoundExpr& a = *agg.aggs[i];
-        bool is_count = a.name == "count" || a.name == "count_star";
-        auto c = MakeConstant(is_count ? Value::BigInt(0) : Value::Null(a.type));
-        v = Substitute(*v, {agg.agg_index, i}, *c);
+        auto c = MakeConstant(ZeroOnEmpty(a) ? Value::BigInt(0) : Value::Null(a.type));
+        v = Substitute(*v, {agg.agg_index, i}, *MakeCast(std::move(c), a.type));
       }
       empty_value = std::move(v);
     }
@@ -363,7 +482,8 @@ BoundExprPtr Binder::BindSubqueryExpr(const ast::Expr& e, Ctx& ctx) {
   auto right = sp.plan->Bindings();
   auto j = MakeJoin(LJoinType::Left, std::move(sp.plan));
   j->single_match = true;
-  MakeJoinCondition(*j, std::move(sp.correlated), right);
+  if (sp.general) AddDomainKeys(*j, sp.outer, sp.domain, sp.domain_types);
+  else MakeJoinCondition(*j, std::move(sp.correlated), right);
   BoundExprPtr value = MakeColumn(col, t, "#subquery");
   if (empty_value) {
     // Matched rows carry a non-NULL key (NULL keys never match).
@@ -393,14 +513,31 @@ LogicalOpPtr Binder::BindLateral(const ast::TableRef& ref, Scope& scope) {
   outer_scopes_.pop_back();
   Bindings outer;
   for (auto& en : scope.entries) outer.insert(outer.end(), en.bindings.begin(), en.bindings.end());
+  // The pull-up where it leaves no reference behind and groups nothing; the general
+  // decorrelation elsewhere.
   std::vector<BoundExprPtr> correlated;
-  LogicalOp* grouped = nullptr;
-  PullUp(bq.plan, outer, correlated, grouped, ref.pos);
-  if (grouped) throw Unsupported("an aggregate over correlated rows in a LATERAL subquery", ref.pos);
-  if (SubtreeRefers(*bq.plan, outer))
-    throw Unsupported("a reference to an earlier FROM item outside the WHERE clause of a LATERAL subquery", ref.pos);
+  LogicalOpPtr plan;
+  DependentPlan dp;
+  if (!OuterColumnsUsed(*bq.plan, outer).empty()) {
+    plan = bq.plan->Copy();
+    LogicalOp* grouped = nullptr;
+    try {
+      PullUp(plan, outer, correlated, grouped, ref.pos);
+      if (grouped || SubtreeRefers(*plan, outer)) plan = nullptr;
+    } catch (const UserError& err) {
+      if (err.kind() != ErrorKind::Unsupported) throw;
+      plan = nullptr;
+    }
+    if (!plan) {
+      correlated.clear();
+      dp = PushDomain(std::move(bq.plan), outer, next_index_, ref.pos);
+      plan = std::move(dp.plan);
+    }
+  } else {
+    plan = std::move(bq.plan);
+  }
   // The scope entry: the subquery's columns (the pull-up may have added hidden ones).
-  auto b = bq.plan->Bindings();
+  auto b = plan->Bindings();
   if (ref.column_aliases.size() > bq.names.size())
     throw BindError("table \"" + ref.alias + "\" has " + std::to_string(bq.names.size()) + " columns available but " +
                         std::to_string(ref.column_aliases.size()) + " columns specified",
@@ -416,9 +553,13 @@ LogicalOpPtr Binder::BindLateral(const ast::TableRef& ref, Scope& scope) {
     if (!se.alias.empty() && e.alias == se.alias)
       throw BindError("table name \"" + se.alias + "\" specified more than once", ref.pos);
   scope.entries.push_back(std::move(se));
-  if (correlated.empty()) return std::move(bq.plan);
-  auto j = MakeJoin(LJoinType::Inner, std::move(bq.plan));
-  MakeJoinCondition(*j, std::move(correlated), b);
+  if (correlated.empty() && dp.outer.empty()) return plan;
+  auto j = MakeJoin(LJoinType::Inner, std::move(plan));
+  if (!dp.outer.empty()) {
+    AddDomainKeys(*j, dp.outer, dp.domain, dp.types);
+  } else {
+    MakeJoinCondition(*j, std::move(correlated), b);
+  }
   return j;
 }
 

@@ -4,6 +4,7 @@
 #include "parser/parser.hpp"
 #include "planner/binder.hpp"
 #include "planner/binder_internal.hpp"
+#include "planner/decorrelate.hpp"
 
 namespace tessera {
 
@@ -97,10 +98,12 @@ LogicalOpPtr Binder::BindTableEntry(std::shared_ptr<const TableEntry> entry, con
 
 LogicalOpPtr Binder::BindSubqueryRef(const ast::SelectStmt& q, const std::string& alias,
                                      const std::vector<std::string>& col_aliases, SourcePos pos,
-                                     Scope& scope, bool check_aliases) {
-  // A derived table does not see the queries around it (no LATERAL).
-  auto saved = std::move(outer_scopes_);
-  outer_scopes_.clear();
+                                     Scope& scope, bool check_aliases, bool derived) {
+  // A derived table does not see the FROM items beside it (no LATERAL), but does see the
+  // queries around its query when that is a subquery (correlation); a CTE's or view's
+  // query sees neither.
+  auto saved = outer_scopes_;
+  if (!derived) outer_scopes_.clear();
   BoundQuery bq;
   try {
     bq = BindSelect(q);
@@ -213,12 +216,17 @@ LogicalOpPtr Binder::BindFrom(const ast::TableRef& ref, Scope& scope) {
     case ast::TableRefKind::TableFunction: return BindTableFunction(ref, scope);
     case ast::TableRefKind::Subquery:
       if (ref.lateral) return BindLateral(ref, scope);
-      return BindSubqueryRef(*ref.subquery, ref.alias, ref.column_aliases, ref.pos, scope, true);
+      return BindSubqueryRef(*ref.subquery, ref.alias, ref.column_aliases, ref.pos, scope, true, true);
     case ast::TableRefKind::Join: {
       const size_t left_begin = scope.entries.size();
       auto left = BindFrom(*ref.left, scope);
       const size_t right_begin = scope.entries.size();
       auto right = BindFrom(*ref.right, scope);
+      // Subqueries in an inner join's ON: bound as WHERE's over the cross product (outer
+      // joins' ON takes none yet).
+      if (ref.join_type == ast::JoinType::Inner && ref.on && !ref.natural && ref.using_columns.empty() &&
+          !IsPendingJoin(*right) && AstContainsSubquery(*ref.on))
+        return BindWhere(*ref.on, CrossJoin(std::move(left), std::move(right)), scope);
       BoundExprPtr cond;
       if (ref.natural || !ref.using_columns.empty()) {
         cond = BindUsing(ref, scope, left_begin, right_begin);
@@ -233,7 +241,18 @@ LogicalOpPtr Binder::BindFrom(const ast::TableRef& ref, Scope& scope) {
             ref.join_type != ast::JoinType::Left)
           throw UserError(ErrorKind::Unsupported, "RIGHT and FULL joins with a LATERAL subquery are not supported",
                           ref.pos);
-        right->children.insert(right->children.begin(), std::move(left));
+        {  // its general decorrelation's domain comes from the left side alone
+          const std::vector<ColumnBinding> have = left->Bindings();
+          ForEachDomainPlaceholder(*right, [&](LogicalOp& d) {
+            for (auto& g : d.groups)
+              if (std::find(have.begin(), have.end(), g->binding) == have.end())
+                throw UserError(ErrorKind::Unsupported,
+                                "a LATERAL subquery in a JOIN referring to a FROM item before the join's left side "
+                                "outside its WHERE clause is not supported yet",
+                                ref.pos);
+          });
+        }
+        right = AttachLeft(std::move(right), std::move(left), ref.pos);
         if (ref.join_type == ast::JoinType::Left) {
           right->join_type = LJoinType::Left;
           if (cond) {

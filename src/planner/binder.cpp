@@ -58,11 +58,6 @@ BoundExprPtr Binder::BindColumn(const ast::Expr& e, const Ctx& ctx) {
   if (!visible(*scope))
     for (size_t k = outer_scopes_.size(); k-- > 0;) {
       if (!visible(*outer_scopes_[k])) continue;
-      if (k + 1 != outer_scopes_.size())
-        throw UserError(ErrorKind::Unsupported,
-                        "a subquery may refer only to columns of the query immediately around it, not to \"" +
-                            (e.table.empty() ? e.name : e.table + "." + e.name) + "\" further out",
-                        e.pos);
       scope = outer_scopes_[k];
       break;
     }

@@ -99,7 +99,25 @@ class Binder {
     std::vector<Type> types;               // the subquery's visible columns
     std::vector<BoundExprPtr> correlated;  // predicates over outer and plan columns
     LogicalOp* grouped_agg = nullptr;      // an ungrouped aggregate the pull-up grouped
+    // Correlated: the subquery as bound (for MakeGeneral when the pull-up's plan does not
+    // serve), and the enclosing query's columns it may refer to.
+    LogicalOpPtr original;
+    std::vector<ColumnBinding> outer;
+    // Refers to a column of any enclosing query (not only the immediately enclosing one).
+    bool refers_out = false;
+    // The general decorrelation (decorrelate.hpp) in place of the pull-up: `plan` is S'
+    // and `outer`/`domain` the columns to join it back on (NULLs equal).
+    bool general = false;
+    std::vector<ColumnBinding> domain;
+    std::vector<Type> domain_types;
   };
+  // The enclosing query's columns a subquery bound in `ctx` may refer to. In a grouped
+  // query's select list, HAVING or ORDER BY these are its groups: the subquery's
+  // references to grouped columns are rebound to the groups' outputs in `plan` (any
+  // other is an error).
+  static std::vector<ColumnBinding> SubqueryOuterColumns(LogicalOp& plan, const Ctx& ctx, SourcePos pos);
+  // Turns a correlated SubqueryPlan into the general decorrelation's.
+  void MakeGeneral(SubqueryPlan& sp, SourcePos pos);
 
   // The query nodes other than the SELECT core (bind_set_operation.cpp, bind_values.cpp),
   // and the ORDER BY/LIMIT/OFFSET over their result.
@@ -159,7 +177,7 @@ class Binder {
   LogicalOpPtr BindLateral(const ast::TableRef& ref, Scope& scope);
   LogicalOpPtr BindSubqueryRef(const ast::SelectStmt& q, const std::string& alias,
                                const std::vector<std::string>& col_aliases, SourcePos pos,
-                               Scope& scope, bool check_aliases);
+                               Scope& scope, bool check_aliases, bool derived = false);
   BoundExprPtr Bind(const ast::Expr& e, Ctx& ctx);
   BoundExprPtr BindInner(const ast::Expr& e, Ctx& ctx);
   BoundExprPtr BindColumn(const ast::Expr& e, const Ctx& ctx);

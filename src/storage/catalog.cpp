@@ -227,16 +227,23 @@ UserError AlreadyExists(const TableEntry& existing, const std::string& name) {
 }
 }  // namespace
 
-void Catalog::CreateTable(TableSchema schema, bool if_not_exists) {
+void Catalog::CreateTable(TableSchema schema, bool if_not_exists, std::vector<std::shared_ptr<const RowGroup>> groups) {
   std::lock_guard<std::mutex> g(mu_);
   if (state_.count(schema.name)) {
     if (if_not_exists) return;
     throw AlreadyExists(*state_.at(schema.name), schema.name);
   }
   CheckColumnNames(schema);
+  TESSERA_ASSERT(groups.empty() || schema.keys.empty(), "a new table with rows has no key constraints");
   auto e = std::make_shared<TableEntry>();
   e->schema = std::move(schema);
-  e->data = std::make_shared<TableData>();
+  auto data = std::make_shared<TableData>();
+  for (auto& rg : groups) {
+    TESSERA_ASSERT(rg->columns.size() == e->schema.columns.size(), "row group has the wrong column count");
+    data->row_count += rg->count;
+    data->row_groups.push_back(std::move(rg));
+  }
+  e->data = std::move(data);
   CatalogState next = state_;
   next[e->schema.name] = e;
   CommitLocked(std::move(next));

@@ -97,7 +97,10 @@ class Catalog {
   std::vector<std::string> TableNames() const;
   CatalogState Snapshot() const;
 
-  void CreateTable(TableSchema schema, bool if_not_exists = false);
+  // Creates a table, holding `groups` (built against `schema`) from its first commit:
+  // CREATE TABLE AS is one commit, so a crash leaves either no table or all of its rows.
+  void CreateTable(TableSchema schema, bool if_not_exists = false,
+                   std::vector<std::shared_ptr<const RowGroup>> groups = {});
   // Returns false when the table did not exist and if_exists was set.
   bool DropTable(const std::string& name, bool if_exists = false);
   void CreateView(const std::string& name, std::string sql, std::vector<std::string> columns,

@@ -8,10 +8,10 @@ and checks its report: every query ran and reports its hash joins with estimated
 actual rows and q-error (max(est/act, act/est), both at least 1); the median q-error over
 all joins is at most 2 and none is above 100. The inner joins that build their hash table
 on the side both estimated and measured larger than their probe side are listed; with
---build-sides they are failures (the join order keeps the largest relation as the probe
-side and builds each relation it adds, so a filtered pipeline can probe a larger table:
-to be enabled once build sides are chosen from the estimates). Exits 1 with the list of
-failures.
+--build-sides (as ctest runs it) they are failures: the join order (optimizer/
+join_enumerator.cpp) builds the smaller estimated side of every join it makes, and the
+semi-join pushdown swaps the sides of a join above the relation it shrinks. Exits 1 with
+the list of failures.
 """
 import json
 import os

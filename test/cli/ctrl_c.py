@@ -7,7 +7,9 @@ The shell runs on a pseudo-terminal (so it is interactive) with TERM=dumb (plain
 input); the query is a cross join of 1,000,000 x 2,000 generated rows with a filter no pair
 passes (2e9 pairs, which take far longer than the test waits); SIGINT is sent 0.5 s after
 it starts. The build side is kept small because the cross join forms each probe chunk's
-pairs at once.
+pairs at once. Then the same while the shell prints: the cross join's 2e9 pairs stream in
+csv mode (the first rows must show up, as the result is not held back until complete),
+SIGINT stops the query in the middle of printing, the shell answers the next statement.
 """
 import os
 import signal
@@ -20,7 +22,11 @@ from pty_shell import PtyShell  # noqa: E402
 
 def main():
     sh = PtyShell(sys.argv[1], ["--threads", "2"])
-    out, read_until, fail, proc = sh.out, sh.read_until, sh.fail, sh.proc
+    out, read_until, proc = sh.out, sh.read_until, sh.proc
+
+    def fail(why):  # the output's end only: a streamed result is long
+        del out[:-4000]
+        sh.fail(why)
 
     def send(line):
         sh.send(line + "\n")
@@ -50,8 +56,27 @@ def main():
         send("SELECT 6 * 7 AS answer;")
         if not read_until("42", 30):
             fail("no answer to the statement after the interrupt")
+
+        # While printing a streamed result.
+        del out[:]
+        send(".mode csv")
+        send("SELECT m.v AS a, s.v AS b FROM m, s WHERE m.v + s.v >= 0;")
+        if not read_until("a,b\r\n0,", 30):
+            fail("the streamed rows did not show up")
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        if not read_until("interrupted", 30):
+            fail("no 'interrupted' error within 30 s of SIGINT while printing")
+        took_printing = time.monotonic() - sent
+        if proc.poll() is not None:
+            fail("the shell exited after SIGINT while printing (status %s)" % proc.returncode)
+        del out[:]
+        send("SELECT 6 * 7 AS answer;")
+        if not read_until("answer\r\n42", 30):
+            fail("no answer to the statement after the interrupt while printing")
         sh.quit(".quit\n")
-        print("ok: interrupted %.2f s after SIGINT; the next statement answered" % took)
+        print("ok: interrupted %.2f s after SIGINT (running) and %.2f s after SIGINT (printing); "
+              "the next statements answered" % (took, took_printing))
     finally:
         sh.close()
 

@@ -67,6 +67,7 @@ EDGES = [('mix', 'i', 'part', 'p_partkey'), ('mix', 'i', 'partsupp', 'ps_partkey
 CONSTRUCTS = ['filter', 'project', 'case', 'cast', 'string_func', 'like', 'in_list', 'between',
               'join_inner', 'join_left', 'join_right', 'join_full', 'outer_join_null',
               'subquery_scalar', 'subquery_exists', 'subquery_in', 'subquery_correlated',
+              'subquery_decorr_agg', 'subquery_in_select', 'subquery_lateral', 'subquery_nested',
               'group_by', 'agg_distinct', 'having', 'union', 'union_all', 'intersect', 'except',
               'window', 'order_limit', 'ternary_filter', 'ternary_where', 'intersect_all', 'except_all',
               # expression features tessera may lack: avoided when the probe says so
@@ -423,8 +424,11 @@ class Gen:
         scope = [(a, t)]
         tags = set()
         where = [w for w in (self.restrict(a, t),) if w]
-        kind = r.choice(['scalar', 'exists', 'in', 'correlated', 'scalar_select'])
+        kind = r.choice(['scalar', 'exists', 'in', 'correlated', 'scalar_select',
+                         'decorr_agg', 'in_select', 'lateral', 'nested'])
         b = self.alias()
+        if kind in ('decorr_agg', 'in_select', 'lateral', 'nested'):
+            return getattr(self, 'q_' + kind)(b)
         if kind in ('scalar', 'scalar_select'):
             t2 = self.pick_table({'mix': 3, 'part': 1, 'orders': 1, 'supplier': 1})
             s2 = [(b, t2)]
@@ -474,6 +478,101 @@ class Gen:
         items = keys + items + self.select_list(scope, 1, tags)
         sql = f'SELECT {", ".join(items)} FROM {t} {a}' + (f' WHERE {" AND ".join(where)}' if where else '')
         return construct, sql, False
+
+    # ---- correlated subqueries the general decorrelation evaluates -----------------
+    MIX_BY_CAT = {'I': ['i', 'k', 'b'], 'N': ['d', 'f'], 'D': ['dt'], 'S': ['s'], 'B': ['bo']}
+
+    def correlation(self, a, b):
+        """A predicate between mix rows b (inner) and a (outer) other than inner = outer:
+        <, <=, <>, BETWEEN, an OR of equalities, expressions of the outer columns."""
+        r = self.r
+        cat = r.choice('IINDS')
+        x, y = r.choice(self.MIX_BY_CAT[cat]), r.choice(self.MIX_BY_CAT[cat])
+        form = r.choice(['cmp', 'cmp', 'ne', 'between', 'or', 'expr'])
+        if form == 'between' and cat in 'IN':
+            return f'{b}.{x} BETWEEN {a}.{y} - 20 AND {a}.{y} + 20'
+        if form == 'or':
+            return f'({b}.s = {a}.s OR {b}.i = {a}.i % 100)'
+        if form == 'expr' and cat in 'IN':
+            return f'{b}.{x} % 50 {r.choice(["<", "=", ">="])} {a}.{y} % 50 + 1'
+        if form == 'ne':
+            return f'{b}.{x} <> {a}.{y}'
+        return f'{b}.{x} {r.choice(["<", "<=", ">", ">="])} {a}.{y}'
+
+    def mix_agg(self, b):
+        r = self.r
+        fn = r.choice(['count(*)', 'count', 'sum', 'min', 'max', 'avg'])
+        if fn == 'count(*)':
+            return fn
+        cat = r.choice('IN') if fn in ('sum', 'avg') else r.choice('INDS')
+        return f'{fn}({b}.{r.choice(self.MIX_BY_CAT[cat])})'
+
+    def q_decorr_agg(self, b):
+        """A scalar aggregate subquery correlated by non-equality predicates."""
+        r = self.r
+        a = self.alias()
+        pred = self.correlation(a, b)
+        if r.random() < 0.4:
+            pred += f' AND {self.pred([(b, "mix")], 1)}'
+        sel = self.mix_agg(b) if r.random() < 0.8 else f'{a}.k % 7 + count(*)'  # an outer column beside
+        sub = f'(SELECT {sel} FROM mix {b} WHERE {pred})'
+        if r.random() < 0.3:
+            sub = f'coalesce({sub}, 0)' if 'count' in sub.split('FROM')[0] else sub
+        where = [f'{a}.k % {r.choice([3, 5, 7])} = 0']
+        if r.random() < 0.3:
+            where.append(f'{sub} IS {r.choice(["", "NOT "])}NULL')
+            items = []
+        else:
+            items = [f'{sub} AS sq']
+        items = [f'{a}.k'] + items + self.select_list([(a, 'mix')], 1, set())
+        return 'subquery_decorr_agg', f'SELECT {", ".join(items)} FROM mix {a} WHERE {" AND ".join(where)}', False
+
+    def q_in_select(self, b):
+        """A correlated [NOT] IN (SELECT ...) in the select list, maybe under CASE."""
+        r = self.r
+        a = self.alias()
+        cat = r.choice('IIS')
+        x, y = r.choice(self.MIX_BY_CAT[cat]), r.choice(self.MIX_BY_CAT[cat])
+        corr = r.choice([f'{b}.s = {a}.s', f'{b}.bo = {a}.bo', self.correlation(a, b)])
+        lhs = f'{a}.{x}' if cat == 'S' else f'{a}.{x} % 20'
+        rhs = f'{b}.{y}' if cat == 'S' else f'{b}.{y} % 20'
+        e = f'{lhs} {r.choice(["IN", "NOT IN"])} (SELECT {rhs} FROM mix {b} WHERE {corr})'
+        if r.random() < 0.3:
+            e = f'CASE WHEN {e} THEN 1 WHEN {a}.i IS NULL THEN 2 ELSE 3 END'
+        items = [f'{a}.k', f'{e} AS sq']
+        return 'subquery_in_select', f'SELECT {", ".join(items)} FROM mix {a} WHERE {a}.k % 4 = 1', False
+
+    def q_lateral(self, b):
+        """A LATERAL subquery referring to the outer row in its select list, under an
+        aggregate or in GROUP BY."""
+        r = self.r
+        a = self.alias()
+        l = self.alias()
+        form = r.choice(['select', 'agg', 'group', 'left'])
+        if form == 'select':
+            sub = f'SELECT {a}.k + 1 AS v1, {self.expr([(a, "mix")], r.choice("INS"), 1)} AS v2'
+        elif form == 'agg':
+            sub = f'SELECT {self.mix_agg(b)} AS v1, count(*) AS v2 FROM mix {b} WHERE {self.correlation(a, b)}'
+        elif form == 'group':
+            sub = (f'SELECT {b}.s AS v1, count(*) AS v2 FROM mix {b} WHERE {b}.i = {a}.i OR {b}.k = {a}.k '
+                   f'GROUP BY {b}.s')
+        else:
+            sub = f'SELECT {b}.k AS v1, {b}.d - {a}.d AS v2 FROM mix {b} WHERE {b}.i = {a}.i AND {b}.k <> {a}.k'
+        join = f', LATERAL ({sub}) {l}' if form != 'left' else f' LEFT JOIN LATERAL ({sub}) {l} ON true'
+        sql = f'SELECT {a}.k, {l}.v1, {l}.v2 FROM mix {a}{join} WHERE {a}.k % 5 = 2'
+        return 'subquery_lateral', sql, False
+
+    def q_nested(self, b):
+        """A subquery inside a subquery referring to the outermost query."""
+        r = self.r
+        a = self.alias()
+        c = self.alias()
+        inner = r.choice([f'EXISTS (SELECT 1 FROM part {c} WHERE {c}.p_partkey = {b}.i AND {c}.p_size > {a}.i % 50)',
+                          f'{b}.d > (SELECT avg({c}.d) FROM mix {c} WHERE {c}.s = {a}.s)',
+                          f'{b}.i IN (SELECT {c}.ps_partkey FROM partsupp {c} WHERE {c}.ps_availqty < {a}.k)'])
+        sub = f'(SELECT {self.mix_agg(b)} FROM mix {b} WHERE {b}.s = {a}.s AND {inner})'
+        sql = f'SELECT {a}.k, {sub} AS sq FROM mix {a} WHERE {a}.k % 9 = 4'
+        return 'subquery_nested', sql, False
 
     def q_setop(self):
         r = self.r

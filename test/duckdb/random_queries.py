@@ -13,7 +13,8 @@
    skipped (its queries are counted as skipped, not run).
 3. random_gen.Gen(seed) makes COUNT queries (filters with every operator and type, CASE,
    casts, arithmetic, string functions, LIKE, IN lists, BETWEEN, inner/left/right/full
-   joins and the NULLs of outer joins, scalar/EXISTS/IN/correlated subqueries, GROUP BY
+   joins and the NULLs of outer joins, scalar/EXISTS/IN/correlated subqueries (non-equality
+   correlation under aggregates, IN in the select list, LATERAL, two levels out), GROUP BY
    with aggregates, DISTINCT and HAVING, UNION [ALL]/INTERSECT/EXCEPT, window functions,
    ORDER BY with a total order and LIMIT/OFFSET, and the ternary-logic partition check).
    Each runs on DuckDB (an error there: the query is skipped) and on tessera in one worker

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/interrupt.hpp"
 #include "execution/expression_executor.hpp"
 
 namespace tessera {
@@ -112,21 +113,99 @@ bool PhysicalLimit::GetChunk(GlobalSourceState& gs, LocalState&, DataChunk& out)
 
 struct ResultLocal : LocalState {
   ChunkList rows;
+  size_t worker = 0;  // its slot in watermarks_ (streaming)
 };
-std::unique_ptr<LocalState> PhysicalResult::InitLocalSink() { return std::make_unique<ResultLocal>(); }
-void PhysicalResult::Sink(DataChunk& in, LocalState& ls) {
-  static_cast<ResultLocal&>(ls).rows.Add(std::move(in));
+
+namespace {
+// The source of the pipeline that sinks into `result`: down its streaming operators.
+const PhysicalOperator* ResultPipelineSource(const PhysicalOperator& result) {
+  const PhysicalOperator* op = result.children.empty() ? nullptr : result.children[0].get();
+  while (op && (op->kind == PhysKind::Filter || op->kind == PhysKind::Projection || op->kind == PhysKind::HashJoin))
+    op = op->children[0].get();
+  return op;
 }
+}  // namespace
+
+std::unique_ptr<LocalState> PhysicalResult::InitLocalSink() {
+  auto l = std::make_unique<ResultLocal>();
+  if (consumer) {
+    std::lock_guard<std::mutex> g(mu_);
+    if (watermarks_.empty()) {  // the pipeline's first worker
+      const PhysicalOperator* src = ResultPipelineSource(*this);
+      ordered_source_ = src && (src->kind == PhysKind::TableScan || src->SourceOrdered());
+    }
+    l->worker = watermarks_.size();
+    watermarks_.push_back(0);
+  }
+  return l;
+}
+
+void PhysicalResult::Deliver(DataChunk& c) {
+  if (stopped_ || c.size == 0) return;
+  if (c.size <= kVectorSize) {
+    CheckInterrupt(interrupt);
+    streamed_rows += c.size;
+    if (!consumer->Chunk(c)) stopped_ = true;
+    return;
+  }
+  std::vector<uint32_t> sel(kVectorSize);
+  for (uint32_t from = 0; from < c.size && !stopped_; from += kVectorSize) {
+    CheckInterrupt(interrupt);
+    const uint32_t n = std::min(kVectorSize, c.size - from);
+    for (uint32_t i = 0; i < n; i++) sel[i] = from + i;
+    DataChunk part;
+    SliceChunk(c, sel.data(), n, part);
+    part.batch = c.batch;
+    streamed_rows += n;
+    if (!consumer->Chunk(part)) stopped_ = true;
+  }
+}
+
+void PhysicalResult::DeliverBelow(uint64_t watermark) {
+  while (!pending_.empty() && pending_.begin()->first < watermark) {
+    auto node = pending_.extract(pending_.begin());
+    Deliver(node.mapped());
+  }
+}
+
+void PhysicalResult::Sink(DataChunk& in, LocalState& ls) {
+  auto& l = static_cast<ResultLocal&>(ls);
+  if (!consumer || !ordered_source_) {
+    l.rows.Add(std::move(in));
+    return;
+  }
+  std::lock_guard<std::mutex> g(mu_);
+  watermarks_[l.worker] = in.batch;
+  pending_.emplace(in.batch, std::move(in));  // after the chunks of an equal batch
+  DeliverBelow(*std::min_element(watermarks_.begin(), watermarks_.end()));
+}
+
 void PhysicalResult::Combine(LocalState& ls) {
-  for (auto& c : static_cast<ResultLocal&>(ls).rows.chunks) result.Add(std::move(c));
+  auto& l = static_cast<ResultLocal&>(ls);
+  if (consumer && ordered_source_) {
+    std::lock_guard<std::mutex> g(mu_);
+    watermarks_[l.worker] = UINT64_MAX;  // this worker is done
+    DeliverBelow(*std::min_element(watermarks_.begin(), watermarks_.end()));
+    return;
+  }
+  for (auto& c : l.rows.chunks) result.Add(std::move(c));
   rows_out = result.rows;
 }
+
 void PhysicalResult::Finalize() {
   // Each pipeline that feeds the result (UNION ALL: one per branch) finishes with this call:
   // its chunks follow the earlier pipelines' ones.
   std::stable_sort(result.chunks.begin() + (std::ptrdiff_t)finalized_, result.chunks.end(),
                    [](const DataChunk& a, const DataChunk& b) { return a.batch < b.batch; });
   finalized_ = result.chunks.size();
+  if (!consumer) return;
+  DeliverBelow(UINT64_MAX);
+  for (auto& c : result.chunks) Deliver(c);
+  result = ChunkList();
+  finalized_ = 0;
+  pending_.clear();
+  watermarks_.clear();
+  rows_out = streamed_rows;
 }
 
 }  // namespace tessera

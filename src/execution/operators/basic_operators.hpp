@@ -3,6 +3,7 @@
 #include <map>
 
 #include "execution/physical_operator.hpp"
+#include "execution/result_consumer.hpp"
 
 namespace tessera {
 
@@ -64,7 +65,12 @@ class PhysicalLimit : public PhysicalOperator {
   ChunkList rows_;
 };
 
-// Collects the query result.
+// Collects the query result, or with `consumer` set hands it over as it comes (streaming:
+// see result_consumer.hpp). Streaming keeps the result's order (that of DataChunk::batch):
+// where the pipeline's source hands out its morsels in increasing batch order, each worker
+// going through its own in increasing order (table scans; one-thread sources), a chunk goes
+// out once no worker can still produce a smaller batch (the lowest batch each worker last
+// sank: a low watermark); other sources' chunks go out when their pipeline finishes.
 class PhysicalResult : public PhysicalOperator {
  public:
   explicit PhysicalResult(std::vector<Type> t) : PhysicalOperator(PhysKind::Result, std::move(t)) {}
@@ -73,19 +79,37 @@ class PhysicalResult : public PhysicalOperator {
   void Sink(DataChunk& in, LocalState&) override;
   void Combine(LocalState&) override;
   // Puts the chunks the finished pipeline added back in their source's order
-  // (DataChunk::batch; stable).
+  // (DataChunk::batch; stable); streaming, hands over those still held.
   void Finalize() override;
+  bool SinkDone() const override { return stopped_.load(std::memory_order_relaxed); }
   void ResetState() override {
     PhysicalOperator::ResetState();
     result = ChunkList();
     finalized_ = 0;
+    pending_.clear();
+    watermarks_.clear();
+    stopped_ = false;
+    streamed_rows = 0;
   }
   ChunkList result;
+  // Set for a streamed run (main/prepared_query.cpp); the rows it was handed so far.
+  ResultConsumer* consumer = nullptr;
+  const std::atomic<bool>* interrupt = nullptr;  // the statement's (checked between slices)
+  uint64_t streamed_rows = 0;
+  // Hands `c` to the consumer unless it stopped (under mu_ when workers run), in slices of
+  // at most kVectorSize rows (an operator may emit a larger chunk: a cross join's pairs),
+  // checking `interrupt` before each.
+  void Deliver(DataChunk& c);
 
  private:
+  void DeliverBelow(uint64_t watermark);  // pending chunks of smaller batches, in order
   size_t finalized_ = 0;  // chunks already in order (earlier pipelines')
+  std::mutex mu_;
+  bool ordered_source_ = false;               // the running pipeline streams as it goes
+  std::multimap<uint64_t, DataChunk> pending_;  // streamed chunks waiting for their turn
+  std::vector<uint64_t> watermarks_;          // per worker: the batch it last sank
+  std::atomic<bool> stopped_{false};
 };
-
 // Compacts `in` to the rows in sel[0..n) into `out`.
 void SliceChunk(const DataChunk& in, const uint32_t* sel, uint32_t n, DataChunk& out);
 

@@ -43,6 +43,10 @@ struct PhysicalHashJoin::ProbeLocal : LocalState {
   std::vector<uint64_t> words, hashes;
   std::vector<uint8_t> valid, hit;
   std::vector<uint32_t> pi, bi, sel;  // matches: probe row, build row
+  // The table's filter, where it is optional: rows tested and passed so far; off once
+  // most rows pass (then it only costs).
+  uint64_t filter_tested = 0, filter_passed = 0;
+  bool filter_off = false;
 };
 
 bool PhysicalHashJoin::GathersBuildColumns() const {
@@ -459,10 +463,15 @@ void PhysicalHashJoin::Match(uint32_t n, const std::vector<const Vector*>& keys,
   auto& cand = L.sel;
   cand.resize(n);
   uint32_t nc = 0;
-  if (table_.HasFilter()) {
+  if (table_.HasFilter() && !L.filter_off) {
     for (uint32_t i = 0; i < n; i++) {
       cand[nc] = i;
       nc += (!valid || valid[i]) && table_.MayContain(h[i]);
+    }
+    if (table_.FilterOptional()) {
+      L.filter_tested += n;
+      L.filter_passed += nc;
+      L.filter_off = L.filter_tested >= (1u << 14) && L.filter_passed * 2 > L.filter_tested;
     }
   } else {
     for (uint32_t i = 0; i < n; i++) {
@@ -552,7 +561,7 @@ void PhysicalHashJoin::Execute(DataChunk& in, DataChunk& out, LocalState& ls) {
   if (single_match)
     for (size_t i = 1; i < pi.size(); i++)
       if (pi[i] == pi[i - 1])
-        throw UserError(ErrorKind::Constraint, "more than one row returned by a subquery used as an expression");
+        throw UserError(ErrorKind::Constraint, "More than one row returned by a subquery used as an expression - scalar subqueries can only return a single row.");
   auto& hit = L.hit;
   switch (join_type) {
     case LJoinType::Mark: {

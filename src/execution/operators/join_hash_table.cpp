@@ -12,6 +12,7 @@ void JoinHashTable::Init(uint64_t rows, bool exact, bool chain) {
   parts_.clear();
   parts_.resize(Partitions());
   filter_.clear();
+  small_ = false;
 }
 
 void JoinHashTable::Clear() {
