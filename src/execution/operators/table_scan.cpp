@@ -103,6 +103,12 @@ bool PhysicalTableScan::GroupMayMatch(const RowGroup& rg) const {
       default: break;
     }
   }
+  return true;
+}
+
+// Row groups whose key statistics miss a join filter's range (counted apart from the
+// pushed-down filters' skips, which the cost model's scan rows leave out).
+bool PhysicalTableScan::JoinFiltersMayMatch(const RowGroup& rg) const {
   for (const auto& u : join_filters) {
     if (!u.filter->Ready()) continue;
     const ColumnStats& st = rg.columns[column_ids[u.col]]->stats;
@@ -221,6 +227,11 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
       if (!GroupMayMatch(*l.group)) {
         groups_skipped++;
         rows_skipped += l.group->count;
+        l.group = nullptr;
+        continue;
+      }
+      if (!JoinFiltersMayMatch(*l.group)) {
+        join_filter_groups_skipped++;
         l.group = nullptr;
         continue;
       }

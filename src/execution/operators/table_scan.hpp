@@ -29,6 +29,7 @@ class PhysicalTableScan : public PhysicalOperator {
     PhysicalOperator::ResetState();
     groups_skipped = 0;
     rows_skipped = 0;
+    join_filter_groups_skipped = 0;
   }
 
   std::shared_ptr<const TableEntry> table;
@@ -47,11 +48,15 @@ class PhysicalTableScan : public PhysicalOperator {
   std::vector<JoinFilterUse> join_filters;
   std::atomic<uint64_t> groups_skipped{0};
   std::atomic<uint64_t> rows_skipped{0};  // rows of the skipped row groups
+  // Row groups skipped by the join filters' key ranges (not in rows_skipped: the cost
+  // model's scan rows stay those the pushed-down filters leave).
+  std::atomic<uint64_t> join_filter_groups_skipped{0};
   // True when output column i is read by a pushed-down filter (read for every row).
   bool IsFilterColumn(size_t i) const { return filter_col_[i]; }
 
  private:
   bool GroupMayMatch(const RowGroup& rg) const;
+  bool JoinFiltersMayMatch(const RowGroup& rg) const;
   std::vector<bool> filter_col_;  // output column is read by a filter
   // Per filter: the output columns it reads, and whether it may be evaluated once per
   // dictionary entry (it reads one VARCHAR column and calls no volatile function).
