@@ -81,24 +81,23 @@ bool FilteredFromOutside(const PhysicalOperator& op, const std::vector<const Joi
     if (FilteredFromOutside(*c, inside)) return true;
   return false;
 }
-// Whether the counted rows of a join's inputs are those of the logical plan: no join filter
-// from the join itself or from above removed rows from them (the join's own filter leaves
-// its output as it is, but not its probe side's count).
-bool InputsCountedWhole(const PhysicalOperator& join) {
-  std::vector<const JoinKeyFilter*> below;
-  for (auto& c : join.children) FiltersProduced(*c, below);
-  return !FilteredFromOutside(join, below);
+// Whether a join filter from above (not produced by this join or below it) removed rows
+// from the join's inputs: then its counts are not the plan's.
+bool FilteredFromAbove(const PhysicalOperator& join) {
+  std::vector<const JoinKeyFilter*> produced;
+  FiltersProduced(join, produced);
+  return FilteredFromOutside(join, produced);
 }
 
 // Each hash join the CPU counted, with its estimate; not those whose inputs a join filter
-// reduced (their counts are not the plan's joins'). A right semi/anti join's rows are those
-// its JoinUnmatched parent emits after the probe (the probe only marks build rows).
+// from above reduced (their counts are not the plan's joins'). A join's own filter leaves
+// its output as it is, but not its probe side's count: that one is not reported.
 void CollectJoinRows(const PhysicalOperator& op, const std::map<const PhysicalOperator*, uint64_t>& actual,
                      std::vector<QueryResult::JoinRows>& out, const PhysicalOperator* emitter = nullptr) {
   const bool emits = op.kind == PhysKind::JoinUnmatched && op.children.size() == 1 &&
                      op.children[0]->kind == PhysKind::HashJoin;
   for (auto& c : op.children) CollectJoinRows(*c, actual, out, emits ? &op : nullptr);
-  if (op.kind != PhysKind::HashJoin || !InputsCountedWhole(op)) return;
+  if (op.kind != PhysKind::HashJoin || FilteredFromAbove(op)) return;
   auto it = actual.find(emitter ? emitter : &op);
   if (it == actual.end()) return;
   QueryResult::JoinRows j;
@@ -112,6 +111,14 @@ void CollectJoinRows(const PhysicalOperator& op, const std::map<const PhysicalOp
   auto p = actual.find(&probe), b = actual.find(&build);
   j.probe_actual = p != actual.end() ? p->second : 0;
   j.build_actual = b != actual.end() ? b->second : 0;
+  if (static_cast<const PhysicalHashJoin&>(op).key_filter) {
+    std::vector<const JoinKeyFilter*> others;
+    FiltersProduced(probe, others);
+    if (FilteredFromOutside(probe, others)) {  // its own filter reduced the probe side
+      j.probe_estimated = -1;
+      j.probe_actual = 0;
+    }
+  }
   out.push_back(std::move(j));
 }
 }  // namespace
