@@ -131,7 +131,8 @@ class Connection:
     # -- PEP 249 -----------------------------------------------------------------------
 
     def cursor(self):
-        """A new Cursor (with its own engine connection to this database)."""
+        """A new Cursor (with its own engine connection to this database: SQL's PREPARE
+        / EXECUTE, whose statements live in an engine connection, work within one cursor)."""
         self._check_open()
         cur = Cursor(self)
         self._cursors.add(cur)

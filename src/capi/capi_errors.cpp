@@ -25,33 +25,6 @@ tessera_error_type TypeOf(ErrorKind k) {
   return TESSERA_ERROR_INTERNAL;
 }
 
-// Moves one byte forward the way the lexer counts lines and columns.
-void Step(unsigned char c, int& line, int& col) {
-  if (c == '\n') {
-    line++;
-    col = 1;
-  } else if ((c & 0xC0) != 0x80) {
-    col++;
-  }
-}
-}  // namespace
-
-int64_t ByteOffset(std::string_view sql, int line, int col) {
-  if (line <= 0) return -1;
-  int l = 1, c = 1;
-  for (size_t i = 0; i < sql.size(); i++) {
-    if (l == line && c == col && ((unsigned char)sql[i] & 0xC0) != 0x80) return (int64_t)i;
-    Step((unsigned char)sql[i], l, c);
-  }
-  return (l == line && c == col) ? (int64_t)sql.size() : -1;
-}
-
-namespace {
-SourcePos PosOf(std::string_view sql, int64_t offset) {
-  int l = 1, c = 1;
-  for (size_t i = 0; i < sql.size() && (int64_t)i < offset; i++) Step((unsigned char)sql[i], l, c);
-  return {l, c};
-}
 }  // namespace
 
 void CaptureError(CapiError& error, std::string_view sql, const Substitution* sub, std::string_view original) {
@@ -65,10 +38,10 @@ void CaptureError(CapiError& error, std::string_view sql, const Substitution* su
   } catch (const UserError& e) {
     error.type = TypeOf(e.kind());
     error.message = e.raw();
-    int64_t off = ByteOffset(sql, e.pos().line, e.pos().col);
+    int64_t off = ByteOffset(sql, e.pos());
     if (off >= 0 && sub) off = sub->OriginalOffset(off);
     error.offset = off;
-    if (off >= 0) error.message = UserError::Format(e.raw(), PosOf(sub ? original : sql, off));
+    if (off >= 0) error.message = UserError::Format(e.raw(), PositionAt(sub ? original : sql, off));
   } catch (const InternalError& e) {
     error.type = TESSERA_ERROR_INTERNAL;
     error.message = e.what();

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "capi/placeholders.hpp"
+#include "main/sql_parameters.hpp"
 #include "capi/tessera.h"
 #include "common/value.hpp"
 #include "main/database.hpp"
@@ -52,7 +52,7 @@ struct tessera_prepared_s {
   std::shared_ptr<tessera::Database> db;  // the connection's, kept alive by the statement
   std::shared_ptr<tessera::Connection> conn;
   std::string sql;
-  tessera::capi::Placeholders placeholders;
+  tessera::Placeholders placeholders;
   std::vector<bool> bound;
   std::vector<std::string> literals;  // the SQL literal each bound parameter becomes
   CapiError error;
@@ -65,8 +65,6 @@ namespace tessera::capi {
 // into `original`), into `original`.
 void CaptureError(CapiError& error, std::string_view sql, const Substitution* sub = nullptr,
                   std::string_view original = {});
-// Byte offset of a 1-based line/column (columns count UTF-8 characters, as the lexer does).
-int64_t ByteOffset(std::string_view sql, int line, int col);
 // A result handle for `r`, or for an error.
 tessera_result_s* MakeResult(QueryResult r);
 tessera_result_s* MakeErrorResult(CapiError error);

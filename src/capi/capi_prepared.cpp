@@ -1,5 +1,5 @@
 // C API: prepared statements, their parameters written into the SQL text as typed
-// literals (capi/placeholders.hpp), and running them (tessera.h).
+// literals (main/sql_parameters.hpp), and running them (tessera.h).
 #include <cstring>
 
 #include "capi/capi_handles.hpp"
@@ -14,7 +14,7 @@ tessera_state Bind(tessera_prepared p, uint64_t index, const Value& v) {
   if (!p || p->error.failed) return TESSERA_MISUSE;  // no statement, or one that failed to prepare
   if (index == 0 || index > p->placeholders.count) return TESSERA_RANGE;
   try {
-    p->literals[index - 1] = capi::SqlLiteral(v);
+    p->literals[index - 1] = SqlLiteral(v);
     p->bound[index - 1] = true;
     return TESSERA_OK;
   } catch (...) {
@@ -36,7 +36,7 @@ tessera_state tessera_prepare(tessera_connection connection, const char* sql, te
     h->db = connection->db;
     h->conn = connection->conn;
     h->sql = sql;
-    h->placeholders = capi::FindPlaceholders(h->sql);
+    h->placeholders = FindPlaceholders(h->sql);
     if (!h->placeholders.error.empty()) {
       h->error.failed = true;
       h->error.type = TESSERA_ERROR_PARAMETER;
@@ -46,7 +46,7 @@ tessera_state tessera_prepare(tessera_connection connection, const char* sql, te
       h->bound.assign(h->placeholders.count, false);
       h->literals.assign(h->placeholders.count, "NULL");
       // Syntax check with NULL for every parameter; errors point into the caller's text.
-      capi::Substitution sub(h->sql, h->placeholders, h->literals);
+      Substitution sub(h->sql, h->placeholders, h->literals);
       try {
         ParseSQL(sub.sql());
       } catch (...) {
@@ -142,7 +142,7 @@ tessera_state tessera_execute_prepared(tessera_prepared p, tessera_result* out_r
     if (missing.failed) {
       h = capi::MakeErrorResult(std::move(missing));
     } else {
-      capi::Substitution sub(p->sql, p->placeholders, p->literals);
+      Substitution sub(p->sql, p->placeholders, p->literals);
       try {
         h = capi::MakeResult(p->conn->Query(sub.sql()));
         h->threads = p->db->threads();

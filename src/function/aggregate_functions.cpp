@@ -162,6 +162,10 @@ const AggregateFunction kAggregates[] = {
     {"count_if", true, nullptr, false, HugeIntResult, "countif", nullptr, BindCountIf},
     // The first non-NULL value (in input order, which is undefined without ORDER BY).
     {"any_value", true, nullptr, false, nullptr, nullptr, nullptr, BindSameType, true},
+    // The first (last) value, NULL or not, in input order or by the call's ORDER BY
+    // (string_agg(x ORDER BY y) likewise); kept as lists (holistic).
+    {"first", true, nullptr, false, nullptr, "arbitrary", nullptr, BindSameType},
+    {"last", true, nullptr, false, nullptr, nullptr, nullptr, BindSameType},
     {"arg_min", true, nullptr, false, nullptr, "argmin", "min_by", BindArgExtremum, true},
     {"arg_max", true, nullptr, false, nullptr, "argmax", "max_by", BindArgExtremum, true},
     // Holistic: a list of the values per group, finished at the end.

@@ -115,6 +115,28 @@ TESSERA_HD inline long long ExtractDateField(int days, int field) {
   return (long long)iso_year * 100 + (iso_year < 0 ? -week : week);  // kYearWeek
 }
 
+// The fields of an INTERVAL (DuckDB's): year, month (of the months, 0 .. 11), quarter,
+// decade, century and millennium of its months; day of its days; hour (not wrapped at 24),
+// minute, second, millisecond and microsecond of its microseconds. Signed: truncated
+// toward zero, as the interval's own parts. Other fields (dow, week, ...) are not parts
+// of an interval.
+TESSERA_HD inline bool IsIntervalField(int field) {
+  return IsTimeField(field) || field == kYear || field == kMonth || field == kDay || field == kQuarter ||
+         field == kDecade || field == kCentury || field == kMillennium;
+}
+TESSERA_HD inline long long ExtractIntervalField(int months, int days, long long us, int field) {
+  if (IsTimeField(field)) return ExtractTimeField(us, field);
+  switch (field) {
+    case kYear: return months / 12;
+    case kMonth: return months % 12;
+    case kDay: return days;
+    case kQuarter: return months % 12 / 3 + 1;
+    case kDecade: return months / 120;
+    case kCentury: return months / 1200;
+    default: return months / 12000;  // kMillennium
+  }
+}
+
 // A field of a TIMESTAMP: the date fields of its day, the time fields of its time of day.
 TESSERA_HD inline long long ExtractTimestampField(long long us, int field) {
   return IsTimeField(field) ? ExtractTimeField(TimestampTimeOfDay(us), field)

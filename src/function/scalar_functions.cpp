@@ -75,15 +75,6 @@ void TypeofCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
   }
 }
 
-template <bool Months>
-void DateAddCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
-  for (uint32_t i = 0; i < n; i++) {
-    if (!out.IsValid(i)) continue;
-    int32_t d = args[0].data<int32_t>()[i], k = args[1].data<int32_t>()[i];
-    out.data<int32_t>()[i] = Months ? AddMonths(d, k) : d + k;
-  }
-}
-
 void SubstringCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
   const bool has_len = args.size() > 2;
   for (uint32_t i = 0; i < n; i++) {
@@ -143,8 +134,6 @@ const std::vector<ScalarFunction>& Table() {
       {"abs", {"abs"}, BindAbs, false, AbsCpu},
       {"coalesce", {"coalesce", "ifnull"}, BindCoalesce, true, CoalesceCpu},
       {"typeof", {"typeof"}, BindTypeof, true, TypeofCpu},
-      {"date_add_days", {}, BindFixed<Type::Date, Type::Date, Type::Integer>, false, DateAddCpu<false>},
-      {"date_add_months", {}, BindFixed<Type::Date, Type::Date, Type::Integer>, false, DateAddCpu<true>},
   };
   static const bool families = [] {
     for (auto* family : {TextFunctions, NumericFunctions, DateFunctions, TimestampFunctions, MathFunctions,

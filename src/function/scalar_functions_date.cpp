@@ -2,9 +2,11 @@
 // date_part and the functions named after a part: year, month, day / dayofmonth, quarter,
 // dayofweek, isodow, dayofyear, week / weekofyear, isoyear, yearweek, decade, century,
 // millennium, era, and of a TIMESTAMP or TIME hour, minute, second, millisecond,
-// microsecond; BIGINT; epoch DOUBLE seconds), date_diff / datediff (part boundaries
-// crossed between two dates, BIGINT), make_date, last_day, dayname, monthname. The parts
-// are `ops::ExtractDateField` of date_core.hpp, which the GPU's kernels compile too.
+// microsecond; of an INTERVAL year, month, day, quarter, decade, century, millennium and
+// the time fields; BIGINT; epoch DOUBLE seconds), date_diff / datediff (part boundaries
+// crossed between two dates, BIGINT), date_sub / datesub (whole parts between them,
+// BIGINT), make_date, last_day, dayname, monthname. The parts are `ops::ExtractDateField`
+// of date_core.hpp, which the GPU's kernels compile too.
 #include <string>
 
 #include "common/date.hpp"
@@ -20,7 +22,7 @@ namespace {
 
 constexpr int kEpochField = -1;
 
-// A part of a DATE, TIMESTAMP or TIME (the time fields of a DATE are 0, as DuckDB's).
+// A part of a DATE, TIMESTAMP, TIME (the time fields of a DATE are 0, as DuckDB's) or INTERVAL.
 template <int Field>
 void ExtractCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
   const TypeId t = args[0].type().id;
@@ -29,6 +31,10 @@ void ExtractCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
     int64_t& r = out.data<int64_t>()[i];
     if (t == TypeId::Timestamp) r = ops::ExtractTimestampField(args[0].data<int64_t>()[i], Field);
     else if (t == TypeId::Time) r = ops::ExtractTimeField(args[0].data<int64_t>()[i], Field);
+    else if (t == TypeId::Interval) {
+      const IntervalParts p = UnpackInterval(args[0].data<int128_t>()[i]);
+      r = ops::ExtractIntervalField(p.months, p.days, p.micros, Field);
+    }
     else r = ops::IsTimeField(Field) ? 0 : ops::ExtractDateField(args[0].data<int32_t>()[i], Field);
   }
 }
@@ -40,8 +46,8 @@ Type BindPart(ScalarCall& c) {
   const TypeId t = c.args[0]->type.id;
   if (t == TypeId::Time && !ops::IsTimeField(Field) && Field != kEpochField)
     throw UserError(ErrorKind::Type, std::string(c.written) + " is not a part of a TIME", c.pos);
-  if (t == TypeId::Interval && Field != kEpochField)
-    throw UserError(ErrorKind::Unsupported, std::string(c.written) + " of an INTERVAL is not supported yet", c.pos);
+  if (t == TypeId::Interval && Field != kEpochField && !ops::IsIntervalField(Field))
+    throw UserError(ErrorKind::Type, std::string(c.written) + " is not a part of an INTERVAL", c.pos);
   if (t != TypeId::Timestamp && t != TypeId::Time && t != TypeId::Interval)
     c.args[0] = Binder::Coerce(std::move(c.args[0]), Type::Date(), c.pos);
   return Out();
@@ -206,6 +212,59 @@ void DateDiffCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
   }
 }
 
+// date_sub(part, start, end): the whole parts from start to end (DuckDB's), where
+// date_diff counts the boundaries crossed. Calendar parts count whole months: the months
+// between, less one where end's day and time of day come before start's (an end on its
+// month's last day counts as reaching any later day of start's); negative when end is
+// before start. Day and shorter parts divide the microseconds between, truncated.
+int64_t WholeMonths(int64_t start, int64_t end) {
+  if (start > end) return -WholeMonths(end, start);
+  int y0, y1;
+  unsigned m0, d0, m1, d1;
+  CivilFromDays(TimestampDay(start), y0, m0, d0);
+  CivilFromDays(TimestampDay(end), y1, m1, d1);
+  int64_t months = ((int64_t)y1 - y0) * 12 + (int64_t)m1 - (int64_t)m0;
+  unsigned day0 = d0;
+  if ((int)d1 == DaysInMonth(y1, (int)m1) && day0 > d1) day0 = d1;
+  if (d1 < day0 || (d1 == day0 && TimestampTimeOfDay(end) < TimestampTimeOfDay(start))) months--;
+  return months;
+}
+
+void DateSubCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    std::string part(args[0].data<StrRef>()[i]);
+    for (char& ch : part) ch = (char)std::tolower((unsigned char)ch);
+    DiffUnit u;
+    if (!DiffUnitNamed(part, u))
+      throw UserError(ErrorKind::Conversion, "unknown date part \"" + std::string(args[0].data<StrRef>()[i]) +
+                                                 "\" for date_sub");
+    auto micros = [&](const Vector& v) {
+      return v.type().id == TypeId::Timestamp ? v.data<int64_t>()[i] : (int64_t)v.data<int32_t>()[i] * kMicrosPerDay;
+    };
+    const int64_t a = micros(args[1]), b = micros(args[2]);
+    int64_t d;
+    if (__builtin_sub_overflow(b, a, &d)) throw UserError(ErrorKind::Conversion, "date_sub is out of range");
+    int64_t r = 0;
+    switch (u) {
+      case DiffUnit::Year: r = WholeMonths(a, b) / 12; break;
+      case DiffUnit::Quarter: r = WholeMonths(a, b) / 3; break;
+      case DiffUnit::Month: r = WholeMonths(a, b); break;
+      case DiffUnit::Decade: r = WholeMonths(a, b) / 120; break;
+      case DiffUnit::Century: r = WholeMonths(a, b) / 1200; break;
+      case DiffUnit::Millennium: r = WholeMonths(a, b) / 12000; break;
+      case DiffUnit::Week: r = d / (7 * kMicrosPerDay); break;
+      case DiffUnit::Day: r = d / kMicrosPerDay; break;
+      case DiffUnit::Hour: r = d / (3600 * kMicrosPerSecond); break;
+      case DiffUnit::Minute: r = d / (60 * kMicrosPerSecond); break;
+      case DiffUnit::Second: r = d / kMicrosPerSecond; break;
+      case DiffUnit::Millisecond: r = d / 1000; break;
+      case DiffUnit::Microsecond: r = d; break;
+    }
+    out.data<int64_t>()[i] = r;
+  }
+}
+
 template <int Field>
 ScalarFunction DatePart(const char* name, std::vector<std::string_view> sql_names,
                         ValueRange (*range)(std::span<const ValueRange>)) {
@@ -244,6 +303,7 @@ std::vector<ScalarFunction> DateFunctions() {
       {"dayname", {"dayname"}, BindFixed<Type::Varchar, Type::Date>, false, NameCpu<false>},
       {"monthname", {"monthname"}, BindFixed<Type::Varchar, Type::Date>, false, NameCpu<true>},
       {"date_diff", {"date_diff", "datediff"}, BindDateDiff, false, DateDiffCpu},
+      {"date_sub", {"date_sub", "datesub"}, BindDateDiff, false, DateSubCpu},
   };
 }
 

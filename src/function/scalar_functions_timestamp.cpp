@@ -3,7 +3,7 @@
 // timestamp_add_months, time_add_micros for a literal's unit; timestamp_add_interval,
 // timestamp_sub_interval, time_add_interval, time_sub_interval, interval_add,
 // interval_sub, interval_mul, timestamp_diff for INTERVAL values; no SQL names), date_trunc, epoch_ms, epoch_us,
-// make_timestamp, make_time, strftime and strptime. The calendar is function/date_core.hpp's
+// make_timestamp, make_time, strftime, strptime, age and to_timestamp. The calendar is function/date_core.hpp's
 // and common/date.hpp's (the DATE functions' too).
 #include <cmath>
 #include <cstdint>
@@ -121,6 +121,61 @@ void TimestampDiffCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
     int64_t d;
     if (__builtin_sub_overflow(args[0].data<int64_t>()[i], args[1].data<int64_t>()[i], &d)) OutOfRange("INTERVAL");
     out.data<int128_t>()[i] = PackInterval({0, (int32_t)(d / kMicrosPerDay), d % kMicrosPerDay});
+  }
+}
+
+// age(a, b): a - b in years, months, days and time (DuckDB's, as PostgreSQL's): the
+// difference of each calendar and clock field, taken from the later timestamp's fields
+// and negated when a is the earlier; a negative field borrows from the next larger (a day
+// borrows the length of the earlier timestamp's month).
+IntervalParts Age(int64_t a, int64_t b) {
+  struct Fields {
+    int64_t year, month, day, micros;
+  };
+  auto split = [](int64_t us) {
+    int y;
+    unsigned m, d;
+    CivilFromDays(TimestampDay(us), y, m, d);
+    return Fields{y, (int64_t)m, (int64_t)d, TimestampTimeOfDay(us)};
+  };
+  const bool negative = a < b;
+  const Fields late = split(negative ? b : a), early = split(negative ? a : b);
+  int64_t years = late.year - early.year, months = late.month - early.month, days = late.day - early.day;
+  int64_t micros = late.micros - early.micros;
+  if (micros < 0) {
+    micros += kMicrosPerDay;
+    days--;
+  }
+  if (days < 0) {
+    days += DaysInMonth((int)early.year, (int)early.month);
+    months--;
+  }
+  if (months < 0) {
+    months += 12;
+    years--;
+  }
+  const int64_t total_months = years * 12 + months;
+  if (total_months > INT32_MAX) OutOfRange("age");
+  IntervalParts r{(int32_t)total_months, (int32_t)days, micros};
+  return negative ? IntervalParts{-r.months, -r.days, -r.micros} : r;
+}
+
+void AgeCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    out.data<int128_t>()[i] = PackInterval(Age(args[0].data<int64_t>()[i], args[1].data<int64_t>()[i]));
+  }
+}
+
+// to_timestamp(seconds since 1970-01-01): rounded to the microsecond. DuckDB's result is a
+// TIMESTAMP WITH TIME ZONE (UTC); tessera has no time zones and returns the TIMESTAMP.
+void ToTimestampCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    const double us = args[0].data<double>()[i] * 1e6;
+    if (!std::isfinite(us) || std::fabs(us) >= 9.2e18)
+      throw UserError(ErrorKind::Conversion, "Epoch seconds out of range for TIMESTAMP");
+    out.data<int64_t>()[i] = std::llround(us);
   }
 }
 
@@ -348,6 +403,8 @@ std::vector<ScalarFunction> TimestampFunctions() {
       {"make_time", {"make_time"}, BindMakeTime, false, MakeTimeCpu},
       {"strftime", {"strftime"}, BindStrftime, false, StrftimeCpu},
       {"strptime", {"strptime"}, BindStrptime, false, StrptimeCpu},
+      {"age", {"age"}, BindFixed<Type::Interval, Type::Timestamp, Type::Timestamp>, false, AgeCpu},
+      {"to_timestamp", {"to_timestamp"}, BindFixed<Type::Timestamp, Type::Double>, false, ToTimestampCpu},
   };
 }
 

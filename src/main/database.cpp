@@ -8,6 +8,7 @@
 #include "main/allocator_tuning.hpp"
 #include "main/plan_cache.hpp"
 #include "main/prepared_query.hpp"
+#include "main/prepared_statements.hpp"
 #include "main/statement_executor.hpp"
 #include "main/transaction.hpp"
 #include "parser/parser.hpp"
@@ -57,7 +58,7 @@ unsigned Database::threads() const {
 Database::Database(Database& parent, std::unique_ptr<Catalog> catalog)
     : path_(parent.path_), parent_(&parent), catalog_(std::move(catalog)), plan_cache_(std::make_unique<PlanCache>()) {}
 
-Connection::Connection(Database& db) : db_(db) {}
+Connection::Connection(Database& db) : db_(db), prepared_(std::make_unique<PreparedStatements>()) {}
 
 Connection::~Connection() = default;
 
@@ -91,6 +92,16 @@ QueryResult Connection::Execute(const ast::Statement& stmt, ResultConsumer* cons
         txn_.reset();
         return Status("ROLLBACK");
     }
+  }
+  switch (stmt.kind) {
+    case ast::StmtKind::Prepare:
+      return prepared_->Prepare(database(), static_cast<const ast::PrepareStatement&>(stmt));
+    case ast::StmtKind::Deallocate:
+      return prepared_->Deallocate(static_cast<const ast::DeallocateStatement&>(stmt));
+    case ast::StmtKind::Execute:
+      return Execute(*prepared_->Bind(database(), static_cast<const ast::ExecuteStatement&>(stmt)), consumer);
+    default:
+      break;
   }
   if (!txn_) return run(db_);
   if (txn_->aborted())

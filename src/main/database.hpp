@@ -78,6 +78,7 @@ namespace ast {
 struct Statement;
 }
 class Transaction;
+class PreparedStatements;
 
 class Database {
  public:
@@ -132,13 +133,14 @@ class Connection {
   void Interrupt() { interrupted_.store(true); }
 
  private:
-  // Runs one statement: BEGIN/COMMIT/ROLLBACK here, the rest by ExecuteStatement against
+  // Runs one statement: BEGIN/COMMIT/ROLLBACK and PREPARE/EXECUTE/DEALLOCATE here, the rest by ExecuteStatement against
   // database(); a failure inside a transaction may abort it (Transaction::Abort).
   QueryResult Execute(const ast::Statement& stmt, ResultConsumer* consumer = nullptr);
   // ExecuteAll, the last statement streamed to `consumer` when not null (Stream).
   std::vector<QueryResult> ExecuteAll(std::string_view sql, ResultConsumer* consumer);
   Database& db_;
   std::unique_ptr<Transaction> txn_;
+  std::unique_ptr<PreparedStatements> prepared_;  // PREPARE ... / EXECUTE ...
   std::atomic<bool> interrupted_{false};
 };
 

@@ -348,6 +348,10 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
     }
     case ast::StmtKind::Transaction:
       throw UserError(ErrorKind::Transaction, "transaction statements run on a connection", stmt.pos);
+    case ast::StmtKind::Prepare:
+    case ast::StmtKind::Execute:
+    case ast::StmtKind::Deallocate:
+      throw UserError(ErrorKind::Unsupported, "prepared statements run on a connection", stmt.pos);
     case ast::StmtKind::DropView: {
       auto& d = static_cast<const ast::DropStatement&>(stmt);
       try {

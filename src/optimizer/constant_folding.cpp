@@ -19,6 +19,7 @@ BoundExprPtr FoldExpression(BoundExprPtr e) {
     c->type = e->type;
     return c;
   }
+  if (e->kind == BExpr::Compare) return NarrowDateComparison(std::move(e));
   return e;
 }
 

@@ -33,6 +33,9 @@ void FoldConstants(LogicalOp& op);
 void FactorOrPredicates(LogicalOp& op);
 void SimplifyOuterJoins(LogicalOp& op);
 BoundExprPtr FoldExpression(BoundExprPtr e);
+// CAST(date AS TIMESTAMP) CMP timestamp constant -> date CMP' date constant (exactly
+// equivalent; date_comparison.cpp); anything else is returned as it is.
+BoundExprPtr NarrowDateComparison(BoundExprPtr e);
 LogicalOpPtr ReorderJoins(LogicalOpPtr op);
 void SplitDistinctAggregates(LogicalOp& root);
 void PushLeftJoinRightFilters(LogicalOp& root);

@@ -64,6 +64,12 @@ enum class Op {
   And, Or, Eq, Ne, Lt, Le, Gt, Ge, Add, Sub, Mul, Div, IntDiv, Mod, Concat,
 };
 
+struct OrderItem {
+  ExprPtr expr;
+  bool desc = false;
+  std::optional<bool> nulls_first;  // default: NULLS LAST, for ASC and DESC (as DuckDB)
+};
+
 struct Expr {
   ExprKind kind;
   SourcePos pos;
@@ -77,6 +83,7 @@ struct Expr {
   bool distinct = false;
   bool star_arg = false;
   bool has_filter = false;   // Function: an aggregate's FILTER (WHERE cond) is the last child
+  std::vector<OrderItem> order_by;  // Function: an aggregate's ORDER BY inside its parentheses
   bool has_operand = false;  // CASE x WHEN ...: children[0] is the operand
   bool has_else = false;     // last child is the ELSE result
   Type cast_type;
@@ -131,12 +138,6 @@ using TableRefPtr = std::unique_ptr<TableRef>;
 struct SelectItem {
   ExprPtr expr;
   std::string alias;  // empty when none
-};
-
-struct OrderItem {
-  ExprPtr expr;
-  bool desc = false;
-  std::optional<bool> nulls_first;  // default: NULLS LAST, for ASC and DESC (as DuckDB)
 };
 
 // A window's frame bound: UNBOUNDED PRECEDING, n PRECEDING, CURRENT ROW, n FOLLOWING,
@@ -220,7 +221,7 @@ struct ColumnDefAst {
 
 enum class StmtKind {
   Select, CreateTable, DropTable, Insert, Copy, Explain, Set, CreateView, DropView, Update, Delete, AlterTable, Transaction,
-  Analyze
+  Analyze, Prepare, Execute, Deallocate
 };
 
 struct Statement {
@@ -354,6 +355,31 @@ struct AlterTableStatement : Statement {
   bool if_exists = false;   // ALTER TABLE IF EXISTS t; DROP COLUMN IF EXISTS; ADD COLUMN IF NOT EXISTS
   bool column_if = false;
   AlterTableStatement() : Statement(StmtKind::AlterTable) {}
+};
+
+// PREPARE name AS statement: the statement's text, its `?` / `$1` / `$name` placeholders
+// left in it (main/prepared_statements.cpp finds them).
+struct PrepareStatement : Statement {
+  std::string name;  // lower-case, as identifiers are
+  std::string body;  // the statement's text
+  SourcePos body_pos;
+  PrepareStatement() : Statement(StmtKind::Prepare) {}
+};
+
+// EXECUTE name [(value, ... | param := value, ...)].
+struct ExecuteStatement : Statement {
+  std::string name;
+  // SELECT arg, ...: the arguments, evaluated once per EXECUTE (null without arguments).
+  std::unique_ptr<SelectStmt> args;
+  std::vector<std::string> arg_names;  // per argument: its parameter's name (`name := v`) or ""
+  std::vector<SourcePos> arg_pos;
+  ExecuteStatement() : Statement(StmtKind::Execute) {}
+};
+
+// DEALLOCATE [PREPARE] name.
+struct DeallocateStatement : Statement {
+  std::string name;
+  DeallocateStatement() : Statement(StmtKind::Deallocate) {}
 };
 
 }  // namespace tessera::ast

@@ -167,9 +167,19 @@ class Lexer {
       case '{': case '}': case ':':  // table function options' structs ({'a': 'INTEGER'})
       case '=': case '<': case '>': case '+': case '-': case '*': case '/': case '%':
       case '(': case ')': case ',': case '.': case ';': case '[': case ']': case '~':
+      case '?':  // a parameter (prepared statements; the parser rejects it elsewhere)
         t.text = std::string(1, (char)c);
         Advance();
         return;
+      case '$':  // a parameter, $1 or $name
+        if (i_ + 1 < s_.size() && IsIdentChar(s_[i_ + 1]) && s_[i_ + 1] != '$') {
+          do {
+            t.text.push_back(s_[i_]);
+            Advance();
+          } while (i_ < s_.size() && IsIdentChar(s_[i_]) && s_[i_] != '$');
+          return;
+        }
+        break;
       default:
         break;
     }

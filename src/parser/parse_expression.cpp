@@ -286,6 +286,9 @@ ExprPtr Parser::ParsePrimary() {
       return ParseNameExpr();
     case TokenKind::Operator:
       if (t.text == "(") return ParseParen();
+      if (t.text == "?" || t.text[0] == '$')
+        throw UserError(ErrorKind::Syntax,
+                        "parameter " + t.text + " outside a prepared statement (PREPARE name AS ...)", pos);
       SyntaxError(t);
     case TokenKind::End:
       SyntaxError(t);
@@ -395,7 +398,13 @@ ExprPtr Parser::ParseCall(std::string name, SourcePos pos) {
     do {
       e->children.push_back(ParseExpr());
     } while (AcceptOp(","));
-    if (AtKw("order")) Unsupported(Cur().pos, "ORDER BY inside a function call");
+    if (AtKw("order") && IsKw(Peek(), "by")) {  // an aggregate's order: string_agg(x, ',' ORDER BY y)
+      Next();
+      Next();
+      do {
+        e->order_by.push_back(ParseOrderItem());
+      } while (AcceptOp(","));
+    }
     if ((AtKw("ignore") || AtKw("respect")) && IsKw(Peek(), "nulls")) {  // a window function's
       e->ignore_nulls = AtKw("ignore");
       Next();

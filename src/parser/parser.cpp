@@ -84,6 +84,12 @@ StatementPtr Parser::ParseStatement() {
   } else if (AtKw("begin") || AtKw("start") || AtKw("commit") || AtKw("end") || AtKw("rollback") ||
              AtKw("abort")) {
     st = ParseTransaction();
+  } else if (AtKw("prepare")) {
+    st = ParsePrepare();
+  } else if (AtKw("execute")) {
+    st = ParseExecute();
+  } else if (AtKw("deallocate")) {
+    st = ParseDeallocate();
   } else {
     UnsupportedStatement();
   }

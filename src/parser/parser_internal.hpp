@@ -235,6 +235,9 @@ class Parser {
   // ---------------------------------------------------------------- parse_set.cpp
   StatementPtr ParseSet();
   StatementPtr ParseTransaction();  // parse_transaction.cpp
+  StatementPtr ParsePrepare();      // parse_prepare.cpp: PREPARE, EXECUTE, DEALLOCATE
+  StatementPtr ParseExecute();
+  StatementPtr ParseDeallocate();
 
   // ---------------------------------------------------------------- parse_show.cpp
   StatementPtr ParseShow();

@@ -349,9 +349,9 @@ BoundExprPtr Binder::BindArith(Op op, BoundExprPtr l, BoundExprPtr r, SourcePos 
 
 BoundExprPtr Binder::BindBinary(const ast::Expr& e, Ctx& ctx) {
   Op op = e.op;
-  // DATE, TIMESTAMP or TIME +/- INTERVAL (an INTERVAL is not a value type yet: only this
-  // syntax). DATE + days/weeks/months/years stays a DATE (tessera's rule; DuckDB's result is
-  // the TIMESTAMP of that midnight); with a time unit it is a TIMESTAMP.
+  // DATE, TIMESTAMP or TIME +/- INTERVAL n unit. DATE +/- INTERVAL is the TIMESTAMP of that
+  // midnight moved, as in DuckDB (a DATE column compared with such a constant is compared
+  // as a DATE again: optimizer/date_comparison.cpp).
   if ((op == Op::Add || op == Op::Sub) && e.children[1]->kind == ExprKind::Interval && !e.children[1]->name.empty() &&
       !IsIntervalLiteral(*e.children[0])) {
     auto l = Bind(*e.children[0], ctx);
@@ -387,11 +387,7 @@ BoundExprPtr Binder::BindBinary(const ast::Expr& e, Ctx& ctx) {
     if (l->type.id == TypeId::Time) {
       if (months) amount = 0;  // a TIME has no months (DuckDB: TIME '10:00' + INTERVAL 1 MONTH is 10:00)
       fn = "time_add_micros";
-    } else if (l->type.id == TypeId::Date && (months || amount % kMicrosPerDay == 0)) {
-      fn = months ? "date_add_months" : "date_add_days";
-      if (!months) amount /= kMicrosPerDay;
-      if (amount < INT32_MIN || amount > INT32_MAX) throw UserError(ErrorKind::Conversion, "interval out of range", iv.pos);
-    } else {
+    } else {  // a DATE is its midnight: DATE +/- INTERVAL is a TIMESTAMP, as in DuckDB
       l = Coerce(std::move(l), Type::Timestamp(), e.pos);
       fn = months ? "timestamp_add_months" : "timestamp_add_micros";
       if (months && (amount < INT32_MIN || amount > INT32_MAX))
@@ -399,7 +395,7 @@ BoundExprPtr Binder::BindBinary(const ast::Expr& e, Ctx& ctx) {
     }
     std::vector<BoundExprPtr> args;
     args.push_back(std::move(l));
-    const bool narrow = std::string_view(fn).starts_with("date_add") || std::string_view(fn) == "timestamp_add_months";
+    const bool narrow = std::string_view(fn) == "timestamp_add_months";
     args.push_back(MakeConstant(narrow ? Value::Integer((int32_t)amount) : Value::BigInt(amount)));
     return MakeFunction(fn, std::move(args), e.pos);
   }
@@ -451,6 +447,7 @@ BoundExprPtr Binder::BindAggregate(const ast::Expr& e, Ctx& ctx) {
       throw UserError(ErrorKind::Unsupported,
                       "an aggregate in a subquery over columns of an enclosing query only is not supported yet", e.pos);
   }
+  if (!e.order_by.empty()) BindAggregateOrder(e, *agg, inner);
   for (uint32_t i = 0; i < ctx.agg->aggs.size(); i++)
     if (ctx.agg->aggs[i]->Equals(*agg))
       return MakeColumn({ctx.agg->agg_index, i}, agg->type, agg->ToString());
@@ -458,6 +455,32 @@ BoundExprPtr Binder::BindAggregate(const ast::Expr& e, Ctx& ctx) {
   std::string label = agg->ToString();
   ctx.agg->aggs.push_back(std::move(agg));
   return MakeColumn({ctx.agg->agg_index, (uint32_t)ctx.agg->aggs.size() - 1}, t, label);
+}
+
+// An aggregate's ORDER BY (inside its parentheses): the keys become its last children
+// (BoundExpr::agg_order) where the order changes the result (string_agg, first, last,
+// any_value); the others ignore it, as DuckDB. Constant keys order nothing.
+void Binder::BindAggregateOrder(const ast::Expr& e, BoundExpr& agg, Ctx& inner) {
+  const bool ordered = agg.name == "string_agg" || agg.name == "first" || agg.name == "last" || agg.name == "any_value";
+  std::vector<BoundExprPtr> keys;
+  std::vector<BoundExpr::AggOrder> dirs;
+  for (const ast::OrderItem& o : e.order_by) {
+    if (AstContainsWindow(*o.expr))
+      throw BindError("aggregate function calls cannot contain window function calls", o.expr->pos);
+    if (AstContainsAggregate(*o.expr)) throw BindError("aggregate function calls cannot be nested", o.expr->pos);
+    BoundExprPtr k = Bind(*o.expr, inner);
+    if (!ordered || k->IsConstant()) continue;
+    if (agg.distinct) {  // the order of distinct values: only by the value itself
+      BoundExprPtr arg = Bind(*e.children[0], inner);
+      if (!k->Equals(*arg))
+        throw BindError("In a DISTINCT aggregate, ORDER BY expressions must appear in the argument list", o.expr->pos);
+    }
+    keys.push_back(std::move(k));
+    dirs.push_back({o.desc, o.nulls_first.value_or(false)});
+  }
+  if (keys.empty()) return;
+  for (auto& k : keys) agg.children.push_back(std::move(k));
+  agg.agg_order = std::move(dirs);
 }
 
 BoundExprPtr Binder::MakeAggregate(const ast::Expr& e, Ctx& inner) {
@@ -468,6 +491,9 @@ BoundExprPtr Binder::MakeAggregate(const ast::Expr& e, Ctx& inner) {
   // FILTER (WHERE cond): the aggregate sees CASE WHEN cond THEN x END, a NULL where cond is
   // not TRUE, which every aggregate here skips (count(*) counts CASE WHEN cond THEN 1 END).
   BoundExprPtr cond;
+  // first and last keep NULL values: a NULL would not tell a filtered row from a NULL value.
+  if (e.has_filter && (fn->name == std::string_view("first") || fn->name == std::string_view("last")))
+    throw UserError(ErrorKind::Unsupported, std::string(fn->name) + "(...) FILTER (...) is not supported yet", e.pos);
   if (e.has_filter) cond = Coerce(Bind(*e.children.back(), inner), Type::Boolean(), e.children.back()->pos);
   auto filtered = [&](BoundExprPtr x) {
     if (!cond) return x;
@@ -523,11 +549,13 @@ BoundExprPtr Binder::MakeAggregate(const ast::Expr& e, Ctx& inner) {
 
 BoundExprPtr Binder::BindFunction(const ast::Expr& e, Ctx& ctx) {
   if (e.over && IsGroupingName(e.name)) throw BindError("GROUPING cannot be a window function", e.pos);
+  if (e.over && !e.order_by.empty())
+    throw UserError(ErrorKind::Unsupported, "ORDER BY inside a window function's call is not supported yet", e.pos);
   if (e.over) return BindWindow(e, ctx);
   if (e.ignore_nulls) throw BindError("IGNORE NULLS applies only to window functions", e.pos);
   if (IsAggregateName(e.name)) return BindAggregate(e, ctx);
-  if (e.has_filter || e.distinct)
-    throw BindError("function \"" + e.name + "\" is a scalar function: DISTINCT and FILTER apply only to aggregates", e.pos);
+  if (e.has_filter || e.distinct || !e.order_by.empty())
+    throw BindError("function \"" + e.name + "\" is a scalar function: DISTINCT, ORDER BY and FILTER apply only to aggregates", e.pos);
   std::vector<BoundExprPtr> args;
   for (auto& c : e.children) args.push_back(Bind(*c, ctx));
   if ((e.name == "date_part" || e.name == "datepart") && args.size() == 2 && args[0]->IsConstant() &&
@@ -547,17 +575,28 @@ BoundExprPtr Binder::BindFunction(const ast::Expr& e, Ctx& ctx) {
   // not cached. TIMESTAMP in UTC (DuckDB's TIMESTAMP WITH TIME ZONE: no time zones here).
   static const std::set<std::string> kClock = {"now", "current_timestamp", "get_current_timestamp",
                                                "transaction_timestamp", "localtimestamp", "current_date", "today"};
-  if (kClock.count(e.name)) {
-    if (!args.empty()) throw BindError("function \"" + e.name + "\" takes no arguments", e.pos);
+  auto clock = [&] {
     if (clock_micros_ < 0)
       clock_micros_ = std::chrono::duration_cast<std::chrono::microseconds>(
                           std::chrono::system_clock::now().time_since_epoch()).count();
+    return clock_micros_;
+  };
+  if (kClock.count(e.name)) {
+    if (!args.empty()) throw BindError("function \"" + e.name + "\" takes no arguments", e.pos);
     if (e.name == "current_date" || e.name == "today")
-      return MakeConstant(Value::Date((int32_t)(clock_micros_ / 86400000000LL)));
-    return MakeConstant(Value::Timestamp(clock_micros_));
+      return MakeConstant(Value::Date((int32_t)(clock() / 86400000000LL)));
+    return MakeConstant(Value::Timestamp(clock()));
   }
+  // age(ts) is age(current_date, ts): from today's midnight, as DuckDB.
+  if (e.name == "age" && args.size() == 1)
+    args.insert(args.begin(), MakeConstant(Value::Timestamp(clock() / 86400000000LL * 86400000000LL)));
   // mod(a, b) is a % b: the operator's one rule (types, NULL on a zero divisor).
   if (e.name == "mod" && args.size() == 2) return BindArith(Op::Mod, std::move(args[0]), std::move(args[1]), e.pos);
+  // date_add(d, x) is d + x, as DuckDB's: a DATE or TIMESTAMP and an INTERVAL give a
+  // TIMESTAMP, a DATE and a number of days a DATE.
+  if (e.name == "date_add" && args.size() == 2) {
+    return BindArith(Op::Add, std::move(args[0]), std::move(args[1]), e.pos);
+  }
   const ScalarFunction* fn = FindScalarFunction(e.name);
   if (!fn) throw BindError("function \"" + e.name + "\" does not exist", e.pos);
   return MakeFunction(*fn, e.name, std::move(args), e.pos);

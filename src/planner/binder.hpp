@@ -195,6 +195,7 @@ class Binder {
                                  const std::vector<std::vector<uint32_t>>& sets, uint32_t out_index);
   // The aggregate call `e` (BExpr::Agg) bound in `inner`, not yet an aggregate of the query.
   BoundExprPtr MakeAggregate(const ast::Expr& e, Ctx& inner);
+  void BindAggregateOrder(const ast::Expr& e, BoundExpr& agg, Ctx& inner);
   // Window functions (bind_window.cpp): a call with OVER, and the operator computing them.
   BoundExprPtr BindWindow(const ast::Expr& e, Ctx& ctx);
   LogicalOpPtr ApplyWindow(LogicalOpPtr plan, WindowState& win);

@@ -17,6 +17,7 @@ BoundExprPtr BoundExpr::Copy() const {
   r->fn = fn;
   r->agg_fn = agg_fn;
   r->window = window;
+  r->agg_order = agg_order;
   for (auto& c : children) r->children.push_back(c->Copy());
   return r;
 }
@@ -24,7 +25,7 @@ BoundExprPtr BoundExpr::Copy() const {
 bool BoundExpr::Equals(const BoundExpr& o) const {
   if (kind != o.kind || type != o.type || op != o.op || negated != o.negated ||
       distinct != o.distinct || name != o.name || fn != o.fn || agg_fn != o.agg_fn ||
-      children.size() != o.children.size())
+      children.size() != o.children.size() || agg_order != o.agg_order)
     return false;
   if (kind == BExpr::Column && !(binding == o.binding)) return false;
   if (kind == BExpr::Window && !(*window == *o.window)) return false;
@@ -96,6 +97,16 @@ std::string BoundExpr::ToString() const {
       return name + "(" + join(", ") + ")";
     case BExpr::Agg:
       if (name == "count_star") return "count_star()";
+      if (!agg_order.empty()) {
+        const size_t nargs = children.size() - agg_order.size();
+        std::string s = name + "(" + (distinct ? "DISTINCT " : "");
+        for (size_t i = 0; i < nargs; i++) s += (i ? ", " : "") + children[i]->ToString();
+        s += " ORDER BY ";
+        for (size_t k = 0; k < agg_order.size(); k++)
+          s += (k ? ", " : "") + children[nargs + k]->ToString() + (agg_order[k].desc ? " DESC" : "") +
+               (agg_order[k].nulls_first ? " NULLS FIRST" : "");
+        return s + ")";
+      }
       return name + "(" + (distinct ? "DISTINCT " : "") + join(", ") + ")";
     case BExpr::Window: {
       std::vector<std::string> texts;

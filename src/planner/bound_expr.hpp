@@ -61,6 +61,14 @@ struct BoundExpr {
   const ScalarFunction* fn = nullptr;         // Func: the registry's entry, set by the binder
   const AggregateFunction* agg_fn = nullptr;  // Agg: the registry's entry, set by the binder
   std::shared_ptr<const WindowInfo> window;    // Window: what it computes (immutable, shared by copies)
+  // Agg with ORDER BY inside its call (string_agg(x, ',' ORDER BY y DESC), first, last,
+  // any_value): the last agg_order.size() children are the keys, in this order.
+  struct AggOrder {
+    bool desc = false;
+    bool nulls_first = false;
+    bool operator==(const AggOrder&) const = default;
+  };
+  std::vector<AggOrder> agg_order;
   // Like with a constant pattern (and escape): the pattern compiled once, by the physical
   // planner (its Resolve), on the final expression; Copy() leaves it out (a copy may get
   // other children). Null: the executor compiles the pattern per call.

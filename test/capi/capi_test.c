@@ -382,6 +382,24 @@ static void test_prepared(tessera_connection con) {
   CHECK(tessera_value_int64(r, 0, 0) == 42);
   tessera_destroy_result(&r);
   tessera_destroy_prepare(&p);
+
+  /* SQL's PREPARE / EXECUTE: the statement lives in the connection, across queries; its
+     arguments may be the C API's parameters. */
+  exec(con, "PREPARE sqlp AS SELECT $1 * 2 AS x, $2 AS y");
+  r = run(con, "EXECUTE sqlp(21, 'a')");
+  CHECK(r && tessera_value_int64(r, 0, 0) == 42 && str_eq_free(tessera_value_varchar(r, 1, 0), "a"));
+  tessera_destroy_result(&r);
+  CHECK(tessera_prepare(con, "EXECUTE sqlp(?, 'b')", &p) == TESSERA_OK);
+  CHECK(tessera_bind_int32(p, 1, 5) == TESSERA_OK);
+  CHECK(tessera_execute_prepared(p, &r) == TESSERA_OK);
+  CHECK(tessera_value_int64(r, 0, 0) == 10);
+  tessera_destroy_result(&r);
+  tessera_destroy_prepare(&p);
+  CHECK(tessera_query(con, "EXECUTE sqlp(1)", &r) == TESSERA_ERROR);
+  tessera_destroy_result(&r);
+  exec(con, "DEALLOCATE sqlp");
+  CHECK(tessera_query(con, "EXECUTE sqlp(1, 2)", &r) == TESSERA_ERROR);
+  tessera_destroy_result(&r);
 }
 
 /* ---- chunked fetch over many rows ---------------------------------------------------- */

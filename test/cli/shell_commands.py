@@ -61,6 +61,15 @@ def main():
     rc, out, err = run(tessera, ".mode csv\n.bail off\nSELECT nosuch;\nSELECT 2 AS two;\n", work)
     check(rc == 1 and 'near line 3:' in err and 'two\n2\n' in out, '.bail off', f'rc {rc} out {out!r} err {err!r}')
 
+    # PREPARE / EXECUTE: the statement lives in the shell's connection, from line to line;
+    # a wrong argument count is an error naming the line.
+    script = (".mode csv\nPREPARE p AS SELECT $1 + 1 AS x, $2 AS y;\nEXECUTE p(41, 'a');\n"
+              "EXECUTE p(1);\nDEALLOCATE p;\n")
+    rc, out, err = run(tessera, ".bail off\n" + script, work)
+    check(rc == 1 and 'x,y\n42,a\n' in out and 'near line 5:' in err and
+          'Values were not provided for the following prepared statement parameters: 2' in err,
+          'PREPARE / EXECUTE in the shell', f'rc {rc} out {out!r} err {err!r}')
+
     # .read FILE: errors name the file and its line.
     with open(os.path.join(work, 'inner.sql'), 'w') as f:
         f.write("SELECT 1 AS fine;\nSELECT 1 +;\n")

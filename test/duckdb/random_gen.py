@@ -71,7 +71,7 @@ CONSTRUCTS = ['filter', 'project', 'case', 'cast', 'string_func', 'like', 'in_li
               'group_by', 'agg_distinct', 'having', 'union', 'union_all', 'intersect', 'except',
               'window', 'order_limit', 'ternary_filter', 'ternary_where', 'intersect_all', 'except_all',
               # expression features tessera may lack: avoided when the probe says so
-              'is_distinct', 'is_true', 'ilike', 'minmax_distinct']
+              'is_distinct', 'is_true', 'ilike', 'minmax_distinct', 'date_interval', 'ordered_agg']
 
 
 class Gen:
@@ -240,6 +240,11 @@ class Gen:
             return f'{lhs} IS {r.choice(["", "NOT "])}NULL'
         if roll < 0.5:
             rhs = self.lit(cat, c[1], c[2]) if r.random() < 0.7 else self.expr(scope, cat, depth - 1, tags)
+            if cat == 'D' and r.random() < 0.3 and self.can('date_interval'):
+                # DATE +/- INTERVAL is a TIMESTAMP: a DATE column against it (midnights and not)
+                tags.add('date_interval')
+                unit = r.choice(['DAY', 'MONTH', 'YEAR', 'HOUR', 'MINUTE'])
+                rhs = f"{self.lit('D')} {r.choice(['+', '-'])} INTERVAL '{r.choice([1, 3, 12, 90, 36])}' {unit}"
             op = r.choice(['=', '<>', '<', '<=', '>', '>=', '!='])
             if r.random() < 0.1 and self.can('is_distinct'):
                 op = r.choice(['IS DISTINCT FROM', 'IS NOT DISTINCT FROM'])
@@ -319,7 +324,7 @@ class Gen:
         if rs:
             where.append(rs)
         cols = [f'{a}.{c}' for c in TABLES[t]['cols']][:6]
-        construct = next((c for c in ('like', 'in_list', 'between') if c in tags), 'filter')
+        construct = next((c for c in ('date_interval', 'like', 'in_list', 'between') if c in tags), 'filter')
         return construct, f'SELECT {", ".join(cols)} FROM {t} {a} WHERE {" AND ".join(where)}', False
 
     def q_project(self):
@@ -375,6 +380,13 @@ class Gen:
             if fn in ('min', 'max') and not self.can('minmax_distinct'):
                 fn = 'count'
             return f'{fn}(DISTINCT {self.expr(scope, r.choice("IN"), 1, tags)})'
+        if roll < 0.26 and self.can('ordered_agg'):
+            # ORDER BY inside the call, ordered by the value itself (ties are equal values)
+            tags.add('ordered_agg')
+            e = self.expr(scope, 'I' if numeric else r.choice('IS'), 1, tags)
+            if numeric or r.random() < 0.5:
+                return r.choice([f'first({e} ORDER BY {e} DESC NULLS FIRST)', f'last({e} ORDER BY {e})'])
+            return f"string_agg(CAST({e} AS VARCHAR), '|' ORDER BY {e}{r.choice(['', ' DESC'])})"
         fn = r.choice(['count', 'sum', 'avg', 'min', 'max', 'count', 'sum', 'stddev_samp', 'count_star']
                       + ([] if numeric else ['bool_or', 'bool_and']))
         if fn == 'count_star':
@@ -414,7 +426,8 @@ class Gen:
             ordered = True
             if r.random() < 0.5:
                 sql += f' LIMIT {r.randint(1, 5)}'
-        construct = 'having' if 'having' in tags else 'agg_distinct' if 'agg_distinct' in tags else 'group_by'
+        construct = ('ordered_agg' if 'ordered_agg' in tags else 'having' if 'having' in tags
+                     else 'agg_distinct' if 'agg_distinct' in tags else 'group_by')
         return construct, sql, ordered
 
     def q_subquery(self):

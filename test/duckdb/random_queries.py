@@ -59,6 +59,8 @@ PROBES = {
     'is_true': 'SELECT count(*) FROM nation WHERE (n_regionkey = 1) IS TRUE',
     'ilike': "SELECT count(*) FROM nation WHERE n_name ILIKE 'a%'",
     'minmax_distinct': 'SELECT n_regionkey, min(DISTINCT n_nationkey) FROM nation GROUP BY n_regionkey',
+    'date_interval': "SELECT count(*) FROM orders WHERE o_orderdate < DATE '1995-01-01' - INTERVAL '1' MONTH",
+    'ordered_agg': "SELECT string_agg(n_name, ',' ORDER BY n_nationkey DESC) FROM nation",
 }
 
 

@@ -87,7 +87,7 @@ TEST(errors_repeat_and_are_not_cached) {
   Setup(c);
   // u.k = 3 matches two rows: a scalar subquery error at run time, every time.
   const std::string q = "select k, (select w from u where u.k = t.k) from t";
-  for (int i = 0; i < 3; i++) CHECK_THROWS_WITH(c.Query(q), "more than one row");
+  for (int i = 0; i < 3; i++) CHECK_THROWS_WITH(c.Query(q), "More than one row");
   CHECK_EQ(db.plan_cache().stats().hits, (uint64_t)0);
   CHECK_EQ(db.plan_cache().stats().entries, (size_t)0);
   for (int i = 0; i < 2; i++) CHECK_THROWS_WITH(c.Query("select nope from t"), "nope");

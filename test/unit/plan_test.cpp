@@ -225,4 +225,24 @@ TEST(recursive_cte_in_plans) {
   CHECK(failed);
 }
 
+// DATE +/- INTERVAL is a TIMESTAMP; a DATE column compared with it is compared with a DATE
+// constant again (optimizer/date_comparison.cpp): the scan's filter is `column CMP
+// constant` (what zone maps prune by, and the GPU's kernels read), with the day's floor or
+// ceiling where the constant is not a midnight.
+TEST(date_compared_with_timestamp_constant_stays_a_date_filter) {
+  Database db;
+  Connection con(db);
+  con.Query("CREATE TABLE t (d DATE)");
+  std::string p = Explain(con, "SELECT count(*) FROM t WHERE d <= DATE '1998-12-01' - INTERVAL '90' DAY");
+  CHECK(p.find("WHERE (d <= 1998-09-02)") != std::string::npos);
+  CHECK(p.find("CAST") == std::string::npos);
+  p = Explain(con, "SELECT count(*) FROM t WHERE d < TIMESTAMP '1998-09-02 00:00:01'");
+  CHECK(p.find("WHERE (d < 1998-09-03)") != std::string::npos);
+  p = Explain(con, "SELECT count(*) FROM t WHERE TIMESTAMP '1998-09-02 12:00' <= d");
+  CHECK(p.find("WHERE (d >= 1998-09-03)") != std::string::npos);
+  // = against a time that is not a midnight stays as written
+  p = Explain(con, "SELECT count(*) FROM t WHERE d = TIMESTAMP '1998-09-02 12:00'");
+  CHECK(p.find("CAST(d AS TIMESTAMP)") != std::string::npos);
+}
+
 TEST_MAIN()

@@ -242,18 +242,23 @@ static void SumRows(AggColumn& a, const Vector& in, const uint32_t* gids, uint32
 }
 
 void GroupTable::Update(size_t ai, const Vector* in, const std::vector<uint32_t>& gids, uint32_t n,
-                        const Vector* in2) {
-  Update(ai, in, gids.data(), n, in2);
+                        const Vector* in2, const Vector* const* keys) {
+  Update(ai, in, gids.data(), n, in2, keys);
 }
 
-void GroupTable::Update(size_t ai, const Vector* in, const uint32_t* gids, uint32_t n, const Vector* in2) {
+void GroupTable::Update(size_t ai, const Vector* in, const uint32_t* gids, uint32_t n, const Vector* in2,
+                        const Vector* const* keys) {
   AggColumn& a = aggs_[ai];
   switch (a.kind) {
     case AggKind::Variance: return VarianceUpdate(a, *in, gids, n);
     case AggKind::Covariance: return CovarianceUpdate(a, *in, *in2, gids, n);
     case AggKind::Holistic:
-      for (uint32_t i = 0; i < n; i++)
-        if (in->IsValid(i)) a.lists[gids[i]].push_back(in->GetValue(i));
+      for (uint32_t i = 0; i < n; i++) {
+        if (!a.keep_nulls && !in->IsValid(i)) continue;
+        std::vector<Value>& l = a.lists[gids[i]];
+        l.push_back(in->GetValue(i));
+        for (uint32_t k = 0; k < a.order_keys; k++) l.push_back(keys[k]->GetValue(i));
+      }
       return;
     case AggKind::First:
       for (uint32_t i = 0; i < n; i++) {
@@ -466,8 +471,38 @@ void GroupTable::ClearStates(uint32_t from, uint32_t n) {
   }
 }
 
-// A holistic aggregate's result over a group's values (at least one, in input order).
+// The values of a list of rows (value, keys...) in the order of the keys (stable: equal
+// keys keep their input order); NULL keys last unless NULLS FIRST, DESC or not.
+static std::vector<Value> InKeyOrder(const AggColumn& a, const std::vector<Value>& rows) {
+  const size_t stride = a.order_keys + 1, n = rows.size() / stride;
+  std::vector<uint32_t> idx(n);
+  for (uint32_t i = 0; i < n; i++) idx[i] = i;
+  std::stable_sort(idx.begin(), idx.end(), [&](uint32_t x, uint32_t y) {
+    for (uint32_t k = 0; k < a.order_keys; k++) {
+      const Value& p = rows[x * stride + 1 + k];
+      const Value& q = rows[y * stride + 1 + k];
+      if (p.is_null() || q.is_null()) {
+        if (p.is_null() == q.is_null()) continue;
+        return p.is_null() == a.order[k].nulls_first;
+      }
+      int c = p.Compare(q);
+      if (c == 0) continue;
+      return a.order[k].desc ? c > 0 : c < 0;
+    }
+    return false;
+  });
+  std::vector<Value> out;
+  out.reserve(n);
+  for (uint32_t i : idx) out.push_back(rows[i * stride]);
+  return out;
+}
+
+// A holistic aggregate's result over a group's values (at least one, in input order, or
+// rows of a value and its keys with ORDER BY).
 static Value FinishHolistic(const AggColumn& a, std::vector<Value> v) {
+  if (a.order_keys) v = InKeyOrder(a, v);
+  if (a.name == "first" || a.name == "any_value") return v.front();
+  if (a.name == "last") return v.back();
   if (a.distinct) {  // each value once, where it first appears
     std::vector<uint32_t> order(v.size());
     for (uint32_t i = 0; i < order.size(); i++) order[i] = i;

@@ -19,7 +19,8 @@ static bool IsVariance(const std::string& n) {
 }
 static bool IsCovariance(const std::string& n) { return n == "covar_samp" || n == "covar_pop" || n == "corr"; }
 static bool IsHolistic(const std::string& n) {
-  return n == "median" || n == "quantile_cont" || n == "quantile_disc" || n == "mode" || n == "string_agg";
+  return n == "median" || n == "quantile_cont" || n == "quantile_disc" || n == "mode" || n == "string_agg" ||
+         n == "first" || n == "last";
 }
 bool GroupTable::TwoInputs(const std::string& n) { return n == "arg_min" || n == "arg_max" || IsCovariance(n); }
 
@@ -47,13 +48,18 @@ GroupTable::GroupTable(const std::vector<Type>& key_types, const std::vector<con
     // approx_count_distinct counts exactly: count(DISTINCT x)'s set.
     c.distinct = a->distinct || c.name == "approx_count_distinct";
     c.kind = KindOf(c.name, c.distinct);
+    c.order = a->agg_order;
+    c.order_keys = (uint32_t)a->agg_order.size();
+    if (c.order_keys) c.kind = AggKind::Holistic;  // any_value(x ORDER BY y) too
+    c.keep_nulls = c.name == "first" || c.name == "last";
+    const size_t nargs = a->children.size() - c.order_keys;
     c.out_type = a->type;
     c.in_type = a->children.empty() ? Type::BigInt() : a->children[0]->type;
     c.by_min = c.name == "arg_min";
     c.is_min = c.name == "min";
     if (c.kind == AggKind::MinMax || c.kind == AggKind::First || c.kind == AggKind::ArgExt) c.ext.Init(c.in_type, 16);
     if (c.kind == AggKind::ArgExt) c.ext2.Init(a->children[1]->type, 16);
-    if (c.kind == AggKind::Holistic && a->children.size() > 1) {  // the constant quantile or separator
+    if (c.kind == AggKind::Holistic && nargs > 1) {  // the constant quantile or separator
       const Value& v = a->children[1]->value;
       if (c.name == "string_agg") {
         c.null_separator = v.is_null();

@@ -37,7 +37,7 @@ enum class AggKind : uint8_t {
   ArgExt,      // arg_min, arg_max: ext (value) + ext2 (by) + has
   Variance,    // var_*, stddev_*: count + dsum (running mean) + m2
   Covariance,  // covar_samp, covar_pop, corr: count + cov
-  Holistic,    // median, quantile_*, mode, string_agg: lists
+  Holistic,    // median, quantile_*, mode, string_agg, first, last, any_value with ORDER BY: lists
   Distinct,    // count/sum/avg(DISTINCT), approx_count_distinct: sets
 };
 
@@ -64,7 +64,12 @@ struct AggColumn {
   // median, quantile_cont/disc, mode, string_agg: every non-NULL value of the group, in
   // input order; fraction is the quantile's (median: 0.5), separator string_agg's (',' when
   // left out).
+  // With ORDER BY inside the call (order_keys > 0) each row adds its value and then its
+  // order_keys key values; first and last keep NULL values (keep_nulls).
   std::vector<std::vector<Value>> lists;
+  uint32_t order_keys = 0;
+  std::vector<BoundExpr::AggOrder> order;
+  bool keep_nulls = false;
   double fraction = 0.5;
   std::string separator = ",";
   bool null_separator = false;  // string_agg(x, NULL) is NULL
@@ -86,10 +91,12 @@ class GroupTable {
   // hashes when known (a merge reuses the source table's), else computed here.
   void FindOrCreate(const std::vector<Vector>& keys, uint32_t n, std::vector<uint32_t>& gids);
   void FindOrCreate(const Vector* const* keys, uint32_t n, uint32_t* gids, const uint64_t* hashes = nullptr);
-  // input2: the second argument of the aggregates TwoInputs names (null for others).
+  // input2: the second argument of the aggregates TwoInputs names (null for others);
+  // keys: the ORDER BY keys of an aggregate with an order (OrderKeys of them).
   void Update(size_t a, const Vector* input, const std::vector<uint32_t>& gids, uint32_t n,
-              const Vector* input2 = nullptr);
-  void Update(size_t a, const Vector* input, const uint32_t* gids, uint32_t n, const Vector* input2 = nullptr);
+              const Vector* input2 = nullptr, const Vector* const* keys = nullptr);
+  void Update(size_t a, const Vector* input, const uint32_t* gids, uint32_t n, const Vector* input2 = nullptr,
+              const Vector* const* keys = nullptr);
   // The aggregate reads a second argument per row (arg_min(x, by), corr(y, x)); others'
   // second arguments are constants the table reads once (string_agg's separator).
   static bool TwoInputs(const std::string& name);

@@ -33,6 +33,7 @@ struct AggLocal : LocalState {
   std::vector<Vector> key_scratch;  // keys that are not plain input columns
   std::vector<const Vector*> keys;
   std::vector<Vector> arg_scratch, arg2_scratch;  // aggregate arguments likewise (kept: no allocation a chunk)
+  std::vector<std::vector<Vector>> key_scratch_of;  // per aggregate: its ORDER BY keys
 };
 
 std::unique_ptr<LocalState> PhysicalHashAggregate::InitLocalSink() {
@@ -42,6 +43,7 @@ std::unique_ptr<LocalState> PhysicalHashAggregate::InitLocalSink() {
   l->keys.resize(groups.size());
   l->arg_scratch.resize(aggs.size());
   l->arg2_scratch.resize(aggs.size());
+  l->key_scratch_of.resize(aggs.size());
   return l;
 }
 
@@ -63,6 +65,19 @@ void PhysicalHashAggregate::Sink(DataChunk& in, LocalState& ls) {
     const Vector& v = EvaluateOperand(*aggs[a]->children[0], in, l.arg_scratch[a]);
     const bool two = GroupTable::TwoInputs(aggs[a]->name);
     const Vector* v2 = two ? &EvaluateOperand(*aggs[a]->children[1], in, l.arg2_scratch[a]) : nullptr;
+    const size_t nkeys = aggs[a]->agg_order.size();
+    if (nkeys) {  // ORDER BY inside the call: its keys, the last children
+      auto& scratch = l.key_scratch_of[a];
+      scratch.resize(nkeys);
+      std::vector<const Vector*> keys(nkeys);
+      const size_t first = aggs[a]->children.size() - nkeys;
+      for (size_t k = 0; k < nkeys; k++) {
+        scratch[k].ResetOwnership();
+        keys[k] = &EvaluateOperand(*aggs[a]->children[first + k], in, scratch[k]);
+      }
+      l.table->Update(a, &v, l.gids, in.size, v2, keys.data());
+      continue;
+    }
     l.table->Update(a, &v, l.gids, in.size, v2);
   }
 }

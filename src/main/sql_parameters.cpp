@@ -1,9 +1,9 @@
-#include "capi/placeholders.hpp"
+#include "main/sql_parameters.hpp"
 
 #include <cmath>
 #include <cstdio>
 
-namespace tessera::capi {
+namespace tessera {
 
 namespace {
 bool IsIdentChar(unsigned char c) {
@@ -11,14 +11,43 @@ bool IsIdentChar(unsigned char c) {
          c >= 0x80;
 }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsNameStart(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80; }
+
+// Moves one byte forward the way the lexer counts lines and columns.
+void Step(unsigned char c, int& line, int& col) {
+  if (c == '\n') {
+    line++;
+    col = 1;
+  } else if ((c & 0xC0) != 0x80) {
+    col++;
+  }
+}
 }  // namespace
+
+int64_t ByteOffset(std::string_view sql, SourcePos pos) {
+  if (pos.line <= 0) return -1;
+  int l = 1, c = 1;
+  for (size_t i = 0; i < sql.size(); i++) {
+    if (l == pos.line && c == pos.col && ((unsigned char)sql[i] & 0xC0) != 0x80) return (int64_t)i;
+    Step((unsigned char)sql[i], l, c);
+  }
+  return (l == pos.line && c == pos.col) ? (int64_t)sql.size() : -1;
+}
+
+SourcePos PositionAt(std::string_view sql, int64_t offset) {
+  int l = 1, c = 1;
+  for (size_t i = 0; i < sql.size() && (int64_t)i < offset; i++) Step((unsigned char)sql[i], l, c);
+  return {l, c};
+}
 
 Placeholders FindPlaceholders(std::string_view s) {
   Placeholders ph;
-  bool positional = false, numbered = false;
+  bool positional = false, numbered = false, named = false;
+  const char* const kMixed = "cannot mix ?, $n and $name parameters in one statement";
   auto fail = [&](size_t at, std::string msg) {
     ph.list.clear();
     ph.count = 0;
+    ph.names.clear();
     ph.error = std::move(msg);
     ph.error_offset = at;
     return ph;
@@ -51,12 +80,12 @@ Placeholders FindPlaceholders(std::string_view s) {
     } else if (IsIdentChar((unsigned char)c) && c != '$') {  // a word or number, `$` inside it included
       while (i < s.size() && IsIdentChar((unsigned char)s[i])) i++;
     } else if (c == '?') {
-      if (numbered) return fail(i, "cannot mix ? and $n parameters in one statement");
+      if (numbered || named) return fail(i, kMixed);
       positional = true;
       ph.list.push_back({i, i + 1, ph.count++});
       i++;
     } else if (c == '$' && i + 1 < s.size() && IsDigit(s[i + 1])) {
-      if (positional) return fail(i, "cannot mix ? and $n parameters in one statement");
+      if (positional || named) return fail(i, kMixed);
       numbered = true;
       size_t j = i + 1;
       uint64_t n = 0;
@@ -68,6 +97,21 @@ Placeholders FindPlaceholders(std::string_view s) {
       if (n == 0) return fail(i, "parameter numbers start at $1");
       ph.list.push_back({i, j, (size_t)n - 1});
       if (n > ph.count) ph.count = (size_t)n;
+      i = j;
+    } else if (c == '$' && i + 1 < s.size() && IsNameStart((unsigned char)s[i + 1])) {
+      if (positional || numbered) return fail(i, kMixed);
+      named = true;
+      size_t j = i + 1;
+      std::string name;
+      while (j < s.size() && IsIdentChar((unsigned char)s[j]) && s[j] != '$') {
+        char ch = s[j++];
+        name += (ch >= 'A' && ch <= 'Z') ? (char)(ch - 'A' + 'a') : ch;
+      }
+      size_t index = 0;
+      while (index < ph.names.size() && ph.names[index] != name) index++;
+      if (index == ph.names.size()) ph.names.push_back(name);
+      ph.list.push_back({i, j, index});
+      ph.count = ph.names.size();
       i = j;
     } else {
       i++;
@@ -82,6 +126,9 @@ std::string SqlLiteral(const Value& v) {
   switch (t.id) {
     case TypeId::Null: return "NULL";
     case TypeId::Boolean: return v.int_value() ? "TRUE" : "FALSE";
+    case TypeId::Integer:  // digits are an INTEGER literal too, and stand where only a literal may (LIMIT $1)
+      if (v.int_value() >= 0) return v.ToString();
+      break;
     case TypeId::Varchar: {
       std::string out = "'";
       for (char c : v.str_value()) {
@@ -103,9 +150,11 @@ std::string SqlLiteral(const Value& v) {
       }
       return "CAST('" + text + "' AS DOUBLE)";
     }
-    default:  // INTEGER, BIGINT, DECIMAL, DATE, TIMESTAMP, TIME: their text form casts back exactly
-      return "CAST('" + v.ToString() + "' AS " + t.ToString() + ")";
+    default:
+      break;
   }
+  // INTEGER, BIGINT, DECIMAL, DATE, TIMESTAMP, TIME, ...: their text form casts back exactly
+  return "CAST('" + v.ToString() + "' AS " + t.ToString() + ")";
 }
 
 Substitution::Substitution(std::string_view sql, const Placeholders& ph, const std::vector<std::string>& literals)
@@ -136,4 +185,4 @@ int64_t Substitution::OriginalOffset(int64_t offset) const {
   return (int64_t)in_size_;  // at or past the end
 }
 
-}  // namespace tessera::capi
+}  // namespace tessera
