@@ -1,5 +1,7 @@
 #include "execution/physical_planner.hpp"
 
+#include <algorithm>
+
 #include "execution/expression_executor.hpp"
 
 #include "execution/operators/basic_operators.hpp"
@@ -174,8 +176,67 @@ static PhysicalOperatorPtr Plan(LogicalOp& op, int64_t top_n_hint) {
   return r;
 }
 
+// The table scan that produces column `col` of `op`'s output unchanged, through the
+// operators that pass columns on (filters, column projections, the probe side of hash
+// joins, and the build side of inner joins: a build row whose key the filtering join lacks
+// only makes joined rows that join drops); null when there is none. Its output column goes
+// into `col`.
+static PhysicalTableScan* ScanOfColumn(PhysicalOperator* op, int& col) {
+  for (;;) {
+    switch (op->kind) {
+      case PhysKind::TableScan: {
+        auto* scan = static_cast<PhysicalTableScan*>(op);
+        return scan->count_only ? nullptr : scan;
+      }
+      case PhysKind::Filter: break;
+      case PhysKind::Projection: {
+        const BoundExpr& e = *static_cast<PhysicalProjection*>(op)->exprs[col];
+        if (e.kind != BExpr::Column || e.index < 0 || e.type != op->children[0]->types[e.index]) return nullptr;
+        col = e.index;
+        break;
+      }
+      case PhysKind::HashJoin: {  // its output starts with the probe side's columns
+        auto* j = static_cast<PhysicalHashJoin*>(op);
+        if (ReturnsRightOnly(j->join_type)) return nullptr;
+        const size_t np = j->children[0]->types.size();
+        if ((size_t)col < np) break;
+        // An inner join's build column (its build pipeline runs after the filtering join's
+        // build where that join is above it in the same pipeline: dependencies run in order).
+        if ((j->join_type != LJoinType::Inner && j->join_type != LJoinType::Cross) ||
+            (size_t)col - np >= j->build_types.size())
+          return nullptr;
+        col -= (int)np;
+        op = j->children[1].get();
+        continue;
+      }
+      default: return nullptr;
+    }
+    op = op->children[0].get();
+  }
+}
+
+// Join filters passed sideways (operators/join_filter.hpp): each hash join that may drop
+// probe rows without a match before it hands its build keys to the scan of its probe key.
+static void AttachJoinFilters(PhysicalOperator& op) {
+  for (auto& c : op.children) AttachJoinFilters(*c);
+  if (op.kind != PhysKind::HashJoin) return;
+  auto& j = static_cast<PhysicalHashJoin&>(op);
+  if (!j.CanFilterProbe()) return;
+  int col = j.left_keys[0]->index;
+  if (col < 0 || (size_t)col >= j.children[0]->types.size()) return;
+  PhysicalTableScan* scan = ScanOfColumn(j.children[0].get(), col);
+  if (!scan || scan->types[col] != j.left_keys[0]->type) return;
+  j.key_filter = std::make_shared<JoinKeyFilter>();
+  j.key_filter->description = j.right_keys[0]->ToString();
+  const uint64_t probe_rows = scan->data ? scan->data->row_count : 0;
+  j.key_filter->max_bits =
+      std::max(JoinKeyFilter::kMinMaxBits, std::min(JoinKeyFilter::kMaxMaxBits, 8 * probe_rows));
+  scan->join_filters.push_back({col, j.key_filter});
+}
+
 PhysicalOperatorPtr CreatePhysicalPlan(LogicalOp& op) {
   auto root = Plan(op, -1);
+  AttachJoinFilters(*root);
   auto res = std::make_unique<PhysicalResult>(root->types);
   res->children.push_back(std::move(root));
   return res;

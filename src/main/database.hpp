@@ -36,7 +36,9 @@ struct QueryResult {
   std::vector<model::PipelineRun> pipelines;
   // Per hash join of a SELECT whose rows the CPU counted (not those the GPU ran): the
   // optimizer's estimate of its output rows and the rows it produced (EXPLAIN ANALYZE and
-  // bench's q-errors).
+  // bench's q-errors). Joins whose inputs a join filter from a join above reduced (the CPU's
+  // scans drop rows that join would drop) are left out: their counts are not the plan's;
+  // where a join's own filter reduced its probe side, that side is not reported (-1, 0).
   struct JoinRows {
     std::string join;  // the join's type and keys, as EXPLAIN shows them
     double estimated = -1;

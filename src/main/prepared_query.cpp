@@ -1,11 +1,13 @@
 #include "main/prepared_query.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "common/interrupt.hpp"
 #include "execution/physical_planner.hpp"
 #include "execution/operators/basic_operators.hpp"
 #include "execution/operators/hash_join.hpp"
+#include "execution/operators/table_scan.hpp"
 #include "gpu/gpu_executor.hpp"
 #include "model/pipeline_traffic.hpp"
 #include "optimizer/optimizer.hpp"
@@ -63,14 +65,39 @@ PreparedQuery PrepareSelectForGpu(Database& db, const ast::SelectStmt& select) {
 
 
 namespace {
-// Each hash join the CPU counted, with its estimate. A right semi/anti join's rows are those
-// its JoinUnmatched parent emits after the probe (the probe only marks build rows).
+// The join filters (execution/operators/join_filter.hpp) that the hash joins of op's subtree
+// produce, op's own included.
+void FiltersProduced(const PhysicalOperator& op, std::vector<const JoinKeyFilter*>& out) {
+  if (op.kind == PhysKind::HashJoin)
+    if (auto& f = static_cast<const PhysicalHashJoin&>(op).key_filter) out.push_back(f.get());
+  for (auto& c : op.children) FiltersProduced(*c, out);
+}
+// Whether a scan of op's subtree takes a join filter that is not in `inside`.
+bool FilteredFromOutside(const PhysicalOperator& op, const std::vector<const JoinKeyFilter*>& inside) {
+  if (op.kind == PhysKind::TableScan)
+    for (const auto& u : static_cast<const PhysicalTableScan&>(op).join_filters)
+      if (std::find(inside.begin(), inside.end(), u.filter.get()) == inside.end()) return true;
+  for (auto& c : op.children)
+    if (FilteredFromOutside(*c, inside)) return true;
+  return false;
+}
+// Whether a join filter from above (not produced by this join or below it) removed rows
+// from the join's inputs: then its counts are not the plan's.
+bool FilteredFromAbove(const PhysicalOperator& join) {
+  std::vector<const JoinKeyFilter*> produced;
+  FiltersProduced(join, produced);
+  return FilteredFromOutside(join, produced);
+}
+
+// Each hash join the CPU counted, with its estimate; not those whose inputs a join filter
+// from above reduced (their counts are not the plan's joins'). A join's own filter leaves
+// its output as it is, but not its probe side's count: that one is not reported.
 void CollectJoinRows(const PhysicalOperator& op, const std::map<const PhysicalOperator*, uint64_t>& actual,
                      std::vector<QueryResult::JoinRows>& out, const PhysicalOperator* emitter = nullptr) {
   const bool emits = op.kind == PhysKind::JoinUnmatched && op.children.size() == 1 &&
                      op.children[0]->kind == PhysKind::HashJoin;
   for (auto& c : op.children) CollectJoinRows(*c, actual, out, emits ? &op : nullptr);
-  if (op.kind != PhysKind::HashJoin) return;
+  if (op.kind != PhysKind::HashJoin || FilteredFromAbove(op)) return;
   auto it = actual.find(emitter ? emitter : &op);
   if (it == actual.end()) return;
   QueryResult::JoinRows j;
@@ -84,6 +111,14 @@ void CollectJoinRows(const PhysicalOperator& op, const std::map<const PhysicalOp
   auto p = actual.find(&probe), b = actual.find(&build);
   j.probe_actual = p != actual.end() ? p->second : 0;
   j.build_actual = b != actual.end() ? b->second : 0;
+  if (static_cast<const PhysicalHashJoin&>(op).key_filter) {
+    std::vector<const JoinKeyFilter*> others;
+    FiltersProduced(probe, others);
+    if (FilteredFromOutside(probe, others)) {  // its own filter reduced the probe side
+      j.probe_estimated = -1;
+      j.probe_actual = 0;
+    }
+  }
   out.push_back(std::move(j));
 }
 }  // namespace

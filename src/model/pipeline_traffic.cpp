@@ -62,7 +62,12 @@ PipelineRun DescribeRun(const Pipeline& p) {
     r.rows_in = rows;
     const std::string table = scan.table ? scan.table->schema.name : "table";
     for (size_t i = 0; i < scan.column_ids.size(); i++) {
-      bool full = scan.filters.empty() || scan.IsFilterColumn(i);
+      // Columns the filters read are read for every row, the others only for the rows
+      // that pass; on the CPU the join filters passed to the scan count as filters.
+      const bool join_filtered = !gpu && !scan.join_filters.empty();
+      bool full = (scan.filters.empty() && !join_filtered) || scan.IsFilterColumn(i);
+      if (join_filtered)
+        for (const auto& u : scan.join_filters) full |= u.col == (int)i;
       std::string name = table + "." + scan.table->schema.columns[scan.column_ids[i]].name;
       t.reads.push_back({name, rows, full ? rows : flow, StoredWidth(scan, i)});
     }

@@ -55,6 +55,40 @@ TEST(star_join_probes_with_the_fact_table) {
   CHECK(text.find("(perfect hash)") != std::string::npos);
 }
 
+// Join filters passed sideways (execution/operators/join_filter.hpp): joins that drop probe
+// rows without a match hand their keys to the probe key's scan; anti and left joins keep
+// such rows and pass none. The rows stay those of the plain join.
+TEST(join_filters_reach_the_probe_scan) {
+  Connection con(SsbDb());
+  const std::string inner =
+      "select count(*), sum(lo_revenue) from lineorder, part where lo_partkey = p_partkey and p_category = 'MFGR#12'";
+  std::string p = Explain(con, inner);
+  CHECK(p.find("JOIN FILTER lo_partkey IN build p_partkey") != std::string::npos);
+  std::string anti = Explain(con, "select count(*) from lineorder where not exists "
+                                  "(select 1 from part where p_partkey = lo_partkey and p_category = 'MFGR#12')");
+  CHECK(anti.find("JOIN FILTER") == std::string::npos);
+  std::string left = Explain(con, "select count(p_partkey) from lineorder left join part "
+                                  "on lo_partkey = p_partkey and p_category = 'MFGR#12'");
+  CHECK(left.find("JOIN FILTER") == std::string::npos);
+  // through a filter and a projection, and the rows rejected before the join
+  std::string nested = Explain(con, "select count(*) from (select lo_partkey + 0 as x, lo_partkey from lineorder "
+                                    "where lo_quantity < 30) l, part where l.lo_partkey = p_partkey and p_category = 'MFGR#12'");
+  CHECK(nested.find("JOIN FILTER lo_partkey") != std::string::npos);
+  auto a = con.Query("EXPLAIN (ANALYZE, DEVICE cpu) " + inner);
+  std::string text;
+  for (auto& row : a.ToStrings()) text += row[0] + "\n";
+  const size_t scan = text.find("TABLE_SCAN lineorder");
+  CHECK(scan != std::string::npos);
+  const size_t join = text.rfind("HASH_JOIN INNER", scan);
+  CHECK(join != std::string::npos);
+  // the scan's actual rows are those the join matched (each lineorder row has its part)
+  auto actual = [&](size_t at) {
+    const size_t a0 = text.find("actual ", at) + 7;
+    return std::stoull(text.substr(a0, text.find(')', a0) - a0));
+  };
+  CHECK_EQ(actual(scan), actual(join));
+}
+
 TEST(result_types_follow_duckdb) {
   Database db;
   Connection con(db);

@@ -61,6 +61,48 @@ bool PhysicalHashJoin::GathersBuildColumns() const {
   }
 }
 
+bool PhysicalHashJoin::CanFilterProbe() const {
+  switch (join_type) {
+    case LJoinType::Inner:
+    case LJoinType::Semi:
+    case LJoinType::RightSemi:
+    case LJoinType::RightAnti: break;
+    default: return false;
+  }
+  if (nulls_equal || counted || left_keys.size() != 1 || right_keys.size() != 1) return false;
+  const BoundExpr& l = *left_keys[0];
+  const BoundExpr& r = *right_keys[0];
+  const PhysType p = l.type.physical();
+  return l.kind == BExpr::Column && l.type == r.type && l.type.id != TypeId::Null &&
+         (p == PhysType::I32 || p == PhysType::I64);
+}
+
+// The build keys' set for the probe side's scan: their range (from the sink), and a bit a
+// key where the range is small enough, set by all threads.
+void PhysicalHashJoin::FillKeyFilter() {
+  if (!key_filter) return;
+  if (!(nkeys_ == 1 && packed_)) return;  // never published: lets every row through
+  const PhysType p = build_col_types_[key_col_[0]].physical();
+  if (p != PhysType::I32 && p != PhysType::I64) return;
+  JoinKeyFilter& f = *key_filter;
+  f.Start(key_min_, key_max_);
+  if (f.HasBitmap()) {
+    const unsigned th = build_rows_ < (1u << 16) ? 1 : threads;
+    ParallelFor(collected_.size(), th, [&](uint64_t ci, unsigned) {
+      const Vector& k = collected_[ci].chunk.cols[key_col_[0]];
+      const uint32_t m = collected_[ci].chunk.size;
+      const uint8_t* v = k.validity_or_null();
+      auto add = [&](const auto* x) {
+        for (uint32_t i = 0; i < m; i++)
+          if (!v || v[i]) f.Add((int64_t)x[i]);
+      };
+      if (p == PhysType::I32) add(k.data<int32_t>());
+      else add(k.data<int64_t>());
+    });
+  }
+  f.Publish();
+}
+
 bool PhysicalHashJoin::FirstMatchOnly() const { return !GathersBuildColumns() && !counted; }
 
 // Where each build key is found among a build chunk's columns: a key that is a payload
@@ -197,6 +239,7 @@ void PhysicalHashJoin::ResetState() {
   key_min_ = INT64_MAX;
   key_max_ = INT64_MIN;
   table_.Clear();
+  if (key_filter) key_filter->Clear();
 }
 
 void PhysicalHashJoin::Combine(LocalState& ls) {
@@ -226,6 +269,7 @@ void PhysicalHashJoin::Finalize() {
     std::stable_sort(collected_.begin(), collected_.end(),
                      [](const BuildChunk& a, const BuildChunk& b) { return a.chunk.batch < b.chunk.batch; });
   rows_out = n;
+  FillKeyFilter();
   const size_t nb = build_types.size(), nchunks = collected_.size();
   const unsigned th = n < (1u << 16) ? 1 : threads;
   // Columns kept: the payload where matches gather it, the keys where they are compared.

@@ -17,6 +17,7 @@
 // a probe row matches (where the residual is TRUE) and emits nothing while probing; the
 // same source then emits the marked (RightSemi) or unmarked (RightAnti) build rows.
 #pragma once
+#include "execution/operators/join_filter.hpp"
 #include "execution/operators/join_hash_table.hpp"
 #include "execution/physical_operator.hpp"
 #include "planner/logical_plan.hpp"
@@ -48,6 +49,13 @@ class PhysicalHashJoin : public PhysicalOperator {
   bool nulls_equal = false;   // see LogicalOp::nulls_equal
   bool counted = false;       // see LogicalOp::counted
   std::vector<Type> build_types;  // right child's output types
+  // The filter this join passes sideways to the scan of its probe key (join_filter.hpp),
+  // filled when the build finishes; null when none was attached.
+  std::shared_ptr<JoinKeyFilter> key_filter;
+  // Whether a probe row whose key no build row has can be dropped before the join (its
+  // type returns nothing for it) and the one key is an integer column compared as such:
+  // the physical planner then may attach a key filter.
+  bool CanFilterProbe() const;
 
   // After the build (cost model, EXPLAIN ANALYZE): build rows, and the bytes of the index a
   // probe looks a key up in (direct-mapped array, or hash table entries and chains) and of
@@ -71,6 +79,7 @@ class PhysicalHashJoin : public PhysicalOperator {
   // residual or counts): the table then keeps one row per key.
   bool FirstMatchOnly() const;
   void PlanKeys();
+  void FillKeyFilter();
   void KeyWords(const std::vector<const Vector*>& keys, uint32_t n, uint64_t* words) const;
   struct BuildChunk;
   // f(row, word, hash) over a sunk chunk's rows that go into the hash table.

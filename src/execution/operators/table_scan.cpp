@@ -40,6 +40,8 @@ std::string PhysicalTableScan::Details() const {
     s += (i ? ", " : "") + table->schema.columns[column_ids[i]].name;
   s += "]";
   for (size_t i = 0; i < filters.size(); i++) s += (i ? " AND " : " WHERE ") + filters[i]->ToString();
+  for (const auto& u : join_filters)
+    s += " JOIN FILTER " + table->schema.columns[column_ids[u.col]].name + " IN build " + u.filter->description;
   return s;
 }
 
@@ -57,7 +59,16 @@ struct ScanLocal : LocalState {
   std::vector<std::vector<uint8_t>> dict_pass;
   std::vector<uint8_t> loaded;  // per output column: read into the chunk being built
   DataChunk work, view;  // a window's filter columns, and the selected rows a filter reads
+  // Per join filter: rows tested and passed on this thread, and whether it was given up
+  // (it let most rows through).
+  std::vector<uint64_t> jf_in, jf_pass;
+  std::vector<uint8_t> jf_off;
 };
+
+// A join filter is tested on this many rows of a thread before it may be given up, and
+// given up when more than kJoinFilterKeep/8 of them passed.
+static constexpr uint64_t kJoinFilterTrialRows = 16 * kVectorSize;
+static constexpr uint64_t kJoinFilterKeep = 6;
 
 std::unique_ptr<GlobalSourceState> PhysicalTableScan::InitSource() { return std::make_unique<ScanGlobal>(); }
 std::unique_ptr<LocalState> PhysicalTableScan::InitLocalSource() { return std::make_unique<ScanLocal>(); }
@@ -91,6 +102,22 @@ bool PhysicalTableScan::GroupMayMatch(const RowGroup& rg) const {
       case ast::Op::Ge: if (cmax < 0) return false; break;
       default: break;
     }
+  }
+  return true;
+}
+
+// Row groups whose key statistics miss a join filter's range (counted apart from the
+// pushed-down filters' skips, which the cost model's scan rows leave out).
+bool PhysicalTableScan::JoinFiltersMayMatch(const RowGroup& rg) const {
+  for (const auto& u : join_filters) {
+    if (!u.filter->Ready()) continue;
+    const ColumnStats& st = rg.columns[column_ids[u.col]]->stats;
+    if (!st.has_stats) {
+      if (st.null_count == rg.count) return false;  // NULL keys never match
+      continue;
+    }
+    if (st.min.is_null() || st.max.is_null()) continue;
+    if (!u.filter->MayOverlap((int64_t)st.min.int_value(), (int64_t)st.max.int_value())) return false;
   }
   return true;
 }
@@ -203,6 +230,11 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
         l.group = nullptr;
         continue;
       }
+      if (!JoinFiltersMayMatch(*l.group)) {
+        join_filter_groups_skipped++;
+        l.group = nullptr;
+        continue;
+      }
       l.dict_state.assign(filters.size(), 0);
       l.dict_pass.resize(filters.size());
     }
@@ -211,7 +243,16 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
     uint32_t base = l.offset;
     l.offset += n;
     const uint64_t batch = (l.group_index << 32) | base;
-    if (filters.empty()) {
+    if (l.jf_off.size() != join_filters.size()) {
+      l.jf_in.assign(join_filters.size(), 0);
+      l.jf_pass.assign(join_filters.size(), 0);
+      l.jf_off.assign(join_filters.size(), 0);
+    }
+    bool join_filtered = false;
+    for (size_t ji = 0; ji < join_filters.size(); ji++)
+      join_filtered |= !l.jf_off[ji] && join_filters[ji].filter->Ready();
+    // (filled > 0: a join filter given up in this chunk; its rows are appended below)
+    if (filters.empty() && !join_filtered && filled == 0) {
       if (count_only) {
         out.Init(types, kVectorSize);
       } else {  // Read writes rows [0, n): no zero-fill of the vectors first
@@ -234,8 +275,9 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
       if (filter_col_[c]) work.cols[c].Init(types[c], kVectorSize);
     work.size = n;
     l.loaded.assign(column_ids.size(), 0);
+    // Read only once count < n (every filter writes the rows it keeps), or as the identity
+    // written below when all rows passed into a partly filled chunk.
     l.sel.resize(n);
-    for (uint32_t i = 0; i < n; i++) l.sel[i] = i;
     uint32_t count = n;
     DataChunk& view = l.view;
     for (size_t fi = 0; fi < filters.size() && count > 0; fi++) {
@@ -297,6 +339,30 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
       std::swap(l.sel, l.sel2);
       count = k;
     }
+    // Join filters, on the rows the filters kept.
+    for (size_t ji = 0; ji < join_filters.size() && count > 0; ji++) {
+      const JoinKeyFilter& jf = *join_filters[ji].filter;
+      if (l.jf_off[ji] || !jf.Ready()) continue;
+      const int c = join_filters[ji].col;
+      const uint32_t before = count;
+      const ColumnChunk& chunk = *rg.columns[column_ids[c]];
+      if (!l.loaded[c] && count == n && (chunk.EnsureVerified(), !chunk.validity)) {
+        // Tested where the keys lie; the column is read after, like any other.
+        const size_t w = (size_t)types[c].width();
+        count = jf.Apply(types[c].physical(), chunk.data + (size_t)base * w, nullptr, nullptr, n, l.sel.data());
+      } else {
+        if (!l.loaded[c]) {
+          if (!filter_col_[c]) work.cols[c].Init(types[c], kVectorSize);
+          if (count == n) chunk.Read(base, n, work.cols[c]);
+          else GatherChunk(chunk, base, l.sel.data(), count, work.cols[c], /*in_place=*/true);
+          l.loaded[c] = 1;
+        }
+        count = jf.Apply(work.cols[c], count == n ? nullptr : l.sel.data(), count, l.sel.data());
+      }
+      l.jf_in[ji] += before;
+      l.jf_pass[ji] += count;
+      if (l.jf_in[ji] >= kJoinFilterTrialRows && l.jf_pass[ji] * 8 > l.jf_in[ji] * kJoinFilterKeep) l.jf_off[ji] = 1;
+    }
     if (count == n && filled == 0) {  // every row passed: the window is the chunk, no copy
       for (size_t c = 0; c < column_ids.size(); c++) {
         if (l.loaded[c]) continue;
@@ -312,6 +378,8 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
       return true;
     }
     if (count > 0) {
+      if (count == n)
+        for (uint32_t i = 0; i < n; i++) l.sel[i] = i;
       if (filled == 0) {
         out.Init(types, kVectorSize);
         out.batch = batch;

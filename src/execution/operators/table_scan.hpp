@@ -4,8 +4,12 @@
 // materialisation); a filter's columns are read when it comes to be evaluated, only for the
 // rows the filters before it kept. A filter over one dictionary-encoded VARCHAR column is
 // evaluated once per dictionary entry of the row group and then looked up by code. Row
-// groups whose min/max statistics rule a filter out are skipped.
+// groups whose min/max statistics rule a filter out are skipped. Join filters passed
+// sideways from hash joins above (join_filter.hpp) are applied after the pushed-down
+// filters, the same way (key column read for the rows still selected, row groups skipped
+// by the key range); a thread stops applying one that lets most of its rows through.
 #pragma once
+#include "execution/operators/join_filter.hpp"
 #include "execution/physical_operator.hpp"
 #include "storage/catalog.hpp"
 
@@ -25,6 +29,7 @@ class PhysicalTableScan : public PhysicalOperator {
     PhysicalOperator::ResetState();
     groups_skipped = 0;
     rows_skipped = 0;
+    join_filter_groups_skipped = 0;
   }
 
   std::shared_ptr<const TableEntry> table;
@@ -34,13 +39,24 @@ class PhysicalTableScan : public PhysicalOperator {
   // The one column is kept for its row count only (LogicalOp::count_only): never read,
   // its vectors stay zero (Vector::Init).
   bool count_only = false;
+  // Join filters on output columns (set by the physical planner; not part of the logical
+  // plan, which the GPU lowers).
+  struct JoinFilterUse {
+    int col;
+    std::shared_ptr<const JoinKeyFilter> filter;
+  };
+  std::vector<JoinFilterUse> join_filters;
   std::atomic<uint64_t> groups_skipped{0};
   std::atomic<uint64_t> rows_skipped{0};  // rows of the skipped row groups
+  // Row groups skipped by the join filters' key ranges (not in rows_skipped: the cost
+  // model's scan rows stay those the pushed-down filters leave).
+  std::atomic<uint64_t> join_filter_groups_skipped{0};
   // True when output column i is read by a pushed-down filter (read for every row).
   bool IsFilterColumn(size_t i) const { return filter_col_[i]; }
 
  private:
   bool GroupMayMatch(const RowGroup& rg) const;
+  bool JoinFiltersMayMatch(const RowGroup& rg) const;
   std::vector<bool> filter_col_;  // output column is read by a filter
   // Per filter: the output columns it reads, and whether it may be evaluated once per
   // dictionary entry (it reads one VARCHAR column and calls no volatile function).
