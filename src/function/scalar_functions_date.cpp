@@ -169,15 +169,20 @@ Type BindDateDiff(ScalarCall& c) {
   return Type::BigInt();
 }
 
+// The unit a date_diff / date_sub part names (any case), or the error naming `fn`.
+DiffUnit DiffUnitArgument(StrRef name, const char* fn) {
+  std::string part(name);
+  for (char& ch : part) ch = (char)std::tolower((unsigned char)ch);
+  DiffUnit u;
+  if (!DiffUnitNamed(part, u))
+    throw UserError(ErrorKind::Conversion, "unknown date part \"" + std::string(name) + "\" for " + fn);
+  return u;
+}
+
 void DateDiffCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
   for (uint32_t i = 0; i < n; i++) {
     if (!out.IsValid(i)) continue;
-    std::string part(args[0].data<StrRef>()[i]);
-    for (char& ch : part) ch = (char)std::tolower((unsigned char)ch);
-    DiffUnit u;
-    if (!DiffUnitNamed(part, u))
-      throw UserError(ErrorKind::Conversion, "unknown date part \"" + std::string(args[0].data<StrRef>()[i]) +
-                                                 "\" for date_diff");
+    const DiffUnit u = DiffUnitArgument(args[0].data<StrRef>()[i], "date_diff");
     const bool ts = args[1].type().id == TypeId::Timestamp;
     // Timestamps: the calendar units count the boundaries between their days, the clock
     // units those between their microseconds (floor division: 10:59 to 12:00 is 2 hours).
@@ -233,12 +238,7 @@ int64_t WholeMonths(int64_t start, int64_t end) {
 void DateSubCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
   for (uint32_t i = 0; i < n; i++) {
     if (!out.IsValid(i)) continue;
-    std::string part(args[0].data<StrRef>()[i]);
-    for (char& ch : part) ch = (char)std::tolower((unsigned char)ch);
-    DiffUnit u;
-    if (!DiffUnitNamed(part, u))
-      throw UserError(ErrorKind::Conversion, "unknown date part \"" + std::string(args[0].data<StrRef>()[i]) +
-                                                 "\" for date_sub");
+    const DiffUnit u = DiffUnitArgument(args[0].data<StrRef>()[i], "date_sub");
     auto micros = [&](const Vector& v) {
       return v.type().id == TypeId::Timestamp ? v.data<int64_t>()[i] : (int64_t)v.data<int32_t>()[i] * kMicrosPerDay;
     };
