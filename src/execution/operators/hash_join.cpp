@@ -374,8 +374,9 @@ void PhysicalHashJoin::Finalize() {
   // A presence bitmap for one integer key over a span too wide for the direct-mapped
   // array (TPC-H q17 at SF10: 2,025 parts spread over 2 M part keys, 256 KB of bits): a
   // probe key tests its bit, and only keys with a row are hashed and looked up. NULLs-equal
-  // joins keep the plain lookup (a NULL key has no bit).
-  if (nkeys_ == 1 && packed_ && !nulls_equal && n > 0 && key_max_ >= key_min_ &&
+  // joins keep the plain lookup (a NULL key has no bit). A join whose key set is passed to
+  // the probe side's scan (key_filter, the same bits) has its probe rows tested there.
+  if (!key_filter && nkeys_ == 1 && packed_ && !nulls_equal && n > 0 && key_max_ >= key_min_ &&
       (uint64_t)(key_max_ - key_min_) < kPresenceBits) {
     const PhysType pt = build_col_types_[key_col_[0]].physical();
     if (pt == PhysType::I32 || pt == PhysType::I64) {
