@@ -77,14 +77,13 @@ bool PhysicalHashJoin::CanFilterProbe() const {
          (p == PhysType::I32 || p == PhysType::I64);
 }
 
-// The build keys' set for the probe side's scan: their range (from the sink), and a bit a
-// key where the range is small enough, set by all threads.
-void PhysicalHashJoin::FillKeyFilter() {
-  if (!key_filter) return;
+// The build keys' set: their range (from the sink), and a bit a key where the range is
+// small enough (f.max_bits), set by all threads. For the probe side's scan (key_filter) and
+// for the join's own probe (presence_).
+void PhysicalHashJoin::FillKeySet(JoinKeyFilter& f) {
   if (!(nkeys_ == 1 && packed_)) return;  // never published: lets every row through
   const PhysType p = build_col_types_[key_col_[0]].physical();
   if (p != PhysType::I32 && p != PhysType::I64) return;
-  JoinKeyFilter& f = *key_filter;
   f.Start(key_min_, key_max_);
   if (f.HasBitmap()) {
     const unsigned th = build_rows_ < (1u << 16) ? 1 : threads;
@@ -234,8 +233,7 @@ void PhysicalHashJoin::ResetState() {
   is_dense_ = false;
   dense_min_ = 0;
   decltype(dense_)().swap(dense_);
-  std::vector<uint64_t>().swap(presence_);
-  presence_min_ = 0;
+  presence_.Clear();
   key_min_ = INT64_MAX;
   key_max_ = INT64_MIN;
   table_.Clear();
@@ -269,7 +267,7 @@ void PhysicalHashJoin::Finalize() {
     std::stable_sort(collected_.begin(), collected_.end(),
                      [](const BuildChunk& a, const BuildChunk& b) { return a.chunk.batch < b.chunk.batch; });
   rows_out = n;
-  FillKeyFilter();
+  if (key_filter) FillKeySet(*key_filter);
   const size_t nb = build_types.size(), nchunks = collected_.size();
   const unsigned th = n < (1u << 16) ? 1 : threads;
   // Columns kept: the payload where matches gather it, the keys where they are compared.
@@ -376,27 +374,10 @@ void PhysicalHashJoin::Finalize() {
   // probe key tests its bit, and only keys with a row are hashed and looked up. NULLs-equal
   // joins keep the plain lookup (a NULL key has no bit). A join whose key set is passed to
   // the probe side's scan (key_filter, the same bits) has its probe rows tested there.
-  if (!key_filter && nkeys_ == 1 && packed_ && !nulls_equal && n > 0 && key_max_ >= key_min_ &&
+  if (!key_filter && !nulls_equal && n > 0 && key_max_ >= key_min_ &&
       (uint64_t)(key_max_ - key_min_) < kPresenceBits) {
-    const PhysType pt = build_col_types_[key_col_[0]].physical();
-    if (pt == PhysType::I32 || pt == PhysType::I64) {
-      presence_.assign(((uint64_t)(key_max_ - key_min_) + 64) / 64, 0);
-      presence_min_ = key_min_;
-      ParallelFor(nchunks, th, [&](uint64_t ci, unsigned) {
-        const DataChunk& ch = collected_[ci].chunk;
-        const Vector& k = ch.cols[key_col_[0]];
-        const uint8_t* v = k.validity_or_null();
-        auto set = [&](const auto* x) {
-          for (uint32_t i = 0; i < ch.size; i++) {
-            if (v && !v[i]) continue;
-            const uint64_t o = (uint64_t)(int64_t)x[i] - (uint64_t)presence_min_;
-            std::atomic_ref<uint64_t>(presence_[o >> 6]).fetch_or(1ull << (o & 63), std::memory_order_relaxed);
-          }
-        };
-        if (pt == PhysType::I32) set(k.data<int32_t>());
-        else set(k.data<int64_t>());
-      });
-    }
+    presence_.max_bits = kPresenceBits;
+    FillKeySet(presence_);
   }
   // The hash table. Rows with a NULL key are left out (they never match) unless NULLs
   // are equal.
@@ -483,30 +464,19 @@ void PhysicalHashJoin::Match(uint32_t n, const std::vector<const Vector*>& keys,
     return;
   }
   const PhysType kt = keys[0]->type().physical();
-  if (!presence_.empty() && (kt == PhysType::I32 || kt == PhysType::I64)) {
-    // The rows whose key has its bit (in one pass without a branch on the bit), then the
+  if (presence_.HasBitmap() && (kt == PhysType::I32 || kt == PhysType::I64)) {
+    // The rows whose key has its bit (JoinKeyFilter::Apply, the scans' test), then the
     // lookups of those alone. The word of one integer key is the key (PackKeys).
     auto& cand = L.sel;
     cand.resize(n);
-    L.words.resize(n);
-    uint64_t* w = L.words.data();
-    const uint64_t span = (uint64_t)presence_.size() * 64;
-    const uint64_t* bits = presence_.data();
-    uint32_t nc = 0;
-    auto pick = [&](const auto* x) {
-      for (uint32_t i = 0; i < n; i++) {
-        const uint64_t o = (uint64_t)(int64_t)x[i] - (uint64_t)presence_min_;
-        const bool in = o < span && (bits[o >> 6] >> (o & 63) & 1) && (!valid || valid[i]);
-        cand[nc] = i;
-        w[nc] = (uint64_t)(int64_t)x[i];
-        nc += in;
-      }
+    const uint32_t nc = presence_.Apply(*keys[0], nullptr, n, cand.data());
+    auto key = [&](uint32_t i) {
+      return kt == PhysType::I32 ? (uint64_t)(int64_t)keys[0]->data<int32_t>()[i] : (uint64_t)keys[0]->data<int64_t>()[i];
     };
-    if (kt == PhysType::I32) pick(keys[0]->data<int32_t>());
-    else pick(keys[0]->data<int64_t>());
     for (uint32_t j = 0; j < nc; j++) {
-      const uint64_t h = table_.Hash(w[j]);
-      const JoinEntry* e = table_.Find(h, w[j], [](uint32_t) { return true; });
+      const uint64_t w = key(cand[j]);
+      const uint64_t h = table_.Hash(w);
+      const JoinEntry* e = table_.Find(h, w, [](uint32_t) { return true; });
       if (!e) continue;  // cannot happen: the bit says a build row has this key
       table_.ForEachRow(h, *e, [&](uint32_t r) {
         pi.push_back(cand[j]);

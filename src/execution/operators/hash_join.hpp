@@ -61,7 +61,7 @@ class PhysicalHashJoin : public PhysicalOperator {
   // probe looks a key up in (direct-mapped array, or hash table entries and chains) and of
   // the build columns a match gathers from (none for joins that gather none).
   uint64_t BuildRows() const { return build_rows_; }
-  double IndexBytes() const { return 4.0 * (double)dense_.size() + 8.0 * (double)presence_.size() + table_.Bytes(); }
+  double IndexBytes() const { return 4.0 * (double)dense_.size() + 8.0 * (double)presence_.BitmapWords() + table_.Bytes(); }
   double BuildColumnBytes() const;
 
   // After every probe, the build rows in [begin, end) the join returns as output rows
@@ -79,7 +79,7 @@ class PhysicalHashJoin : public PhysicalOperator {
   // residual or counts): the table then keeps one row per key.
   bool FirstMatchOnly() const;
   void PlanKeys();
-  void FillKeyFilter();
+  void FillKeySet(JoinKeyFilter& f);
   void KeyWords(const std::vector<const Vector*>& keys, uint32_t n, uint64_t* words) const;
   struct BuildChunk;
   // f(row, word, hash) over a sunk chunk's rows that go into the hash table.
@@ -122,10 +122,10 @@ class PhysicalHashJoin : public PhysicalOperator {
   bool is_dense_ = false;
   int64_t dense_min_ = 0;
   UninitVector<uint32_t> dense_;  // row + 1, 0 = empty (zeroed in parallel)
-  // One integer key whose span is at most kPresenceBits values, in a hash table: a bit per
-  // value of the span, set where a build row has it, tested before any hashing.
-  std::vector<uint64_t> presence_;
-  int64_t presence_min_ = 0;
+  // One integer key whose span is at most kPresenceBits values, in a hash table, and no
+  // key_filter: the build keys' set (a bit per value of the span), which the probe tests
+  // before any hashing.
+  JoinKeyFilter presence_;
   // single integer key: range of the build's non-NULL keys (from the sink)
   int64_t key_min_ = INT64_MAX, key_max_ = INT64_MIN;
   // hash table
