@@ -71,10 +71,6 @@ BoundExprPtr Substitute(const BoundExpr& e, ColumnBinding col, const BoundExpr& 
 
 bool ZeroOnEmpty(const BoundExpr& agg) { return agg.agg_fn && agg.agg_fn->zero_on_empty; }
 
-UserError Unsupported(const std::string& what, SourcePos pos) {
-  return UserError(ErrorKind::Unsupported, what + " is not supported yet", pos);
-}
-
 // Moves the predicates of `op`'s subtree that refer to `outer` into `preds`, rewritten
 // over `op`'s output bindings (see the file comment). `grouped` receives the ungrouped
 // aggregate that became grouped.
@@ -129,7 +125,7 @@ void PullUp(LogicalOpPtr& op, const Bindings& outer, std::vector<BoundExprPtr>& 
           else if (OnlyRefers(*p->children[1], outer) && !Refers(*p->children[0], outer)) inner_side = 0;
         }
         if (inner_side < 0 || p->children[inner_side]->IsConstant())
-          throw Unsupported("a correlated predicate other than inner = outer under an aggregate (\"" +
+          throw UnsupportedYet("a correlated predicate other than inner = outer under an aggregate (\"" +
                                 p->ToString() + "\")", pos);
         BoundExprPtr& inner = p->children[inner_side];
         uint32_t g = (uint32_t)op->groups.size();
@@ -146,33 +142,33 @@ void PullUp(LogicalOpPtr& op, const Bindings& outer, std::vector<BoundExprPtr>& 
     case LogicalKind::Join:
       if (op->join_type == LJoinType::Inner || op->join_type == LJoinType::Cross) {
         if ((op->residual && Refers(*op->residual, outer)))
-          throw Unsupported("a correlated reference in a JOIN condition", pos);
+          throw UnsupportedYet("a correlated reference in a JOIN condition", pos);
         PullUp(op->children[0], outer, preds, grouped, pos);
         PullUp(op->children[1], outer, preds, grouped, pos);
         return;
       }
       // Filters on the preserved (left) side commute with the join.
       if (SubtreeRefers(*op->children[1], outer) || (op->residual && Refers(*op->residual, outer)))
-        throw Unsupported("a correlated reference inside an outer join or a nested subquery's join", pos);
+        throw UnsupportedYet("a correlated reference inside an outer join or a nested subquery's join", pos);
       for (auto& k : op->left_keys)
-        if (Refers(*k, outer)) throw Unsupported("this correlated reference", pos);
+        if (Refers(*k, outer)) throw UnsupportedYet("this correlated reference", pos);
       PullUp(op->children[0], outer, preds, grouped, pos);
       return;
     case LogicalKind::Limit:
-      if (SubtreeRefers(*op, outer)) throw Unsupported("LIMIT or OFFSET in a correlated subquery", pos);
+      if (SubtreeRefers(*op, outer)) throw UnsupportedYet("LIMIT or OFFSET in a correlated subquery", pos);
       return;
     case LogicalKind::UnionAll:
-      if (SubtreeRefers(*op, outer)) throw Unsupported("a correlated reference inside UNION", pos);
+      if (SubtreeRefers(*op, outer)) throw UnsupportedYet("a correlated reference inside UNION", pos);
       return;
     case LogicalKind::Window:  // a predicate pulled above it would change its partitions
-      if (SubtreeRefers(*op, outer)) throw Unsupported("a correlated reference under a window function", pos);
+      if (SubtreeRefers(*op, outer)) throw UnsupportedYet("a correlated reference under a window function", pos);
       return;
     case LogicalKind::Get:
     case LogicalKind::Dummy:
     case LogicalKind::Values:
     case LogicalKind::RecursiveCte:
     case LogicalKind::WorkingTable:
-      if (SubtreeRefers(*op, outer)) throw Unsupported("this correlated reference", pos);
+      if (SubtreeRefers(*op, outer)) throw UnsupportedYet("this correlated reference", pos);
       return;
   }
 }
@@ -244,7 +240,7 @@ Binder::SubqueryPlan Binder::BindSubqueryPlan(const ast::Expr& e, const Ctx& ctx
   sp.plan = bq.plan->Copy();
   try {
     PullUp(sp.plan, sp.outer, sp.correlated, sp.grouped_agg, e.pos);
-    if (SubtreeRefers(*sp.plan, sp.outer)) throw Unsupported("this correlated reference", e.pos);
+    if (SubtreeRefers(*sp.plan, sp.outer)) throw UnsupportedYet("this correlated reference", e.pos);
   } catch (const UserError& err) {
     if (err.kind() != ErrorKind::Unsupported) throw;
     sp.plan = nullptr;

@@ -26,6 +26,11 @@ LogicalOpPtr CastColumns(BoundQuery q, const std::vector<Type>& types, uint32_t 
 // A LATERAL subquery's join waiting for its left side (Binder::BindLateral).
 inline bool IsPendingJoin(const LogicalOp& op) { return op.kind == LogicalKind::Join && op.children.size() == 1; }
 
+// The error for a construct the binder does not handle yet ("<what> is not supported yet").
+inline UserError UnsupportedYet(const std::string& what, SourcePos pos) {
+  return UserError(ErrorKind::Unsupported, what + " is not supported yet", pos);
+}
+
 // A cross join of l and r (bind_table_ref.cpp).
 LogicalOpPtr CrossJoin(LogicalOpPtr l, LogicalOpPtr r);
 

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "function/function_registry.hpp"
+#include "planner/binder_internal.hpp"
 #include "planner/bound_window.hpp"
 
 namespace tessera {
@@ -27,18 +28,6 @@ bool ExprRefers(const BoundExpr& e, const Bindings& set) {
   for (auto& c : e.children)
     if (ExprRefers(*c, set)) return true;
   return false;
-}
-
-UserError Unsupported(const std::string& what, SourcePos pos) {
-  return UserError(ErrorKind::Unsupported, what + " is not supported yet", pos);
-}
-
-LogicalOpPtr MakeCrossJoin(LogicalOpPtr l, LogicalOpPtr r) {
-  auto j = std::make_unique<LogicalOp>(LogicalKind::Join);
-  j->join_type = LJoinType::Cross;
-  j->children.push_back(std::move(l));
-  j->children.push_back(std::move(r));
-  return j;
 }
 
 struct Decorrelator {
@@ -75,7 +64,7 @@ struct Decorrelator {
   }
 
   LogicalOpPtr Push(LogicalOpPtr op, Bindings& d) {
-    if (!SubtreeRefers(*op, outer)) return MakeCrossJoin(Domain(d), std::move(op));
+    if (!SubtreeRefers(*op, outer)) return CrossJoin(Domain(d), std::move(op));
     switch (op->kind) {
       case LogicalKind::Filter:
       case LogicalKind::Order:
@@ -121,7 +110,7 @@ struct Decorrelator {
         d = std::move(out);
         return op;
       }
-      default: throw Unsupported("this correlated reference", pos);
+      default: throw UnsupportedYet("this correlated reference", pos);
     }
   }
 
@@ -236,7 +225,7 @@ struct Decorrelator {
     const bool rrefs = SubtreeRefers(*op->children[1], outer);
     const LJoinType t = op->join_type;
     if (t == LJoinType::Full || ReturnsRightOnly(t))
-      throw Unsupported("a correlated reference inside a FULL join", pos);
+      throw UnsupportedYet("a correlated reference inside a FULL join", pos);
     const bool inner = t == LJoinType::Inner || t == LJoinType::Cross;
     auto keys_refer = [&](const std::vector<BoundExprPtr>& keys) {
       for (auto& k : keys)
@@ -255,7 +244,7 @@ struct Decorrelator {
     }
     // Both sides: each evaluated per domain value, matched on the domain's columns too.
     if (op->null_aware || op->counted)
-      throw Unsupported("a correlated reference inside this subquery's NOT IN or INTERSECT ALL", pos);
+      throw UnsupportedYet("a correlated reference inside this subquery's NOT IN or INTERSECT ALL", pos);
     Bindings dl, dr;
     op->children[0] = Push(std::move(op->children[0]), dl);
     op->children[1] = Push(std::move(op->children[1]), dr);
