@@ -311,6 +311,7 @@ std::string GpuQuery::Describe() const {
                         : std::string()) +
            (pr.is_build ? std::string(pr.table->dense ? "direct-mapped" : "open-addressing") + " hash table of " +
                               std::to_string(pr.table->range) + " slots" + (pr.table->keys_only ? " (keys only)" : "") +
+                              (pr.table->presence ? " with a presence bitmap" : "") +
                               (pr.table->chained ? " chaining every build row (duplicate keys kept for the residual)" : "")
                         : (pr.keys.empty() ? std::string("no groups (block reduction)")
                            : pr.hashed       ? "group hash table of " + std::to_string(pr.slots) +
@@ -440,6 +441,7 @@ void GpuQuery::ReleaseRunBuffers() {
       p->table->table = DeviceBuffer();
       p->table->keys = DeviceBuffer();
       p->table->heads = DeviceBuffer();
+      p->table->bits = DeviceBuffer();
     }
     if (p->out) {
       p->out->rows = DeviceBuffer();
@@ -599,8 +601,15 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
       LaunchPipeline(prog, index);
       return;
     }
-    t.table = ctx.Allocate(std::max<uint64_t>(t.range, 1) * t.stride * 4);
-    pipelines_.pipelines()[prog.ir->index]->gpu_table_bytes = (double)std::max<uint64_t>(t.range, 1) * t.stride * 4;
+    // A set of keys with a presence bitmap is the bitmap alone (the codegen never touches
+    // its table).
+    const uint64_t table_bytes = t.keys_only && t.presence ? 4 : std::max<uint64_t>(t.range, 1) * t.stride * 4;
+    t.table = ctx.Allocate(table_bytes);
+    pipelines_.pipelines()[prog.ir->index]->gpu_table_bytes = (double)table_bytes + (t.presence ? (double)t.PresenceBytes() : 0);
+    if (t.presence) {
+      t.bits = ctx.Allocate(t.PresenceBytes());
+      t.bits.MemsetAsync(0, nullptr);
+    }
     if (t.dense) {
       t.table.MemsetAsync(0, nullptr);
     } else {
