@@ -1130,9 +1130,9 @@ void Generator::BuildSink(const ir::Sink& j) {
                           (j.build.type == LJoinType::Left && !j.build.keys.empty());
   t->chained = j.build.residual != nullptr || (expandable && !j.build.single_match &&
                                                   (chained_.count(j.node) || ChainAllJoins()));
-  // A chained table's row r is the build input's item r: inside a match loop an item is
-  // seen once per match.
-  if (t->chained && !loop_ends_.empty()) throw NotOnGpu("a join build with duplicate keys over a join with duplicate keys");
+  // A chained table's row r is the build input's item r, except inside a match loop, where
+  // an item is seen once per match: there rows are claimed by a counter.
+  t->counted = t->chained && !loop_ends_.empty();
   t->keys_only = !BuildsRows(j.build.type) && !t->chained;
   t->stride = 1;
   t->types.clear();
@@ -1220,13 +1220,22 @@ void Generator::BuildSink(const ir::Sink& j) {
     return stmt;
   };
   if (t->chained) {
-    // Row r of the table is the build input's item r: no counter, no compaction.
     int p_heads = Param([t] { return (uint64_t)t->heads.ptr(); });
-    std::string stmt = "const u64 r = (u64)(tb + i * BT); " +
-                       (t->dense ? "ht_chain_insert_dense((unsigned*)" + PV(p_heads) + ", (long long)" + PV(p_lo) + ", " + PV(p_range)
-                                 : "ht_chain_insert_open((long long*)" + PV(p_keys) + ", (unsigned*)" + PV(p_heads) + ", " + PV(p_range)) +
-                       ", (long long)" + k + ", " + ht + ", " + stride + ", r, err, " + std::to_string(range_err) + ");";
-    ForItems(stmt + store_columns("r"));
+    const std::string insert =
+        (t->dense ? "ht_chain_insert_dense((unsigned*)" + PV(p_heads) + ", (long long)" + PV(p_lo) + ", " + PV(p_range)
+                  : "ht_chain_insert_open((long long*)" + PV(p_keys) + ", (unsigned*)" + PV(p_heads) + ", " + PV(p_range)) +
+        ", (long long)" + k + ", " + ht + ", " + stride + ", r, err, " + std::to_string(range_err) + ");";
+    if (t->counted) {
+      // Inside the match loop of a chained probe an item is seen once per match: rows are
+      // claimed by a counter. Rows beyond the capacity are counted, not stored; the
+      // executor then builds again into a table of the count.
+      const std::string count = "((unsigned long long*)" + PV(Param([t] { return t->count; })) + ")";
+      const std::string cap = PV(Param([t] { return t->capacity; }));
+      ForItems("const u64 r = atomicAdd(" + count + ", 1ULL); if (r < " + cap + ") { " + insert + store_columns("r") + " }");
+    } else {
+      // Row r of the table is the build input's item r: no counter, no compaction.
+      ForItems("const u64 r = (u64)(tb + i * BT); " + insert + store_columns("r"));
+    }
     prog_.is_build = true;
     prog_.join = j.node;
     prog_.table = t;

@@ -78,6 +78,11 @@ struct GpuHashTable {
   // position in the build pipeline's input), word 0 the next row of the same key + 1.
   bool chained = false;
   uint64_t capacity = 0;  // chained: rows `table` holds (the build pipeline's input items)
+  // Chained, built inside the match loop of another chained table's probe (a build with
+  // duplicate keys over a join with duplicate keys): rows are claimed by the counter at
+  // device address `count`; `capacity` grows to the count when the first build outgrew it.
+  bool counted = false;
+  uint64_t count = 0;
   // Several keys: packed into one, sum of (key_i - lo_i) * stride_i, each key within
   // [lo_i, lo_i + range_i) (the build side's value ranges); empty for one key.
   std::vector<int64_t> key_lo;
