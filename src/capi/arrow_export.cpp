@@ -221,20 +221,19 @@ ArrowBatchBuilder::ArrowBatchBuilder(const std::vector<Type>& types, uint64_t ca
 
 ArrowBatchBuilder::~ArrowBatchBuilder() = default;
 
-bool ArrowBatchBuilder::Fits(const DataChunk& c) const {
-  if (rows_ + c.size > capacity_) return false;
-  if (share_ && rows_ > 0) return false;
+bool ArrowBatchBuilder::FitsStrings(const DataChunk& c) const {
   for (size_t k = 0; k < cols_.size(); k++) {
     const Column& col = *cols_[k];
     if (col.type.id != TypeId::Varchar && col.type.id != TypeId::Blob) continue;
     const uint64_t b = StringBytes(c.cols[k], c.size);
     if (b > (uint64_t)INT32_MAX) throw UserError(ErrorKind::Unsupported, "a chunk's strings exceed 2 GiB");
-    if (col.bytes_len + b > (uint64_t)INT32_MAX) return false;
+    if (rows_ > 0 && col.bytes_len + b > (uint64_t)INT32_MAX) return false;
   }
   return true;
 }
 
 void ArrowBatchBuilder::Append(const DataChunk& c) {
+  if (rows_ + c.size > capacity_ || (share_ && rows_ > 0)) throw InternalError("an Arrow batch overflows");
   const uint64_t at = rows_;
   const uint32_t n = c.size;
   for (size_t k = 0; k < cols_.size(); k++) {

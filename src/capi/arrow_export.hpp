@@ -3,6 +3,7 @@
 // column's values written once, straight into its 64-byte aligned Arrow buffers.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,9 +29,11 @@ class ArrowBatchBuilder {
   ~ArrowBatchBuilder();
   ArrowBatchBuilder(const ArrowBatchBuilder&) = delete;
   ArrowBatchBuilder& operator=(const ArrowBatchBuilder&) = delete;
-  // Whether `c` still fits: rows within the capacity, a column's strings within 2 GiB.
-  bool Fits(const DataChunk& c) const;
-  // Writes `c`'s rows after those appended so far (call only when Fits).
+  // Whether `c`'s strings still fit (a column's within 2 GiB); throws when `c` alone has
+  // too many. Always true for an empty batch.
+  bool FitsStrings(const DataChunk& c) const;
+  // Writes `c`'s rows after those appended so far (call only when they fit: rows within
+  // the capacity, FitsStrings).
   void Append(const DataChunk& c);
   uint64_t rows() const { return rows_; }
   // Hands the batch to `out` (the builder is empty afterwards).
@@ -44,9 +47,11 @@ class ArrowBatchBuilder {
   std::vector<std::unique_ptr<Column>> cols_;
 };
 
-// The rows of `result` as an Arrow C stream (tessera_result_arrow_stream): a collected
-// result's from its chunks, a streamed one's as they come (then `head`, if not null and
-// not empty, goes first: the rest of a chunk the caller fetched in part).
-tessera_state ExportArrowStream(tessera_result_s* result, DataChunk* head, ArrowArrayStream* out_stream);
+// The rows of `result` as an Arrow C stream (tessera_result_arrow_stream) of batches of up
+// to `batch_rows` rows: a collected result's from its chunks, a streamed one's as they
+// come (then `head`, if not null and not empty, goes first: the rest of a chunk the caller
+// fetched in part; `poll` is called while the stream waits for rows: ResultStream::Next).
+tessera_state ExportArrowStream(tessera_result_s* result, DataChunk* head, ArrowArrayStream* out_stream,
+                                uint64_t batch_rows = kArrowBatchRows, std::function<void()> poll = nullptr);
 
 }  // namespace tessera::capi

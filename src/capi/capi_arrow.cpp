@@ -16,6 +16,7 @@
 #include "capi/arrow_import.hpp"
 #include "capi/result_stream.hpp"
 #include "capi/capi_handles.hpp"
+#include "execution/operators/basic_operators.hpp"
 #include "main/plan_cache.hpp"
 
 using namespace tessera;
@@ -33,6 +34,8 @@ struct StreamData {
   std::shared_ptr<capi::ResultStream> stream;
   DataChunk pending;
   bool has_pending = false;
+  uint64_t batch_rows = capi::kArrowBatchRows;
+  std::function<void()> poll;
   std::string error;
 };
 
@@ -75,12 +78,12 @@ void NextCollected(StreamData* s, ArrowArray* out) {
   if (s->next >= nchunks) return EndOfStream(out);
   size_t last = s->next;
   uint64_t rows = 0;
-  while (last < nchunks && (last == s->next || rows + r.chunks[last].size <= capi::kArrowBatchRows))
+  while (last < nchunks && (last == s->next || rows + r.chunks[last].size <= s->batch_rows))
     rows += r.chunks[last++].size;
   std::shared_ptr<const void> share;
   if (last - s->next == 1) share = s->result;
   capi::ArrowBatchBuilder b(s->types, rows, share);
-  while (s->next < last && b.Fits(r.chunks[s->next])) b.Append(r.chunks[s->next++]);
+  while (s->next < last && b.FitsStrings(r.chunks[s->next])) b.Append(r.chunks[s->next++]);
   b.Finish(out);
 }
 
@@ -91,36 +94,54 @@ bool NextChunk(StreamData* s, DataChunk& c) {
     c = std::move(s->pending);
     return true;
   }
-  while (s->stream->Next(c))
+  while (s->stream->Next(c, s->poll))
     if (c.size) return true;
   CapiError e = s->stream->error();
   if (e.failed) throw std::runtime_error(e.message);
   return false;
 }
 
-// The next batch of a streamed result: the chunks as they come, written into the batch's
-// buffers one by one (each while it is still in cache), up to kArrowBatchRows rows; a last
-// batch of one chunk shares that chunk's fixed-width columns.
+// Splits `c` after its first `n` rows: `c` keeps them, the rest goes to `rest`.
+void SplitChunk(DataChunk& c, uint32_t n, DataChunk& rest) {
+  std::vector<uint32_t> sel(c.size);
+  for (uint32_t i = 0; i < c.size; i++) sel[i] = i;
+  DataChunk head;
+  SliceChunk(c, sel.data(), n, head);
+  SliceChunk(c, sel.data() + n, c.size - n, rest);
+  c = std::move(head);
+}
+
+// The next batch of a streamed result: batch_rows rows (fewer at the end, or where a
+// column's strings would pass 2 GiB), the chunks written into the batch's buffers one by
+// one as they come (each while it is still in cache); a chunk that straddles the batch's
+// end is split. A batch that is one whole chunk (the last, or one of exactly batch_rows
+// rows) shares its fixed-width columns.
 void NextStreamed(StreamData* s, ArrowArray* out) {
-  DataChunk first, c;
-  if (!NextChunk(s, first)) return EndOfStream(out);
-  if (!NextChunk(s, c)) {
-    auto keep = std::make_shared<DataChunk>(std::move(first));
+  DataChunk c;
+  if (!NextChunk(s, c)) return EndOfStream(out);
+  if (c.size == s->batch_rows || (c.size < s->batch_rows && !s->has_pending && s->stream->drained())) {
+    auto keep = std::make_shared<DataChunk>(std::move(c));
     capi::ArrowBatchBuilder b(s->types, keep->size, keep);
     b.Append(*keep);
     return b.Finish(out);
   }
-  capi::ArrowBatchBuilder b(s->types, capi::kArrowBatchRows);
-  b.Append(first);
-  first = DataChunk();  // its memory goes back for the next chunks
+  capi::ArrowBatchBuilder b(s->types, s->batch_rows);
   for (;;) {
-    if (!b.Fits(c)) {
+    if (!b.FitsStrings(c)) {  // c starts the next batch
       s->pending = std::move(c);
       s->has_pending = true;
       break;
     }
+    const uint64_t room = s->batch_rows - b.rows();
+    DataChunk rest;
+    if (c.size > room) SplitChunk(c, (uint32_t)room, rest);
     b.Append(c);
-    if (!NextChunk(s, c)) break;
+    if (rest.size) {
+      s->pending = std::move(rest);
+      s->has_pending = true;
+      break;
+    }
+    if (b.rows() == s->batch_rows || !NextChunk(s, c)) break;
   }
   b.Finish(out);
 }
@@ -154,7 +175,8 @@ void StreamRelease(ArrowArrayStream* stream) {
 
 namespace tessera::capi {
 
-tessera_state ExportArrowStream(tessera_result_s* result, DataChunk* head, ArrowArrayStream* out_stream) {
+tessera_state ExportArrowStream(tessera_result_s* result, DataChunk* head, ArrowArrayStream* out_stream,
+                                uint64_t batch_rows, std::function<void()> poll) {
   if (!out_stream) return TESSERA_MISUSE;
   std::memset(out_stream, 0, sizeof *out_stream);
   if (!result || !result->data) return TESSERA_MISUSE;
@@ -165,6 +187,8 @@ tessera_state ExportArrowStream(tessera_result_s* result, DataChunk* head, Arrow
       s->names = result->data->names;
       s->types = result->data->types;
     }
+    s->batch_rows = std::max<uint64_t>(batch_rows, 1);
+    s->poll = std::move(poll);
     if (result->streamed) {
       s->stream = result->stream;
       if (head && head->size) {

@@ -90,7 +90,7 @@ tessera_state tessera_connect(tessera_database database, tessera_connection* out
     auto h = std::make_unique<tessera_connection_s>();
     h->db = database->db;
     h->conn = std::make_shared<Connection>(*h->db);
-    h->streams = std::make_shared<capi::StreamSlot>(h->conn);
+    h->streams = std::make_shared<capi::StreamSlot>(h->db, h->conn);
     *out_connection = h.release();
     return TESSERA_OK;
   } catch (...) {
@@ -101,7 +101,6 @@ tessera_state tessera_connect(tessera_database database, tessera_connection* out
 void tessera_disconnect(tessera_connection* connection) {
   if (!connection) return;
   if (*connection) {
-    if ((*connection)->streams) (*connection)->streams->CloseOpen();
     (*connection)->conn.reset();  // before the Database it refers to (statements may keep both)
     delete *connection;
   }

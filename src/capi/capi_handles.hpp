@@ -46,9 +46,10 @@ struct tessera_result_s {
   unsigned threads = 0;  // the database's thread count (the Arrow export's); 0: the machine's
   // A streamed result (tessera_query_stream): its rows come from `stream` (result_stream.hpp)
   // instead of `data`'s chunks (none); `data` holds the header (names, types, message).
+  // The stream is closed when the handle and the Arrow streams sharing it are gone.
   std::shared_ptr<tessera::capi::ResultStream> stream;
   bool streamed = false;  // rows come from `stream`
-  ~tessera_result_s();    // closes the stream
+  ~tessera_result_s();
 };
 
 // One chunk handed out by tessera_fetch_chunk: typed column arrays (strings converted to

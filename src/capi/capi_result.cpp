@@ -36,9 +36,7 @@ tessera_result_s* MakeErrorResult(CapiError error) {
 
 }  // namespace tessera::capi
 
-tessera_result_s::~tessera_result_s() {
-  if (stream) stream->Close(nullptr);  // stops the query if it still runs, frees its rows
-}
+tessera_result_s::~tessera_result_s() = default;  // `stream`'s last holder closes it
 
 namespace {
 

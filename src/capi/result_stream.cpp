@@ -2,6 +2,8 @@
 // thread, and starting a statement streamed (result_stream.hpp).
 #include "capi/result_stream.hpp"
 
+#include <unistd.h>
+
 #include "common/interrupt.hpp"
 #include "main/sql_parameters.hpp"
 
@@ -18,6 +20,14 @@ void ResultStream::Begin(const std::vector<std::string>& names, const std::vecto
   cv_.notify_all();
 }
 
+void ResultStream::InterruptQuery() {
+  std::lock_guard<std::mutex> g(mu_);
+  if (done_ || !conn_) return;
+  conn_->Interrupt();
+  interrupted_ = true;
+  cv_.notify_all();
+}
+
 bool ResultStream::Chunk(DataChunk& chunk) {
   std::unique_lock<std::mutex> lk(mu_);
   cv_.wait(lk, [&] { return closed_ || interrupted_ || queue_.size() < kQueueChunks; });
@@ -29,24 +39,35 @@ bool ResultStream::Chunk(DataChunk& chunk) {
 }
 
 void ResultStream::Finish(QueryResult r, CapiError error) {
-  std::lock_guard<std::mutex> g(mu_);
-  if (!begun_) {  // the statement did not stream: its result is the header
-    header_ = std::move(r);
-    header_.chunks.clear();
-  } else {
-    header_.message = r.message;
-    header_.note = r.note;
-    header_.device = r.device;
+  std::shared_ptr<Database> db;
+  std::shared_ptr<Connection> conn;
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    if (!begun_) {  // the statement did not stream: its result is the header
+      header_ = std::move(r);
+      header_.chunks.clear();
+    } else {
+      header_.message = r.message;
+      header_.note = r.note;
+      header_.device = r.device;
+    }
+    if (!error_.failed && !closed_) error_ = std::move(error);  // a closed stream's stop is no error
+    if (error_.failed) queue_.clear();  // rows after an error are not handed out
+    db = std::move(db_);
+    conn = std::move(conn_);
   }
-  if (!error_.failed && !closed_) error_ = std::move(error);  // a closed stream's stop is no error
-  if (error_.failed) queue_.clear();  // rows after an error are not handed out
+  // The query is over: the connection (and a database closed meanwhile) go before anyone
+  // sees the stream done, so that a database closed by the caller is closed once it is.
+  conn.reset();
+  db.reset();
+  std::lock_guard<std::mutex> g(mu_);
   done_ = true;
   cv_.notify_all();
 }
 
 bool ResultStream::WaitStarted(std::chrono::milliseconds timeout) {
   std::unique_lock<std::mutex> lk(mu_);
-  auto ready = [&] { return begun_ || done_; };
+  auto ready = [&] { return (begun_ && !queue_.empty()) || done_; };
   if (timeout.count() < 0) {
     cv_.wait(lk, ready);
     return true;
@@ -64,9 +85,18 @@ bool ResultStream::WaitReady(std::chrono::milliseconds timeout) {
   return cv_.wait_for(lk, timeout, ready);
 }
 
-bool ResultStream::Next(DataChunk& out) {
+bool ResultStream::Next(DataChunk& out, const std::function<void()>& poll) {
   std::unique_lock<std::mutex> lk(mu_);
-  cv_.wait(lk, [&] { return !queue_.empty() || done_; });
+  auto ready = [&] { return !queue_.empty() || done_; };
+  if (!poll) {
+    cv_.wait(lk, ready);
+  } else {
+    while (!cv_.wait_for(lk, std::chrono::milliseconds(20), ready)) {
+      lk.unlock();
+      poll();
+      lk.lock();
+    }
+  }
   if (queue_.empty()) return false;
   out = std::move(queue_.front());
   queue_.pop_front();
@@ -85,6 +115,11 @@ CapiError ResultStream::error() const {
   return error_;
 }
 
+bool ResultStream::drained() const {
+  std::lock_guard<std::mutex> g(mu_);
+  return done_ && queue_.empty();
+}
+
 bool ResultStream::done() const {
   std::lock_guard<std::mutex> g(mu_);
   return done_;
@@ -96,7 +131,7 @@ void ResultStream::Close(const char* why) {
   if (!done_) {
     rows_left = true;
     closed_ = true;
-    conn_->Interrupt();  // a pipeline between chunks stops at its next one
+    if (conn_) conn_->Interrupt();  // a pipeline between chunks stops at its next one
     cv_.notify_all();
     cv_.wait(lk, [&] { return done_; });
   }
@@ -117,17 +152,57 @@ void ResultStream::Interrupt() {
   cv_.notify_all();
 }
 
-// ---- StreamSlot --------------------------------------------------------------------------
+// ---- the pool of stream threads -----------------------------------------------------------
 
-StreamSlot::~StreamSlot() {
-  CloseOpen();
-  {
-    std::lock_guard<std::mutex> g(mu_);
-    quit_ = true;
-    cv_.notify_all();
+namespace {
+
+// Threads that run streamed statements; one is started when none is idle, and none ends
+// (an idle one waits for the next statement). Never destroyed: its threads outlive static
+// destructors. A forked child (which has none of the threads) makes a new pool.
+class StreamThreads {
+ public:
+  static StreamThreads& Get() {
+    static StreamThreads* pool = nullptr;
+    static pid_t pid = 0;
+    static std::mutex mu;
+    std::lock_guard<std::mutex> g(mu);
+    if (!pool || pid != getpid()) {
+      pool = new StreamThreads();
+      pid = getpid();
+    }
+    return *pool;
   }
-  if (thread_.joinable()) thread_.join();
-}
+  void Run(std::function<void()> job) {
+    std::lock_guard<std::mutex> g(mu_);
+    jobs_.push_back(std::move(job));
+    if (idle_ < jobs_.size()) std::thread([this] { Loop(); }).detach();
+    cv_.notify_one();
+  }
+
+ private:
+  void Loop() {
+    std::unique_lock<std::mutex> lk(mu_);
+    for (;;) {
+      idle_++;
+      cv_.wait(lk, [&] { return !jobs_.empty(); });
+      idle_--;
+      auto fn = std::move(jobs_.front());
+      jobs_.pop_front();
+      lk.unlock();
+      fn();
+      fn = nullptr;  // drops what the job held (its stream) before waiting again
+      lk.lock();
+    }
+  }
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> jobs_;
+  size_t idle_ = 0;
+};
+
+}  // namespace
+
+// ---- StreamSlot --------------------------------------------------------------------------
 
 void StreamSlot::CloseOpen() {
   std::shared_ptr<ResultStream> open;
@@ -139,15 +214,17 @@ void StreamSlot::CloseOpen() {
   if (open) open->Close("the result was closed: a later statement ran on its connection");
 }
 
+StreamSlot::~StreamSlot() = default;  // an open stream outlives the connection handle
+
 std::shared_ptr<ResultStream> StreamSlot::Start(std::function<void(ResultStream&)> job) {
   CloseOpen();
-  auto stream = std::make_shared<ResultStream>(conn_);
-  std::lock_guard<std::mutex> g(mu_);
-  if (!thread_.joinable()) thread_ = std::thread([this] { Loop(); });
+  auto stream = std::make_shared<ResultStream>(db_, conn_);
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    open_ = stream;
+  }
   // The job keeps the stream alive until it ended (a closed result may go first).
-  job_ = [stream, job = std::move(job)] { job(*stream); };
-  open_ = stream;
-  cv_.notify_all();
+  StreamThreads::Get().Run([stream, job = std::move(job)] { job(*stream); });
   return stream;
 }
 
@@ -160,42 +237,30 @@ void StreamSlot::Interrupt() {
   if (open) open->Interrupt();
 }
 
-void StreamSlot::Loop() {
-  std::unique_lock<std::mutex> lk(mu_);
-  for (;;) {
-    cv_.wait(lk, [&] { return quit_ || (bool)job_; });
-    if (!job_) return;  // quit
-    auto fn = std::move(job_);
-    job_ = nullptr;
-    lk.unlock();
-    fn();
-    fn = nullptr;  // drops the job's reference to its stream
-    lk.lock();
-  }
-}
-
 // ---- starting statements streamed ---------------------------------------------------------
 
 namespace {
 
 tessera_result_s* StartJob(StreamSlot& slot, unsigned threads, std::function<void(ResultStream&)> job) {
-  auto* h = new tessera_result_s();
+  auto h = std::make_unique<tessera_result_s>();
   h->threads = threads;
   h->data = std::make_shared<const QueryResult>();
-  h->stream = slot.Start(std::move(job));
-  return h;
+  std::shared_ptr<ResultStream> stream = slot.Start(std::move(job));
+  // The handle's reference, shared with the Arrow streams made from it: when the last of
+  // them goes, the stream is closed (its query stops, its rows are freed).
+  h->stream = std::shared_ptr<ResultStream>(stream.get(), [stream](ResultStream* s) { s->Close(nullptr); });
+  return h.release();
 }
 
 }  // namespace
 
 tessera_result_s* StartQueryStream(tessera_connection connection, const char* sql) {
   try {
-    std::shared_ptr<Connection> conn = connection->conn;
-    return StartJob(*connection->streams, connection->db->threads(), [conn, text = std::string(sql)](ResultStream& s) {
+    return StartJob(*connection->streams, connection->db->threads(), [text = std::string(sql)](ResultStream& s) {
       QueryResult r;
       CapiError e;
       try {
-        r = conn->Stream(text, s);
+        r = s.connection().Stream(text, s);
       } catch (...) {
         try {
           CaptureError(e, text);
@@ -215,13 +280,12 @@ tessera_result_s* StartPreparedStream(tessera_prepared p) {
   try {
     CapiError missing = MissingBinding(*p);
     if (missing.failed) return MakeErrorResult(std::move(missing));
-    std::shared_ptr<Connection> conn = p->conn;
     auto sub = std::make_shared<Substitution>(p->sql, p->placeholders, p->literals);
-    return StartJob(*p->streams, p->db->threads(), [conn, sub, original = p->sql](ResultStream& s) {
+    return StartJob(*p->streams, p->db->threads(), [sub, original = p->sql](ResultStream& s) {
       QueryResult r;
       CapiError e;
       try {
-        r = conn->Stream(sub->sql(), s);
+        r = s.connection().Stream(sub->sql(), s);
       } catch (...) {
         try {
           CaptureError(e, sub->sql(), sub.get(), original);

@@ -5,7 +5,8 @@
 //
 // Rules (DuckDB's): a connection has at most one open stream; any new statement on the
 // connection closes it first (its query stops, its queued rows are freed; fetching from it
-// then fails with a clear error). Destroying the result closes it the same way.
+// then fails with a clear error). Destroying the result (and the Arrow streams made from
+// it) closes it the same way; disconnecting does not (the stream keeps the connection).
 // tessera_interrupt stops the running query also while it waits for the caller to take
 // rows; the stream then reports the interruption as its error.
 #pragma once
@@ -26,7 +27,11 @@ namespace tessera::capi {
 
 class ResultStream : public ResultConsumer {
  public:
-  explicit ResultStream(std::shared_ptr<Connection> conn) : conn_(std::move(conn)) {}
+  // The stream keeps the connection (and, outliving it, the database) alive while its
+  // query runs (Finish lets them go).
+  ResultStream(std::shared_ptr<Database> db, std::shared_ptr<Connection> conn)
+      : db_(std::move(db)), conn_(std::move(conn)) {}
+  Connection& connection() { return *conn_; }  // only while the query runs (the job's)
 
   // ---- the query's side (the stream thread) ----
   void Begin(const std::vector<std::string>& names, const std::vector<Type>& types) override;
@@ -37,14 +42,15 @@ class ResultStream : public ResultConsumer {
   void Finish(QueryResult r, CapiError error);
 
   // ---- the caller's side ----
-  // Waits until the rows begin or the statement ended; false when `timeout` passed first
-  // (negative: no limit).
+  // Waits until the first rows are ready or the statement ended; false when `timeout`
+  // passed first (negative: no limit).
   bool WaitStarted(std::chrono::milliseconds timeout);
   // Waits until a chunk is queued or the stream ended; false on timeout (negative: none).
   bool WaitReady(std::chrono::milliseconds timeout);
   // The next chunk into `out` (waiting for it); false at the end of the rows, or when the
-  // stream failed or was closed (then error() says why).
-  bool Next(DataChunk& out);
+  // stream failed or was closed (then error() says why). While it waits, `poll` (if set)
+  // is called every 20 ms (Python checks for Ctrl-C there).
+  bool Next(DataChunk& out, const std::function<void()>& poll = nullptr);
   // After WaitStarted: the statement's header (has_rows, names, types) or, when it ended
   // without streaming, its whole result (message).
   QueryResult header() const;
@@ -57,10 +63,15 @@ class ResultStream : public ResultConsumer {
   void Close(const char* why);
   // Wakes the query if it waits for the caller (tessera_interrupt).
   void Interrupt();
+  // Interrupts the query: its connection's request (tessera_interrupt) and the wake-up.
+  void InterruptQuery();
   bool done() const;
+  // Ended, and every queued chunk taken.
+  bool drained() const;
 
  private:
   static constexpr size_t kQueueChunks = 16;  // ~32K rows waiting for the caller at most
+  std::shared_ptr<Database> db_;  // declared before conn_: destroyed after it
   std::shared_ptr<Connection> conn_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
@@ -71,28 +82,26 @@ class ResultStream : public ResultConsumer {
   uint64_t fetched_rows_ = 0;
 };
 
-// A connection's stream thread and its open stream (shared by the connection handle and
-// its prepared statements).
+// A connection's open stream (shared by the connection handle and its prepared
+// statements). Streamed statements run on threads of a process-wide pool that keeps idle
+// threads for the next statements, so that a statement does not pay for starting one.
 class StreamSlot {
  public:
-  explicit StreamSlot(std::shared_ptr<Connection> conn) : conn_(std::move(conn)) {}
+  StreamSlot(std::shared_ptr<Database> db, std::shared_ptr<Connection> conn)
+      : db_(std::move(db)), conn_(std::move(conn)) {}
   ~StreamSlot();
   // Closes the open stream (if any): a new statement is about to run on the connection.
   void CloseOpen();
   // Closes the open stream, then starts `job` (which runs the statement against the
-  // stream as its consumer and calls Finish) on the stream thread; returns at once.
+  // stream as its consumer and calls Finish) on a pool thread; returns at once.
   std::shared_ptr<ResultStream> Start(std::function<void(ResultStream&)> job);
   // Wakes the open stream for tessera_interrupt.
   void Interrupt();
 
  private:
-  void Loop();
+  std::shared_ptr<Database> db_;
   std::shared_ptr<Connection> conn_;
   std::mutex mu_;
-  std::condition_variable cv_;
-  std::function<void()> job_;
-  bool quit_ = false;
-  std::thread thread_;
   std::weak_ptr<ResultStream> open_;
 };
 
@@ -101,8 +110,8 @@ class StreamSlot {
 // FinishStart). nullptr when out of memory.
 tessera_result_s* StartQueryStream(tessera_connection connection, const char* sql);
 tessera_result_s* StartPreparedStream(tessera_prepared p);
-// Waits (up to `timeout`; negative: no limit) until `h`'s rows begin or its statement
-// ended, then fills the handle's header and error; false on timeout.
+// Waits (up to `timeout`; negative: no limit) until `h`'s first rows are ready or its
+// statement ended, then fills the handle's header and error; false on timeout.
 bool FinishStart(tessera_result_s* h, std::chrono::milliseconds timeout);
 
 }  // namespace tessera::capi

@@ -151,16 +151,17 @@ TESSERA_API tessera_state tessera_interrupt(tessera_connection connection);
 TESSERA_API tessera_state tessera_query(tessera_connection connection, const char* sql, tessera_result* out_result);
 TESSERA_API void tessera_destroy_result(tessera_result* result);
 
-/* As tessera_query, but the rows are not collected first: the (last) statement runs on the
- * connection's own thread and hands its rows over as they are computed, and the call
- * returns as soon as they begin (a statement without rows, or one that fails before its
- * rows begin, has ended when it returns: its status and error are final). The rows are
+/* As tessera_query, but the rows are not collected first: the (last) statement runs on a
+ * thread of the library's and hands its rows over as they are computed, and the call
+ * returns as soon as the first of them are ready (a statement without rows, or one that
+ * fails before its first rows, has ended when it returns: its status and error are final). The rows are
  * then taken, once and in order, with tessera_fetch_chunk or tessera_result_arrow_stream;
  * while the caller does not take them, the query waits (a few chunks are held). An error
  * met later (a failing cast, an interrupt) is returned by the fetch that meets it and is
  * the result's error from then on. tessera_result_row_count counts the rows fetched so far;
- * the single-value functions (tessera_value_*) see no rows. Destroying the result stops
- * the query and frees its rows. A connection has at most one open stream: any later
+ * the single-value functions (tessera_value_*) see no rows. Destroying the result (and
+ * releasing the Arrow streams made from it) stops the query and frees its rows; the
+ * result stays usable after tessera_disconnect. A connection has at most one open stream: any later
  * statement on it (tessera_query*, tessera_execute_prepared*) first closes the open one, whose
  * later fetches then fail ("the result was closed..."). tessera_interrupt stops it too. */
 TESSERA_API tessera_state tessera_query_stream(tessera_connection connection, const char* sql,
