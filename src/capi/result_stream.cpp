@@ -10,6 +10,17 @@
 namespace tessera::capi {
 
 // ---- ResultStream ------------------------------------------------------------------------
+//
+// Hand-overs are batched so that neither side wakes the other per chunk: the query waits
+// when kQueueChunks chunks wait and is woken when the caller has taken them down to half;
+// the caller waits until half the queue is filled or the statement ended, and takes what
+// is there after kSlice (a query that produces rows slowly). A small result thus costs one
+// wake-up of the caller (at the end), a large one one per kQueueChunks / 2 chunks.
+
+namespace {
+constexpr auto kSlice = std::chrono::milliseconds(5);
+constexpr int kSlicesPerPoll = 4;  // `poll` every 20 ms
+}  // namespace
 
 void ResultStream::Begin(const std::vector<std::string>& names, const std::vector<Type>& types) {
   std::lock_guard<std::mutex> g(mu_);
@@ -17,7 +28,6 @@ void ResultStream::Begin(const std::vector<std::string>& names, const std::vecto
   header_.names = names;
   header_.types = types;
   begun_ = true;
-  cv_.notify_all();
 }
 
 void ResultStream::InterruptQuery() {
@@ -25,16 +35,20 @@ void ResultStream::InterruptQuery() {
   if (done_ || !conn_) return;
   conn_->Interrupt();
   interrupted_ = true;
-  cv_.notify_all();
+  room_.notify_all();
 }
 
 bool ResultStream::Chunk(DataChunk& chunk) {
   std::unique_lock<std::mutex> lk(mu_);
-  cv_.wait(lk, [&] { return closed_ || interrupted_ || queue_.size() < kQueueChunks; });
+  if (queue_.size() >= kQueueChunks && !closed_ && !interrupted_) {
+    producer_waits_ = true;
+    room_.wait(lk, [&] { return closed_ || interrupted_ || queue_.size() <= kQueueChunks / 2; });
+    producer_waits_ = false;
+  }
   if (closed_) return false;
   if (interrupted_) throw QueryInterrupted();
   queue_.push_back(std::move(chunk));
-  cv_.notify_all();
+  if (queue_.size() == kQueueChunks / 2) rows_.notify_all();
   return true;
 }
 
@@ -62,46 +76,38 @@ void ResultStream::Finish(QueryResult r, CapiError error) {
   db.reset();
   std::lock_guard<std::mutex> g(mu_);
   done_ = true;
-  cv_.notify_all();
+  rows_.notify_all();
 }
 
-bool ResultStream::WaitStarted(std::chrono::milliseconds timeout) {
-  std::unique_lock<std::mutex> lk(mu_);
-  auto ready = [&] { return (begun_ && !queue_.empty()) || done_; };
-  if (timeout.count() < 0) {
-    cv_.wait(lk, ready);
-    return true;
-  }
-  return cv_.wait_for(lk, timeout, ready);
-}
-
-bool ResultStream::WaitReady(std::chrono::milliseconds timeout) {
-  std::unique_lock<std::mutex> lk(mu_);
-  auto ready = [&] { return !queue_.empty() || done_; };
-  if (timeout.count() < 0) {
-    cv_.wait(lk, ready);
-    return true;
-  }
-  return cv_.wait_for(lk, timeout, ready);
-}
-
-bool ResultStream::Next(DataChunk& out, const std::function<void()>& poll) {
-  std::unique_lock<std::mutex> lk(mu_);
-  auto ready = [&] { return !queue_.empty() || done_; };
-  if (!poll) {
-    cv_.wait(lk, ready);
-  } else {
-    while (!cv_.wait_for(lk, std::chrono::milliseconds(20), ready)) {
+bool ResultStream::WaitRows(std::unique_lock<std::mutex>& lk, bool need_begun, std::chrono::milliseconds timeout,
+                            const std::function<void()>& poll) {
+  auto some = [&] { return done_ || (!queue_.empty() && (begun_ || !need_begun)); };
+  auto enough = [&] { return done_ || (queue_.size() >= kQueueChunks / 2 && (begun_ || !need_begun)); };
+  const auto until = std::chrono::steady_clock::now() + timeout;
+  for (int slice = 1;; slice++) {
+    if (rows_.wait_for(lk, kSlice, enough) || some()) return true;
+    if (timeout.count() >= 0 && std::chrono::steady_clock::now() >= until) return false;
+    if (poll && slice % kSlicesPerPoll == 0) {
       lk.unlock();
       poll();
       lk.lock();
     }
   }
+}
+
+bool ResultStream::WaitStarted(std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lk(mu_);
+  return WaitRows(lk, true, timeout, nullptr);
+}
+
+bool ResultStream::Next(DataChunk& out, const std::function<void()>& poll) {
+  std::unique_lock<std::mutex> lk(mu_);
+  if (queue_.empty()) WaitRows(lk, false, std::chrono::milliseconds(-1), poll);
   if (queue_.empty()) return false;
   out = std::move(queue_.front());
   queue_.pop_front();
   fetched_rows_ += out.size;
-  cv_.notify_all();
+  if (producer_waits_ && queue_.size() <= kQueueChunks / 2) room_.notify_all();
   return true;
 }
 
@@ -113,6 +119,11 @@ QueryResult ResultStream::header() const {
 CapiError ResultStream::error() const {
   std::lock_guard<std::mutex> g(mu_);
   return error_;
+}
+
+uint64_t ResultStream::fetched_rows() const {
+  std::lock_guard<std::mutex> g(mu_);
+  return fetched_rows_;
 }
 
 bool ResultStream::drained() const {
@@ -132,8 +143,8 @@ void ResultStream::Close(const char* why) {
     rows_left = true;
     closed_ = true;
     if (conn_) conn_->Interrupt();  // a pipeline between chunks stops at its next one
-    cv_.notify_all();
-    cv_.wait(lk, [&] { return done_; });
+    room_.notify_all();
+    rows_.wait(lk, [&] { return done_; });
   }
   queue_.clear();
   queue_.shrink_to_fit();
@@ -149,7 +160,7 @@ void ResultStream::Interrupt() {
   std::lock_guard<std::mutex> g(mu_);
   if (done_) return;
   interrupted_ = true;
-  cv_.notify_all();
+  room_.notify_all();
 }
 
 // ---- the pool of stream threads -----------------------------------------------------------

@@ -45,8 +45,6 @@ class ResultStream : public ResultConsumer {
   // Waits until the first rows are ready or the statement ended; false when `timeout`
   // passed first (negative: no limit).
   bool WaitStarted(std::chrono::milliseconds timeout);
-  // Waits until a chunk is queued or the stream ended; false on timeout (negative: none).
-  bool WaitReady(std::chrono::milliseconds timeout);
   // The next chunk into `out` (waiting for it); false at the end of the rows, or when the
   // stream failed or was closed (then error() says why). While it waits, `poll` (if set)
   // is called every 20 ms (Python checks for Ctrl-C there).
@@ -57,7 +55,7 @@ class ResultStream : public ResultConsumer {
   // The stream's error once it ended (failed: false while it runs or when it succeeded).
   CapiError error() const;
   // Rows handed to the caller so far.
-  uint64_t fetched_rows() const { return fetched_rows_; }
+  uint64_t fetched_rows() const;
   // Stops the query (if it runs), waits for its end and frees the queued rows; `why`
   // becomes the error of later fetches when rows were still to come (nullptr: none).
   void Close(const char* why);
@@ -70,11 +68,17 @@ class ResultStream : public ResultConsumer {
   bool drained() const;
 
  private:
+  // Waits (under `lk`) for rows (with `need_begun`: rows of the streamed statement) or the
+  // end, up to `timeout` (negative: no limit); false on timeout.
+  bool WaitRows(std::unique_lock<std::mutex>& lk, bool need_begun, std::chrono::milliseconds timeout,
+                const std::function<void()>& poll);
   static constexpr size_t kQueueChunks = 16;  // ~32K rows waiting for the caller at most
   std::shared_ptr<Database> db_;  // declared before conn_: destroyed after it
   std::shared_ptr<Connection> conn_;
   mutable std::mutex mu_;
-  std::condition_variable cv_;
+  std::condition_variable rows_;  // the caller waits for rows (or the end)
+  std::condition_variable room_;  // the query waits for room in the queue
+  bool producer_waits_ = false;
   std::deque<DataChunk> queue_;
   QueryResult header_;
   CapiError error_;

@@ -861,8 +861,15 @@ int main(void) {
     CHECK(tessera_value_int64(r, 0, 0) == 42);
     tessera_destroy_result(&r);
   }
+  /* A streamed result stays usable after its connection (and database) handles are gone. */
+  CHECK(tessera_query_stream(con, "SELECT range FROM range(50000)", &r) == TESSERA_OK);
   tessera_disconnect(&con);
   CHECK(con == NULL);
+  uint64_t rows = 0;
+  tessera_state st = TESSERA_ERROR;
+  int64_t sum = drain(r, &rows, &st);
+  CHECK(st == TESSERA_OK && rows == 50000 && sum == (int64_t)49999 * 50000 / 2);
+  tessera_destroy_result(&r);
 
   if (failures) {
     fprintf(stderr, "%d check(s) failed\n", failures);
