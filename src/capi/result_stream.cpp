@@ -48,7 +48,9 @@ bool ResultStream::Chunk(DataChunk& chunk) {
   if (closed_) return false;
   if (interrupted_) throw QueryInterrupted();
   queue_.push_back(std::move(chunk));
-  if (queue_.size() == kQueueChunks / 2) rows_.notify_all();
+  const bool wake = queue_.size() == kQueueChunks / 2;
+  lk.unlock();
+  if (wake) rows_.notify_all();
   return true;
 }
 
@@ -74,9 +76,11 @@ void ResultStream::Finish(QueryResult r, CapiError error) {
   // sees the stream done, so that a database closed by the caller is closed once it is.
   conn.reset();
   db.reset();
-  std::lock_guard<std::mutex> g(mu_);
-  done_ = true;
-  rows_.notify_all();
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    done_ = true;
+  }
+  rows_.notify_all();  // after unlocking: the woken caller does not block on mu_ at once
 }
 
 bool ResultStream::WaitRows(std::unique_lock<std::mutex>& lk, bool need_begun, std::chrono::milliseconds timeout,
@@ -107,7 +111,9 @@ bool ResultStream::Next(DataChunk& out, const std::function<void()>& poll) {
   out = std::move(queue_.front());
   queue_.pop_front();
   fetched_rows_ += out.size;
-  if (producer_waits_ && queue_.size() <= kQueueChunks / 2) room_.notify_all();
+  const bool wake = producer_waits_ && queue_.size() <= kQueueChunks / 2;
+  lk.unlock();
+  if (wake) room_.notify_all();
   return true;
 }
 
@@ -184,9 +190,11 @@ class StreamThreads {
     return *pool;
   }
   void Run(std::function<void()> job) {
-    std::lock_guard<std::mutex> g(mu_);
-    jobs_.push_back(std::move(job));
-    if (idle_ < jobs_.size()) std::thread([this] { Loop(); }).detach();
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      jobs_.push_back(std::move(job));
+      if (idle_ < jobs_.size()) std::thread([this] { Loop(); }).detach();
+    }
     cv_.notify_one();
   }
 
