@@ -36,7 +36,11 @@ tessera_result_s* MakeErrorResult(CapiError error) {
 
 }  // namespace tessera::capi
 
-tessera_result_s::~tessera_result_s() = default;  // `stream`'s last holder closes it
+tessera_result_s::~tessera_result_s() {
+  // No Arrow stream shares the stream: close it here, waiting for the query to stop (its
+  // connection is then free and its database closes when the caller closes it).
+  if (stream && stream.use_count() == 1) stream->Close(nullptr, true);
+}
 
 namespace {
 

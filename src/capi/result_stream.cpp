@@ -142,7 +142,7 @@ bool ResultStream::done() const {
   return done_;
 }
 
-void ResultStream::Close(const char* why) {
+void ResultStream::Close(const char* why, bool wait) {
   std::unique_lock<std::mutex> lk(mu_);
   bool rows_left = !queue_.empty();
   if (!done_) {
@@ -150,7 +150,7 @@ void ResultStream::Close(const char* why) {
     closed_ = true;
     if (conn_) conn_->Interrupt();  // a pipeline between chunks stops at its next one
     room_.notify_all();
-    rows_.wait(lk, [&] { return done_; });
+    if (wait) rows_.wait(lk, [&] { return done_; });
   }
   queue_.clear();
   queue_.shrink_to_fit();
@@ -266,8 +266,10 @@ tessera_result_s* StartJob(StreamSlot& slot, unsigned threads, std::function<voi
   h->data = std::make_shared<const QueryResult>();
   std::shared_ptr<ResultStream> stream = slot.Start(std::move(job));
   // The handle's reference, shared with the Arrow streams made from it: when the last of
-  // them goes, the stream is closed (its query stops, its rows are freed).
-  h->stream = std::shared_ptr<ResultStream>(stream.get(), [stream](ResultStream* s) { s->Close(nullptr); });
+  // them goes, the stream is closed (its query stops, its rows are freed), without waiting
+  // for the query to stop (an Arrow stream may be released from any thread, holding any
+  // lock, Python's GIL included); the next statement on the connection waits for it.
+  h->stream = std::shared_ptr<ResultStream>(stream.get(), [stream](ResultStream* s) { s->Close(nullptr, false); });
   return h.release();
 }
 

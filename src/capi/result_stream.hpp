@@ -56,9 +56,10 @@ class ResultStream : public ResultConsumer {
   CapiError error() const;
   // Rows handed to the caller so far.
   uint64_t fetched_rows() const;
-  // Stops the query (if it runs), waits for its end and frees the queued rows; `why`
-  // becomes the error of later fetches when rows were still to come (nullptr: none).
-  void Close(const char* why);
+  // Stops the query (if it runs), waits for its end (with `wait`) and frees the queued
+  // rows; `why` becomes the error of later fetches when rows were still to come (nullptr:
+  // none).
+  void Close(const char* why, bool wait = true);
   // Wakes the query if it waits for the caller (tessera_interrupt).
   void Interrupt();
   // Interrupts the query: its connection's request (tessera_interrupt) and the wake-up.
