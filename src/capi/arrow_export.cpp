@@ -2,8 +2,6 @@
 // (arrow_export.hpp).
 #include "capi/arrow_export.hpp"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -102,17 +100,12 @@ void FillArray(ArrowArray* out, int64_t length, int64_t null_count, ArrayData* d
 }
 
 // An uninitialised buffer of `bytes` bytes, 64-byte aligned and padded (as Arrow
-// recommends). A large one asks for transparent huge pages: its first writes then fault
-// in 2 MiB at a time instead of 4 KiB (the page faults are a good part of the export).
+// recommends). Pages are not touched: a batch's buffers sized for its capacity cost only
+// the pages its rows are written to. (Transparent huge pages, madvise'd, were tried for
+// the page faults of first writes: no gain measured, and compaction stalls under memory
+// pressure.)
 uint8_t* Allocate(size_t bytes) {
   const size_t padded = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
-  constexpr size_t kHuge = 2u << 20;
-  if (padded >= 2 * kHuge) {
-    auto* p = static_cast<uint8_t*>(std::aligned_alloc(kHuge, (padded + kHuge - 1) / kHuge * kHuge));
-    if (!p) throw std::bad_alloc();
-    madvise(p, (padded + kHuge - 1) / kHuge * kHuge, MADV_HUGEPAGE);  // advice only: failure is harmless
-    return p;
-  }
   auto* p = static_cast<uint8_t*>(std::aligned_alloc(64, padded));
   if (!p) throw std::bad_alloc();
   return p;
