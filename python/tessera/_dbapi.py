@@ -246,7 +246,7 @@ class Connection:
 
 def _rowcount(result):
     if result.has_rows:
-        return result.row_count
+        return -1  # rows are streamed: not known when execute returns (DuckDB's -1 too)
     words = result.message.split()
     if len(words) >= 2 and words[-1].isdigit():
         return int(words[-1])
@@ -256,12 +256,17 @@ def _rowcount(result):
 class Cursor:
     """A cursor (PEP 249) with the result of its last statement.
 
-    A statement's result is complete when ``execute`` returns (the engine collects it);
-    ``fetch*`` hand out its rows. Besides the DB-API methods: ``arrow()`` (pyarrow
-    Table), ``df()`` (pandas), ``pl()`` (polars), ``fetchnumpy()`` (dict of numpy
-    arrays), which take the rows not yet fetched; and ``__arrow_c_stream__`` (the Arrow
-    PyCapsule interface: ``pyarrow.table(cur)``, ``polars.DataFrame(cur)``), which
-    exports them without consuming them.
+    A statement that returns rows streams them: ``execute`` returns when its rows begin
+    (a statement without rows has ended), and ``fetchone``/``fetchmany``/iteration pull
+    rows from the running query as they are asked for (``fetchall`` takes all the rest);
+    a result larger than memory can be read this way. Besides the DB-API methods:
+    ``arrow()`` (pyarrow Table), ``df()`` (pandas), ``pl()`` (polars), ``fetchnumpy()``
+    (dict of numpy arrays), ``fetch_record_batch()`` / ``to_arrow_reader()`` (a pyarrow
+    RecordBatchReader reading the query as it goes) and ``__arrow_c_stream__`` (the Arrow
+    PyCapsule interface: ``pyarrow.table(cur)``, ``polars.DataFrame(cur)``); each takes the
+    rows not fetched yet (they are consumed). As in DuckDB, running another statement on
+    the cursor closes the open result (the query stops), so does ``close()``, and
+    ``rowcount`` is -1 for statements that return rows.
     """
 
     arraysize = 1
@@ -388,11 +393,26 @@ class Cursor:
         import pyarrow as pa
 
         res = self._rows()
-        table = pa.RecordBatchReader._import_from_c_capsule(res.arrow_capsule()).read_all()
-        if res.position:
-            table = table.slice(res.position)
-        res.exhaust()
-        return table
+        reader = pa.RecordBatchReader._import_from_c_capsule(res.arrow_capsule())
+        try:
+            return reader.read_all()
+        except BaseException:
+            res.raise_stream_error()  # KeyboardInterrupt (Ctrl-C while it waited), the query's error
+            raise
+
+    def fetch_record_batch(self, rows_per_batch=1000000):
+        """The rows not yet fetched as a pyarrow RecordBatchReader that pulls them from the
+        query as it is read, in batches of up to `rows_per_batch` rows (at least one
+        chunk of the engine's, up to 2048 rows). Closing it or running another statement
+        on the cursor stops the query."""
+        import pyarrow as pa
+
+        res = self._rows()
+        return _Reader(res, pa.RecordBatchReader._import_from_c_capsule(res.arrow_capsule(int(rows_per_batch))))
+
+    def to_arrow_reader(self, batch_size=1000000):
+        """As :meth:`fetch_record_batch` (DuckDB's newer name)."""
+        return self.fetch_record_batch(batch_size)
 
     fetch_arrow_table = arrow
 
@@ -435,14 +455,9 @@ class Cursor:
 
     def __arrow_c_stream__(self, requested_schema=None):
         """The Arrow PyCapsule interface: the rows not yet fetched as an Arrow C stream
-        (the cursor's position is left as it is). `requested_schema` is ignored."""
-        res = self._rows()
-        if res.position == 0:
-            return res.arrow_capsule()
-        import pyarrow as pa
-
-        table = pa.RecordBatchReader._import_from_c_capsule(res.arrow_capsule()).read_all()
-        return table.slice(res.position).__arrow_c_stream__()
+        that pulls them from the query as it is read (they are consumed).
+        `requested_schema` is ignored."""
+        return self._rows().arrow_capsule()
 
     # -- the rest of PEP 249 -----------------------------------------------------------
 
@@ -475,6 +490,53 @@ class Cursor:
     def _check_open(self):
         if self._conn.closed or self.connection.closed:
             raise ProgrammingError("the cursor is closed")
+
+
+class _Reader:
+    """A pyarrow RecordBatchReader's reading methods over a streamed result; an error of the
+    query becomes the tessera exception (a Ctrl-C while it waited: the KeyboardInterrupt)
+    instead of pyarrow's OSError. Keeps the result (and so its query) alive."""
+
+    def __init__(self, result, reader):
+        self._result = result
+        self._reader = reader
+        self.schema = reader.schema
+
+    def _call(self, fn, *args):
+        try:
+            return fn(*args)
+        except BaseException:
+            self._result.raise_stream_error()
+            raise
+
+    def read_next_batch(self):
+        return self._call(self._reader.read_next_batch)
+
+    def read_all(self):
+        return self._call(self._reader.read_all)
+
+    def read_pandas(self, **options):
+        return self._call(self._reader.read_pandas, **options)
+
+    def __iter__(self):
+        while True:
+            try:
+                yield self.read_next_batch()
+            except StopIteration:
+                return
+
+    def close(self):
+        self._reader.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __arrow_c_stream__(self, requested_schema=None):
+        return self._reader.__arrow_c_stream__(requested_schema)
 
 
 def _lookup(frame, name):

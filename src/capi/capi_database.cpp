@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "capi/capi_handles.hpp"
+#include "capi/result_stream.hpp"
 #include "cli/version.hpp"
 #include "gpu/gpu_executor.hpp"
 
@@ -89,6 +90,7 @@ tessera_state tessera_connect(tessera_database database, tessera_connection* out
     auto h = std::make_unique<tessera_connection_s>();
     h->db = database->db;
     h->conn = std::make_shared<Connection>(*h->db);
+    h->streams = std::make_shared<capi::StreamSlot>(h->db, h->conn);
     *out_connection = h.release();
     return TESSERA_OK;
   } catch (...) {
@@ -108,6 +110,7 @@ void tessera_disconnect(tessera_connection* connection) {
 tessera_state tessera_interrupt(tessera_connection connection) {
   if (!connection || !connection->conn) return TESSERA_MISUSE;
   connection->conn->Interrupt();
+  if (connection->streams) connection->streams->Interrupt();  // a query waiting for its caller
   return TESSERA_OK;
 }
 

@@ -11,6 +11,11 @@
 #include "common/value.hpp"
 #include "main/database.hpp"
 
+namespace tessera::capi {
+class ResultStream;
+class StreamSlot;
+}  // namespace tessera::capi
+
 struct tessera_config_s {
   tessera::Settings settings;
 };
@@ -22,6 +27,7 @@ struct tessera_database_s {
 struct tessera_connection_s {
   std::shared_ptr<tessera::Database> db;  // keeps the database alive after tessera_close
   std::shared_ptr<tessera::Connection> conn;  // shared with prepared statements
+  std::shared_ptr<tessera::capi::StreamSlot> streams;  // its stream thread and open stream (shared too)
 };
 
 // A statement's error: message, kind and byte offset into the SQL the caller gave (-1: none).
@@ -38,6 +44,12 @@ struct tessera_result_s {
   size_t next_chunk = 0;                             // tessera_fetch_chunk's position
   CapiError error;
   unsigned threads = 0;  // the database's thread count (the Arrow export's); 0: the machine's
+  // A streamed result (tessera_query_stream): its rows come from `stream` (result_stream.hpp)
+  // instead of `data`'s chunks (none); `data` holds the header (names, types, message).
+  // The stream is closed when the handle and the Arrow streams sharing it are gone.
+  std::shared_ptr<tessera::capi::ResultStream> stream;
+  bool streamed = false;  // rows come from `stream`
+  ~tessera_result_s();
 };
 
 // One chunk handed out by tessera_fetch_chunk: typed column arrays (strings converted to
@@ -46,6 +58,7 @@ struct tessera_chunk_s {
   uint64_t rows = 0;
   std::vector<std::vector<uint8_t>> data;      // per column; empty for NULL-typed columns
   std::vector<std::vector<uint8_t>> validity;  // per column; empty when all rows are valid
+  tessera::DataChunk owner;  // a streamed chunk: owns the strings the tessera_strings point to
 };
 
 struct tessera_prepared_s {
@@ -55,6 +68,7 @@ struct tessera_prepared_s {
   tessera::Placeholders placeholders;
   std::vector<bool> bound;
   std::vector<std::string> literals;  // the SQL literal each bound parameter becomes
+  std::shared_ptr<tessera::capi::StreamSlot> streams;  // the connection's
   CapiError error;
 };
 
@@ -71,6 +85,8 @@ tessera_result_s* MakeErrorResult(CapiError error);
 tessera_state StateOf(const CapiError& error);
 // The state of result `h`; gives `h` to the caller through `out` (or frees it when out is NULL).
 tessera_state HandOver(tessera_result_s* h, tessera_result_s** out);
+// The error for a run of `p` with a parameter left unbound (failed: false when all are bound).
+CapiError MissingBinding(const tessera_prepared_s& p);
 // malloc'd NUL-terminated copy (for tessera_free).
 char* CopyString(const std::string& s);
 

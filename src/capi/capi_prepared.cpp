@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "capi/capi_handles.hpp"
+#include "capi/result_stream.hpp"
 #include "common/date.hpp"
 #include "parser/parser.hpp"
 
@@ -24,6 +25,27 @@ tessera_state Bind(tessera_prepared p, uint64_t index, const Value& v) {
 
 }  // namespace
 
+namespace tessera::capi {
+
+CapiError MissingBinding(const tessera_prepared_s& p) {
+  CapiError missing;
+  for (size_t k = 0; k < p.bound.size(); k++)
+    if (!p.bound[k]) {
+      missing.failed = true;
+      missing.type = TESSERA_ERROR_PARAMETER;
+      missing.message = "parameter " + std::to_string(k + 1) + " is not bound";
+      for (auto& ph : p.placeholders.list)
+        if (ph.index == k) {
+          missing.offset = (int64_t)ph.begin;
+          break;
+        }
+      break;
+    }
+  return missing;
+}
+
+}  // namespace tessera::capi
+
 extern "C" {
 
 tessera_state tessera_prepare(tessera_connection connection, const char* sql, tessera_prepared* out_prepared) {
@@ -35,6 +57,7 @@ tessera_state tessera_prepare(tessera_connection connection, const char* sql, te
     auto h = std::make_unique<tessera_prepared_s>();
     h->db = connection->db;
     h->conn = connection->conn;
+    h->streams = connection->streams;
     h->sql = sql;
     h->placeholders = FindPlaceholders(h->sql);
     if (!h->placeholders.error.empty()) {
@@ -129,16 +152,8 @@ tessera_state tessera_execute_prepared(tessera_prepared p, tessera_result* out_r
   if (!p || !p->conn || p->error.failed) return TESSERA_MISUSE;
   tessera_result_s* h = nullptr;
   try {
-    CapiError missing;
-    for (size_t k = 0; k < p->bound.size(); k++)
-      if (!p->bound[k]) {
-        missing.failed = true;
-        missing.type = TESSERA_ERROR_PARAMETER;
-        missing.message = "parameter " + std::to_string(k + 1) + " is not bound";
-        for (auto& ph : p->placeholders.list)
-          if (ph.index == k) { missing.offset = (int64_t)ph.begin; break; }
-        break;
-      }
+    if (p->streams) p->streams->CloseOpen();
+    CapiError missing = capi::MissingBinding(*p);
     if (missing.failed) {
       h = capi::MakeErrorResult(std::move(missing));
     } else {
@@ -155,6 +170,15 @@ tessera_state tessera_execute_prepared(tessera_prepared p, tessera_result* out_r
   } catch (...) {
     return TESSERA_ERROR;
   }
+  return capi::HandOver(h, out_result);
+}
+
+tessera_state tessera_execute_prepared_stream(tessera_prepared p, tessera_result* out_result) {
+  if (out_result) *out_result = nullptr;
+  if (!p || !p->conn || !p->streams || p->error.failed) return TESSERA_MISUSE;
+  tessera_result_s* h = capi::StartPreparedStream(p);
+  if (!h) return TESSERA_ERROR;
+  capi::FinishStart(h, std::chrono::milliseconds(-1));
   return capi::HandOver(h, out_result);
 }
 

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "capi/capi_handles.hpp"
+#include "capi/result_stream.hpp"
 
 using namespace tessera;
 
@@ -35,7 +36,64 @@ tessera_result_s* MakeErrorResult(CapiError error) {
 
 }  // namespace tessera::capi
 
+tessera_result_s::~tessera_result_s() {
+  // No Arrow stream shares the stream: close it here, waiting for the query to stop (its
+  // connection is then free and its database closes when the caller closes it).
+  if (stream && stream.use_count() == 1) stream->Close(nullptr, true);
+}
+
 namespace {
+
+// A chunk handle for the rows of `c` (typed arrays, strings as tessera_string pointing
+// into `c`'s strings, byte validity).
+std::unique_ptr<tessera_chunk_s> MakeChunk(const DataChunk& c, const std::vector<Type>& types) {
+  auto h = std::make_unique<tessera_chunk_s>();
+  const size_t ncols = types.size();
+  h->rows = c.size;
+  h->data.resize(ncols);
+  h->validity.resize(ncols);
+  for (size_t col = 0; col < ncols && col < c.cols.size(); col++) {
+    const Vector& v = c.cols[col];
+    const Type& t = types[col];
+    if (t.id == TypeId::Null) {
+      h->validity[col].assign(c.size, 0);
+      continue;
+    }
+    if (t.id == TypeId::Varchar) {
+      h->data[col].resize((size_t)c.size * sizeof(tessera_string));
+      auto* out = reinterpret_cast<tessera_string*>(h->data[col].data());
+      for (uint32_t r = 0; r < c.size; r++) {
+        StrRef s = v.IsValid(r) ? v.data<StrRef>()[r] : StrRef();
+        out[r] = {s.data(), (uint64_t)s.size()};
+      }
+    } else {
+      const size_t bytes = (size_t)c.size * (size_t)t.width();
+      h->data[col].assign(v.raw(), v.raw() + bytes);
+    }
+    if (const uint8_t* valid = v.validity_or_null()) {  // kept only when some row is NULL
+      if (std::find(valid, valid + c.size, 0) != valid + c.size) h->validity[col].assign(valid, valid + c.size);
+    }
+  }
+  return h;
+}
+
+// tessera_fetch_chunk of a streamed result: the next chunk the query handed over.
+tessera_state FetchStreamed(tessera_result result, tessera_chunk* out_chunk) {
+  try {
+    DataChunk c;
+    while (result->stream->Next(c)) {
+      if (c.size == 0) continue;
+      auto h = MakeChunk(c, result->data->types);
+      h->owner = std::move(c);
+      *out_chunk = h.release();
+      return TESSERA_OK;
+    }
+    result->error = result->stream->error();
+    return capi::StateOf(result->error);  // TESSERA_OK at the end of the rows
+  } catch (...) {
+    return TESSERA_ERROR;
+  }
+}
 
 bool ValidColumn(tessera_result r, uint64_t col) { return r && r->data && col < r->data->types.size(); }
 
@@ -79,6 +137,7 @@ tessera_state tessera_query(tessera_connection connection, const char* sql, tess
   if (!connection || !connection->conn || !sql) return TESSERA_MISUSE;
   tessera_result_s* h = nullptr;
   try {
+    if (connection->streams) connection->streams->CloseOpen();  // DuckDB's rule: a new statement closes it
     h = capi::MakeResult(connection->conn->Query(sql));
     h->threads = connection->db->threads();
   } catch (...) {
@@ -90,6 +149,15 @@ tessera_state tessera_query(tessera_connection connection, const char* sql, tess
       return TESSERA_ERROR;
     }
   }
+  return capi::HandOver(h, out_result);
+}
+
+tessera_state tessera_query_stream(tessera_connection connection, const char* sql, tessera_result* out_result) {
+  if (out_result) *out_result = nullptr;
+  if (!connection || !connection->conn || !connection->streams || !sql) return TESSERA_MISUSE;
+  tessera_result_s* h = capi::StartQueryStream(connection, sql);
+  if (!h) return TESSERA_ERROR;
+  capi::FinishStart(h, std::chrono::milliseconds(-1));
   return capi::HandOver(h, out_result);
 }
 
@@ -119,6 +187,7 @@ uint64_t tessera_result_column_count(tessera_result result) {
 }
 
 uint64_t tessera_result_row_count(tessera_result result) {
+  if (result && result->streamed) return result->stream->fetched_rows();
   return result && result->data ? result->data->row_count : 0;
 }
 
@@ -162,40 +231,13 @@ tessera_state tessera_fetch_chunk(tessera_result result, tessera_chunk* out_chun
   *out_chunk = nullptr;
   if (!result || !result->data) return TESSERA_MISUSE;
   if (result->error.failed) return capi::StateOf(result->error);
+  if (result->streamed) return FetchStreamed(result, out_chunk);
   const auto& chunks = result->data->chunks;
   while (result->next_chunk < chunks.size() && chunks[result->next_chunk].size == 0) result->next_chunk++;
   if (result->next_chunk >= chunks.size()) return TESSERA_OK;  // no more rows
-  const DataChunk& c = chunks[result->next_chunk];
   try {
-    auto h = std::make_unique<tessera_chunk_s>();
-    const size_t ncols = result->data->types.size();
-    h->rows = c.size;
-    h->data.resize(ncols);
-    h->validity.resize(ncols);
-    for (size_t col = 0; col < ncols && col < c.cols.size(); col++) {
-      const Vector& v = c.cols[col];
-      const Type& t = result->data->types[col];
-      if (t.id == TypeId::Null) {
-        h->validity[col].assign(c.size, 0);
-        continue;
-      }
-      if (t.id == TypeId::Varchar) {
-        h->data[col].resize((size_t)c.size * sizeof(tessera_string));
-        auto* out = reinterpret_cast<tessera_string*>(h->data[col].data());
-        for (uint32_t r = 0; r < c.size; r++) {
-          StrRef s = v.IsValid(r) ? v.data<StrRef>()[r] : StrRef();
-          out[r] = {s.data(), (uint64_t)s.size()};
-        }
-      } else {
-        const size_t bytes = (size_t)c.size * (size_t)t.width();
-        h->data[col].assign(v.raw(), v.raw() + bytes);
-      }
-      if (const uint8_t* valid = v.validity_or_null()) {  // kept only when some row is NULL
-        if (std::find(valid, valid + c.size, 0) != valid + c.size) h->validity[col].assign(valid, valid + c.size);
-      }
-    }
+    *out_chunk = MakeChunk(chunks[result->next_chunk], result->data->types).release();
     result->next_chunk++;
-    *out_chunk = h.release();
     return TESSERA_OK;
   } catch (...) {
     return TESSERA_ERROR;
@@ -203,7 +245,7 @@ tessera_state tessera_fetch_chunk(tessera_result result, tessera_chunk* out_chun
 }
 
 tessera_state tessera_result_reset_fetch(tessera_result result) {
-  if (!result) return TESSERA_MISUSE;
+  if (!result || result->streamed) return TESSERA_MISUSE;  // a stream's rows go by once
   result->next_chunk = 0;
   return TESSERA_OK;
 }

@@ -151,6 +151,22 @@ TESSERA_API tessera_state tessera_interrupt(tessera_connection connection);
 TESSERA_API tessera_state tessera_query(tessera_connection connection, const char* sql, tessera_result* out_result);
 TESSERA_API void tessera_destroy_result(tessera_result* result);
 
+/* As tessera_query, but the rows are not collected first: the (last) statement runs on a
+ * thread of the library's and hands its rows over as they are computed, and the call
+ * returns as soon as the first of them are ready (a statement without rows, or one that
+ * fails before its first rows, has ended when it returns: its status and error are final). The rows are
+ * then taken, once and in order, with tessera_fetch_chunk or tessera_result_arrow_stream;
+ * while the caller does not take them, the query waits (a few chunks are held). An error
+ * met later (a failing cast, an interrupt) is returned by the fetch that meets it and is
+ * the result's error from then on. tessera_result_row_count counts the rows fetched so far;
+ * the single-value functions (tessera_value_*) see no rows. Destroying the result (and
+ * releasing the Arrow streams made from it) stops the query and frees its rows; the
+ * result stays usable after tessera_disconnect. A connection has at most one open stream: any later
+ * statement on it (tessera_query*, tessera_execute_prepared*) first closes the open one, whose
+ * later fetches then fail ("the result was closed..."). tessera_interrupt stops it too. */
+TESSERA_API tessera_state tessera_query_stream(tessera_connection connection, const char* sql,
+                                               tessera_result* out_result);
+
 /* Errors: NULL / TESSERA_ERROR_NONE / -1 when the statement succeeded. The offset is the
  * byte offset into the SQL text given to tessera_query (or tessera_prepare) where the
  * error is, -1 when the engine knows no position. */
@@ -248,6 +264,8 @@ TESSERA_API tessera_state tessera_clear_bindings(tessera_prepared prepared);
  * for the next run). As tessera_query: a result is made even on failure; an error offset
  * refers to the SQL text given to tessera_prepare. */
 TESSERA_API tessera_state tessera_execute_prepared(tessera_prepared prepared, tessera_result* out_result);
+/* As tessera_execute_prepared, with the rows streamed as by tessera_query_stream. */
+TESSERA_API tessera_state tessera_execute_prepared_stream(tessera_prepared prepared, tessera_result* out_result);
 
 /* ---------------------------------------------------------------------------------------
  * Arrow export

@@ -4,10 +4,10 @@
 // (PyCapsule "arrow_array_stream") and imports Arrow streams into temporary tables
 // (arrow_import.cpp). The DB-API layer over it is Python (python/tessera/).
 //
-// Queries run with the GIL released. On the main thread a query runs on a helper thread
-// while the main thread waits and checks for signals every few milliseconds: when a signal
-// handler raises (Ctrl-C: KeyboardInterrupt), tessera_interrupt stops the query and the
-// exception propagates.
+// Queries run with the GIL released, streamed: a result's rows are pulled from the running
+// query as they are fetched. While the main thread waits for the engine it checks for
+// signals every 20 ms: when a signal handler raises (Ctrl-C: KeyboardInterrupt),
+// tessera_interrupt stops the query and the exception propagates.
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <datetime.h>
@@ -28,6 +28,9 @@
 #include "common/date.hpp"
 #include "common/decimal.hpp"
 #include "common/interval.hpp"
+#include "capi/arrow_export.hpp"
+#include "capi/result_stream.hpp"
+#include "execution/operators/basic_operators.hpp"
 #include "ext.hpp"
 #include "main/plan_cache.hpp"
 
@@ -57,93 +60,69 @@ void RaiseDbApi(const char* cls, const std::string& message) {
 namespace {
 
 // ------------------------------------------------------------------------------------
-// Running a statement: GIL released, interruptible from the main thread.
+// Running a statement: streamed, interruptible from the main thread.
+//
+// A statement runs on its engine connection's stream thread (capi/result_stream.hpp) and
+// its rows are pulled as they come. Whenever the main thread waits for the engine (the
+// statement's start, the next chunk, the Arrow export's next batch) it checks for signals
+// every 20 ms; when a signal handler raises (Ctrl-C: KeyboardInterrupt), tessera_interrupt
+// stops the query and the handler's exception propagates.
 
-// The thread that runs the main thread's statements: one for the process, started on first
-// use (again in a forked child), never stopped (it waits idle), so a statement does not pay
-// for starting a thread.
-class Helper {
- public:
-  static Helper& Get() {
-    static Helper* h = nullptr;
-    static pid_t pid = 0;
-    if (!h || pid != getpid()) {  // first use, or a forked child (which has no helper thread)
-      h = new Helper();           // never destroyed: the thread outlives static destructors
-      pid = getpid();
-    }
-    return *h;
+// A Python exception caught while waiting (shared by a result and its Arrow streams).
+struct PendingSignal {
+  std::mutex mu;
+  PyObject *type = nullptr, *value = nullptr, *traceback = nullptr;
+  bool set() {
+    std::lock_guard<std::mutex> g(mu);
+    return type != nullptr;
   }
-  // Starts `fn` on the helper thread (idle: the main thread runs one statement at a time).
-  void Start(std::function<void()> fn) {
-    std::lock_guard<std::mutex> g(m_);
-    job_ = std::move(fn);
-    done_ = false;
-    cv_.notify_all();
+  // Raises it (with the GIL held) if one was caught.
+  void Raise() {
+    std::lock_guard<std::mutex> g(mu);
+    if (!type) return;
+    PyErr_Restore(type, value, traceback);
+    type = value = traceback = nullptr;
+    throw nb::python_error();
   }
-  // Waits up to `timeout` for the job started last; true when it is done.
-  bool WaitFor(std::chrono::milliseconds timeout) {
-    std::unique_lock<std::mutex> lk(m_);
-    return cv_.wait_for(lk, timeout, [&] { return done_; });
-  }
-
- private:
-  Helper() { std::thread([this] { Loop(); }).detach(); }
-  void Loop() {
-    std::unique_lock<std::mutex> lk(m_);
-    for (;;) {
-      cv_.wait(lk, [&] { return (bool)job_; });
-      auto fn = std::move(job_);
-      job_ = nullptr;
-      lk.unlock();
-      fn();
-      lk.lock();
-      done_ = true;
-      cv_.notify_all();
-    }
-  }
-  std::mutex m_;
-  std::condition_variable cv_;
-  std::function<void()> job_;
-  bool done_ = true;
 };
 
-// Runs `fn` (which makes a tessera_result) with the GIL released. On the main thread it
-// runs on the helper thread and the caller checks for signals while it waits; a signal
-// handler that raises interrupts the statement and its exception propagates.
-tessera_result Run(Conn& conn, const std::function<void(tessera_result*)>& fn) {
+// What a wait calls every 20 ms: on the main thread, runs the signal handlers (taking the
+// GIL); when one raises, keeps its exception in `pending` and calls `interrupt`.
+std::function<void()> SignalPoll(std::function<void()> interrupt, std::shared_ptr<PendingSignal> pending) {
+  if (PyThread_get_thread_ident() != g_main_thread) return nullptr;
+  return [interrupt = std::move(interrupt), pending] {
+    if (pending->set()) return;  // interrupted already: waiting for the query to stop
+    PyGILState_STATE st = PyGILState_Ensure();
+    if (PyErr_CheckSignals() != 0) {
+      std::lock_guard<std::mutex> g(pending->mu);
+      PyErr_Fetch(&pending->type, &pending->value, &pending->traceback);
+      interrupt();
+    }
+    PyGILState_Release(st);
+  };
+}
+
+// Starts a statement (`start` makes its streamed result handle) with the GIL released and
+// waits until its rows begin or it ended.
+tessera_result Start(Conn& conn, const std::function<tessera_result_s*()>& start,
+                     const std::shared_ptr<PendingSignal>& pending) {
   tessera_connection con = conn.get();
-  if (PyThread_get_thread_ident() != g_main_thread) {
-    tessera_result res = nullptr;
-    nb::gil_scoped_release unlocked;
-    std::lock_guard<std::mutex> g(conn.mu);
-    fn(&res);
-    return res;
-  }
-  tessera_result res = nullptr;
-  bool interrupted = false;
+  auto poll = SignalPoll([con] { tessera_interrupt(con); }, pending);
+  tessera_result_s* h = nullptr;
   {
     nb::gil_scoped_release unlocked;
-    std::unique_lock<std::mutex> conn_lock(conn.mu);
-    Helper& helper = Helper::Get();
-    helper.Start([&res, &fn] { fn(&res); });
-    while (!helper.WaitFor(std::chrono::milliseconds(20))) {
-      {
-        nb::gil_scoped_acquire locked;
-        interrupted = PyErr_CheckSignals() != 0;
-      }
-      if (interrupted) {
-        tessera_interrupt(con);
-        while (!helper.WaitFor(std::chrono::milliseconds(1000))) {
-        }
-        break;
-      }
+    std::lock_guard<std::mutex> g(conn.mu);
+    h = start();
+    if (h) {
+      while (!capi::FinishStart(h, std::chrono::milliseconds(poll ? 20 : -1))) poll();
     }
   }
-  if (interrupted) {
-    tessera_destroy_result(&res);
-    throw nb::python_error();  // the signal handler's exception (KeyboardInterrupt)
+  if (pending->set()) {
+    tessera_destroy_result(&h);
+    pending->Raise();  // the GIL is held again here
   }
-  return res;
+  if (!h) RaiseDbApi("InternalError", "out of memory");
+  return h;
 }
 
 // ------------------------------------------------------------------------------------
@@ -179,15 +158,19 @@ void DestroyStreamCapsule(PyObject* capsule) {
 
 class Result {
  public:
-  explicit Result(tessera_result r) : r_(r) {}
-  ~Result() { tessera_destroy_result(&r_); }
+  Result(tessera_result r, std::shared_ptr<PendingSignal> pending) : r_(r), pending_(std::move(pending)) {}
+  ~Result() {
+    nb::gil_scoped_release unlocked;  // closing a running stream waits for its query to stop
+    tessera_destroy_result(&r_);
+  }
   Result(const Result&) = delete;
   Result& operator=(const Result&) = delete;
 
   const QueryResult& data() const { return *r_->data; }
   bool has_rows() const { return data().has_rows; }
   std::string message() const { return data().message; }
-  uint64_t row_count() const { return data().row_count; }
+  // Rows of a statement that returned rows: those fetched so far (the total once all were).
+  uint64_t row_count() const { return tessera_result_row_count(r_); }
   uint64_t position() const { return pos_; }
   std::vector<std::string> names() const { return data().names; }
   std::vector<std::string> type_names() const {
@@ -202,18 +185,14 @@ class Result {
     return d;
   }
 
-  // Up to `n` rows (n < 0: all the rest) as a list of tuples, from the current position.
+  // Up to `n` rows (n < 0: all the rest) as a list of tuples, from the current position,
+  // pulled from the query as it goes.
   nb::list Fetch(int64_t n) {
     nb::list out;
-    const auto& d = data();
-    const size_t ncols = d.types.size();
-    while ((n < 0 || (int64_t)nb::len(out) < n) && chunk_ < d.chunks.size()) {
-      const DataChunk& ch = d.chunks[chunk_];
-      if (row_ >= ch.size) {
-        chunk_++;
-        row_ = 0;
-        continue;
-      }
+    const size_t ncols = data().types.size();
+    while (n < 0 || (int64_t)nb::len(out) < n) {
+      if (row_ >= cur_.size && !NextChunk()) break;
+      const DataChunk& ch = cur_;
       uint32_t end = ch.size;
       if (n >= 0) end = (uint32_t)std::min<int64_t>(end, row_ + (n - (int64_t)nb::len(out)));
       for (uint32_t r = row_; r < end; r++) {
@@ -230,18 +209,28 @@ class Result {
   }
   // Marks every row as fetched (after .arrow() and friends took the rest).
   void Exhaust() {
-    chunk_ = data().chunks.size();
+    cur_ = DataChunk();
     row_ = 0;
-    pos_ = data().row_count;
+    done_ = true;
   }
 
-  // The whole result as an Arrow C stream in a PyCapsule (the PyCapsule interface).
-  nb::object ArrowCapsule() {
+  // The rows not fetched yet as an Arrow C stream in a PyCapsule (the PyCapsule
+  // interface), in batches of up to `batch_rows` rows, pulled from the query as the
+  // consumer reads them. The rows go to the stream: the result has none left afterwards.
+  nb::object ArrowCapsule(uint64_t batch_rows) {
     auto* s = new ArrowArrayStream();
-    if (tessera_result_arrow_stream(r_, s) != TESSERA_OK) {
+    DataChunk head;
+    if (row_ < cur_.size) {  // the rest of the chunk fetched in part
+      std::vector<uint32_t> sel(cur_.size - row_);
+      for (uint32_t i = 0; i < sel.size(); i++) sel[i] = row_ + i;
+      SliceChunk(cur_, sel.data(), (uint32_t)sel.size(), head);
+    }
+    std::function<void()> poll = r_->streamed ? SignalPoll(InterruptQuery(), pending_) : nullptr;
+    if (capi::ExportArrowStream(r_, &head, s, batch_rows, std::move(poll)) != TESSERA_OK) {
       delete s;
       RaiseDbApi("InternalError", "the Arrow export failed");
     }
+    Exhaust();
     PyObject* cap = PyCapsule_New(s, "arrow_array_stream", DestroyStreamCapsule);
     if (!cap) {
       s->release(s);
@@ -249,6 +238,14 @@ class Result {
       throw nb::python_error();
     }
     return nb::steal(cap);
+  }
+  // After an Arrow stream of this result failed (it can only report a message): raises
+  // the exception of a signal caught while it waited, or the query's error, if any.
+  void RaiseStreamError() {
+    pending_->Raise();
+    if (!r_->streamed) return;
+    CapiError e = r_->stream->error();
+    if (e.failed) RaiseEngineError(e.type, e.message, e.offset);
   }
 
  private:
@@ -319,15 +316,57 @@ class Result {
     return o;
   }
 
+  // The next chunk into cur_ (a collected result's next one, or the stream's, waiting
+  // with the GIL released); false at the end. Raises the stream's error.
+  bool NextChunk() {
+    row_ = 0;
+    if (done_) return false;
+    if (!r_->streamed) {
+      const auto& chunks = data().chunks;
+      while (chunk_ < chunks.size() && chunks[chunk_].size == 0) chunk_++;
+      if (chunk_ >= chunks.size()) {
+        done_ = true;
+        return false;
+      }
+      cur_ = chunks[chunk_++];  // small: a statement's rows that do not stream (EXPLAIN)
+      return true;
+    }
+    bool got = false;
+    {
+      auto poll = SignalPoll(InterruptQuery(), pending_);
+      nb::gil_scoped_release unlocked;
+      got = r_->stream->Next(cur_, poll);
+    }
+    pending_->Raise();
+    if (got) return true;
+    done_ = true;
+    cur_ = DataChunk();
+    CapiError e = r_->stream->error();
+    if (e.failed) RaiseEngineError(e.type, e.message, e.offset);
+    return false;
+  }
+
+  // Stops this result's query (its connection handle may be gone: the stream keeps the
+  // engine connection).
+  std::function<void()> InterruptQuery() {
+    std::weak_ptr<capi::ResultStream> w = r_->stream;
+    return [w] {
+      if (auto s = w.lock()) s->InterruptQuery();
+    };
+  }
+
   tessera_result r_;
-  size_t chunk_ = 0;
-  uint32_t row_ = 0;
+  std::shared_ptr<PendingSignal> pending_;
+  DataChunk cur_;    // the chunk being fetched
+  uint32_t row_ = 0; // the next row of cur_
+  size_t chunk_ = 0; // a collected result's next chunk
   uint64_t pos_ = 0;
+  bool done_ = false;
 };
 
 // Raises the result's error (if it failed); returns the result otherwise.
-std::unique_ptr<Result> Check(tessera_result r) {
-  auto res = std::make_unique<Result>(r);
+std::unique_ptr<Result> Check(tessera_result r, std::shared_ptr<PendingSignal> pending) {
+  auto res = std::make_unique<Result>(r, std::move(pending));
   if (!r) RaiseDbApi("InternalError", "no result");
   if (tessera_result_error(r))
     RaiseEngineError(tessera_result_error_type(r), tessera_result_error(r), tessera_result_error_offset(r));
@@ -362,7 +401,9 @@ class Statement {
 
   std::unique_ptr<Result> Execute() {
     tessera_prepared p = p_;
-    return Check(Run(*conn_, [p](tessera_result* out) { tessera_execute_prepared(p, out); }));
+    auto pending = std::make_shared<PendingSignal>();
+    tessera_result r = Start(*conn_, [p] { return capi::StartPreparedStream(p); }, pending);
+    return Check(r, pending);
   }
 
  private:
@@ -499,7 +540,9 @@ class Connection {
 
   std::unique_ptr<Result> Query(const std::string& sql) {
     tessera_connection con = conn_->get();
-    return Check(Run(*conn_, [con, &sql](tessera_result* out) { tessera_query(con, sql.c_str(), out); }));
+    auto pending = std::make_shared<PendingSignal>();
+    tessera_result r = Start(*conn_, [con, &sql] { return capi::StartQueryStream(con, sql.c_str()); }, pending);
+    return Check(r, pending);
   }
 
   std::unique_ptr<Statement> Prepare(const std::string& sql) {
@@ -614,5 +657,6 @@ NB_MODULE(_tessera, m) {
       .def_prop_ro("decimals", &Result::decimals)
       .def("fetch", &Result::Fetch, nb::arg("n") = -1)
       .def("exhaust", &Result::Exhaust)
-      .def("arrow_capsule", &Result::ArrowCapsule);
+      .def("arrow_capsule", &Result::ArrowCapsule, nb::arg("batch_rows") = tessera::capi::kArrowBatchRows)
+      .def("raise_stream_error", &Result::RaiseStreamError);
 }

@@ -1,6 +1,6 @@
 /* The C API (tessera.h) from plain C11, linked against libtessera.so: open/connect/query,
  * errors with byte offsets, prepared statements, chunked fetching, NULLs, every type, the
- * Arrow stream, and tessera_interrupt from a second thread. Exits 0 when every check holds. */
+ * Arrow stream, streamed results, and tessera_interrupt from a second thread. Exits 0 when every check holds. */
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -631,6 +631,164 @@ static void test_interrupt(tessera_connection con) {
   }
 }
 
+
+/* ---- streamed results (tessera_query_stream) -------------------------------------------- */
+
+/* Rows of a streamed result fetched chunk by chunk: the sum of its first (BIGINT) column
+   and the row count; the final state in *out_state. */
+static int64_t drain(tessera_result r, uint64_t* rows, tessera_state* out_state) {
+  int64_t sum = 0;
+  *rows = 0;
+  for (;;) {
+    tessera_chunk c = NULL;
+    tessera_state st = tessera_fetch_chunk(r, &c);
+    if (st != TESSERA_OK || !c) {
+      *out_state = st;
+      return sum;
+    }
+    const int64_t* v = tessera_chunk_column_data(c, 0);
+    for (uint64_t i = 0; i < tessera_chunk_row_count(c); i++) sum += v[i];
+    *rows += tessera_chunk_row_count(c);
+    tessera_chunk_destroy(&c);
+  }
+}
+
+static void test_stream(tessera_connection con) {
+  /* All rows, in order, the same as collected. */
+  tessera_result r = NULL;
+  CHECK(tessera_query_stream(con, "SELECT range * 2 AS x, 'v' || range AS s FROM range(100000)", &r) == TESSERA_OK);
+  CHECK(tessera_result_column_count(r) == 2);
+  CHECK(strcmp(tessera_result_column_name(r, 1), "s") == 0);
+  CHECK(tessera_result_column_type(r, 1) == TESSERA_TYPE_VARCHAR);
+  uint64_t rows = 0;
+  tessera_state st = TESSERA_ERROR;
+  tessera_chunk c = NULL;
+  CHECK(tessera_fetch_chunk(r, &c) == TESSERA_OK && c);
+  if (c) {
+    const tessera_string* s = tessera_chunk_column_data(c, 1);
+    CHECK(s[7].length == 2 && memcmp(s[7].data, "v7", 2) == 0);
+    CHECK(((const int64_t*)tessera_chunk_column_data(c, 0))[7] == 14);
+    rows = tessera_chunk_row_count(c);
+    tessera_chunk_destroy(&c);
+  }
+  CHECK(tessera_result_reset_fetch(r) == TESSERA_MISUSE); /* a stream's rows go by once */
+  uint64_t more = 0;
+  int64_t sum = drain(r, &more, &st);
+  CHECK(st == TESSERA_OK);
+  CHECK(rows + more == 100000);
+  CHECK(tessera_result_row_count(r) == 100000);
+  CHECK(sum + 0 > 0);
+  tessera_destroy_result(&r);
+
+  /* The first chunk of a result far too large to collect comes at once; destroying the
+     result stops the query. */
+  double t0 = now_s();
+  CHECK(tessera_query_stream(con, "SELECT a.range FROM range(1000000) a, range(1000) b", &r) == TESSERA_OK);
+  CHECK(tessera_fetch_chunk(r, &c) == TESSERA_OK && c && tessera_chunk_row_count(c) > 0);
+  tessera_chunk_destroy(&c);
+  tessera_destroy_result(&r);
+  double took = now_s() - t0;
+  fprintf(stderr, "stream: first chunk and close of 10^9 rows in %.3f s\n", took);
+  CHECK(took < 5);
+
+  /* A later statement on the connection closes the open stream (DuckDB's rule). */
+  CHECK(tessera_query_stream(con, "SELECT a.range FROM range(1000000) a, range(1000) b", &r) == TESSERA_OK);
+  CHECK(tessera_fetch_chunk(r, &c) == TESSERA_OK && c);
+  tessera_chunk_destroy(&c);
+  tessera_result r2 = run(con, "SELECT 42");
+  if (r2) {
+    CHECK(tessera_value_int32(r2, 0, 0) == 42);
+    tessera_destroy_result(&r2);
+  }
+  CHECK(tessera_fetch_chunk(r, &c) == TESSERA_ERROR && c == NULL);
+  CHECK(tessera_result_error(r) && strstr(tessera_result_error(r), "closed"));
+  tessera_destroy_result(&r);
+
+  /* A statement without rows has ended when the call returns; errors before the rows
+     come back at once, with their offset; an error met later ends the fetching. */
+  CHECK(tessera_query_stream(con, "CREATE TABLE t_stream AS SELECT range AS x FROM range(5000)", &r) == TESSERA_OK);
+  CHECK(tessera_result_column_count(r) == 0);
+  tessera_destroy_result(&r);
+  CHECK(tessera_query_stream(con, "SELECT nope FROM t_stream", &r) == TESSERA_ERROR);
+  CHECK(tessera_result_error_type(r) == TESSERA_ERROR_BINDER && tessera_result_error_offset(r) == 7);
+  tessera_destroy_result(&r);
+  CHECK(tessera_query_stream(con,
+                             "SELECT CAST(CASE WHEN range = 300000 THEN 'x' ELSE '1' END AS INTEGER) FROM range(1000000)",
+                             &r) == TESSERA_OK);
+  drain(r, &rows, &st);
+  CHECK(st == TESSERA_ERROR && tessera_result_error_type(r) == TESSERA_ERROR_CONVERSION);
+  CHECK(rows <= 300000);
+  tessera_destroy_result(&r);
+
+  /* A prepared statement, streamed. */
+  tessera_prepared p = NULL;
+  CHECK(tessera_prepare(con, "SELECT x FROM t_stream WHERE x < ?", &p) == TESSERA_OK);
+  CHECK(tessera_execute_prepared_stream(p, &r) == TESSERA_ERROR); /* unbound */
+  tessera_destroy_result(&r);
+  CHECK(tessera_bind_int64(p, 1, 4000) == TESSERA_OK);
+  CHECK(tessera_execute_prepared_stream(p, &r) == TESSERA_OK);
+  sum = drain(r, &rows, &st);
+  CHECK(st == TESSERA_OK && rows == 4000 && sum == (int64_t)3999 * 4000 / 2);
+  tessera_destroy_result(&r);
+  tessera_destroy_prepare(&p);
+
+  /* As an Arrow stream: several record batches of up to 2^20 rows, as they come. */
+  CHECK(tessera_query_stream(con, "SELECT range AS x FROM range(3000000)", &r) == TESSERA_OK);
+  struct ArrowArrayStream as;
+  CHECK(tessera_result_arrow_stream(r, &as) == TESSERA_OK);
+  int batches = 0;
+  int64_t total = 0, asum = 0;
+  for (;;) {
+    struct ArrowArray a;
+    if (as.get_next(&as, &a) != 0 || !a.release) break;
+    batches++;
+    total += a.length;
+    const int64_t* v = (const int64_t*)a.children[0]->buffers[1];
+    for (int64_t i = 0; i < a.length; i++) asum += v[i];
+    a.release(&a);
+  }
+  as.release(&as);
+  CHECK(batches == 3);
+  CHECK(total == 3000000);
+  CHECK(asum == (int64_t)2999999 * 3000000 / 2);
+  tessera_destroy_result(&r);
+}
+
+/* Interrupting a streamed query: while the caller fetches, and while the query waits for
+   the caller to take its rows. */
+static void test_stream_interrupt(tessera_connection con) {
+  const char* sql = "SELECT a.x FROM n1m a, n10k b WHERE b.x < 1000 AND a.x + b.x = 17";
+  struct interrupter it;
+  it.con = con;
+  atomic_init(&it.done, 0);
+  pthread_t th;
+  CHECK(pthread_create(&th, NULL, interrupt_thread, &it) == 0);
+  double t0 = now_s();
+  tessera_result r = NULL;
+  tessera_state st = tessera_query_stream(con, sql, &r);
+  uint64_t rows = 0;
+  if (st == TESSERA_OK) drain(r, &rows, &st);
+  double took = now_s() - t0;
+  atomic_store(&it.done, 1);
+  pthread_join(th, NULL);
+  CHECK(st == TESSERA_INTERRUPTED);
+  CHECK(tessera_result_error_type(r) == TESSERA_ERROR_INTERRUPTED);
+  CHECK(took < 30);
+  tessera_destroy_result(&r);
+
+  CHECK(tessera_query_stream(con, "SELECT a.range FROM range(1000000) a, range(1000) b", &r) == TESSERA_OK);
+  sleep_ms(100); /* the queue fills; the query waits for the caller */
+  CHECK(tessera_interrupt(con) == TESSERA_OK);
+  drain(r, &rows, &st);
+  CHECK(st == TESSERA_INTERRUPTED);
+  tessera_destroy_result(&r);
+  r = run(con, "SELECT 7");
+  if (r) {
+    CHECK(tessera_value_int32(r, 0, 0) == 7);
+    tessera_destroy_result(&r);
+  }
+}
+
 /* The error type of a statement expected to fail. */
 static tessera_error_type error_of(tessera_connection con, const char* sql) {
   tessera_result r = NULL;
@@ -692,6 +850,8 @@ int main(void) {
   test_chunks(con);
   test_arrow(con);
   test_interrupt(con);
+  test_stream(con);
+  test_stream_interrupt(con);
   test_transactions(db, con);
 
   tessera_close(&db);  /* before the connection: the connection keeps it alive */
@@ -701,8 +861,15 @@ int main(void) {
     CHECK(tessera_value_int64(r, 0, 0) == 42);
     tessera_destroy_result(&r);
   }
+  /* A streamed result stays usable after its connection (and database) handles are gone. */
+  CHECK(tessera_query_stream(con, "SELECT range FROM range(50000)", &r) == TESSERA_OK);
   tessera_disconnect(&con);
   CHECK(con == NULL);
+  uint64_t rows = 0;
+  tessera_state st = TESSERA_ERROR;
+  int64_t sum = drain(r, &rows, &st);
+  CHECK(st == TESSERA_OK && rows == 50000 && sum == (int64_t)49999 * 50000 / 2);
+  tessera_destroy_result(&r);
 
   if (failures) {
     fprintf(stderr, "%d check(s) failed\n", failures);

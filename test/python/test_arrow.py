@@ -113,13 +113,18 @@ def test_arrow_out(con):
     assert table.schema == pa.schema([("i", pa.int32()), ("s", pa.string()), ("m", pa.decimal128(12, 3)),
                                       ("d", pa.date32())])
     assert table.to_pylist()[1] == {"i": 2, "s": None, "m": None, "d": None}
-    # the PyCapsule interface, and what is left after fetchone
+    # the PyCapsule interface takes the rows not fetched yet (a result streams: its rows go by once)
     cur = con.execute("SELECT i FROM t ORDER BY i")
     assert pa.table(cur).column("i").to_pylist() == [1, 2, 3]
+    assert cur.fetchone() is None
+    cur = con.execute("SELECT i FROM t ORDER BY i")
     assert cur.fetchone() == (1,)
     assert pa.table(cur).column("i").to_pylist() == [2, 3]
-    assert cur.arrow().column("i").to_pylist() == [2, 3]
+    assert cur.arrow().column("i").to_pylist() == []
     assert cur.fetchall() == []
+    cur = con.execute("SELECT i FROM t ORDER BY i")
+    assert cur.fetchone() == (1,)
+    assert cur.arrow().column("i").to_pylist() == [2, 3]
     empty = con.execute("SELECT i FROM t WHERE i > 100").arrow()
     assert empty.num_rows == 0 and empty.schema.field("i").type == pa.int32()
 
