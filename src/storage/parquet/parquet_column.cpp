@@ -346,14 +346,36 @@ bool ValidUtf8(const char* str, size_t n) {
   return true;
 }
 
+// The least and greatest of v[0, n) (n > 0), as a reduction the compiler vectorizes.
+template <class T>
+inline void MinMax(const T* v, uint32_t n, T& mn, T& mx) {
+  T a = v[0], b = v[0];
+  for (uint32_t i = 1; i < n; i++) {
+    a = v[i] < a ? v[i] : a;
+    b = v[i] > b ? v[i] : b;
+  }
+  mn = a, mx = b;
+}
+// With AVX2 where the CPU has it (64-bit compares need it; the build targets baseline x86-64).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define TESSERA_MINMAX_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define TESSERA_MINMAX_CLONES
+#endif
+TESSERA_MINMAX_CLONES void MinMax64(const int64_t* v, uint32_t n, int64_t& mn, int64_t& mx) { MinMax(v, n, mn, mx); }
+TESSERA_MINMAX_CLONES void MinMax32(const int32_t* v, uint32_t n, int32_t& mn, int32_t& mx) { MinMax(v, n, mn, mx); }
+
 // Whether every valid value of v[0, n) lies in [lo, hi].
 template <class T>
 bool WithinRange(const T* v, uint32_t n, const uint64_t* validity, int128_t lo, int128_t hi) {
   const T tlo = (T)lo, thi = (T)hi;
   if (!validity) {
-    bool ok = true;
-    for (uint32_t i = 0; i < n; i++) ok &= v[i] >= tlo && v[i] <= thi;
-    return ok;
+    if (n == 0) return true;
+    T mn, mx;
+    if constexpr (std::is_same_v<T, int64_t>) MinMax64(v, n, mn, mx);
+    else if constexpr (std::is_same_v<T, int32_t>) MinMax32(v, n, mn, mx);
+    else MinMax(v, n, mn, mx);
+    return mn >= tlo && mx <= thi;
   }
   for (uint32_t i = 0; i < n; i++)
     if (((validity[i >> 6] >> (i & 63)) & 1) && (v[i] < tlo || v[i] > thi)) return false;
@@ -368,6 +390,16 @@ int PhysicalWidth(int32_t physical) {
     case PhysicalType::INT64:
     case PhysicalType::DOUBLE: return 8;
     default: return 0;
+  }
+}
+
+// n little-endian values of physical type S at src (unaligned) converted to T.
+template <class S, class T>
+void CastValues(const uint8_t* src, uint32_t n, T* out) {
+  for (uint32_t i = 0; i < n; i++) {
+    S v;
+    std::memcpy(&v, src + (size_t)i * sizeof(S), sizeof(S));
+    out[i] = (T)v;
   }
 }
 
@@ -395,30 +427,13 @@ void ConvertFixed(const ColumnPlan& plan, const uint8_t* src, uint32_t n, T* out
             out[i] = (T)((v / d - (v % d < 0)) * plan.time_mul);
           }
       } else {
-        for (uint32_t i = 0; i < n; i++) {
-          int64_t v;
-          std::memcpy(&v, src + (size_t)i * 8, 8);
-          out[i] = (T)v;
-        }
+        CastValues<int64_t>(src, n, out);
       }
       return;
-    case PhysicalType::FLOAT:
-      for (uint32_t i = 0; i < n; i++) {
-        float v;
-        std::memcpy(&v, src + (size_t)i * 4, 4);
-        out[i] = (T)v;
-      }
-      return;
+    case PhysicalType::FLOAT: CastValues<float>(src, n, out); return;
     case PhysicalType::DOUBLE:
-      if constexpr (std::is_same_v<T, double>) {
-        std::memcpy(out, src, (size_t)n * 8);
-      } else {
-        for (uint32_t i = 0; i < n; i++) {
-          double v;
-          std::memcpy(&v, src + (size_t)i * 8, 8);
-          out[i] = (T)v;
-        }
-      }
+      if constexpr (std::is_same_v<T, double>) std::memcpy(out, src, (size_t)n * 8);
+      else CastValues<double>(src, n, out);
       return;
     default: Fail("unexpected physical type");
   }
