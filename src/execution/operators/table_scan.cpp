@@ -47,6 +47,7 @@ std::string PhysicalTableScan::Details() const {
 
 struct ScanGlobal : GlobalSourceState {
   std::atomic<size_t> next_group{0};
+  size_t end_group = 0;  // groups from here on are not read (row_limit)
 };
 struct ScanLocal : LocalState {
   const RowGroup* group = nullptr;
@@ -85,7 +86,22 @@ static const ColumnChunk& ScanColumn(ScanLocal& l, const RowGroup& rg, const std
 static constexpr uint64_t kJoinFilterTrialRows = 16 * kVectorSize;
 static constexpr uint64_t kJoinFilterKeep = 6;
 
-std::unique_ptr<GlobalSourceState> PhysicalTableScan::InitSource() { return std::make_unique<ScanGlobal>(); }
+std::unique_ptr<GlobalSourceState> PhysicalTableScan::InitSource() {
+  auto g = std::make_unique<ScanGlobal>();
+  const auto& groups = data->row_groups;
+  g->end_group = groups.size();
+  if (row_limit != UINT64_MAX && filters.empty() && join_filters.empty()) {
+    uint64_t rows = 0;
+    for (size_t i = 0; i < groups.size(); i++) {
+      if (rows >= row_limit) {
+        g->end_group = i;
+        break;
+      }
+      rows += groups[i]->count;
+    }
+  }
+  return g;
+}
 std::unique_ptr<LocalState> PhysicalTableScan::InitLocalSource() { return std::make_unique<ScanLocal>(); }
 
 // Zone maps: a term `col op constant` (either side) that no value in [min, max] satisfies
@@ -235,7 +251,7 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
         return true;
       }
       size_t gi = g.next_group.fetch_add(1);
-      if (gi >= data->row_groups.size()) return false;
+      if (gi >= g.end_group) return false;
       l.group = data->row_groups[gi].get();
       l.group_index = gi;
       l.offset = 0;
