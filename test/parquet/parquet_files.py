@@ -232,7 +232,7 @@ def main():
 
     # A column chunk of the last row group corrupt: the query fails naming the file, the
     # column and the row group, after the scan streamed the groups before it, and prints no
-    # rows; count(*) reads only the footer and answers.
+    # row (the CSV header may be out already); count(*) reads only the footer and answers.
     f = work / 'corrupt_last_group.parquet'
     pq.write_table(pa.table({'a': pa.array(range(30000), pa.int64()), 'b': pa.array(range(30000), pa.int64())}), f,
                    compression='snappy', row_group_size=10000, use_dictionary=False)
@@ -246,7 +246,7 @@ def main():
     r = subprocess.run([tessera, '--csv', '--threads', '1', '-c', f"SELECT sum(a), count(*) FROM '{f}'"],
                        capture_output=True, text=True, timeout=60)
     ok = (r.returncode != 0 and 'Parquet file' in r.stderr and 'row group 2' in r.stderr and '"a"' in r.stderr
-          and not r.stdout.strip() and 'internal' not in r.stderr.lower())
+          and len(r.stdout.split()) <= 1 and 'internal' not in r.stderr.lower())  # the header at most
     failed += not ok
     print(f"{'PASS' if ok else 'FAIL'} corrupt last row group: exit {r.returncode} {r.stderr.strip()[:160]!r} "
           f"stdout {r.stdout.strip()[:80]!r}", flush=True)
