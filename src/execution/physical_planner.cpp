@@ -34,6 +34,27 @@ static void Resolve(BoundExpr& e, const std::vector<ColumnBinding>& input) {
 // table_index (LogicalOp::cte_index).
 static thread_local std::vector<std::pair<uint32_t, std::shared_ptr<WorkingRows>>> working_tables;
 
+// count(*) (and only that, ungrouped) of a table read whole, without a filter: its row
+// groups' counts, no scan (a Parquet file's come from its footer, so nothing is decoded;
+// DuckDB answers it the same way). The one row, as VALUES.
+static PhysicalOperatorPtr CountOfWholeTable(const LogicalOp& op) {
+  if (!op.groups.empty() || op.aggs.empty() || op.children.size() != 1) return nullptr;
+  const LogicalOp& get = *op.children[0];
+  if (get.kind != LogicalKind::Get || !get.count_only || !get.filters.empty() || !get.table || !get.table->data)
+    return nullptr;
+  for (const auto& a : op.aggs)
+    if (a->kind != BExpr::Agg || a->name != "count_star" || a->distinct || !a->children.empty()) return nullptr;
+  uint64_t rows = 0;
+  for (const auto& rg : get.table->data->row_groups) rows += rg->count;
+  std::vector<std::vector<BoundExprPtr>> values(1);
+  std::vector<Type> types;
+  for (const auto& a : op.aggs) {
+    values[0].push_back(MakeConstant(Value::BigInt((int64_t)rows)));
+    types.push_back(a->type);
+  }
+  return std::make_unique<PhysicalValues>(std::move(types), std::move(values));
+}
+
 static PhysicalOperatorPtr Plan(LogicalOp& op, int64_t top_n_hint) {
   PhysicalOperatorPtr r;
   // Children's bindings and types must be read before planning them moves their
@@ -114,6 +135,10 @@ static PhysicalOperatorPtr Plan(LogicalOp& op, int64_t top_n_hint) {
       break;
     }
     case LogicalKind::Aggregate: {
+      if (auto rows = CountOfWholeTable(op)) {
+        r = std::move(rows);
+        break;
+      }
       auto child = Plan(*op.children[0], -1);
       auto& b = cb[0];
       for (auto& g : op.groups) Resolve(*g, b);
@@ -167,6 +192,11 @@ static PhysicalOperatorPtr Plan(LogicalOp& op, int64_t top_n_hint) {
     case LogicalKind::Limit: {
       int64_t hint = op.limit >= 0 ? op.limit + op.offset : -1;
       auto child = Plan(*op.children[0], op.children[0]->kind == LogicalKind::Order ? hint : -1);
+      if (hint >= 0) {  // a scan under projections alone stops once it has read `hint` rows
+        PhysicalOperator* below = child.get();
+        while (below->kind == PhysKind::Projection) below = below->children[0].get();
+        if (below->kind == PhysKind::TableScan) static_cast<PhysicalTableScan*>(below)->row_limit = (uint64_t)hint;
+      }
       r = std::make_unique<PhysicalLimit>(out_types, op.limit, op.offset);
       r->children.push_back(std::move(child));
       break;

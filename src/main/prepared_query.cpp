@@ -36,6 +36,7 @@ PreparedQuery Prepare(Database& db, const ast::SelectStmt& select, Target target
   auto t0 = Clock::now();
   Binder binder(db.catalog());
   binder.SetTableOverrides(overrides);
+  binder.SetFileThreads(db.threads());
   q.bound = binder.BindSelect(select);
   q.cacheable = !binder.reads_files() && !binder.reads_clock();
   // Some plans are for the CPU only (Optimize's for_cpu).

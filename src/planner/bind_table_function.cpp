@@ -88,6 +88,7 @@ LogicalOpPtr Binder::BindTableFunction(const ast::TableRef& ref, Scope& scope) {
   req.patterns = ref.func_paths;
   req.options = ref.func_options;
   req.pos = ref.pos;
+  req.threads = file_threads_;
   auto entry = OpenFileTable(req);
   reads_files_ = true;
   std::string name = ref.name.empty() ? FileStem(ref.func_paths.empty() ? std::string() : ref.func_paths[0])

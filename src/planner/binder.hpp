@@ -26,6 +26,9 @@ class Binder {
   // with its row numbers, main/data_change.cpp).
   using TableOverrides = std::map<std::string, std::shared_ptr<const TableEntry>>;
   void SetTableOverrides(const TableOverrides* overrides) { overrides_ = overrides; }
+  // The threads a file read at bind time may use (FROM 'f.csv': the session's SET threads;
+  // 0: all hardware threads).
+  void SetFileThreads(unsigned threads) { file_threads_ = threads; }
   BoundQuery BindSelect(const ast::SelectStmt& stmt);
   // Binds an expression without any columns in scope (INSERT ... VALUES).
   BoundExprPtr BindStandalone(const ast::Expr& e);
@@ -209,6 +212,7 @@ class Binder {
   Catalog& catalog_;
   const TableOverrides* overrides_ = nullptr;
   bool reads_files_ = false;
+  unsigned file_threads_ = 0;
   int64_t clock_micros_ = -1;  // the statement's time once read (now(), current_date)
   uint32_t next_index_ = 0;
   std::vector<std::map<std::string, const ast::CommonTableExpr*>> ctes_;

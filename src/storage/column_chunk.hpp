@@ -30,6 +30,8 @@ inline constexpr uint32_t kRowGroupSize = 1u << 17;  // 131072 rows (64 vectors)
 
 enum class StringEncoding : uint8_t { Plain = 0, Dictionary = 1 };
 
+struct ColumnChunk;
+
 struct ColumnStats {
   bool has_stats = false;
   Value min, max;
@@ -55,6 +57,12 @@ struct ChunkVerifier {
   virtual bool DecodeInto(void* /*out*/) const { return false; }
   // Whether DecodeInto would decode now (its statistics' null_count is then exact).
   virtual bool CanDecodeInto() const { return false; }
+  // A chunk that may be read once without being loaded to keep (a file table's first
+  // scan, streamed): fills `view` (type, count, stats, buffers and the owner that keeps
+  // them) and returns true; the buffers go when `view` and the vectors that hold its owner
+  // let go. False when it will not (loaded already, or read before): then the caller reads
+  // the chunk after EnsureVerified(). Throws like Verify().
+  virtual bool LoadTransient(ColumnChunk& /*view*/) const { return false; }
 };
 
 struct ColumnChunk {

@@ -11,7 +11,10 @@ every supported type with NULLs, an all-NULL column and an empty file; runs the 
 queries on tessera (`tessera --csv -c`) and DuckDB and compares the rows (doubles to 12
 significant digits: tessera reads FLOAT as DOUBLE). Then files that must fail: truncated,
 corrupt footer, not Parquet, nested and INT96 timestamp columns, mismatched schemas, unknown
-option; each must give an error naming the problem (and no crash).
+option; each must give an error naming the problem (and no crash). Also: the same query
+three times in one process (streamed, decoded to keep, reused) against one run; LIMIT
+across row groups; a corrupt row group met mid-scan (an error, no rows); count(*) from
+the footer.
 Prints PASS / FAIL per case (SKIP for a file whose codec's shared library, libzstd,
 liblz4 or libbrotlidec, this machine lacks); exits 1 when any fails.
 """
@@ -191,6 +194,67 @@ def main():
         diff = 'ERROR ' + str(e).split('\n')[0]
     failed += diff is not None
     print(f"{'PASS' if diff is None else 'FAIL'} COPY t FROM Parquet" + (f'\n     {diff}' if diff else ''), flush=True)
+
+    # The same query three times in one process: the first scan streams the file, the
+    # second decodes it to keep, the third reuses what was kept; all three give the rows
+    # a fresh process gives (checked against DuckDB above). Slices of row groups of more
+    # than 131072 rows share their chunk's bytes (pa_big_groups, duck_big).
+    again = ['pa_snappy.parquet', 'pa_dict_v2_smallpages.parquet', 'pa_delta_v2.parquet', 'duck_big.parquet']
+    if 'pa_big_groups.parquet' in files:
+        again.append('pa_big_groups.parquet')
+    for name in again:
+        f = files[name]
+        cols = [c[0] for c in con.execute(f"DESCRIBE SELECT * FROM '{f}'").fetchall()]
+        sql = (QUERIES[1] if 'dec30' in cols else 'SELECT count(*), sum(id), max(s), min(k) FROM {f}').format(f=f"'{f}'")
+        try:
+            once = run_tessera(tessera, ['--csv', '-c', sql], 'tessera', 120)
+            thrice = run_tessera(tessera, ['--csv', '-c', sql, '-c', sql, '-c', sql], 'tessera', 120)
+            ok = thrice == once * 3
+            msg = '' if ok else f'{once!r} then {thrice!r}'
+        except TesseraError as e:
+            ok, msg = False, str(e)
+        failed += not ok
+        print(f"{'PASS' if ok else 'FAIL'} read again in one process: {name}" + (f'\n     {msg[:300]}' if msg else ''),
+              flush=True)
+
+    # LIMIT without a filter stops at the row groups it needs; across row groups and slices.
+    limit_files = ['duck_big.parquet', 'pa_snappy.parquet'] + (['pa_big_groups.parquet'] if 'pa_big_groups.parquet' in files else [])
+    for name in limit_files:
+        f = files[name]
+        for lim, off in [(3, 0), (5, 6998), (4, 131070), (3, 262142), (10, 399995)]:
+            sql = f"SELECT * FROM '{f}' LIMIT {lim} OFFSET {off}"
+            try:
+                diff = run_case(tessera, con, sql, sql)
+            except (TesseraError, duckdb.Error) as e:
+                diff = 'ERROR ' + str(e).split('\n')[0]
+            failed += diff is not None
+            print(f"{'PASS' if diff is None else 'FAIL'} {sql[-60:]}" + (f'\n     {diff}' if diff else ''), flush=True)
+
+    # A column chunk of the last row group corrupt: the query fails naming the file, the
+    # column and the row group, after the scan streamed the groups before it, and prints no
+    # row (the CSV header may be out already); count(*) reads only the footer and answers.
+    f = work / 'corrupt_last_group.parquet'
+    pq.write_table(pa.table({'a': pa.array(range(30000), pa.int64()), 'b': pa.array(range(30000), pa.int64())}), f,
+                   compression='snappy', row_group_size=10000, use_dictionary=False)
+    md = pq.ParquetFile(f).metadata
+    cc = md.row_group(md.num_row_groups - 1).column(0)
+    data = bytearray(f.read_bytes())
+    start = cc.data_page_offset + 40  # past the page header, inside the snappy block
+    for i in range(start, start + 200):
+        data[i] = 0xff
+    f.write_bytes(bytes(data))
+    r = subprocess.run([tessera, '--csv', '--threads', '1', '-c', f"SELECT sum(a), count(*) FROM '{f}'"],
+                       capture_output=True, text=True, timeout=60)
+    ok = (r.returncode != 0 and 'Parquet file' in r.stderr and 'row group 2' in r.stderr and '"a"' in r.stderr
+          and len(r.stdout.split()) <= 1 and 'internal' not in r.stderr.lower())  # the header at most
+    failed += not ok
+    print(f"{'PASS' if ok else 'FAIL'} corrupt last row group: exit {r.returncode} {r.stderr.strip()[:160]!r} "
+          f"stdout {r.stdout.strip()[:80]!r}", flush=True)
+    r = subprocess.run([tessera, '--csv', '-c', f"SELECT count(*) FROM '{f}'"], capture_output=True, text=True, timeout=60)
+    ok = r.returncode == 0 and r.stdout.split() == ['count_star()', '30000']
+    failed += not ok
+    print(f"{'PASS' if ok else 'FAIL'} count(*) from the footer of that file: {r.stdout.strip()!r} {r.stderr.strip()[:120]!r}",
+          flush=True)
 
     # A file changed between two queries of one process is read again (not the decoded
     # chunks kept from the first).

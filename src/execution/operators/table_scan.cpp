@@ -47,6 +47,7 @@ std::string PhysicalTableScan::Details() const {
 
 struct ScanGlobal : GlobalSourceState {
   std::atomic<size_t> next_group{0};
+  size_t end_group = 0;  // groups from here on are not read (row_limit)
 };
 struct ScanLocal : LocalState {
   const RowGroup* group = nullptr;
@@ -63,14 +64,44 @@ struct ScanLocal : LocalState {
   // (it let most rows through).
   std::vector<uint64_t> jf_in, jf_pass;
   std::vector<uint8_t> jf_off;
+  // The current row group's chunks as this scan reads them: the group's own, or a view a
+  // lazily loaded chunk was streamed into (ChunkVerifier::LoadTransient: a file table's
+  // first read decodes into reused buffers instead of keeping the decoded column). Filled
+  // per column on first use, so columns a filter leaves unread are not decoded.
+  std::vector<const ColumnChunk*> chunks;
+  std::vector<ColumnChunk> views;
 };
+
+// Column c (an index into column_ids) of the scan's current row group.
+static const ColumnChunk& ScanColumn(ScanLocal& l, const RowGroup& rg, const std::vector<int>& column_ids, size_t c) {
+  if (!l.chunks[c]) {
+    const ColumnChunk& ch = *rg.columns[column_ids[c]];
+    l.chunks[c] = !ch.Loaded() && ch.verifier->LoadTransient(l.views[c]) ? &l.views[c] : &ch;
+  }
+  return *l.chunks[c];
+}
 
 // A join filter is tested on this many rows of a thread before it may be given up, and
 // given up when more than kJoinFilterKeep/8 of them passed.
 static constexpr uint64_t kJoinFilterTrialRows = 16 * kVectorSize;
 static constexpr uint64_t kJoinFilterKeep = 6;
 
-std::unique_ptr<GlobalSourceState> PhysicalTableScan::InitSource() { return std::make_unique<ScanGlobal>(); }
+std::unique_ptr<GlobalSourceState> PhysicalTableScan::InitSource() {
+  auto g = std::make_unique<ScanGlobal>();
+  const auto& groups = data->row_groups;
+  g->end_group = groups.size();
+  if (row_limit != UINT64_MAX && filters.empty() && join_filters.empty()) {
+    uint64_t rows = 0;
+    for (size_t i = 0; i < groups.size(); i++) {
+      if (rows >= row_limit) {
+        g->end_group = i;
+        break;
+      }
+      rows += groups[i]->count;
+    }
+  }
+  return g;
+}
 std::unique_ptr<LocalState> PhysicalTableScan::InitLocalSource() { return std::make_unique<ScanLocal>(); }
 
 // Zone maps: a term `col op constant` (either side) that no value in [min, max] satisfies
@@ -220,10 +251,14 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
         return true;
       }
       size_t gi = g.next_group.fetch_add(1);
-      if (gi >= data->row_groups.size()) return false;
+      if (gi >= g.end_group) return false;
       l.group = data->row_groups[gi].get();
       l.group_index = gi;
       l.offset = 0;
+      // The last group's streamed views let go first, so their buffers can be reused.
+      for (auto& v : l.views) v = ColumnChunk{};
+      l.views.resize(column_ids.size());
+      l.chunks.assign(column_ids.size(), nullptr);
       if (!GroupMayMatch(*l.group)) {
         groups_skipped++;
         rows_skipped += l.group->count;
@@ -259,7 +294,7 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
         out.cols.resize(types.size());
         for (size_t c = 0; c < column_ids.size(); c++) {
           out.cols[c].InitForOverwrite(types[c], kVectorSize);
-          rg.columns[column_ids[c]]->Read(base, n, out.cols[c]);
+          ScanColumn(l, rg, column_ids, c).Read(base, n, out.cols[c]);
         }
       }
       out.size = n;
@@ -285,7 +320,7 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
       const std::vector<int>& fcols = filter_cols_[fi];
       const uint32_t* in_sel = count == n ? nullptr : l.sel.data();
       if (filter_dict_[fi] && l.dict_state[fi] != 2) {
-        const ColumnChunk& chunk = *rg.columns[column_ids[fcols[0]]];
+        const ColumnChunk& chunk = ScanColumn(l, rg, column_ids, fcols[0]);
         if (l.dict_state[fi] == 0)
           l.dict_state[fi] = EvaluateOverDictionary(f, chunk, fcols[0], column_ids.size(), l.dict_pass[fi]) ? 1 : 2;
         if (l.dict_state[fi] == 1) {
@@ -312,7 +347,7 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
       }
       for (int c : fcols) {
         if (l.loaded[c]) continue;
-        const ColumnChunk& chunk = *rg.columns[column_ids[c]];
+        const ColumnChunk& chunk = ScanColumn(l, rg, column_ids, c);
         if (count == n) chunk.Read(base, n, work.cols[c]);
         else GatherChunk(chunk, base, l.sel.data(), count, work.cols[c], /*in_place=*/true);
         l.loaded[c] = 1;
@@ -345,7 +380,7 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
       if (l.jf_off[ji] || !jf.Ready()) continue;
       const int c = join_filters[ji].col;
       const uint32_t before = count;
-      const ColumnChunk& chunk = *rg.columns[column_ids[c]];
+      const ColumnChunk& chunk = ScanColumn(l, rg, column_ids, c);
       if (!l.loaded[c] && count == n && (chunk.EnsureVerified(), !chunk.validity)) {
         // Tested where the keys lie; the column is read after, like any other.
         const size_t w = (size_t)types[c].width();
@@ -370,7 +405,7 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
           if (!filter_col_[c]) work.cols[c].Init(types[c], kVectorSize);
         } else {
           work.cols[c].InitForOverwrite(types[c], kVectorSize);
-          rg.columns[column_ids[c]]->Read(base, n, work.cols[c]);
+          ScanColumn(l, rg, column_ids, c).Read(base, n, work.cols[c]);
         }
       }
       std::swap(out, work);
@@ -386,7 +421,7 @@ bool PhysicalTableScan::GetChunk(GlobalSourceState& gs, LocalState& ls, DataChun
       }
       for (size_t c = 0; c < column_ids.size(); c++) {
         if (l.loaded[c]) CopyRows(work.cols[c], l.sel.data(), count, out.cols[c], filled);
-        else if (!count_only) GatherChunk(*rg.columns[column_ids[c]], base, l.sel.data(), count, out.cols[c], false, filled);
+        else if (!count_only) GatherChunk(ScanColumn(l, rg, column_ids, c), base, l.sel.data(), count, out.cols[c], false, filled);
       }
       filled += count;
     }

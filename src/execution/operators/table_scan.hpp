@@ -46,6 +46,10 @@ class PhysicalTableScan : public PhysicalOperator {
     std::shared_ptr<const JoinKeyFilter> filter;
   };
   std::vector<JoinFilterUse> join_filters;
+  // A LIMIT over this scan through projections only, without filters (set by the physical
+  // planner): the first this many rows are all it needs, so no row group is started once
+  // the groups before it hold them (the rest of the table is not read, or decoded).
+  uint64_t row_limit = UINT64_MAX;
   std::atomic<uint64_t> groups_skipped{0};
   std::atomic<uint64_t> rows_skipped{0};  // rows of the skipped row groups
   // Row groups skipped by the join filters' key ranges (not in rows_skipped: the cost

@@ -346,14 +346,36 @@ bool ValidUtf8(const char* str, size_t n) {
   return true;
 }
 
+// The least and greatest of v[0, n) (n > 0), as a reduction the compiler vectorizes.
+template <class T>
+inline void MinMax(const T* v, uint32_t n, T& mn, T& mx) {
+  T a = v[0], b = v[0];
+  for (uint32_t i = 1; i < n; i++) {
+    a = v[i] < a ? v[i] : a;
+    b = v[i] > b ? v[i] : b;
+  }
+  mn = a, mx = b;
+}
+// With AVX2 where the CPU has it (64-bit compares need it; the build targets baseline x86-64).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define TESSERA_MINMAX_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define TESSERA_MINMAX_CLONES
+#endif
+TESSERA_MINMAX_CLONES void MinMax64(const int64_t* v, uint32_t n, int64_t& mn, int64_t& mx) { MinMax(v, n, mn, mx); }
+TESSERA_MINMAX_CLONES void MinMax32(const int32_t* v, uint32_t n, int32_t& mn, int32_t& mx) { MinMax(v, n, mn, mx); }
+
 // Whether every valid value of v[0, n) lies in [lo, hi].
 template <class T>
 bool WithinRange(const T* v, uint32_t n, const uint64_t* validity, int128_t lo, int128_t hi) {
   const T tlo = (T)lo, thi = (T)hi;
   if (!validity) {
-    bool ok = true;
-    for (uint32_t i = 0; i < n; i++) ok &= v[i] >= tlo && v[i] <= thi;
-    return ok;
+    if (n == 0) return true;
+    T mn, mx;
+    if constexpr (std::is_same_v<T, int64_t>) MinMax64(v, n, mn, mx);
+    else if constexpr (std::is_same_v<T, int32_t>) MinMax32(v, n, mn, mx);
+    else MinMax(v, n, mn, mx);
+    return mn >= tlo && mx <= thi;
   }
   for (uint32_t i = 0; i < n; i++)
     if (((validity[i >> 6] >> (i & 63)) & 1) && (v[i] < tlo || v[i] > thi)) return false;
@@ -368,6 +390,16 @@ int PhysicalWidth(int32_t physical) {
     case PhysicalType::INT64:
     case PhysicalType::DOUBLE: return 8;
     default: return 0;
+  }
+}
+
+// n little-endian values of physical type S at src (unaligned) converted to T.
+template <class S, class T>
+void CastValues(const uint8_t* src, uint32_t n, T* out) {
+  for (uint32_t i = 0; i < n; i++) {
+    S v;
+    std::memcpy(&v, src + (size_t)i * sizeof(S), sizeof(S));
+    out[i] = (T)v;
   }
 }
 
@@ -395,30 +427,13 @@ void ConvertFixed(const ColumnPlan& plan, const uint8_t* src, uint32_t n, T* out
             out[i] = (T)((v / d - (v % d < 0)) * plan.time_mul);
           }
       } else {
-        for (uint32_t i = 0; i < n; i++) {
-          int64_t v;
-          std::memcpy(&v, src + (size_t)i * 8, 8);
-          out[i] = (T)v;
-        }
+        CastValues<int64_t>(src, n, out);
       }
       return;
-    case PhysicalType::FLOAT:
-      for (uint32_t i = 0; i < n; i++) {
-        float v;
-        std::memcpy(&v, src + (size_t)i * 4, 4);
-        out[i] = (T)v;
-      }
-      return;
+    case PhysicalType::FLOAT: CastValues<float>(src, n, out); return;
     case PhysicalType::DOUBLE:
-      if constexpr (std::is_same_v<T, double>) {
-        std::memcpy(out, src, (size_t)n * 8);
-      } else {
-        for (uint32_t i = 0; i < n; i++) {
-          double v;
-          std::memcpy(&v, src + (size_t)i * 8, 8);
-          out[i] = (T)v;
-        }
-      }
+      if constexpr (std::is_same_v<T, double>) std::memcpy(out, src, (size_t)n * 8);
+      else CastValues<double>(src, n, out);
       return;
     default: Fail("unexpected physical type");
   }
@@ -650,36 +665,92 @@ void SetValidity(std::vector<uint64_t>& validity, uint64_t at, const uint8_t* de
 // place puts its definition levels there (the first page of a slice).
 constexpr size_t kHeadroom = 4096;
 
+// Buffers of slices decoded for one scan and not kept (ChunkSource::Load with keep false,
+// a file table's first read): returned here when the slice's last reader lets go and
+// handed to the next such slice, so a streaming scan decodes into the same few buffers,
+// warm in cache, instead of fresh pages. At most kPoolBytes are held.
+class TransientPool {
+ public:
+  static constexpr size_t kPoolBytes = 64u << 20;
+  // A buffer of at least `bytes` (its capacity in *cap), or nullptr when none is free.
+  uint8_t* Take(size_t bytes, size_t* cap) {
+    std::lock_guard<std::mutex> g(mu_);
+    for (size_t i = free_.size(); i-- > 0;) {  // the most recently returned first
+      if (free_[i].second < bytes) continue;
+      uint8_t* p = free_[i].first;
+      *cap = free_[i].second;
+      held_ -= *cap;
+      free_.erase(free_.begin() + (ptrdiff_t)i);
+      return p;
+    }
+    return nullptr;
+  }
+  // Keeps a mapped buffer for reuse; false when the pool is full (the caller unmaps it).
+  bool Give(uint8_t* p, size_t cap) {
+    std::lock_guard<std::mutex> g(mu_);
+    if (held_ + cap > kPoolBytes) return false;
+    free_.emplace_back(p, cap);
+    held_ += cap;
+    return true;
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<std::pair<uint8_t*, size_t>> free_;
+  size_t held_ = 0;
+};
+
+TransientPool& Pool() {
+  static TransientPool* pool = new TransientPool();  // never destroyed: slices may outlive statics
+  return *pool;
+}
+
 // A slice's fixed-width buffer. Large ones are mapped with their pages populated up front
 // (MAP_POPULATE): the decoder writes every byte of a fresh buffer once, and taking its
-// pages in one call costs far less than a page fault per 4 KiB on first touch.
+// pages in one call costs far less than a page fault per 4 KiB on first touch. A transient
+// one (not kept with the table) comes from and goes back to the TransientPool.
 struct SliceBuffer {
   static constexpr size_t kMapAtLeast = 256 << 10;
   uint8_t* p = nullptr;
   size_t n = 0;
   bool mapped = false;
+  bool pooled = false;
   SliceBuffer() = default;
   SliceBuffer(const SliceBuffer&) = delete;
   SliceBuffer& operator=(const SliceBuffer&) = delete;
   ~SliceBuffer() { Release(); }
-  void Allocate(size_t bytes) {
+  void Allocate(size_t bytes, bool transient) {
     Release();
     n = bytes;
     if (bytes >= kMapAtLeast) {
-      void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+      if (transient) {
+        pooled = true;
+        if ((p = Pool().Take(bytes, &n))) {
+          mapped = true;
+          return;
+        }
+        // A fresh one, rounded up so slices of other widths can reuse it.
+        n = (bytes + (kMapAtLeast - 1)) & ~(kMapAtLeast - 1);
+      }
+      void* m = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
       if (m != MAP_FAILED) {
         p = static_cast<uint8_t*>(m);
         mapped = true;
         return;
       }
+      n = bytes;
+      pooled = false;
     }
     p = new uint8_t[bytes];
   }
   void Release() {
-    if (mapped) munmap(p, n);
-    else delete[] p;
+    if (mapped) {
+      if (!pooled || !Pool().Give(p, n)) munmap(p, n);
+    } else {
+      delete[] p;
+    }
     p = nullptr;
-    mapped = false;
+    mapped = pooled = false;
   }
   uint8_t* get() const { return p; }
 };
@@ -694,7 +765,14 @@ struct OwnedSlice {
 
 }  // namespace
 
-ChunkSource::~ChunkSource() { delete pages_; }
+// A multi-slice chunk's bytes, pages and dictionary, shared by the slices loading from it.
+struct PreparedChunk {
+  std::unique_ptr<uint8_t[]> raw;
+  std::vector<PageRef> pages;
+  std::shared_ptr<DecodedDictionary> dict;
+};
+
+ChunkSource::~ChunkSource() = default;
 
 void ChunkSource::Prepare(uint8_t* raw, std::vector<PageRef>& pages,
                           std::shared_ptr<DecodedDictionary>& dict_out) const {
@@ -800,7 +878,7 @@ void ChunkSource::Prepare(uint8_t* raw, std::vector<PageRef>& pages,
   dict_out = std::move(dict);
 }
 
-void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
+void ChunkSource::Load(ColumnChunk& out, uint64_t begin, bool keep) {
   // One slice (DuckDB's row groups, up to 122880 rows): the chunk's bytes and page list in
   // the thread's reused buffers. Several: read once into the shared ones.
   thread_local std::vector<uint8_t> raw_local;
@@ -809,21 +887,30 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
   const std::vector<PageRef>* pages_ref;
   const DecodedDictionary* dict_ptr;
   std::shared_ptr<DecodedDictionary> dict_keep;
+  std::shared_ptr<PreparedChunk> shared;  // held while this slice decodes
   if (slices_ == 1) {
     raw_local.resize(loc_.size + 1);
     Prepare(raw_local.data(), pages_local, dict_local);
     pages_ref = &pages_local;
     dict_keep = dict_local;
   } else {
-    std::lock_guard<std::mutex> g(mu_);
-    if (!prepared_) {
-      raw_.reset(new uint8_t[loc_.size + 1]);
-      if (!pages_) pages_ = new std::vector<PageRef>();
-      Prepare(raw_.get(), *pages_, dict_);
-      prepared_ = true;
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      if (!prepared_) {
+        auto pc = std::make_shared<PreparedChunk>();
+        pc->raw.reset(new uint8_t[loc_.size + 1]);
+        Prepare(pc->raw.get(), pc->pages, pc->dict);
+        prepared_ = std::move(pc);
+      }
+      shared = prepared_;
+      // The last of slices_ loads: the source lets the bytes go (this load still holds them).
+      if (++loads_ == slices_) {
+        prepared_.reset();
+        loads_ = 0;
+      }
     }
-    pages_ref = pages_;
-    dict_keep = dict_;
+    pages_ref = &shared->pages;
+    dict_keep = shared->dict;
   }
   dict_ptr = dict_keep.get();
   const ColumnPlan& plan = *plan_;
@@ -846,7 +933,7 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
   bool any_null = false;
   owned->validity.assign(((size_t)count + 63) / 64, ~(uint64_t)0);
   const size_t w = str ? (dict_strings ? 4 : 0) : (size_t)plan.type.width();
-  if (w) owned->fixed.Allocate(kHeadroom + (size_t)count * w + 16);
+  if (w) owned->fixed.Allocate(kHeadroom + (size_t)count * w + 16, !keep);
   uint8_t* const fixed = w ? owned->fixed.get() + kHeadroom : nullptr;
   if (str && !dict_strings) owned->offsets.assign(1, 0);
 
@@ -1019,12 +1106,11 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin) {
     out.data = fixed;
   }
   out.owner = owned;
-  // The last slice loaded: the chunk's compressed bytes are no longer needed.
-  if (slices_ > 1 && slices_left_.fetch_sub(1) == 1) {
-    std::lock_guard<std::mutex> g(mu_);
-    raw_.reset();
-    for (auto& pg : *pages_) pg.body = nullptr;
-  }
+}
+
+void SliceLoader::Rethrow(const std::exception& e) const {
+  throw UserError(ErrorKind::IO, "could not read Parquet file \"" + src_->file().path + "\" (column \"" +
+                                     src_->plan().name + "\", row group " + std::to_string(row_group_) + "): " + e.what());
 }
 
 void SliceLoader::Verify() const {
@@ -1032,13 +1118,25 @@ void SliceLoader::Verify() const {
   std::lock_guard<std::mutex> g(mu_);
   if (loaded_.load(std::memory_order_relaxed)) return;
   try {
-    src_->Load(*target_, begin_);
+    src_->Load(*target_, begin_, /*keep=*/true);
   } catch (const DecodeError& e) {
-    throw UserError(ErrorKind::IO, "could not read Parquet file \"" + src_->file().path + "\" (column \"" +
-                                       src_->plan().name + "\", row group " + std::to_string(row_group_) +
-                                       "): " + e.what());
+    Rethrow(e);
   }
   loaded_.store(true, std::memory_order_release);
+}
+
+bool SliceLoader::LoadTransient(ColumnChunk& view) const {
+  if (loaded_.load(std::memory_order_acquire) || streamed_.exchange(true, std::memory_order_acq_rel)) return false;
+  view = ColumnChunk{};
+  view.type = target_->type;
+  view.count = target_->count;
+  view.stats = target_->stats;
+  try {
+    src_->Load(view, begin_, /*keep=*/false);
+  } catch (const DecodeError& e) {
+    Rethrow(e);
+  }
+  return true;
 }
 
 }  // namespace tessera::parquet

@@ -57,16 +57,20 @@ struct ColumnChunkLocation {
 
 struct PageRef;
 struct DecodedDictionary;
+struct PreparedChunk;
 
 class ChunkSource {
  public:
   ChunkSource(std::shared_ptr<const ParquetFile> file, std::shared_ptr<const ColumnPlan> plan,
               ColumnChunkLocation loc, uint32_t slices)
-      : file_(std::move(file)), plan_(std::move(plan)), loc_(loc), slices_(slices), slices_left_(slices) {}
+      : file_(std::move(file)), plan_(std::move(plan)), loc_(loc), slices_(slices) {}
   ~ChunkSource();
-  // Fills `out` (type and count already set) with rows [begin, begin + out.count) of the
-  // chunk: data, validity, offsets, bytes, str_enc, dict_size, owner. Throws DecodeError.
-  void Load(ColumnChunk& out, uint64_t begin);
+  // Fills `out` (type, count and stats already set) with rows [begin, begin + out.count)
+  // of the chunk: data, validity, offsets, bytes, str_enc, dict_size, owner. With `keep`
+  // false the values are for one scan (a file table's first read, streamed): the
+  // fixed-width buffer comes from a pool of reused buffers and goes back to it when `out`
+  // and its readers let go. Throws DecodeError.
+  void Load(ColumnChunk& out, uint64_t begin, bool keep);
   const ParquetFile& file() const { return *file_; }
   const ColumnPlan& plan() const { return *plan_; }
 
@@ -77,13 +81,13 @@ class ChunkSource {
   std::shared_ptr<const ParquetFile> file_;
   std::shared_ptr<const ColumnPlan> plan_;
   ColumnChunkLocation loc_;
-  std::mutex mu_;
   const uint32_t slices_;
-  bool prepared_ = false;  // (several slices) raw_, pages_ and dict_ are there
-  std::atomic<uint32_t> slices_left_;
-  std::unique_ptr<uint8_t[]> raw_;  // the chunk's bytes, freed once every slice is loaded
-  std::vector<PageRef>* pages_ = nullptr;
-  std::shared_ptr<DecodedDictionary> dict_;
+  // Several slices: the chunk's bytes, pages and dictionary, read by the first slice to
+  // load and shared; dropped after slices_ loads (each slice loads once to keep, and
+  // perhaps once before for a streamed scan: a slice loading after the drop reads again).
+  std::mutex mu_;
+  std::shared_ptr<PreparedChunk> prepared_;
+  uint32_t loads_ = 0;
 };
 
 // The ChunkVerifier that loads a slice of a ChunkSource into its ColumnChunk on first use
@@ -94,14 +98,20 @@ class SliceLoader : public ChunkVerifier {
       : src_(std::move(src)), target_(target), begin_(begin), row_group_(row_group) {}
   void Verify() const override;
   bool Loaded() const override { return loaded_.load(std::memory_order_acquire); }
+  // The first scan of a slice streams it (decoded into a pooled buffer, not kept); a later
+  // one loads it to keep (Verify), so a file read once costs no kept memory and a file read
+  // again is decoded once more and then reused.
+  bool LoadTransient(ColumnChunk& view) const override;
 
  private:
+  [[noreturn]] void Rethrow(const std::exception& e) const;
   std::shared_ptr<ChunkSource> src_;
   ColumnChunk* target_;
   uint64_t begin_;
   uint32_t row_group_;
   mutable std::mutex mu_;
   mutable std::atomic<bool> loaded_{false};
+  mutable std::atomic<bool> streamed_{false};
 };
 
 }  // namespace tessera::parquet
