@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/parallel.hpp"
+#include "execution/operators/dict_group_keys.hpp"
 #include "execution/expression_executor.hpp"
 
 namespace tessera {
@@ -34,6 +35,7 @@ struct AggLocal : LocalState {
   std::vector<const Vector*> keys;
   std::vector<Vector> arg_scratch, arg2_scratch;  // aggregate arguments likewise (kept: no allocation a chunk)
   std::vector<std::vector<Vector>> key_scratch_of;  // per aggregate: its ORDER BY keys
+  DictGroupKeys dict_keys;  // group keys found by their dictionary codes
 };
 
 std::unique_ptr<LocalState> PhysicalHashAggregate::InitLocalSink() {
@@ -56,7 +58,8 @@ void PhysicalHashAggregate::Sink(DataChunk& in, LocalState& ls) {
   for (auto& v : l.arg2_scratch) v.ResetOwnership();
   for (size_t k = 0; k < groups.size(); k++) l.keys[k] = &EvaluateOperand(*groups[k], in, l.key_scratch[k]);
   l.gids.resize(in.size);
-  l.table->FindOrCreate(l.keys.data(), in.size, l.gids.data());
+  if (!l.dict_keys.FindOrCreate(*l.table, l.keys.data(), groups.size(), in.size, l.gids.data()))
+    l.table->FindOrCreate(l.keys.data(), in.size, l.gids.data());
   for (size_t a = 0; a < aggs.size(); a++) {
     if (aggs[a]->children.empty()) {
       l.table->Update(a, nullptr, l.gids, in.size);
