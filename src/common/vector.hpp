@@ -3,6 +3,15 @@
 // A Vector holds up to `capacity` values of one type in physical form (see types.hpp),
 // plus a byte-per-row validity array that is empty when all rows are valid. Strings are
 // StrRef views; the bytes live in storage (kept alive via `keepalive`) or in `heap`.
+//
+// Dictionary form: a VARCHAR vector read from a dictionary-encoded column chunk also
+// carries each row's code into the chunk's dictionary (`dict_codes`, `dict`). The StrRefs
+// are always there as well (the scan expands them through ColumnChunk::Read and its
+// gather, the one decode of a chunk's strings), so a consumer that does not know the codes
+// reads the vector as any other; one that does (the hash aggregate's group keys,
+// dict_group_keys.hpp) works on small integers. Every mutable accessor (data(), raw(),
+// SetValue, Init) drops the codes, so a vector written after the scan never carries stale
+// ones; the codes of NULL rows are meaningless (read the validity first).
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -18,12 +27,23 @@ namespace tessera {
 
 inline constexpr uint32_t kVectorSize = 2048;
 
+// A dictionary of strings (a dictionary-encoded column chunk's): entry c is
+// bytes[offsets[c], offsets[c + 1]); the entries are distinct.
+struct StringDict {
+  const uint32_t* offsets = nullptr;
+  const char* bytes = nullptr;
+  uint32_t size = 0;
+  StrRef Entry(uint32_t c) const { return {bytes + offsets[c], offsets[c + 1] - offsets[c]}; }
+  bool SameAs(const StringDict& o) const { return offsets == o.offsets && bytes == o.bytes && size == o.size; }
+};
+
 class Vector {
  public:
   Vector() = default;
   explicit Vector(Type t, uint32_t capacity = kVectorSize) { Init(t, capacity); }
 
   void Init(Type t, uint32_t capacity = kVectorSize) {
+    DropDict();
     type_ = t;
     capacity_ = capacity;
     data_.assign((size_t)capacity * t.width() + 16, 0);
@@ -32,6 +52,7 @@ class Vector {
   // Init without zeroing the values, for a vector whose rows [0, capacity) are all written
   // next (e.g. by parallel copies): no pass over the memory on this thread.
   void InitForOverwrite(Type t, uint32_t capacity) {
+    DropDict();
     type_ = t;
     capacity_ = capacity;
     data_.clear();
@@ -41,9 +62,15 @@ class Vector {
   const Type& type() const { return type_; }
   uint32_t capacity() const { return capacity_; }
 
-  template <class T> T* data() { return reinterpret_cast<T*>(data_.data()); }
+  template <class T> T* data() {
+    has_dict_ = false;
+    return reinterpret_cast<T*>(data_.data());
+  }
   template <class T> const T* data() const { return reinterpret_cast<const T*>(data_.data()); }
-  uint8_t* raw() { return data_.data(); }
+  uint8_t* raw() {
+    has_dict_ = false;
+    return data_.data();
+  }
   const uint8_t* raw() const { return data_.data(); }
 
   bool has_nulls() const { return !valid_.empty(); }
@@ -77,6 +104,36 @@ class Vector {
   void ResetOwnership() {
     heap_.reset();
     keepalive_.clear();
+    DropDict();
+  }
+
+  // ---- Dictionary form (see the file's header) ----
+  bool has_dict() const { return has_dict_; }
+  const StringDict& dict() const { return dict_; }
+  // Row i's code (rows [0, the rows written)); meaningless for NULL rows.
+  const uint32_t* dict_codes() const { return dict_ext_codes_ ? dict_ext_codes_ : dict_codes_.data(); }
+  bool dict_codes_external() const { return dict_ext_codes_ != nullptr; }
+  // What keeps the dictionary's memory alive (while held, equal pointers mean one dictionary).
+  const std::shared_ptr<const void>& dict_owner() const { return dict_owner_; }
+  // Marks the vector's rows (already written as StrRefs) as codes into `d`: `codes` is
+  // external (kept alive by `owner`), or null when the codes were written into
+  // DictCodesBuffer(). `owner` must not be null.
+  void SetDict(const StringDict& d, std::shared_ptr<const void> owner, const uint32_t* codes) {
+    dict_ = d;
+    dict_owner_ = std::move(owner);
+    dict_ext_codes_ = codes;
+    has_dict_ = true;
+  }
+  // The vector's own code buffer (capacity rows), for codes gathered row by row; its
+  // contents stay while the dictionary form is dropped and set again (appending rows).
+  uint32_t* DictCodesBuffer() {
+    if (dict_codes_.size() < capacity_) dict_codes_.resize(capacity_);
+    return dict_codes_.data();
+  }
+  void DropDict() {
+    has_dict_ = false;
+    dict_ext_codes_ = nullptr;
+    dict_owner_.reset();
   }
 
   Value GetValue(uint32_t i) const;
@@ -90,6 +147,12 @@ class Vector {
   std::vector<uint8_t> valid_;
   std::shared_ptr<StringHeap> heap_;
   std::vector<std::shared_ptr<const void>> keepalive_;
+  // Dictionary form: see the file's header.
+  bool has_dict_ = false;
+  StringDict dict_;
+  const uint32_t* dict_ext_codes_ = nullptr;
+  UninitVector<uint32_t> dict_codes_;
+  std::shared_ptr<const void> dict_owner_;
 };
 
 struct DataChunk {

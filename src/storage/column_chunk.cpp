@@ -26,10 +26,12 @@ void ColumnChunk::Read(uint32_t start, uint32_t n, Vector& out) const {
     if (str_enc == StringEncoding::Dictionary) {
       const uint32_t* codes = reinterpret_cast<const uint32_t*>(data) + start;
       for (uint32_t i = 0; i < n; i++) o[i] = DictEntry(codes[i]);
-    } else {
-      for (uint32_t i = 0; i < n; i++)
-        o[i] = {bytes + offsets[start + i], offsets[start + i + 1] - offsets[start + i]};
+      out.KeepAlive(owner);
+      if (owner) out.SetDict(Dict(), owner, codes);  // the codes in place, no copy
+      return;
     }
+    for (uint32_t i = 0; i < n; i++)
+      o[i] = {bytes + offsets[start + i], offsets[start + i + 1] - offsets[start + i]};
     out.KeepAlive(owner);
     return;
   }

@@ -94,12 +94,16 @@ struct ColumnChunk {
   std::string_view DictEntry(uint32_t code) const {
     return {bytes + offsets[code], offsets[code + 1] - offsets[code]};
   }
+  // The dictionary of a Dictionary chunk (Vector's dictionary form, vector.hpp).
+  StringDict Dict() const { return {offsets, bytes, dict_size}; }
   std::string_view GetString(uint32_t i) const {
     if (str_enc == StringEncoding::Dictionary)
       return DictEntry(reinterpret_cast<const uint32_t*>(data)[i]);
     return {bytes + offsets[i], offsets[i + 1] - offsets[i]};
   }
   // Copies rows [start, start+n) into `out` (n <= out.capacity()), starting at out row 0.
+  // A Dictionary chunk's rows are expanded to StrRefs and also handed over as codes
+  // (Vector's dictionary form, vector.hpp).
   void Read(uint32_t start, uint32_t n, Vector& out) const;
   // Bytes the chunk occupies (data + validity + strings).
   size_t ByteSize() const;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/parallel.hpp"
+#include "execution/operators/dict_group_keys.hpp"
 #include "execution/expression_executor.hpp"
 
 namespace tessera {
@@ -16,6 +17,9 @@ std::string PhysicalHashAggregate::Details() const {
   for (size_t i = 0; i < groups.size(); i++) s += (i ? ", " : "") + groups[i]->ToString();
   if (!groups.empty()) s += " | ";
   for (size_t i = 0; i < aggs.size(); i++) s += (i ? ", " : "") + aggs[i]->ToString();
+  if (dict_key_chunks > 0)  // after a run (EXPLAIN ANALYZE)
+    s += " [groups by dictionary codes in " + std::to_string(dict_key_chunks.load()) + " of " +
+         std::to_string(key_chunks.load()) + " chunks]";
   return s;
 }
 
@@ -34,6 +38,8 @@ struct AggLocal : LocalState {
   std::vector<const Vector*> keys;
   std::vector<Vector> arg_scratch, arg2_scratch;  // aggregate arguments likewise (kept: no allocation a chunk)
   std::vector<std::vector<Vector>> key_scratch_of;  // per aggregate: its ORDER BY keys
+  DictGroupKeys dict_keys;  // group keys found by their dictionary codes
+  uint64_t key_chunks = 0;  // chunks with group keys
 };
 
 std::unique_ptr<LocalState> PhysicalHashAggregate::InitLocalSink() {
@@ -56,7 +62,9 @@ void PhysicalHashAggregate::Sink(DataChunk& in, LocalState& ls) {
   for (auto& v : l.arg2_scratch) v.ResetOwnership();
   for (size_t k = 0; k < groups.size(); k++) l.keys[k] = &EvaluateOperand(*groups[k], in, l.key_scratch[k]);
   l.gids.resize(in.size);
-  l.table->FindOrCreate(l.keys.data(), in.size, l.gids.data());
+  l.key_chunks += !groups.empty();
+  if (!l.dict_keys.FindOrCreate(*l.table, l.keys.data(), groups.size(), in.size, l.gids.data()))
+    l.table->FindOrCreate(l.keys.data(), in.size, l.gids.data());
   for (size_t a = 0; a < aggs.size(); a++) {
     if (aggs[a]->children.empty()) {
       l.table->Update(a, nullptr, l.gids, in.size);
@@ -84,6 +92,8 @@ void PhysicalHashAggregate::Sink(DataChunk& in, LocalState& ls) {
 
 void PhysicalHashAggregate::Combine(LocalState& ls) {  // under the pipeline's lock
   auto& l = static_cast<AggLocal&>(ls);
+  key_chunks += l.key_chunks;
+  dict_key_chunks += l.dict_keys.chunks();
   locals_.push_back(std::move(l.table));
 }
 

@@ -4,8 +4,11 @@
 // every thread's table is merged into result table p on one worker, the partitions in
 // parallel. The source emits the result tables' groups, morsels within one partition.
 // Without GROUP BY the table has exactly one group, so aggregates over empty input give
-// SUM = NULL, COUNT = 0.
+// SUM = NULL, COUNT = 0. Where every group key of a chunk is a VARCHAR column in dictionary
+// form, its groups are found by the codes (dict_group_keys.hpp).
 #pragma once
+#include <atomic>
+
 #include "execution/operators/group_table.hpp"
 #include "execution/physical_operator.hpp"
 
@@ -25,6 +28,8 @@ class PhysicalHashAggregate : public PhysicalOperator {
   bool GetChunk(GlobalSourceState& gs, LocalState&, DataChunk& out) override;
   void ResetState() override {
     PhysicalOperator::ResetState();
+    key_chunks = 0;
+    dict_key_chunks = 0;
     locals_.clear();
     parts_.clear();
     morsels_.clear();
@@ -38,6 +43,9 @@ class PhysicalHashAggregate : public PhysicalOperator {
   void SetResult(std::unique_ptr<GroupTable> table);
   // Groups at least this many (summed over the threads' tables) are merged by partitions.
   static constexpr uint64_t kPartitionedMerge = 16384;
+  // Chunks aggregated, and those whose groups were found by dictionary codes
+  // (dict_group_keys.hpp); EXPLAIN ANALYZE shows them.
+  std::atomic<uint64_t> key_chunks{0}, dict_key_chunks{0};
 
  private:
   void SetResultParts(std::vector<std::unique_ptr<GroupTable>> parts);

@@ -28,6 +28,7 @@ std::string PhysicalHashJoin::Details() const {
   if (counted) s += " (counted)";
   if (single_match) s += " (single match)";
   if (is_dense_) s += " (perfect hash)";
+  if (dict_probe_chunks_ > 0) s += " [probe by dictionary codes in " + std::to_string(dict_probe_chunks_.load()) + " chunks]";
   return s;
 }
 
@@ -50,6 +51,16 @@ struct PhysicalHashJoin::ProbeLocal : LocalState {
   // most rows pass (then it only costs).
   uint64_t filter_tested = 0, filter_passed = 0;
   bool filter_off = false;
+  // DictProbe: the dictionary the lookups below belong to (its owner kept: equal pointers
+  // then mean one dictionary), and per entry whether it was looked up, its hash and its
+  // table entry (null: no build row).
+  StringDict dict;
+  std::shared_ptr<const void> dict_owner;
+  std::vector<uint8_t> dict_known;
+  std::vector<uint64_t> dict_hash;
+  std::vector<const JoinEntry*> dict_entry;
+  std::vector<uint32_t> dict_new;
+  Vector dict_keys;
 };
 
 bool PhysicalHashJoin::GathersBuildColumns() const {
@@ -231,6 +242,7 @@ void PhysicalHashJoin::ResetState() {
   remaining_.reset();
   matched_.reset();
   is_dense_ = false;
+  dict_probe_chunks_ = 0;
   dense_min_ = 0;
   decltype(dense_)().swap(dense_);
   presence_.Clear();
@@ -485,6 +497,7 @@ void PhysicalHashJoin::Match(uint32_t n, const std::vector<const Vector*>& keys,
     }
     return;
   }
+  if (nkeys_ == 1 && !packed_ && !nulls_equal && DictProbe(n, *keys[0], valid, L)) return;
   L.words.resize(n);
   uint64_t* w = L.words.data();
   KeyWords(keys, n, w);
@@ -534,6 +547,61 @@ void PhysicalHashJoin::Match(uint32_t n, const std::vector<const Vector*>& keys,
   };
   if (packed_) probe([](uint32_t, uint32_t) { return true; });
   else probe([&](uint32_t i, uint32_t r) { return KeysEqual(keys, i, r); });
+}
+
+// One VARCHAR key in dictionary form: the entries this chunk uses that were not looked up
+// yet under its dictionary are hashed (KeyWords' hash of one key) and found in the table
+// once; every row then takes its entry's build rows by its code. False (nothing done) when
+// the key is not in dictionary form.
+bool PhysicalHashJoin::DictProbe(uint32_t n, const Vector& key, const uint8_t* valid, ProbeLocal& L) const {
+  if (!key.has_dict() || key.type().physical() != PhysType::Str ||
+      build_cols_[key_col_[0]].type().physical() != PhysType::Str)
+    return false;
+  const StringDict& d = key.dict();
+  if (!L.dict.SameAs(d) || L.dict_owner != key.dict_owner()) {
+    L.dict = d;
+    L.dict_owner = key.dict_owner();
+    L.dict_known.assign(d.size, 0);
+    L.dict_hash.resize(d.size);
+    L.dict_entry.resize(d.size);
+  }
+  dict_probe_chunks_.fetch_add(1, std::memory_order_relaxed);
+  const uint32_t* codes = key.dict_codes();
+  L.dict_new.clear();
+  for (uint32_t i = 0; i < n; i++) {
+    if (valid && !valid[i]) continue;
+    const uint32_t c = codes[i];
+    if (L.dict_known[c]) continue;
+    L.dict_known[c] = 1;
+    L.dict_new.push_back(c);
+  }
+  if (const uint32_t m = (uint32_t)L.dict_new.size()) {
+    Vector& e = L.dict_keys;
+    e.Init(key.type(), m);
+    StrRef* s = e.data<StrRef>();
+    for (uint32_t j = 0; j < m; j++) s[j] = d.Entry(L.dict_new[j]);
+    std::vector<uint64_t> h(m);
+    const std::vector<const Vector*> one{&e};
+    KeyWords(one, m, h.data());  // hashed keys are their own words
+    const Vector& build_keys = build_cols_[key_col_[0]];
+    for (uint32_t j = 0; j < m; j++) {
+      const uint32_t c = L.dict_new[j];
+      L.dict_hash[c] = h[j];
+      L.dict_entry[c] = table_.Find(h[j], h[j], [&](uint32_t r) { return ValuesEqual(e, j, build_keys, r); });
+    }
+  }
+  auto& pi = L.pi;
+  auto& bi = L.bi;
+  for (uint32_t i = 0; i < n; i++) {
+    if (valid && !valid[i]) continue;
+    const uint32_t c = codes[i];
+    if (const JoinEntry* e = L.dict_entry[c])
+      table_.ForEachRow(L.dict_hash[c], *e, [&](uint32_t r) {
+        pi.push_back(i);
+        bi.push_back(r);
+      });
+  }
+  return true;
 }
 
 // Output rows (probe row p[j], build row b[j]): the probe columns, then the build columns.

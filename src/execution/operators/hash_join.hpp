@@ -8,6 +8,9 @@
 // words and hashes computed a chunk at a time in the sink. EXPLAIN ANALYZE shows which one
 // was built. NULL keys never match,
 // except in the semi/anti joins of INTERSECT/EXCEPT (nulls_equal), where they match NULL keys.
+// A single VARCHAR probe key in dictionary form (a scan of a dictionary-encoded chunk,
+// common/vector.hpp) is hashed and looked up once per dictionary entry its rows use, and
+// each row then finds its build rows by its code (DictProbe).
 // Those of INTERSECT ALL/EXCEPT ALL (counted) build on distinct rows with their count as
 // the last build column, and each probe row uses up one of its match's count.
 // Join types: see LJoinType (Mark adds one BOOLEAN column to the probe row). A Full join
@@ -87,6 +90,7 @@ class PhysicalHashJoin : public PhysicalOperator {
   void ForTableRows(const BuildChunk& b, F&& f) const;
   bool KeysEqual(const std::vector<const Vector*>& probe, uint32_t i, uint32_t row) const;
   void Match(uint32_t n, const std::vector<const Vector*>& keys, ProbeLocal& L) const;
+  bool DictProbe(uint32_t n, const Vector& key, const uint8_t* valid, ProbeLocal& L) const;
   void Assemble(DataChunk& in, const std::vector<uint32_t>& p, const std::vector<uint32_t>& b, DataChunk& o,
                 bool move_probe, const std::vector<uint8_t>* only = nullptr) const;
 
@@ -118,6 +122,8 @@ class PhysicalHashJoin : public PhysicalOperator {
   std::unique_ptr<std::atomic<int64_t>[]> remaining_;
   // Full, RightSemi, RightAnti: per build row, whether a probe row matched it
   std::unique_ptr<std::atomic<uint8_t>[]> matched_;
+  // Probe chunks matched by dictionary codes (DictProbe); EXPLAIN ANALYZE shows them.
+  mutable std::atomic<uint64_t> dict_probe_chunks_{0};
   // perfect hash
   bool is_dense_ = false;
   int64_t dense_min_ = 0;

@@ -171,9 +171,19 @@ static void GatherRows(const ColumnChunk& c, uint32_t base, const uint32_t* rows
     for (uint32_t i = 0; i < n; i++) v[at(i)] = 1;
   }
   if (c.type.physical() == PhysType::Str) {
+    // A dictionary chunk's rows appended to a vector also keep their codes (Vector's
+    // dictionary form), when the rows before them are codes of the same dictionary.
+    const bool dict = !in_place && c.str_enc == StringEncoding::Dictionary && c.owner &&
+                      (dst_off == 0 || (out.has_dict() && !out.dict_codes_external() && out.dict().SameAs(c.Dict())));
     StrRef* o = out.data<StrRef>();
     for (uint32_t i = 0; i < n; i++) o[at(i)] = c.GetString(base + rows[i]);
     out.KeepAlive(c.owner);
+    if (dict) {
+      const uint32_t* src = reinterpret_cast<const uint32_t*>(c.data) + base;
+      uint32_t* codes = out.DictCodesBuffer() + dst_off;
+      for (uint32_t i = 0; i < n; i++) codes[i] = src[rows[i]];
+      out.SetDict(c.Dict(), c.owner, nullptr);
+    }
     return;
   }
   size_t w = (size_t)c.type.width();

@@ -3,7 +3,8 @@
 // need are read first, and the other columns are read only for the surviving rows (late
 // materialisation); a filter's columns are read when it comes to be evaluated, only for the
 // rows the filters before it kept. A filter over one dictionary-encoded VARCHAR column is
-// evaluated once per dictionary entry of the row group and then looked up by code. Row
+// evaluated once per dictionary entry of the row group and then looked up by code; such a
+// column's rows are handed on with their codes too (Vector's dictionary form). Row
 // groups whose min/max statistics rule a filter out are skipped. Join filters passed
 // sideways from hash joins above (join_filter.hpp) are applied after the pushed-down
 // filters, the same way (key column read for the rows still selected, row groups skipped
