@@ -1,12 +1,13 @@
 // Sort keys of the CPU backend: the order of two cells of an ORDER BY key (DESC, NULLS
 // FIRST/LAST, DuckDB's order: NULLs placed by nulls_first whatever the direction, NaN after
-// every other double, strings by their bytes) and a 64-bit normalised prefix of a cell.
-// One definition, used by ORDER BY (operators/order.*) and the window operator.
+// every other double, strings by their bytes) and the normalised key of a cell: one or two
+// 64-bit words. One definition, used by ORDER BY (operators/order.*) and the window
+// operator.
 //
-// The prefix is monotone in the key's order: Compare(a, b) < 0 implies Prefix(a) <=
-// Prefix(b), so rows whose prefixes differ are ordered by the prefixes alone and only ties
-// are compared cell by cell. Where the prefix holds the whole value (`PrefixExact`), equal
-// prefixes mean equal cells.
+// The words are monotone in the key's order: Compare(a, b) < 0 implies words(a) <=
+// words(b) (compared word by word), so rows whose words differ are ordered by the words
+// alone and only ties are compared cell by cell. Where the words hold the whole value
+// (`PrefixExact`), equal words mean equal cells.
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -57,12 +58,23 @@ struct KeyColumn {
   }
   int Compare(uint32_t a, uint32_t b) const { return Compare(a, *this, b); }
 
-  // Whether equal prefixes mean equal cells (NULLs included) for this column.
-  bool PrefixExact() const {
-    return phys == PhysType::Bool || phys == PhysType::I32 || (phys == PhysType::I64 && !valid);
+  // How many 64-bit words of normalised key a column of this type has: strings their
+  // first 16 bytes, 128-bit integers their two halves, others one.
+  static int PrefixWords(PhysType p) { return p == PhysType::Str || p == PhysType::I128 ? 2 : 1; }
+  // Whether equal words (all PrefixWords of them) mean equal cells, NULLs included where
+  // the column `nulls` may hold them (a NULL's words clash with the extreme 64-bit values).
+  static bool PrefixExact(PhysType p, bool nulls) {
+    switch (p) {
+      case PhysType::Bool:
+      case PhysType::I32:
+      case PhysType::F64: return true;
+      case PhysType::I64:
+      case PhysType::I128: return !nulls;
+      default: return false;
+    }
   }
-  // The normalised prefix of row i (see the file comment).
-  uint64_t Prefix(uint32_t i) const {
+  // Word `word` of row i's normalised key (see the file comment).
+  uint64_t Prefix(uint32_t i, int word = 0) const {
     if (valid && !valid[i]) return nulls_first ? 0 : UINT64_MAX;
     uint64_t e;  // ascending encoding of the value
     switch (phys) {
@@ -70,10 +82,12 @@ struct KeyColumn {
       case PhysType::Bool: e = 1 + data[i]; break;
       case PhysType::I32: e = (uint64_t)((int64_t)reinterpret_cast<const int32_t*>(data)[i] - INT32_MIN + 1); break;
       case PhysType::I64: e = (uint64_t)reinterpret_cast<const int64_t*>(data)[i] ^ (1ull << 63); break;
-      case PhysType::I128:
-        e = (uint64_t)(reinterpret_cast<const int128_t*>(data)[i] >> 64) ^ (1ull << 63);
+      case PhysType::I128: {
+        const int128_t v = reinterpret_cast<const int128_t*>(data)[i];
+        e = word == 0 ? (uint64_t)(v >> 64) ^ (1ull << 63) : (uint64_t)v;
         break;
-      case PhysType::F64: {
+      }
+      case PhysType::F64: {  // never 0 or ~0 (NaN is one NaN): no clash with a NULL's
         double d = reinterpret_cast<const double*>(data)[i];
         if (d != d) d = __builtin_nan("");  // every NaN alike, after +inf
         if (d == 0) d = 0;                  // -0 == 0
@@ -82,10 +96,11 @@ struct KeyColumn {
         e = (bits >> 63) ? ~bits : bits | (1ull << 63);
         break;
       }
-      default: {  // the first 8 bytes, big-endian, zero-padded
+      default: {  // bytes [8 word, 8 word + 8), big-endian, zero-padded
         StrRef s = reinterpret_cast<const StrRef*>(data)[i];
+        const size_t from = (size_t)word * 8;
         uint8_t b[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-        std::memcpy(b, s.data(), s.size() < 8 ? s.size() : 8);
+        if (s.size() > from) std::memcpy(b, s.data() + from, s.size() - from < 8 ? s.size() - from : 8);
         e = 0;
         for (int k = 0; k < 8; k++) e = (e << 8) | b[k];
         break;

@@ -27,25 +27,50 @@ constexpr int64_t kLocalTopNMax = 1 << 20;
 constexpr uint64_t kMinRunRows = 32768;
 
 struct Entry {
-  uint64_t prefix;  // the first key's normalised prefix (sort_keys.hpp)
-  uint32_t row;     // the row in its run
+  uint64_t w[2];  // normalised key words (sort_keys.hpp), as KeyLayout places them
+  uint32_t row;   // the row in its run
 };
+
+// Which key words fill an entry's two words (the first keys', in order, up to the first
+// whose words do not decide it), and the first key they leave undecided.
+struct KeyLayout {
+  int slots = 0;
+  uint32_t key[2] = {0, 0};
+  int word[2] = {0, 0};
+  size_t from = 0;
+};
+
+KeyLayout Layout(const std::vector<Type>& types, const std::vector<OrderSpec>& orders, const std::vector<bool>& nulls) {
+  KeyLayout l;
+  for (size_t k = 0; k < orders.size() && l.slots < 2; k++) {
+    const PhysType p = types[orders[k].expr->index].physical();
+    const int words = KeyColumn::PrefixWords(p);
+    int placed = 0;
+    for (; placed < words && l.slots < 2; placed++, l.slots++) {
+      l.key[l.slots] = (uint32_t)k;
+      l.word[l.slots] = placed;
+    }
+    if (placed < words || !KeyColumn::PrefixExact(p, nulls[k])) break;
+    l.from = k + 1;
+  }
+  return l;
+}
 
 // One run: its rows concatenated, its key columns and its entries in sorted order.
 struct Run {
   std::vector<Vector> cols;
   std::vector<KeyColumn> keys;
   std::vector<Entry> entries;
-  bool exact = false;  // the first key's prefix decides it (PrefixExact)
 };
 
-// The order of rows, run by run: keys (the first one by its prefix, then cell by cell from
-// key `from`), ties by run, then by row (the input order: runs are contiguous in it).
+// The order of rows, run by run: the entries' words, then the keys they leave undecided
+// cell by cell, ties by run, then by row (the input order: runs are contiguous in it).
 struct RunOrder {
   const std::vector<Run>* runs;
-  size_t from;  // 1 when every run's prefix decides the first key
+  size_t from;
   bool Less(uint32_t ra, const Entry& a, uint32_t rb, const Entry& b) const {
-    if (a.prefix != b.prefix) return a.prefix < b.prefix;
+    if (a.w[0] != b.w[0]) return a.w[0] < b.w[0];
+    if (a.w[1] != b.w[1]) return a.w[1] < b.w[1];
     const Run &x = (*runs)[ra], &y = (*runs)[rb];
     for (size_t k = from; k < x.keys.size(); k++)
       if (int c = x.keys[k].Compare(a.row, y.keys[k], b.row)) return c < 0;
@@ -53,10 +78,57 @@ struct RunOrder {
   }
 };
 
+// Sorts the entries [lo, hi) of run `r` whose first key is a string, all equal in that
+// key's words before `word` (MSD order: the strings' next 16 bytes become the words and
+// each group of equal words is refined further), instead of comparing ties string by
+// string, which reads each string once per comparison from all over memory. Where every
+// string in the group is used up, they are equal up to zero padding: ordered by NULL and
+// length, then by the other keys. The entries' words are restored on return.
+void RefineStrings(std::vector<Run>& runs, uint32_t r, Entry* lo, Entry* hi, int word) {
+  const Run& run = runs[r];
+  const KeyColumn& k = run.keys[0];
+  const uint64_t w0 = lo->w[0], w1 = lo->w[1];
+  const StrRef* str = reinterpret_cast<const StrRef*>(k.data);
+  auto is_null = [&](uint32_t i) { return k.valid && !k.valid[i]; };
+  if (word >= 64) {  // past 512 bytes: string by string (no deep recursion)
+    RunOrder all{&runs, 0};
+    std::sort(lo, hi, [&](const Entry& a, const Entry& b) { return all.Less(r, a, r, b); });
+    for (Entry* e = lo; e < hi; e++) e->w[0] = w0, e->w[1] = w1;
+    return;
+  }
+  bool longer = false;
+  for (Entry* e = lo; e < hi && !longer; e++) longer = !is_null(e->row) && str[e->row].size() > (size_t)word * 8;
+  if (!longer) {
+    for (Entry* e = lo; e < hi; e++) {
+      uint64_t len = 1 + (is_null(e->row) ? 0 : str[e->row].size());
+      e->w[0] = is_null(e->row) ? (k.nulls_first ? 0 : UINT64_MAX) : (k.desc ? ~len : len);
+      e->w[1] = 0;
+    }
+    RunOrder rest{&runs, 1};
+    std::sort(lo, hi, [&](const Entry& a, const Entry& b) { return rest.Less(r, a, r, b); });
+  } else {
+    for (Entry* e = lo; e < hi; e++) {
+      e->w[0] = k.Prefix(e->row, word);
+      e->w[1] = k.Prefix(e->row, word + 1);
+    }
+    std::sort(lo, hi, [](const Entry& a, const Entry& b) {
+      return a.w[0] != b.w[0] ? a.w[0] < b.w[0] : a.w[1] != b.w[1] ? a.w[1] < b.w[1] : a.row < b.row;
+    });
+    for (Entry* g = lo; g < hi;) {
+      Entry* e = g + 1;
+      while (e < hi && e->w[0] == g->w[0] && e->w[1] == g->w[1]) e++;
+      if (e - g > 1) RefineStrings(runs, r, g, e, word + 2);
+      g = e;
+    }
+  }
+  for (Entry* e = lo; e < hi; e++) e->w[0] = w0, e->w[1] = w1;
+}
+
 // Concatenates chunks [c0, c1) into run `r`, sorts its entries and keeps the first `keep`
 // (-1: all).
 void BuildRun(std::vector<DataChunk>& chunks, size_t c0, size_t c1, const std::vector<Type>& types,
-              const std::vector<OrderSpec>& orders, int64_t keep, std::vector<Run>& runs, uint32_t r) {
+              const std::vector<OrderSpec>& orders, const KeyLayout& layout, int64_t keep, std::vector<Run>& runs,
+              uint32_t r) {
   Run& run = runs[r];
   uint64_t n64 = 0;
   for (size_t c = c0; c < c1; c++) n64 += chunks[c].size;
@@ -72,13 +144,29 @@ void BuildRun(std::vector<DataChunk>& chunks, size_t c0, size_t c1, const std::v
     ch = DataChunk();  // its strings stay alive through the run's columns
   }
   for (auto& o : orders) run.keys.emplace_back(run.cols[o.expr->index], o.desc, o.nulls_first);
-  run.exact = run.keys[0].PrefixExact();
   run.entries.resize(n);
-  const KeyColumn& k0 = run.keys[0];
-  for (uint32_t i = 0; i < n; i++) run.entries[i] = {k0.Prefix(i), i};
-  RunOrder order{&runs, run.exact ? 1u : 0u};
+  for (uint32_t i = 0; i < n; i++) {
+    Entry& e = run.entries[i];
+    e.row = i;
+    e.w[1] = 0;
+    for (int s = 0; s < layout.slots; s++) e.w[s] = run.keys[layout.key[s]].Prefix(i, layout.word[s]);
+  }
+  RunOrder order{&runs, layout.from};
   auto less = [&](const Entry& a, const Entry& b) { return order.Less(r, a, r, b); };
-  if (keep >= 0 && (uint64_t)keep < n) {
+  if (run.keys[0].phys == PhysType::Str && layout.slots == 2 && layout.key[1] == 0) {
+    // A string first key: by its first 16 bytes, ties refined (RefineStrings).
+    std::sort(run.entries.begin(), run.entries.end(), [](const Entry& a, const Entry& b) {
+      return a.w[0] != b.w[0] ? a.w[0] < b.w[0] : a.w[1] != b.w[1] ? a.w[1] < b.w[1] : a.row < b.row;
+    });
+    Entry* end = run.entries.data() + n;
+    for (Entry* g = run.entries.data(); g < end;) {
+      Entry* e = g + 1;
+      while (e < end && e->w[0] == g->w[0] && e->w[1] == g->w[1]) e++;
+      if (e - g > 1) RefineStrings(runs, r, g, e, 2);
+      g = e;
+    }
+    if (keep >= 0 && (uint64_t)keep < n) run.entries.resize((size_t)keep);
+  } else if (keep >= 0 && (uint64_t)keep < n) {
     std::partial_sort(run.entries.begin(), run.entries.begin() + keep, run.entries.end(), less);
     run.entries.resize((size_t)keep);
   } else {
@@ -159,20 +247,20 @@ ChunkList PhysicalOrder::SortChunks(std::vector<DataChunk>&& chunks, int64_t kee
   }
   cut.push_back(chunks.size());
   const uint32_t R = (uint32_t)cut.size() - 1;
+  std::vector<bool> nulls(orders.size(), false);
+  for (size_t k = 0; k < orders.size(); k++)
+    for (auto& c : chunks) nulls[k] = nulls[k] || c.cols[orders[k].expr->index].has_nulls();
+  const KeyLayout layout = Layout(types, orders, nulls);
   std::vector<Run> runs(R);
   ParallelFor(R, threads, [&](uint64_t r, unsigned) {
-    BuildRun(chunks, cut[r], cut[r + 1], types, orders, keep, runs, (uint32_t)r);
+    BuildRun(chunks, cut[r], cut[r + 1], types, orders, layout, keep, runs, (uint32_t)r);
   });
   chunks.clear();
   uint64_t total = 0;
-  bool exact = true;
-  for (auto& run : runs) {
-    total += run.entries.size();
-    exact &= run.exact;
-  }
+  for (auto& run : runs) total += run.entries.size();
   const uint64_t m = keep >= 0 ? std::min<uint64_t>(total, (uint64_t)keep) : total;
   TESSERA_ASSERT(m < UINT32_MAX, "sort output too large");
-  RunOrder order{&runs, exact ? 1u : 0u};
+  RunOrder order{&runs, layout.from};
   std::vector<uint32_t> out_run(m), out_row(m);
   if (R == 1) {
     for (uint64_t i = 0; i < m; i++) out_row[i] = runs[0].entries[i].row;
