@@ -1,15 +1,24 @@
-// DISTINCT aggregates as two aggregations: an aggregation whose aggregates are all
-// DISTINCT over the same argument x (COUNT/SUM/AVG(DISTINCT x), MIN/MAX(x), TPC-H q16's
+// DISTINCT aggregates as two aggregations: an aggregation whose DISTINCT aggregates are
+// all over the same argument x (COUNT/SUM/AVG(DISTINCT x), MIN/MAX(x), TPC-H q16's
 // count(DISTINCT ps_suppkey)) becomes
-//     Aggregate(G | agg(x'))  over  Aggregate(G, x | )
+//     Aggregate(G | agg(x'), outer(p))  over  Aggregate(G, x | p)
 // the inner one de-duplicating (G, x), the outer one aggregating the distinct x' per group
-// without DISTINCT. NULLs stay right: the inner aggregation keeps one NULL group of x per
-// G, which agg(x') ignores as agg(DISTINCT x) does. Both are plain hash aggregations, so
-// both backends run them in parallel (the GPU reads the inner groups in place) instead of
-// keeping a set of values per group. The outer aggregation keeps its bindings, so nothing
-// above it changes.
+// without DISTINCT. Plain aggregates beside them that split into a partial per (G, x) and
+// a combination of the partials (sum over integers and decimals: the sum of sums; min,
+// max: of the partials; count(e), count(*): the sum of the counts, still BIGINT) are
+// computed as partials p by the inner aggregation and combined by the outer one. NULLs
+// stay right: the inner aggregation keeps one NULL group of x per G, which agg(x') ignores
+// as agg(DISTINCT x) does. Both are plain hash aggregations, so both backends run them in
+// parallel (the GPU reads the inner groups in place) instead of keeping a set of values
+// per group. The outer aggregation keeps its bindings, so nothing above it changes.
+//
+// Not rewritten (the hash aggregate's per-group sets, sets merged per group): DISTINCT over
+// two different arguments, and plain aggregates that do not split so (avg, sum over
+// DOUBLE, whose partial sums would round differently, the holistic ones), and count
+// beside DISTINCT without GROUP BY (over no rows the sum of no counts would be NULL, not 0).
 #include <algorithm>
 
+#include "function/function_registry.hpp"
 #include "optimizer/optimizer.hpp"
 
 namespace tessera {
@@ -22,43 +31,96 @@ void MaxIndex(const LogicalOp& op, uint32_t& m) {
   for (auto& c : op.children) MaxIndex(*c, m);
 }
 
-// MIN/MAX count as DISTINCT aggregates of their argument: the binder drops their DISTINCT
-// (it changes nothing), and over the distinct x' they give what they give over x.
-bool Rewritable(const LogicalOp& a) {
-  if (a.kind != LogicalKind::Aggregate || a.aggs.empty()) return false;
-  const BoundExpr& first = *a.aggs[0];
-  bool any_distinct = false;
+bool SameArgument(const BoundExpr& a, const BoundExpr& b) {
+  return a.children[0]->ToString() == b.children[0]->ToString() && a.children[0]->type == b.children[0]->type;
+}
+
+// How the outer aggregation computes one aggregate of a rewritten aggregation.
+enum class Split {
+  OverDistinct,  // agg(x') over the inner groups' x: the DISTINCT ones, min/max(x)
+  Partial,       // combine(p) over a partial p the inner aggregation computes
+};
+
+// A plain aggregate that splits into a partial and its combination (see the file comment).
+bool Splits(const BoundExpr& g, bool grouped) {
+  if (g.distinct || g.kind != BExpr::Agg) return false;
+  if (g.name == "count_star") return grouped;
+  if (g.children.size() != 1) return false;
+  if (g.name == "count") return grouped;
+  if (g.name == "min" || g.name == "max") return true;
+  if (g.name == "sum") return g.children[0]->type.physical() != PhysType::F64 && g.type.physical() != PhysType::F64;
+  return false;
+}
+
+// The DISTINCT argument's first aggregate, when `a` can be rewritten (else null).
+const BoundExpr* DistinctArgument(const LogicalOp& a, std::vector<Split>& how) {
+  if (a.kind != LogicalKind::Aggregate || a.aggs.empty()) return nullptr;
+  const BoundExpr* x = nullptr;
+  for (auto& g : a.aggs)
+    if (g->kind == BExpr::Agg && g->distinct && g->children.size() == 1) {
+      if (g->name != "count" && g->name != "sum" && g->name != "avg") return nullptr;
+      if (x && !SameArgument(*x, *g)) return nullptr;
+      x = g.get();
+    }
+  if (!x) return nullptr;
+  const bool grouped = !a.groups.empty();
+  how.clear();
   for (auto& g : a.aggs) {
-    if (g->kind != BExpr::Agg || g->children.size() != 1) return false;
+    // MIN/MAX count as DISTINCT aggregates of their argument: the binder drops their
+    // DISTINCT (it changes nothing), and over the distinct x' they give what they give over x.
     const bool extremum = g->name == "min" || g->name == "max";
-    if (!g->distinct && !extremum) return false;
-    any_distinct |= g->distinct;
-    if (g->name != "count" && g->name != "sum" && g->name != "avg" && !extremum) return false;
-    if (g->children[0]->ToString() != first.children[0]->ToString() || !(g->children[0]->type == first.children[0]->type))
-      return false;
+    if (g->kind == BExpr::Agg && g->children.size() == 1 && (g->distinct || extremum) && SameArgument(*x, *g))
+      how.push_back(Split::OverDistinct);
+    else if (Splits(*g, grouped))
+      how.push_back(Split::Partial);
+    else
+      return nullptr;
   }
-  return any_distinct;
+  return x;
+}
+
+// The outer aggregate combining g's partials (column `col` of the inner aggregation) into
+// what g computes, of g's type (a sum of counts stays BIGINT, as a sum of the partial sums
+// of INTEGERs does: the sum's state and result rules take any integer result type).
+BoundExprPtr Combine(const BoundExpr& g, BoundExprPtr col) {
+  const bool count = g.name == "count" || g.name == "count_star";
+  auto c = std::make_unique<BoundExpr>(BExpr::Agg, g.type);
+  c->name = count ? "sum" : g.name;
+  c->agg_fn = count ? &AggregateFunctionNamed("sum") : g.agg_fn;
+  c->children.push_back(std::move(col));
+  return c;
 }
 
 void Rewrite(LogicalOp& op, uint32_t& next) {
   for (auto& c : op.children) Rewrite(*c, next);
-  if (!Rewritable(op)) return;
+  std::vector<Split> how;
+  const BoundExpr* xp = DistinctArgument(op, how);
+  if (!xp) return;
   auto inner = std::make_unique<LogicalOp>(LogicalKind::Aggregate);
   inner->group_index = next++;
   inner->agg_index = next++;
   inner->children = std::move(op.children);
   inner->estimated_rows = op.estimated_rows;
   for (auto& g : op.groups) inner->groups.push_back(g->Copy());
-  inner->groups.push_back(op.aggs[0]->children[0]->Copy());
+  inner->groups.push_back(xp->children[0]->Copy());
   const uint32_t nk = (uint32_t)op.groups.size();
   for (uint32_t k = 0; k < nk; k++) {
     auto col = MakeColumn({inner->group_index, k}, op.groups[k]->type, op.groups[k]->ToString());
     op.groups[k] = std::move(col);
   }
   const BoundExpr& x = *inner->groups.back();
-  for (auto& g : op.aggs) {
-    g->distinct = false;
-    g->children[0] = MakeColumn({inner->group_index, nk}, x.type, x.ToString());
+  for (size_t i = 0; i < op.aggs.size(); i++) {
+    BoundExprPtr& g = op.aggs[i];
+    if (how[i] == Split::OverDistinct) {
+      g->distinct = false;
+      g->children[0] = MakeColumn({inner->group_index, nk}, x.type, x.ToString());
+      continue;
+    }
+    const uint32_t p = (uint32_t)inner->aggs.size();
+    // The partial is g itself, moved to the inner aggregation (its type: g's).
+    BoundExprPtr outer = Combine(*g, MakeColumn({inner->agg_index, p}, g->type, g->ToString()));
+    inner->aggs.push_back(std::move(g));
+    g = std::move(outer);
   }
   op.children.clear();
   op.children.push_back(std::move(inner));

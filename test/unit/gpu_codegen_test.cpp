@@ -158,6 +158,21 @@ TEST(order_by_limit_over_groups_is_planned_for_the_gpu) {
   }
 }
 
+// count(DISTINCT) beside plain aggregates (optimizer/distinct_aggregates.cpp): the plain
+// ones as partials per (group, argument) combined by the outer aggregation (a sum of
+// counts and of INTEGER sums typed BIGINT), both aggregations on the GPU; kernels compile.
+TEST(distinct_beside_plain_aggregates_runs_on_the_gpu) {
+  auto p = PlanForGpu("select lo_discount, count(distinct lo_partkey), count(*), sum(lo_revenue), min(lo_tax), "
+                      "sum(lo_quantity) from lineorder group by lo_discount");
+  CHECK_EQ(p.gpu->DeviceLabel(), std::string("gpu"));
+  CHECK(!p.gpu->Sources().empty());
+  for (auto& src : p.gpu->Sources()) {
+    double ms = 0;
+    std::vector<char> cubin = gpu::KernelCache::Compile(src, 9, 0, &ms);
+    CHECK(cubin.size() > 4 && cubin[0] == 0x7f && cubin[1] == 'E');
+  }
+}
+
 TEST(unsupported_pipelines_stay_on_the_cpu_with_a_reason) {
   // A DOUBLE group key and a string-valued expression.
   auto a = PlanForGpu("select lo_quantity / 2.0, count(*) from lineorder group by lo_quantity / 2.0");

@@ -1,6 +1,12 @@
-// ORDER BY (with an optional top-N limit hint): collects all rows, sorts row indices by
-// the keys, emits rows in order. Its source is ordered, so the pipeline after it runs on
-// one thread.
+// ORDER BY (with an optional top-N limit hint), sorted in parallel: the collected rows are
+// cut into runs (contiguous in the order the workers handed them over), each run
+// concatenated and sorted on its own thread by (normalised key prefix, full key compare on
+// prefix ties, input position), then the runs are merged in parallel, each thread merging
+// one range of the output (split by sampled splitters, found in every run by binary
+// search), and the output chunks gathered in parallel. Ties keep the input order. A TOP_N
+// worker keeps only its first top_n rows as it goes (sorting what it holds each time that
+// doubles), so the final sort sees at most top_n rows a worker. Its source is ordered, so
+// the pipeline after it runs on one thread.
 #pragma once
 #include "execution/physical_operator.hpp"
 #include "planner/logical_plan.hpp"
@@ -30,6 +36,11 @@ class PhysicalOrder : public PhysicalOperator {
   int64_t top_n;  // keep only the first top_n rows (-1: all)
 
  private:
+  // Sorts `chunks` on `threads` threads into chunks of at most kVectorSize rows, keeping
+  // the first `keep` rows (-1: all); with `own_strings` the output's strings are copied
+  // into its own heaps.
+  ChunkList SortChunks(std::vector<DataChunk>&& chunks, int64_t keep, unsigned threads, bool own_strings) const;
+
   ChunkList input_;
   ChunkList sorted_;
 };

@@ -10,52 +10,13 @@
 #include "execution/expression_executor.hpp"
 #include "execution/hashing.hpp"
 #include "execution/operators/hash_aggregate.hpp"
+#include "execution/sort_keys.hpp"
 #include "function/scalar_ops.hpp"
 #include "planner/bound_window.hpp"
 
 namespace tessera {
 
 namespace {
-
-template <class T>
-int Cmp(const T& a, const T& b) { return ops::LessThan(a, b) ? -1 : (ops::LessThan(b, a) ? 1 : 0); }
-
-// A sort key column read without dispatching on its type per comparison.
-struct KeyColumn {
-  PhysType phys;
-  const uint8_t* data;
-  const uint8_t* valid;  // null: no NULLs
-  bool desc = false, nulls_first = false;
-
-  KeyColumn(const Vector& v, bool d, bool nf)
-      : phys(v.type().physical()), data(v.raw()), valid(v.validity_or_null()), desc(d), nulls_first(nf) {}
-
-  template <class T>
-  int CmpAs(uint32_t a, uint32_t b) const {
-    return Cmp(reinterpret_cast<const T*>(data)[a], reinterpret_cast<const T*>(data)[b]);
-  }
-  // <0, 0, >0: row a before, with, after row b in this key's order.
-  int Compare(uint32_t a, uint32_t b) const {
-    if (valid) {
-      bool va = valid[a], vb = valid[b];
-      if (!va || !vb) {
-        if (va == vb) return 0;
-        int r = va ? -1 : 1;  // NULLS LAST
-        return nulls_first ? -r : r;
-      }
-    }
-    int c;
-    switch (phys) {
-      case PhysType::Bool: c = CmpAs<uint8_t>(a, b); break;
-      case PhysType::I32: c = CmpAs<int32_t>(a, b); break;
-      case PhysType::I64: c = CmpAs<int64_t>(a, b); break;
-      case PhysType::I128: c = CmpAs<int128_t>(a, b); break;
-      case PhysType::F64: c = CmpAs<double>(a, b); break;
-      default: c = CmpAs<StrRef>(a, b); break;
-    }
-    return desc ? -c : c;
-  }
-};
 
 // Row `from` of src into row `to` of dst (same type; dst's validity materialised and its
 // strings shared beforehand, so that tasks may write disjoint rows concurrently).
@@ -262,7 +223,7 @@ struct PartitionEval {
         const T* keys = range_keys.data<T>();
         const T v = val.data<T>()[row];
         auto before = [&](uint32_t j) {
-          int c = Cmp(keys[j], v);
+          int c = CompareValues(keys[j], v);
           if (desc) c = -c;
           return is_start ? c < 0 : c <= 0;
         };
