@@ -6,7 +6,7 @@ LogicalOpPtr Optimize(LogicalOpPtr plan, bool for_cpu) {
   FoldConstants(*plan);
   FactorOrPredicates(*plan);
   PushLeftJoinRightFilters(*plan);  // before the join order, which pushes them into the scans
-  plan = ReorderJoins(std::move(plan));
+  plan = ReorderJoins(std::move(plan), for_cpu);
   SimplifyOuterJoins(*plan);  // after the join order: the join keeps its sides and its single-match check
   PushSemiJoinsDown(plan);  // after the join order: a selective semi/anti join filters its relation first
   ReduceGroupsBySemiJoin(*plan);  // after both: the joins of decorrelated subqueries are inner, with their sides

@@ -36,7 +36,7 @@ BoundExprPtr FoldExpression(BoundExprPtr e);
 // CAST(date AS TIMESTAMP) CMP timestamp constant -> date CMP' date constant (exactly
 // equivalent; date_comparison.cpp); anything else is returned as it is.
 BoundExprPtr NarrowDateComparison(BoundExprPtr e);
-LogicalOpPtr ReorderJoins(LogicalOpPtr op);
+LogicalOpPtr ReorderJoins(LogicalOpPtr op, bool for_cpu = false);
 void SplitDistinctAggregates(LogicalOp& root);
 void PushLeftJoinRightFilters(LogicalOp& root);
 void PruneColumns(LogicalOp& root);
