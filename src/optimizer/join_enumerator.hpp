@@ -84,11 +84,13 @@ struct JoinPlan {
 // per row than probing: kBuildWeight) and the probes (a probe into a table beyond the caches,
 // over 64 K rows, counted as four in-cache ones). Plans sum it over their joins.
 // A direct-mapped build (`direct`: slot = key - min, no hashing, no chains) costs
-// kDirectBuildWeight a row: measured on the CPU about 50 ns a row against about 280 for a
-// generic hash table (TPC-H q09's orders at SF1); its probes, one array read, count as half a generic
-// probe beyond the caches.
+// kDirectBuildWeight a row, as much as a probe: one slot written and the row copied
+// (measured on the CPU about 50 ns a row against about 280 for a generic hash table,
+// TPC-H q09's orders at SF1); its probes, one array read, count as two in-cache probes
+// beyond the caches (a generic table's as four).
 constexpr double kBuildWeight = 2;
-constexpr double kDirectBuildWeight = kBuildWeight * 50 / 280;
+constexpr double kDirectBuildWeight = 1;
+constexpr double kCacheResidentRows = 65536;  // a table of more rows is beyond the caches
 double JoinStepCost(double probe_rows, double build_rows, double out_rows, bool direct = false);
 
 // The join tree for the graph: dynamic programming up to kMaxDpRelations relations, the
