@@ -6,9 +6,10 @@ LogicalOpPtr Optimize(LogicalOpPtr plan, bool for_cpu) {
   FoldConstants(*plan);
   FactorOrPredicates(*plan);
   PushLeftJoinRightFilters(*plan);  // before the join order, which pushes them into the scans
+  // Also places LEFT/semi/anti/mark joins among the inner joins (a selective semi join
+  // filters its relation first).
   plan = ReorderJoins(std::move(plan), for_cpu);
   SimplifyOuterJoins(*plan);  // after the join order: the join keeps its sides and its single-match check
-  PushSemiJoinsDown(plan);  // after the join order: a selective semi/anti join filters its relation first
   ReduceGroupsBySemiJoin(*plan);  // after both: the joins of decorrelated subqueries are inner, with their sides
   SplitDistinctAggregates(*plan);
   PruneColumns(*plan);

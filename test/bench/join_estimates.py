@@ -10,8 +10,8 @@ all joins is at most 2 and none is above 100. The inner joins that build their h
 on the side both estimated and measured larger than their probe side are listed; with
 --build-sides (as ctest runs it) they are failures: the join order (optimizer/
 join_enumerator.cpp) builds the smaller estimated side of every join it makes (or a
-larger one on a direct-mapped key, "(perfect hash)", where that is cheaper), and the
-semi-join pushdown swaps the sides of a join above the relation it shrinks. Exits 1 with
+larger one on a direct-mapped key, "(perfect hash)", where that is cheaper), semi and anti
+joins among them. Exits 1 with
 the list of failures.
 """
 import json

@@ -162,7 +162,7 @@ TEST(tpch_q04_q21_q22_build_on_the_outer_side_on_the_cpu_only) {
 
 TEST_MAIN()
 
-// optimizer/semi_join_pushdown.cpp: a semi join whose subquery side is small moves below
+// The join order (optimizer/join_enumerator.cpp): a semi join whose subquery side is small moves below
 // the inner joins onto the relation its keys come from (TPC-H q18's IN over orders, on
 // both backends); a large subquery side stays above the region (q21's EXISTS).
 TEST(selective_semi_join_goes_below_the_inner_joins) {
