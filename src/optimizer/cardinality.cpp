@@ -463,6 +463,27 @@ double SemiJoinFraction(const std::vector<KeyEstimate>& left, const std::vector<
   return std::clamp(ndv / KeyDomain(left, right), 0.0, 1.0);
 }
 
+double JoinRows(LJoinType type, double lr, double rr, const std::vector<KeyEstimate>& lk,
+                const std::vector<KeyEstimate>& rk, double residual) {
+  const double inner = InnerJoinRows(lr, rr, lk, rk) * residual;
+  switch (type) {
+    case LJoinType::Inner:
+    case LJoinType::Cross: return inner;
+    case LJoinType::Left: return std::max(lr, inner);
+    case LJoinType::Full: return std::max({lr, rr, inner});
+    case LJoinType::Mark: return lr;
+    case LJoinType::Semi: return lr * SemiJoinFraction(lk, rk);
+    // An anti join is taken to keep at least a tenth: the containment of the keys that
+    // says none is kept is the estimate's least certain part (min/max-based distinct
+    // counts of files without sketches say it for every foreign key).
+    case LJoinType::Anti: return lr * std::max(0.1, 1 - SemiJoinFraction(lk, rk));
+    // Sides swapped (semi_join_side.cpp): the right side's rows are returned.
+    case LJoinType::RightSemi: return rr * SemiJoinFraction(rk, lk);
+    case LJoinType::RightAnti: return rr * std::max(0.1, 1 - SemiJoinFraction(rk, lk));
+  }
+  return inner;
+}
+
 void EstimateRows(LogicalOp& op) {
   for (auto& c : op.children) EstimateRows(*c);
   if (op.estimated_rows >= 0) return;
@@ -493,22 +514,7 @@ void EstimateRows(LogicalOp& op) {
       const double lr = Rows(l), rr = Rows(r);
       auto lk = Keys(op.left_keys, l), rk = Keys(op.right_keys, r);
       const double residual = op.residual ? EstimateSelectivity(*op.residual, nullptr) : 1;
-      const double inner = InnerJoinRows(lr, rr, lk, rk) * residual;
-      switch (op.join_type) {
-        case LJoinType::Inner:
-        case LJoinType::Cross: rows = inner; break;
-        case LJoinType::Left: rows = std::max(lr, inner); break;
-        case LJoinType::Full: rows = std::max({lr, rr, inner}); break;
-        case LJoinType::Mark: rows = lr; break;
-        case LJoinType::Semi: rows = lr * SemiJoinFraction(lk, rk); break;
-        // An anti join is taken to keep at least a tenth: the containment of the keys that
-        // says none is kept is the estimate's least certain part (min/max-based distinct
-        // counts of files without sketches say it for every foreign key).
-        case LJoinType::Anti: rows = lr * std::max(0.1, 1 - SemiJoinFraction(lk, rk)); break;
-        // Sides swapped (semi_join_side.cpp): the right side's rows are returned.
-        case LJoinType::RightSemi: rows = rr * SemiJoinFraction(rk, lk); break;
-        case LJoinType::RightAnti: rows = rr * std::max(0.1, 1 - SemiJoinFraction(rk, lk)); break;
-      }
+      rows = JoinRows(op.join_type, lr, rr, lk, rk, residual);
       break;
     }
     case LogicalKind::UnionAll:

@@ -46,6 +46,12 @@ double InnerJoinRows(double left_rows, double right_rows, const std::vector<KeyE
 // The fraction of left rows a semi join keeps (1 - that for an anti join).
 double SemiJoinFraction(const std::vector<KeyEstimate>& left, const std::vector<KeyEstimate>& right);
 
+// Rows of a join of `type` of sides estimated `left_rows` and `right_rows` on these keys, its
+// residual keeping the fraction `residual` of the pairs (EstimateRows' rule for a join; the
+// join order's for a LEFT/semi/anti/mark join it places).
+double JoinRows(LJoinType type, double left_rows, double right_rows, const std::vector<KeyEstimate>& left,
+                const std::vector<KeyEstimate>& right, double residual);
+
 // Fills in estimated_rows of every operator of the tree that has none (-1), children first.
 void EstimateRows(LogicalOp& op);
 

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "common/join_rules.hpp"
 #include "optimizer/cardinality.hpp"
 #include "optimizer/join_enumerator.hpp"
 #include "optimizer/optimizer.hpp"
@@ -26,7 +27,28 @@ struct Relation {
   double rows = 1;  // estimated output rows
   std::vector<BoundExprPtr> extra_filters;  // for non-scan relations
   const LogicalOp* scan = nullptr;  // the relation's scan, stays valid after `op` moves
+  // A unit (join_enumerator.hpp): the right side `op` of this LEFT/semi/anti/mark join,
+  // kept without its children; `needs` the relations its keys and residual read.
+  LogicalOpPtr join;
+  uint64_t needs = 0;
+  std::vector<KeyEstimate> left_keys, right_keys;  // estimates of the join's keys
+  bool left_keys_known = false;  // every left key reads one relation (its estimate is known)
 };
+
+// A LEFT, semi, anti or mark join the enumerator may place as a unit: with keys (a keyless
+// one tries every pair wherever it is), not a scalar subquery's single-match join, not NOT
+// IN's null-aware mark join, not INTERSECT/EXCEPT's NULLs-equal or counted joins.
+bool UnitJoin(const LogicalOp& op) {
+  return op.kind == LogicalKind::Join &&
+         (op.join_type == LJoinType::Left || op.join_type == LJoinType::Semi || op.join_type == LJoinType::Anti ||
+          op.join_type == LJoinType::Mark) &&
+         !op.left_keys.empty() && !op.single_match && !op.null_aware && !op.nulls_equal && !op.counted;
+}
+
+bool InnerJoin(const LogicalOp& op) {
+  return op.kind == LogicalKind::Join && (op.join_type == LJoinType::Cross || op.join_type == LJoinType::Inner) &&
+         !op.residual && !op.nulls_equal;  // NULLs equal (a decorrelated subquery's): kept as it is
+}
 
 struct Edge {
   size_t a, b;
@@ -39,23 +61,35 @@ struct Residual {
   BoundExprPtr pred;
 };
 
-void Flatten(LogicalOpPtr op, std::vector<Relation>& rels, std::vector<BoundExprPtr>& preds, JoinOrderStrategy strategy) {
+void Flatten(LogicalOpPtr op, std::vector<Relation>& rels, std::vector<BoundExprPtr>& preds, bool for_cpu) {
   if (op->kind == LogicalKind::Filter) {
     for (auto& f : op->filters) preds.push_back(std::move(f));
-    Flatten(std::move(op->children[0]), rels, preds, strategy);
+    Flatten(std::move(op->children[0]), rels, preds, for_cpu);
     return;
   }
-  if (op->kind == LogicalKind::Join &&
-      (op->join_type == LJoinType::Cross || op->join_type == LJoinType::Inner) && !op->residual &&
-      !op->nulls_equal) {
+  if (InnerJoin(*op)) {
     for (size_t i = 0; i < op->left_keys.size(); i++)
       preds.push_back(MakeCompare(ast::Op::Eq, std::move(op->left_keys[i]), std::move(op->right_keys[i])));
-    Flatten(std::move(op->children[0]), rels, preds, strategy);
-    Flatten(std::move(op->children[1]), rels, preds, strategy);
+    Flatten(std::move(op->children[0]), rels, preds, for_cpu);
+    Flatten(std::move(op->children[1]), rels, preds, for_cpu);
+    return;
+  }
+  if (UnitJoin(*op)) {
+    // The left side joins the region; the right side becomes a unit relation.
+    Flatten(std::move(op->children[0]), rels, preds, for_cpu);
+    Relation u;
+    u.op = ReorderJoins(std::move(op->children[1]), for_cpu);
+    EstimateRows(*u.op);
+    if (op->join_type == LJoinType::Mark) u.bindings = {ColumnBinding{op->table_index, 0}};
+    else u.bindings = u.op->Bindings();
+    op->children.clear();
+    op->estimated_rows = -1;
+    u.join = std::move(op);
+    rels.push_back(std::move(u));
     return;
   }
   Relation r;
-  r.op = ReorderJoins(std::move(op), strategy);
+  r.op = ReorderJoins(std::move(op), for_cpu);
   EstimateRows(*r.op);
   r.bindings = r.op->Bindings();
   rels.push_back(std::move(r));
@@ -76,8 +110,18 @@ struct Built {
   std::vector<bool> in;  // the relations under it
 };
 
-// The logical join tree of the enumerator's plan: each join takes the keys of the edges
-// between its two sides (left: the probe side, right: the build side) and a filter above it
+// The rows of a unit's join with an outer side of `lrows` (join_rows' rule and the
+// tree's): the join's own estimate (cardinality.cpp's JoinRows).
+double UnitJoinRows(const Relation& u, double lrows, double rrows) {
+  const LogicalOp& j = *u.join;
+  const double residual = j.residual ? EstimateSelectivity(*j.residual, nullptr) : 1;
+  return std::max(1.0, JoinRows(j.join_type, lrows, rrows, u.left_keys, u.right_keys, residual));
+}
+
+// The logical join tree of the enumerator's plan: each inner join takes the keys of the
+// edges between its two sides (left: the probe side, right: the build side); a unit's join
+// (LEFT/semi/anti/mark) keeps its own keys and residual, and the edges between its sides
+// (WHERE terms over the unit's columns) become a filter above it; a filter above each join
 // takes the residual predicates it is the lowest join to cover.
 Built BuildJoinTree(const JoinPlan& plan, int at, std::vector<Relation>& rels, std::vector<Edge>& edges,
                     std::vector<Residual>& residuals, double& rows) {
@@ -91,35 +135,47 @@ Built BuildJoinTree(const JoinPlan& plan, int at, std::vector<Relation>& rels, s
   double lrows = 0, rrows = 0;
   Built l = BuildJoinTree(plan, node.probe, rels, edges, residuals, lrows);
   Built r = BuildJoinTree(plan, node.build, rels, edges, residuals, rrows);
-  auto j = std::make_unique<LogicalOp>(LogicalKind::Join);
-  j->join_type = LJoinType::Inner;
-  std::vector<KeyEstimate> lke, rke;
-  for (auto& e : edges) {
-    if (!e.ea) continue;
-    if (l.in[e.a] && r.in[e.b]) {
-      j->left_keys.push_back(std::move(e.ea));
-      j->right_keys.push_back(std::move(e.eb));
-      lke.push_back(e.ka);
-      rke.push_back(e.kb);
-    } else if (r.in[e.a] && l.in[e.b]) {
-      j->left_keys.push_back(std::move(e.eb));
-      j->right_keys.push_back(std::move(e.ea));
-      lke.push_back(e.kb);
-      rke.push_back(e.ka);
-    } else {
-      continue;
+  const JoinPlanNode& b = plan.nodes[node.build];
+  Relation* unit = b.probe < 0 && rels[b.relation].join ? &rels[b.relation] : nullptr;
+  LogicalOpPtr j;
+  std::vector<BoundExprPtr> ready;
+  if (unit) {
+    rows = UnitJoinRows(*unit, lrows, rrows);
+    j = std::move(unit->join);
+    for (auto& e : edges) {
+      if (!e.ea || !((l.in[e.a] && r.in[e.b]) || (r.in[e.a] && l.in[e.b]))) continue;
+      ready.push_back(MakeCompare(ast::Op::Eq, std::move(e.ea), std::move(e.eb)));
     }
-    e.ea.reset();
-    e.eb.reset();
+  } else {
+    j = std::make_unique<LogicalOp>(LogicalKind::Join);
+    j->join_type = LJoinType::Inner;
+    std::vector<KeyEstimate> lke, rke;
+    for (auto& e : edges) {
+      if (!e.ea) continue;
+      if (l.in[e.a] && r.in[e.b]) {
+        j->left_keys.push_back(std::move(e.ea));
+        j->right_keys.push_back(std::move(e.eb));
+        lke.push_back(e.ka);
+        rke.push_back(e.kb);
+      } else if (r.in[e.a] && l.in[e.b]) {
+        j->left_keys.push_back(std::move(e.eb));
+        j->right_keys.push_back(std::move(e.ea));
+        lke.push_back(e.kb);
+        rke.push_back(e.ka);
+      } else {
+        continue;
+      }
+      e.ea.reset();
+      e.eb.reset();
+    }
+    if (j->left_keys.empty()) j->join_type = LJoinType::Cross;
+    rows = std::max(1.0, InnerJoinRows(lrows, rrows, lke, rke));
   }
-  if (j->left_keys.empty()) j->join_type = LJoinType::Cross;
-  rows = std::max(1.0, InnerJoinRows(lrows, rrows, lke, rke));
   j->estimated_rows = rows;
   j->children.push_back(std::move(l.op));
   j->children.push_back(std::move(r.op));
   Built out{std::move(j), std::move(l.in)};
   for (size_t i = 0; i < out.in.size(); i++) out.in[i] = out.in[i] || r.in[i];
-  std::vector<BoundExprPtr> ready;
   for (auto& res : residuals) {
     if (!res.pred) continue;
     bool all = true;
@@ -138,20 +194,65 @@ Built BuildJoinTree(const JoinPlan& plan, int at, std::vector<Relation>& rels, s
   return out;
 }
 
+// Whether a table built on `build` for the inner join with `probe` would be direct-mapped
+// (common/join_rules.hpp's DirectMappedKeys, as both backends decide it): one key, an
+// integer column traced to its scan, unique there (a key of its table: distinct values
+// about its rows) and not multiplied by the build side's other joins (its rows at most
+// about that key's distinct values), its span (the column's min/max) small enough for the
+// build's rows.
+bool DirectMappedBuild(const std::vector<Edge>& edges, const std::vector<Relation>& rels, uint64_t probe,
+                       uint64_t build, double build_rows) {
+  const Edge* key = nullptr;
+  bool build_is_a = false;
+  for (auto& e : edges) {
+    const uint64_t a = uint64_t{1} << e.a, b = uint64_t{1} << e.b;
+    const bool ab = (probe & a) && (build & b), ba = (build & a) && (probe & b);
+    if (!ab && !ba) continue;
+    if (key) return false;  // several keys: a generic table
+    key = &e;
+    build_is_a = ba;
+  }
+  if (!key) return false;
+  if (std::popcount(build) == 1 && rels[std::countr_zero(build)].join) return false;  // a unit's own join
+  const KeyEstimate& k = build_is_a ? key->ka : key->kb;
+  const BoundExpr* x = build_is_a ? key->ea.get() : key->eb.get();
+  if (!k.table || !x) return false;
+  const PhysType p = x->type.physical();
+  if (p != PhysType::I32 && p != PhysType::I64) return false;
+  if (k.domain < 0.9 * k.base_rows || build_rows > 1.1 * k.ndv) return false;
+  double lo = 0, hi = 0;
+  if (!ColumnRange(k.table, k.column, lo, hi) || !(hi >= lo)) return false;
+  return DirectMappedKeys((uint64_t)(hi - lo), (uint64_t)std::max(1.0, build_rows));
+}
+
 }  // namespace
 
-LogicalOpPtr ReorderJoins(LogicalOpPtr op, JoinOrderStrategy strategy) {
-  bool region = op->kind == LogicalKind::Filter ||
-                (op->kind == LogicalKind::Join &&
-                 (op->join_type == LJoinType::Cross || op->join_type == LJoinType::Inner) && !op->residual &&
-                 !op->nulls_equal);  // NULLs equal (a decorrelated subquery's): kept as it is
+LogicalOpPtr ReorderJoins(LogicalOpPtr op, bool for_cpu) {
+  const bool region = op->kind == LogicalKind::Filter || InnerJoin(*op) || UnitJoin(*op);
   if (!region) {
-    for (auto& c : op->children) c = ReorderJoins(std::move(c), strategy);
+    for (auto& c : op->children) c = ReorderJoins(std::move(c), for_cpu);
     return op;
   }
+  // The estimates of the units' keys, on their join's sides as written (before the left
+  // side is flattened): the estimate the join had in place.
   std::vector<Relation> rels;
   std::vector<BoundExprPtr> preds;
-  Flatten(std::move(op), rels, preds, strategy);
+  Flatten(std::move(op), rels, preds, for_cpu);
+  // What each unit reads: the relations of its left keys and residual (all relations
+  // before it where none is found: it stays above them).
+  for (size_t u = 0; u < rels.size(); u++) {
+    if (!rels[u].join) continue;
+    std::set<size_t> reads;
+    for (auto& k : rels[u].join->left_keys)
+      for (size_t x : RelsOf(*k, rels)) reads.insert(x);
+    if (rels[u].join->residual)
+      for (size_t x : RelsOf(*rels[u].join->residual, rels)) reads.insert(x);
+    reads.erase(u);
+    uint64_t m = 0;
+    for (size_t x : reads) m |= x < 64 ? uint64_t{1} << x : 0;
+    if (!m) m = u < 64 ? (uint64_t{1} << u) - 1 : ~uint64_t{0};
+    rels[u].needs = m;
+  }
 
   std::vector<BoundExprPtr> top;  // constant predicates
   std::vector<Edge> edges;
@@ -162,7 +263,7 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op, JoinOrderStrategy strategy) {
       top.push_back(std::move(p));
       continue;
     }
-    if (rs.size() == 1) {
+    if (rs.size() == 1 && !rels[*rs.begin()].join) {
       Relation& r = rels[*rs.begin()];
       if (r.op->kind == LogicalKind::Get) r.op->filters.push_back(std::move(p));
       else r.extra_filters.push_back(std::move(p));
@@ -179,6 +280,10 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op, JoinOrderStrategy strategy) {
   }
   // Cardinality estimates.
   for (auto& r : rels) {
+    if (r.join) {
+      r.rows = std::max(1.0, r.op->estimated_rows >= 0 ? r.op->estimated_rows : 1000);
+      continue;
+    }
     if (r.op->kind == LogicalKind::Get) {
       r.scan = r.op.get();
       double s = ConjunctionSelectivity(r.op->filters, r.op.get());
@@ -200,6 +305,16 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op, JoinOrderStrategy strategy) {
     e.ka = EstimateKey(*e.ea, *rels[e.a].op);
     e.kb = EstimateKey(*e.eb, *rels[e.b].op);
   }
+  // A unit's keys: its left keys on the relation each reads (an estimate without one where
+  // a key reads several), its right keys on its own side.
+  for (auto& u : rels) {
+    if (!u.join) continue;
+    for (auto& k : u.join->left_keys) {
+      auto rs = RelsOf(*k, rels);
+      u.left_keys.push_back(rs.size() == 1 ? EstimateKey(*k, *rels[*rs.begin()].op) : KeyEstimate{});
+    }
+    for (auto& k : u.join->right_keys) u.right_keys.push_back(EstimateKey(*k, *u.op));
+  }
   // The join graph: relations connected by equi-join keys and by residual predicates over
   // two relations; the enumerator (join_enumerator.cpp) chooses the tree.
   const size_t n = rels.size();
@@ -214,9 +329,19 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op, JoinOrderStrategy strategy) {
   if (n <= 64) {
     JoinGraph g;
     g.neighbors.assign(n, 0);
+    bool any_unit = false;
     for (auto& r : rels) {
       g.rows.push_back(r.rows);
-      g.single_row.push_back(AtMostOneRow(*r.op));
+      g.single_row.push_back(!r.join && AtMostOneRow(*r.op));
+      g.needs.push_back(r.needs);
+      // Semi/anti joins of CPU plans: semi_join_side.cpp may swap them (its Swappable
+      // rule holds for every unit: keys, no NULLs-equal, counted or null-aware joins).
+      g.outer_may_build.push_back(for_cpu && r.join && ReturnsLeftOnly(r.join->join_type));
+      any_unit = any_unit || r.join;
+    }
+    if (!any_unit) {
+      g.needs.clear();
+      g.outer_may_build.clear();
     }
     for (auto& e : edges) {
       g.neighbors[e.a] |= uint64_t{1} << e.b;
@@ -235,14 +360,28 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op, JoinOrderStrategy strategy) {
         if ((l & a) && (r & b)) { lk.push_back(e.ka); rk.push_back(e.kb); }
         else if ((l & b) && (r & a)) { lk.push_back(e.kb); rk.push_back(e.ka); }
       }
-      double out = InnerJoinRows(lr, rr, lk, rk);
+      const Relation* unit = std::popcount(r) == 1 && rels[std::countr_zero(r)].join ? &rels[std::countr_zero(r)] : nullptr;
+      double out;
+      if (unit) {
+        // The unit's own join; WHERE terms between its sides filter its result.
+        out = UnitJoinRows(*unit, lr, rr);
+        if (!lk.empty()) out *= InnerJoinRows(1e6, 1e6, lk, rk) / 1e12;
+      } else {
+        out = InnerJoinRows(lr, rr, lk, rk);
+      }
       for (auto& [m, pred] : residual_sets)
-        if ((m & ~(l | r)) == 0 && (m & ~l) && (m & ~r)) out *= EstimateSelectivity(*pred, nullptr);
+        if ((m & ~(l | r)) == 0 && (m & ~l) && ((m & ~r) || unit)) out *= EstimateSelectivity(*pred, nullptr);
       return out;
     };
-    plan = strategy == JoinOrderStrategy::LeftDeep ? OrderJoinsGreedy(g) : OrderJoins(g);
-  } else {
-    // Beyond 64 relations: left-deep in the order written.
+    g.direct_mapped = [&](uint64_t probe, uint64_t build, double build_rows) {
+      return DirectMappedBuild(edges, rels, probe, build, build_rows);
+    };
+    plan = OrderJoins(g);
+  }
+  if (plan.root < 0) {
+    // Beyond 64 relations (or no plan found): left-deep in the order written (a unit comes
+    // after the relations of its join's left side).
+    plan = JoinPlan{};
     plan.nodes.push_back({0, -1, -1, 0, rels[0].rows, 0});
     int cur = 0;
     for (size_t i = 1; i < n; i++) {

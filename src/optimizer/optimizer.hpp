@@ -8,7 +8,10 @@
 //     flattened into relations and predicates; single-table predicates go into the scans;
 //     equi-join predicates become hash-join keys; the join tree is chosen by dynamic
 //     programming over the join graph (join_enumerator.cpp: bushy, the smaller estimated
-//     side of each join builds; greedy left-deep beyond 12 relations).
+//     side of each join builds, or the larger on a direct-mapped key where cheaper; LEFT,
+//     semi, anti and mark joins are units placed where legal; greedy left-deep beyond 12
+//     relations). `for_cpu`: a semi/anti join is costed with the build side
+//     semi_join_side.cpp will give it.
 //  4. outer join simplification (outer_join_simplification.cpp): LEFT joins under
 //     NULL-rejecting filters become inner joins.
 //  4b. semi-join reduction (semi_join_reduction.cpp): an aggregation joined on its group
@@ -36,17 +39,11 @@ BoundExprPtr FoldExpression(BoundExprPtr e);
 // CAST(date AS TIMESTAMP) CMP timestamp constant -> date CMP' date constant (exactly
 // equivalent; date_comparison.cpp); anything else is returned as it is.
 BoundExprPtr NarrowDateComparison(BoundExprPtr e);
-// Join order strategies (join_order.cpp): Cost, the cheapest tree (DPccp up to 12
-// relations, bushy), which both backends run; LeftDeep, the greedy left-deep order in
-// which the largest relation probes and each step builds the cheapest next relation (GPU
-// plans with TESSERA_GPU_JOIN_ORDER=left-deep, to compare the two).
-enum class JoinOrderStrategy { Cost, LeftDeep };
-LogicalOpPtr ReorderJoins(LogicalOpPtr op, JoinOrderStrategy strategy = JoinOrderStrategy::Cost);
+LogicalOpPtr ReorderJoins(LogicalOpPtr op, bool for_cpu = false);
 void SplitDistinctAggregates(LogicalOp& root);
 void PushLeftJoinRightFilters(LogicalOp& root);
 void PruneColumns(LogicalOp& root);
 void ReduceGroupsBySemiJoin(LogicalOp& root);
-void PushSemiJoinsDown(LogicalOpPtr& root);
 void ChooseSemiJoinSides(LogicalOp& root);
 
 }  // namespace tessera

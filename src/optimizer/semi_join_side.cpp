@@ -19,20 +19,19 @@
 // Cost: building a row (materialising it, inserting it) costs about two to three probes
 // (hashing, one lookup), and the build side now carries the outer side's payload columns,
 // so the swap pays when the outer side is estimated at most half the subquery side (the
-// estimates EstimateRows, run just before, left on every operator).
+// estimates EstimateRows, run just before, left on every operator): OuterSideBuilds
+// (join_enumerator.hpp), the rule the join order costs such a join with too.
 //
 // Applied last (after column pruning), only to plans for the CPU: the GPU backend runs
 // the joins as they were (gpu/gpu_support.cpp refuses these join types).
 #include <utility>
 
+#include "optimizer/join_enumerator.hpp"
 #include "optimizer/optimizer.hpp"
 
 namespace tessera {
 
 namespace {
-
-// The outer side must be estimated at most 1/kBuildRatio of the subquery side.
-constexpr double kBuildRatio = 2.0;
 
 // The estimate EstimateRows (optimizer/cardinality.hpp), run before this pass, left on the
 // operator; 1 when a plan was never estimated.
@@ -48,7 +47,7 @@ void Choose(LogicalOp& op) {
   if (!Swappable(op)) return;
   const double outer = Rows(*op.children[0]);
   const double subquery = Rows(*op.children[1]);
-  if (!(outer * kBuildRatio <= subquery)) return;
+  if (!OuterSideBuilds(outer, subquery)) return;
   // The estimate of the join as it was (parents' estimates read it; EXPLAIN shows it).
   op.estimated_rows = Rows(op);
   std::swap(op.children[0], op.children[1]);
