@@ -7,6 +7,7 @@
 #include "optimizer/cardinality.hpp"
 #include "optimizer/join_enumerator.hpp"
 #include "optimizer/optimizer.hpp"
+#include "optimizer/transitive_predicates.hpp"
 
 namespace tessera {
 
@@ -32,7 +33,51 @@ struct Edge {
   size_t a, b;
   BoundExprPtr ea, eb;  // ea refers to relation a, eb to relation b
   KeyEstimate ka, kb;   // what the estimator knows about ea and eb
+  int cls = -1;         // its equivalence class (transitive_predicates.hpp), or -1
 };
+
+// The edges joining two sides (in_l, in_r: whether a relation is on that side), as (edge,
+// swapped: its relation a is on the right): every edge outside a class, and one edge of
+// each class with columns on both sides. The columns of a class on one side are equal
+// already (the join that brought them together took an edge of the class: a class has an
+// edge between any two of its columns), so one key says the rest. Preferred: the edge
+// whose relations the other keys read already (composite keys of one table on each side
+// estimate as a key, e.g. partsupp's (partkey, suppkey), not as independent conditions).
+template <class InL, class InR>
+std::vector<std::pair<size_t, bool>> JoinKeys(const std::vector<Edge>& edges, InL in_l, InR in_r) {
+  std::vector<std::pair<size_t, bool>> out;
+  std::set<size_t> lrels, rrels;
+  std::map<int, std::vector<std::pair<size_t, bool>>> by_class;
+  for (size_t i = 0; i < edges.size(); i++) {
+    const Edge& e = edges[i];
+    if (!e.ea) continue;
+    bool swapped;
+    if (in_l(e.a) && in_r(e.b)) swapped = false;
+    else if (in_r(e.a) && in_l(e.b)) swapped = true;
+    else continue;
+    if (e.cls >= 0) {
+      by_class[e.cls].push_back({i, swapped});
+      continue;
+    }
+    out.push_back({i, swapped});
+    lrels.insert(swapped ? e.b : e.a);
+    rrels.insert(swapped ? e.a : e.b);
+  }
+  for (auto& [cls, cands] : by_class) {
+    auto score = [&](const std::pair<size_t, bool>& c) {
+      const Edge& e = edges[c.first];
+      return (int)lrels.count(c.second ? e.b : e.a) + (int)rrels.count(c.second ? e.a : e.b);
+    };
+    auto best = cands[0];
+    for (auto& c : cands)
+      if (score(c) > score(best)) best = c;
+    out.push_back(best);
+    const Edge& e = edges[best.first];
+    lrels.insert(best.second ? e.b : e.a);
+    rrels.insert(best.second ? e.a : e.b);
+  }
+  return out;
+}
 
 struct Residual {
   std::set<size_t> rels;
@@ -94,21 +139,12 @@ Built BuildJoinTree(const JoinPlan& plan, int at, std::vector<Relation>& rels, s
   auto j = std::make_unique<LogicalOp>(LogicalKind::Join);
   j->join_type = LJoinType::Inner;
   std::vector<KeyEstimate> lke, rke;
-  for (auto& e : edges) {
-    if (!e.ea) continue;
-    if (l.in[e.a] && r.in[e.b]) {
-      j->left_keys.push_back(std::move(e.ea));
-      j->right_keys.push_back(std::move(e.eb));
-      lke.push_back(e.ka);
-      rke.push_back(e.kb);
-    } else if (r.in[e.a] && l.in[e.b]) {
-      j->left_keys.push_back(std::move(e.eb));
-      j->right_keys.push_back(std::move(e.ea));
-      lke.push_back(e.kb);
-      rke.push_back(e.ka);
-    } else {
-      continue;
-    }
+  for (auto [i, swapped] : JoinKeys(edges, [&](size_t x) { return (bool)l.in[x]; }, [&](size_t x) { return (bool)r.in[x]; })) {
+    Edge& e = edges[i];
+    j->left_keys.push_back(std::move(swapped ? e.eb : e.ea));
+    j->right_keys.push_back(std::move(swapped ? e.ea : e.eb));
+    lke.push_back(swapped ? e.kb : e.ka);
+    rke.push_back(swapped ? e.ka : e.kb);
     e.ea.reset();
     e.eb.reset();
   }
@@ -177,6 +213,22 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op) {
     }
     residuals.push_back({rs, std::move(p)});
   }
+  // Transitive inference (transitive_predicates.hpp): implied edges and copied filters.
+  if (rels.size() <= 64) {
+    std::vector<EquiEdge> eq;
+    for (auto& e : edges) eq.push_back({e.a, e.b, e.ea.get(), e.eb.get()});
+    std::vector<RelationFilter> singles;
+    for (size_t i = 0; i < rels.size(); i++)
+      for (auto& f : rels[i].op->kind == LogicalKind::Get ? rels[i].op->filters : rels[i].extra_filters)
+        singles.push_back({i, f.get()});
+    TransitiveInference inf = InferTransitive(eq, singles);
+    for (size_t i = 0; i < edges.size(); i++) edges[i].cls = inf.edge_class[i];
+    for (auto& e : inf.edges) edges.push_back({e.a, e.b, std::move(e.ea), std::move(e.eb), {}, {}, e.cls});
+    for (auto& f : inf.filters) {
+      Relation& r = rels[f.rel];
+      (r.op->kind == LogicalKind::Get ? r.op->filters : r.extra_filters).push_back(std::move(f.pred));
+    }
+  }
   // Cardinality estimates.
   for (auto& r : rels) {
     if (r.op->kind == LogicalKind::Get) {
@@ -230,10 +282,10 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op) {
       }
     g.join_rows = [&](uint64_t l, double lr, uint64_t r, double rr) {
       std::vector<KeyEstimate> lk, rk;
-      for (auto& e : edges) {
-        const uint64_t a = uint64_t{1} << e.a, b = uint64_t{1} << e.b;
-        if ((l & a) && (r & b)) { lk.push_back(e.ka); rk.push_back(e.kb); }
-        else if ((l & b) && (r & a)) { lk.push_back(e.kb); rk.push_back(e.ka); }
+      for (auto [i, swapped] : JoinKeys(edges, [&](size_t x) { return ((l >> x) & 1) != 0; },
+                                        [&](size_t x) { return ((r >> x) & 1) != 0; })) {
+        lk.push_back(swapped ? edges[i].kb : edges[i].ka);
+        rk.push_back(swapped ? edges[i].ka : edges[i].kb);
       }
       double out = InnerJoinRows(lr, rr, lk, rk);
       for (auto& [m, pred] : residual_sets)
