@@ -6,6 +6,7 @@ LogicalOpPtr Optimize(LogicalOpPtr plan, bool for_cpu) {
   FoldConstants(*plan);
   FactorOrPredicates(*plan);
   PushLeftJoinRightFilters(*plan);  // before the join order, which pushes them into the scans
+  PushFiltersToPreservedSide(plan);  // the same: filters below LEFT/semi/anti joins reach their regions
   plan = ReorderJoins(std::move(plan));
   SimplifyOuterJoins(*plan);  // after the join order: the join keeps its sides and its single-match check
   PushSemiJoinsDown(plan);  // after the join order: a selective semi/anti join filters its relation first
