@@ -395,6 +395,7 @@ double ConjunctionSelectivity(const std::vector<BoundExprPtr>& terms, const Logi
 double ColumnFilterFraction(const LogicalOp* get, uint32_t col) {
   std::vector<const BoundExpr*> own;
   for (auto& f : get->filters) {
+    if (f->kind == BExpr::IsNull) continue;  // NULLs are outside the domain either way
     std::vector<ColumnBinding> used;
     f->CollectBindings(used);
     if (!used.empty() && std::all_of(used.begin(), used.end(), [&](const ColumnBinding& b) {
