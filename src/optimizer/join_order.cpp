@@ -63,19 +63,33 @@ std::vector<std::pair<size_t, bool>> JoinKeys(const std::vector<Edge>& edges, In
     lrels.insert(swapped ? e.b : e.a);
     rrels.insert(swapped ? e.a : e.b);
   }
-  for (auto& [cls, cands] : by_class) {
-    auto score = [&](const std::pair<size_t, bool>& c) {
-      const Edge& e = edges[c.first];
-      return (int)lrels.count(c.second ? e.b : e.a) + (int)rrels.count(c.second ? e.a : e.b);
-    };
-    auto best = cands[0];
-    for (auto& c : cands)
-      if (score(c) > score(best)) best = c;
-    out.push_back(best);
-    const Edge& e = edges[best.first];
-    lrels.insert(best.second ? e.b : e.a);
-    rrels.insert(best.second ? e.a : e.b);
-  }
+  // One edge per class; each pick scored by the relations the other keys read, in two
+  // rounds (the second revisits the first's picks knowing the others).
+  std::vector<std::vector<std::pair<size_t, bool>>> classes;
+  for (auto& [cls, cands] : by_class) classes.push_back(cands);
+  std::vector<size_t> pick(classes.size(), 0);
+  auto side_rels = [&](const std::pair<size_t, bool>& c) {
+    const Edge& e = edges[c.first];
+    return std::pair<size_t, size_t>{c.second ? e.b : e.a, c.second ? e.a : e.b};
+  };
+  for (int round = 0; round < 2; round++)
+    for (size_t k = 0; k < classes.size(); k++) {
+      std::multiset<size_t> l = {lrels.begin(), lrels.end()}, r = {rrels.begin(), rrels.end()};
+      for (size_t o = 0; o < classes.size(); o++)
+        if (o != k && (round > 0 || o < k)) {
+          auto [a, b] = side_rels(classes[o][pick[o]]);
+          l.insert(a);
+          r.insert(b);
+        }
+      auto score = [&](size_t c) {
+        auto [a, b] = side_rels(classes[k][c]);
+        return (int)(l.count(a) > 0) + (int)(r.count(b) > 0);
+      };
+      for (size_t c = 0; c < classes[k].size(); c++)
+        if (score(c) > score(pick[k])) pick[k] = c;
+    }
+  for (size_t k = 0; k < classes.size(); k++) out.push_back(classes[k][pick[k]]);
+  std::sort(out.begin(), out.end());  // the keys in the order written (implied edges last)
   return out;
 }
 
@@ -218,9 +232,12 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op) {
     std::vector<EquiEdge> eq;
     for (auto& e : edges) eq.push_back({e.a, e.b, e.ea.get(), e.eb.get()});
     std::vector<RelationFilter> singles;
-    for (size_t i = 0; i < rels.size(); i++)
-      for (auto& f : rels[i].op->kind == LogicalKind::Get ? rels[i].op->filters : rels[i].extra_filters)
-        singles.push_back({i, f.get()});
+    for (size_t i = 0; i < rels.size(); i++) {
+      for (auto& f : rels[i].extra_filters) singles.push_back({i, f.get()});
+      std::vector<const BoundExpr*> holding;  // a scan's filters; those inside a LEFT join's left side, ...
+      FiltersHolding(*rels[i].op, holding);
+      for (const BoundExpr* f : holding) singles.push_back({i, f});
+    }
     TransitiveInference inf = InferTransitive(eq, singles);
     for (size_t i = 0; i < edges.size(); i++) edges[i].cls = inf.edge_class[i];
     for (auto& e : inf.edges) edges.push_back({e.a, e.b, std::move(e.ea), std::move(e.eb), {}, {}, e.cls});

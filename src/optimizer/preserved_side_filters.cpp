@@ -7,6 +7,11 @@
 // simplification's). INTERSECT ALL / EXCEPT ALL joins (counted) and scalar subqueries'
 // joins (single match: a row removed early must still raise its error) are left alone.
 //
+// To reach them, terms also move below inner and cross joins onto the side they read where
+// that leads to such a join's left side (`a LEFT JOIN b ... JOIN c ... WHERE a.x < 5`; the
+// other terms stay for the join order, in the order written), and a filter over a filter
+// merges into it.
+//
 // Then each moved term that filters a key column of the left side is copied, read on the
 // equal right key column, to the right input (transitive_predicates.hpp): a right row
 // failing it can match no remaining left row. Only left to right: the right side's terms
@@ -46,32 +51,76 @@ void AddFilter(LogicalOpPtr& op, std::vector<BoundExprPtr> terms) {
   op = std::move(f);
 }
 
+bool InnerJoin(const LogicalOp& j) {
+  return j.kind == LogicalKind::Join && (j.join_type == LJoinType::Inner || j.join_type == LJoinType::Cross) &&
+         !j.single_match && !j.nulls_equal && j.children.size() == 2;
+}
+
+bool Covers(const LogicalOp& side, const std::vector<ColumnBinding>& used) {
+  const std::vector<ColumnBinding> cols = side.Bindings();
+  return !used.empty() && std::all_of(used.begin(), used.end(), [&](const ColumnBinding& b) {
+    return std::find(cols.begin(), cols.end(), b) != cols.end();
+  });
+}
+
+// Whether a term reading `used`, pushed into `op` through filters and inner joins, reaches
+// the left side of a preserving join (only such terms go down: the rest stay where the
+// join order collects them, in the order written).
+bool ReachesPreserved(const LogicalOp& op, const std::vector<ColumnBinding>& used) {
+  if (op.kind == LogicalKind::Filter && op.children.size() == 1) return ReachesPreserved(*op.children[0], used);
+  if (InnerJoin(op)) {
+    for (auto& c : op.children)
+      if (Covers(*c, used)) return ReachesPreserved(*c, used);
+    return false;
+  }
+  return Preserving(op) && Covers(*op.children[0], used);
+}
+
+// Takes the terms of filter `op` that read only `side`'s columns (and, with
+// `to_preserved`, reach a preserving join there) out of it.
+std::vector<BoundExprPtr> TermsOf(LogicalOp& op, const LogicalOp& side, bool to_preserved) {
+  std::vector<BoundExprPtr> keep, push;
+  for (auto& t : op.filters) {
+    std::vector<ColumnBinding> used;
+    t->CollectBindings(used);
+    const bool move = Covers(side, used) && (!to_preserved || ReachesPreserved(side, used));
+    (move ? push : keep).push_back(std::move(t));
+  }
+  op.filters = std::move(keep);
+  return push;
+}
+
 }  // namespace
 
 void PushFiltersToPreservedSide(LogicalOpPtr& op) {
+  while (op->kind == LogicalKind::Filter && op->children.size() == 1 && op->children[0]->kind == LogicalKind::Filter) {
+    LogicalOpPtr child = std::move(op->children[0]);
+    for (auto& t : op->filters) child->filters.push_back(std::move(t));
+    child->estimated_rows = -1;
+    op = std::move(child);
+  }
+  if (op->kind == LogicalKind::Filter && op->children.size() == 1 && op->children[0]->kind == LogicalKind::Join) {
+    LogicalOp& j = *op->children[0];
+    if (InnerJoin(j)) {
+      AddFilter(j.children[0], TermsOf(*op, *j.children[0], true));
+      AddFilter(j.children[1], TermsOf(*op, *j.children[1], true));
+      j.estimated_rows = -1;
+      if (op->filters.empty()) op = std::move(op->children[0]);
+    }
+  }
   if (op->kind == LogicalKind::Filter && op->children.size() == 1 && Preserving(*op->children[0])) {
     LogicalOp& j = *op->children[0];
-    const std::vector<ColumnBinding> left = j.children[0]->Bindings();
-    std::vector<BoundExprPtr> keep, push;
-    for (auto& t : op->filters) {
-      std::vector<ColumnBinding> used;
-      t->CollectBindings(used);
-      const bool left_only = !used.empty() && std::all_of(used.begin(), used.end(), [&](const ColumnBinding& b) {
-        return std::find(left.begin(), left.end(), b) != left.end();
-      });
-      (left_only ? push : keep).push_back(std::move(t));
-    }
+    std::vector<BoundExprPtr> push = TermsOf(*op, *j.children[0], false);
     if (!push.empty()) {
       std::vector<BoundExprPtr> copies;
       if (!j.null_aware && !j.nulls_equal)
-          for (auto& t : push)
-            for (size_t k = 0; k < j.left_keys.size() && k < j.right_keys.size(); k++)
-              if (auto c = CopyFilterToEqualColumn(*t, *j.left_keys[k], *j.right_keys[k])) copies.push_back(std::move(c));
+        for (auto& t : push)
+          for (size_t k = 0; k < j.left_keys.size() && k < j.right_keys.size(); k++)
+            if (auto c = CopyFilterToEqualColumn(*t, *j.left_keys[k], *j.right_keys[k])) copies.push_back(std::move(c));
       AddFilter(j.children[0], std::move(push));
       AddFilter(j.children[1], std::move(copies));
       j.estimated_rows = -1;
     }
-    op->filters = std::move(keep);
     if (op->filters.empty()) op = std::move(op->children[0]);
   }
   for (auto& c : op->children) PushFiltersToPreservedSide(c);

@@ -89,6 +89,33 @@ struct Member {
 
 }  // namespace
 
+void FiltersHolding(const LogicalOp& op, std::vector<const BoundExpr*>& out) {
+  switch (op.kind) {
+    case LogicalKind::Get:
+      for (auto& f : op.filters) out.push_back(f.get());
+      return;
+    case LogicalKind::Filter:
+      for (auto& f : op.filters) out.push_back(f.get());
+      FiltersHolding(*op.children[0], out);
+      return;
+    case LogicalKind::Join:
+      if (op.children.size() != 2) return;
+      switch (op.join_type) {
+        case LJoinType::Inner:
+        case LJoinType::Cross:
+          FiltersHolding(*op.children[0], out);
+          FiltersHolding(*op.children[1], out);
+          return;
+        case LJoinType::Left:
+        case LJoinType::Semi:
+        case LJoinType::Anti:
+        case LJoinType::Mark: FiltersHolding(*op.children[0], out); return;
+        default: return;
+      }
+    default: return;
+  }
+}
+
 BoundExprPtr CopyFilterToEqualColumn(const BoundExpr& term, const BoundExpr& from, const BoundExpr& to) {
   if (!PlainColumn(from) || !PlainColumn(to) || !(from.type == to.type) || from.binding == to.binding) return nullptr;
   if (term.kind == BExpr::Column || term.kind == BExpr::Constant) return nullptr;  // no filter of the column

@@ -51,6 +51,11 @@ struct TransitiveInference {
 // imply; `filters`: the region's single-relation terms.
 TransitiveInference InferTransitive(const std::vector<EquiEdge>& edges, const std::vector<RelationFilter>& filters);
 
+// The filter terms that hold on every row `op` outputs, over its output columns: a scan's and
+// a filter's terms, through inner joins (both sides) and the left (preserved) side of LEFT,
+// semi, anti and mark joins; not through projections or aggregations (other bindings).
+void FiltersHolding(const LogicalOp& op, std::vector<const BoundExpr*>& out);
+
 // `term` with column `from` read as `to` when `term` is a constant filter of `from` alone
 // that holds for every value equal to it (see above) and `from`, `to` are plain columns of
 // one type whose equal values are identical (not DOUBLE: -0.0 = 0.0; not INTERVAL);
