@@ -264,9 +264,9 @@ static void AttachJoinFilters(PhysicalOperator& op) {
   scan->join_filters.push_back({col, j.key_filter});
 }
 
-PhysicalOperatorPtr CreatePhysicalPlan(LogicalOp& op) {
+PhysicalOperatorPtr CreatePhysicalPlan(LogicalOp& op, bool join_filters) {
   auto root = Plan(op, -1);
-  AttachJoinFilters(*root);
+  if (join_filters) AttachJoinFilters(*root);
   auto res = std::make_unique<PhysicalResult>(root->types);
   res->children.push_back(std::move(root));
   return res;

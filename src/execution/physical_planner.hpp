@@ -6,6 +6,8 @@
 
 namespace tessera {
 
-PhysicalOperatorPtr CreatePhysicalPlan(LogicalOp& op);
+// join_filters: hash joins pass their build keys sideways to probe-side scans
+// (operators/join_filter.hpp); false: none (SET join_filters = false).
+PhysicalOperatorPtr CreatePhysicalPlan(LogicalOp& op, bool join_filters = true);
 
 }  // namespace tessera

@@ -141,7 +141,7 @@ std::vector<QueryResult> Connection::ExecuteAll(std::string_view sql, ResultCons
   std::vector<std::unique_ptr<ast::Statement>> stmts;
   Database& db = database();
   if (db.settings().plan_cache && !(txn_ && txn_->aborted())) {
-    key = db.settings().device + '\n' + std::string(sql);
+    key = db.settings().device + (db.settings().join_filters ? "\n" : "\nno join filters\n") + std::string(sql);
     entry = db.plan_cache().Take(key, db.catalog().version());
   }
   if (!entry) {

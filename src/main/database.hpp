@@ -39,6 +39,7 @@ struct QueryResult {
   // bench's q-errors). Joins whose inputs a join filter from a join above reduced (the CPU's
   // scans drop rows that join would drop) are left out: their counts are not the plan's;
   // where a join's own filter reduced its probe side, that side is not reported (-1, 0).
+  // With `SET join_filters = false` every join is reported (bench's q-error pass).
   struct JoinRows {
     std::string join;  // the join's type and keys, as EXPLAIN shows them
     double estimated = -1;
@@ -71,6 +72,10 @@ struct Settings {
   std::string device = "auto"; // auto | cpu | gpu
   bool progress = false;       // progress lines on stderr for long COPY/gen work
   bool plan_cache = true;      // reuse prepared SELECTs by their text (main/plan_cache.hpp)
+  // Hash joins pass their build keys sideways to the probe side's scans
+  // (execution/operators/join_filter.hpp). Off: every join counts the rows the plan's
+  // estimates are about (bench's q-error pass), and a way to debug a join filter.
+  bool join_filters = true;
 };
 
 class PlanCache;

@@ -42,7 +42,7 @@ PreparedQuery Prepare(Database& db, const ast::SelectStmt& select, Target target
   // Some plans are for the CPU only (Optimize's for_cpu).
   const bool gpu = target == Target::Gpu || (target == Target::Session && gpu::UseGpu(db.settings().device));
   q.bound.plan = Optimize(std::move(q.bound.plan), /*for_cpu=*/!gpu);
-  q.plan = CreatePhysicalPlan(*q.bound.plan);
+  q.plan = CreatePhysicalPlan(*q.bound.plan, db.settings().join_filters);
   q.pipelines = std::make_unique<PipelineSet>(q.plan.get());
   q.plan_ms = MsSince(t0);
   if (gpu) {

@@ -325,11 +325,18 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
         if (off) db.plan_cache().Clear();
         return Status("SET");
       }
+      if (s.name == "join_filters") {
+        bool on = s.value == "true" || s.value == "on" || s.value == "1";
+        bool off = s.value == "false" || s.value == "off" || s.value == "0";
+        if (!on && !off) throw UserError(ErrorKind::Conversion, "join_filters must be on or off", stmt.pos);
+        db.settings().join_filters = on;  // the plan cache keys on it
+        return Status("SET");
+      }
       if (s.name == "progress") {
         db.settings().progress = s.value == "true" || s.value == "on" || s.value == "1";
         return Status("SET");
       }
-      throw UserError(ErrorKind::Binder, "unknown setting \"" + s.name + "\" (known: threads, device, progress, plan_cache)", stmt.pos);
+      throw UserError(ErrorKind::Binder, "unknown setting \"" + s.name + "\" (known: threads, device, progress, plan_cache, join_filters)", stmt.pos);
     }
     case ast::StmtKind::CreateView: {
       auto& cv = static_cast<const ast::CreateViewStatement&>(stmt);

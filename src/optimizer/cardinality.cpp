@@ -186,7 +186,12 @@ bool Trace(const LogicalOp& op, ColumnBinding b, KeyEstimate& out) {
       if (op.table_index != b.table) return false;
       const double d = DistinctValues(&op, b.column);
       const double n = TableRows(&op);
-      out = {DistinctAfterSampling(d, n, std::min(n, rows)), d, n, &op, b.column};
+      // The scan's filters on this column itself restrict the values a join meets (by
+      // their share of the values, under uniformity): a filter copied to both sides of a
+      // join by the transitive inference restricts both domains alike, so it is counted
+      // once (L f R f / (d f)), not as an independent selectivity (L f R f / d).
+      const double dom = std::max(1.0, d * ColumnFilterFraction(&op, b.column));
+      out = {std::min(DistinctAfterSampling(d, n, std::min(n, rows)), dom), dom, n, &op, b.column};
       return true;
     }
     case LogicalKind::Projection: {
@@ -356,11 +361,12 @@ double DistinctValues(const LogicalOp* get, uint32_t col) {
 }
 
 
-double ConjunctionSelectivity(const std::vector<BoundExprPtr>& terms, const LogicalOp* get) {
+namespace {
+double ConjunctionOf(const std::vector<const BoundExpr*>& terms, const LogicalOp* get) {
   // Range terms on one column combine into one range; the rest multiply.
   double s = 1;
   std::map<uint32_t, RangeTerm> ranges;
-  for (auto& c : terms) {
+  for (const BoundExpr* c : terms) {
     RangeTerm r;
     if (AsRange(*c, get, r)) {
       auto [it, fresh] = ranges.emplace(r.column, r);
@@ -377,6 +383,27 @@ double ConjunctionSelectivity(const std::vector<BoundExprPtr>& terms, const Logi
     s *= f >= 0 ? f : 0.4;
   }
   return s;
+}
+}  // namespace
+
+double ConjunctionSelectivity(const std::vector<BoundExprPtr>& terms, const LogicalOp* get) {
+  std::vector<const BoundExpr*> t;
+  for (auto& c : terms) t.push_back(c.get());
+  return ConjunctionOf(t, get);
+}
+
+double ColumnFilterFraction(const LogicalOp* get, uint32_t col) {
+  std::vector<const BoundExpr*> own;
+  for (auto& f : get->filters) {
+    if (f->kind == BExpr::IsNull) continue;  // NULLs are outside the domain either way
+    std::vector<ColumnBinding> used;
+    f->CollectBindings(used);
+    if (!used.empty() && std::all_of(used.begin(), used.end(), [&](const ColumnBinding& b) {
+          return b.table == get->table_index && b.column == col;
+        }))
+      own.push_back(f.get());
+  }
+  return own.empty() ? 1.0 : std::clamp(ConjunctionOf(own, get), 0.0, 1.0);
 }
 
 double FilterSelectivity(const std::vector<BoundExprPtr>& terms, const LogicalOp& input) {

@@ -22,6 +22,9 @@ double EstimateSelectivity(const BoundExpr& pred, const LogicalOp* get);
 // The same for AND-ed terms (a scan's filters): range terms on one column combine into
 // one range (a BETWEEN keeps the width between its bounds, not the product of two halves).
 double ConjunctionSelectivity(const std::vector<BoundExprPtr>& terms, const LogicalOp* get);
+// The share of a column's values that the scan's filter terms reading that column alone
+// keep (1 without any): the values a join key of the scan is drawn from.
+double ColumnFilterFraction(const LogicalOp* get, uint32_t col);
 // The fraction of `input`'s rows a filter of these terms keeps: over a scan, as above; over
 // an aggregation (HAVING), from the aggregated columns' ranges and the group size.
 double FilterSelectivity(const std::vector<BoundExprPtr>& terms, const LogicalOp& input);

@@ -8,6 +8,7 @@
 #include "optimizer/cardinality.hpp"
 #include "optimizer/join_enumerator.hpp"
 #include "optimizer/optimizer.hpp"
+#include "optimizer/transitive_predicates.hpp"
 
 namespace tessera {
 
@@ -54,7 +55,65 @@ struct Edge {
   size_t a, b;
   BoundExprPtr ea, eb;  // ea refers to relation a, eb to relation b
   KeyEstimate ka, kb;   // what the estimator knows about ea and eb
+  int cls = -1;         // its equivalence class (transitive_predicates.hpp), or -1
 };
+
+// The edges joining two sides (in_l, in_r: whether a relation is on that side), as (edge,
+// swapped: its relation a is on the right): every edge outside a class, and one edge of
+// each class with columns on both sides. The columns of a class on one side are equal
+// already (the join that brought them together took an edge of the class: a class has an
+// edge between any two of its columns), so one key says the rest. Preferred: the edge
+// whose relations the other keys read already (composite keys of one table on each side
+// estimate as a key, e.g. partsupp's (partkey, suppkey), not as independent conditions).
+template <class InL, class InR>
+std::vector<std::pair<size_t, bool>> JoinKeys(const std::vector<Edge>& edges, InL in_l, InR in_r) {
+  std::vector<std::pair<size_t, bool>> out;
+  std::set<size_t> lrels, rrels;
+  std::map<int, std::vector<std::pair<size_t, bool>>> by_class;
+  for (size_t i = 0; i < edges.size(); i++) {
+    const Edge& e = edges[i];
+    if (!e.ea) continue;
+    bool swapped;
+    if (in_l(e.a) && in_r(e.b)) swapped = false;
+    else if (in_r(e.a) && in_l(e.b)) swapped = true;
+    else continue;
+    if (e.cls >= 0) {
+      by_class[e.cls].push_back({i, swapped});
+      continue;
+    }
+    out.push_back({i, swapped});
+    lrels.insert(swapped ? e.b : e.a);
+    rrels.insert(swapped ? e.a : e.b);
+  }
+  // One edge per class; each pick scored by the relations the other keys read, in two
+  // rounds (the second revisits the first's picks knowing the others).
+  std::vector<std::vector<std::pair<size_t, bool>>> classes;
+  for (auto& [cls, cands] : by_class) classes.push_back(cands);
+  std::vector<size_t> pick(classes.size(), 0);
+  auto side_rels = [&](const std::pair<size_t, bool>& c) {
+    const Edge& e = edges[c.first];
+    return std::pair<size_t, size_t>{c.second ? e.b : e.a, c.second ? e.a : e.b};
+  };
+  for (int round = 0; round < 2; round++)
+    for (size_t k = 0; k < classes.size(); k++) {
+      std::multiset<size_t> l = {lrels.begin(), lrels.end()}, r = {rrels.begin(), rrels.end()};
+      for (size_t o = 0; o < classes.size(); o++)
+        if (o != k && (round > 0 || o < k)) {
+          auto [a, b] = side_rels(classes[o][pick[o]]);
+          l.insert(a);
+          r.insert(b);
+        }
+      auto score = [&](size_t c) {
+        auto [a, b] = side_rels(classes[k][c]);
+        return (int)(l.count(a) > 0) + (int)(r.count(b) > 0);
+      };
+      for (size_t c = 0; c < classes[k].size(); c++)
+        if (score(c) > score(pick[k])) pick[k] = c;
+    }
+  for (size_t k = 0; k < classes.size(); k++) out.push_back(classes[k][pick[k]]);
+  std::sort(out.begin(), out.end());  // the keys in the order written (implied edges last)
+  return out;
+}
 
 struct Residual {
   std::set<size_t> rels;
@@ -150,21 +209,12 @@ Built BuildJoinTree(const JoinPlan& plan, int at, std::vector<Relation>& rels, s
     j = std::make_unique<LogicalOp>(LogicalKind::Join);
     j->join_type = LJoinType::Inner;
     std::vector<KeyEstimate> lke, rke;
-    for (auto& e : edges) {
-      if (!e.ea) continue;
-      if (l.in[e.a] && r.in[e.b]) {
-        j->left_keys.push_back(std::move(e.ea));
-        j->right_keys.push_back(std::move(e.eb));
-        lke.push_back(e.ka);
-        rke.push_back(e.kb);
-      } else if (r.in[e.a] && l.in[e.b]) {
-        j->left_keys.push_back(std::move(e.eb));
-        j->right_keys.push_back(std::move(e.ea));
-        lke.push_back(e.kb);
-        rke.push_back(e.ka);
-      } else {
-        continue;
-      }
+    for (auto [i, swapped] : JoinKeys(edges, [&](size_t x) { return (bool)l.in[x]; }, [&](size_t x) { return (bool)r.in[x]; })) {
+      Edge& e = edges[i];
+      j->left_keys.push_back(std::move(swapped ? e.eb : e.ea));
+      j->right_keys.push_back(std::move(swapped ? e.ea : e.eb));
+      lke.push_back(swapped ? e.kb : e.ka);
+      rke.push_back(swapped ? e.ka : e.kb);
       e.ea.reset();
       e.eb.reset();
     }
@@ -202,17 +252,11 @@ Built BuildJoinTree(const JoinPlan& plan, int at, std::vector<Relation>& rels, s
 // build's rows.
 bool DirectMappedBuild(const std::vector<Edge>& edges, const std::vector<Relation>& rels, uint64_t probe,
                        uint64_t build, double build_rows) {
-  const Edge* key = nullptr;
-  bool build_is_a = false;
-  for (auto& e : edges) {
-    const uint64_t a = uint64_t{1} << e.a, b = uint64_t{1} << e.b;
-    const bool ab = (probe & a) && (build & b), ba = (build & a) && (probe & b);
-    if (!ab && !ba) continue;
-    if (key) return false;  // several keys: a generic table
-    key = &e;
-    build_is_a = ba;
-  }
-  if (!key) return false;
+  // The join's keys as the tree will take them (one per equivalence class).
+  auto keys = JoinKeys(edges, [&](size_t x) { return ((probe >> x) & 1) != 0; }, [&](size_t x) { return ((build >> x) & 1) != 0; });
+  if (keys.size() != 1) return false;  // no key, or several: a generic table
+  const Edge* key = &edges[keys[0].first];
+  const bool build_is_a = keys[0].second;
   if (std::popcount(build) == 1 && rels[std::countr_zero(build)].join) return false;  // a unit's own join
   const KeyEstimate& k = build_is_a ? key->ka : key->kb;
   const BoundExpr* x = build_is_a ? key->ea.get() : key->eb.get();
@@ -277,6 +321,35 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op, bool for_cpu) {
       }
     }
     residuals.push_back({rs, std::move(p)});
+  }
+  // Transitive inference (transitive_predicates.hpp): implied edges and copied filters,
+  // over the edges between relations that are not units (a unit's columns are a LEFT
+  // join's NULL-padded side, a semi/anti join's subquery or a mark: nothing is inferred
+  // through them, nothing copied into them).
+  if (rels.size() <= 64) {
+    std::vector<EquiEdge> eq;
+    std::vector<size_t> eq_edge;  // eq[k] is edges[eq_edge[k]]
+    for (size_t i = 0; i < edges.size(); i++) {
+      const Edge& e = edges[i];
+      if (rels[e.a].join || rels[e.b].join) continue;
+      eq.push_back({e.a, e.b, e.ea.get(), e.eb.get()});
+      eq_edge.push_back(i);
+    }
+    std::vector<RelationFilter> singles;
+    for (size_t i = 0; i < rels.size(); i++) {
+      if (rels[i].join) continue;
+      for (auto& f : rels[i].extra_filters) singles.push_back({i, f.get()});
+      std::vector<const BoundExpr*> holding;  // a scan's filters; those inside a LEFT join's left side, ...
+      FiltersHolding(*rels[i].op, holding);
+      for (const BoundExpr* f : holding) singles.push_back({i, f});
+    }
+    TransitiveInference inf = InferTransitive(eq, singles);
+    for (size_t k = 0; k < eq_edge.size(); k++) edges[eq_edge[k]].cls = inf.edge_class[k];
+    for (auto& e : inf.edges) edges.push_back({e.a, e.b, std::move(e.ea), std::move(e.eb), {}, {}, e.cls});
+    for (auto& f : inf.filters) {
+      Relation& r = rels[f.rel];
+      (r.op->kind == LogicalKind::Get ? r.op->filters : r.extra_filters).push_back(std::move(f.pred));
+    }
   }
   // Cardinality estimates.
   for (auto& r : rels) {
@@ -355,10 +428,10 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op, bool for_cpu) {
       }
     g.join_rows = [&](uint64_t l, double lr, uint64_t r, double rr) {
       std::vector<KeyEstimate> lk, rk;
-      for (auto& e : edges) {
-        const uint64_t a = uint64_t{1} << e.a, b = uint64_t{1} << e.b;
-        if ((l & a) && (r & b)) { lk.push_back(e.ka); rk.push_back(e.kb); }
-        else if ((l & b) && (r & a)) { lk.push_back(e.kb); rk.push_back(e.ka); }
+      for (auto [i, swapped] : JoinKeys(edges, [&](size_t x) { return ((l >> x) & 1) != 0; },
+                                        [&](size_t x) { return ((r >> x) & 1) != 0; })) {
+        lk.push_back(swapped ? edges[i].kb : edges[i].ka);
+        rk.push_back(swapped ? edges[i].ka : edges[i].kb);
       }
       const Relation* unit = std::popcount(r) == 1 && rels[std::countr_zero(r)].join ? &rels[std::countr_zero(r)] : nullptr;
       double out;

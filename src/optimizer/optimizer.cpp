@@ -6,6 +6,7 @@ LogicalOpPtr Optimize(LogicalOpPtr plan, bool for_cpu) {
   FoldConstants(*plan);
   FactorOrPredicates(*plan);
   PushLeftJoinRightFilters(*plan);  // before the join order, which pushes them into the scans
+  PushFiltersToPreservedSide(plan);  // the same: filters below LEFT/semi/anti joins reach their regions
   // Also places LEFT/semi/anti/mark joins among the inner joins (a selective semi join
   // filters its relation first).
   plan = ReorderJoins(std::move(plan), for_cpu);

@@ -4,6 +4,8 @@
 //     relation every disjunct restricts gets the implied OR of those restrictions.
 //  2b. LEFT join residual terms over the right side only become a filter of that side
 //     (left_join_filters.cpp).
+//  2c. filters above LEFT/semi/anti/mark joins reading only the left side move below them,
+//     copied through equal keys to the right side (preserved_side_filters.cpp).
 //  3. join ordering + filter pushdown (join_order.cpp): inner/cross join regions are
 //     flattened into relations and predicates; single-table predicates go into the scans;
 //     equi-join predicates become hash-join keys; the join tree is chosen by dynamic
@@ -11,7 +13,9 @@
 //     side of each join builds, or the larger on a direct-mapped key where cheaper; LEFT,
 //     semi, anti and mark joins are units placed where legal; greedy left-deep beyond 12
 //     relations). `for_cpu`: a semi/anti join is costed with the build side
-//     semi_join_side.cpp will give it.
+//     semi_join_side.cpp will give it. Per region, the equivalence classes of joined
+//     columns add implied edges and copy constant filters to every column of a class
+//     (transitive_predicates.cpp; not through a LEFT/semi/anti/mark unit's columns).
 //  4. outer join simplification (outer_join_simplification.cpp): LEFT joins under
 //     NULL-rejecting filters become inner joins.
 //  4b. semi-join reduction (semi_join_reduction.cpp): an aggregation joined on its group
@@ -42,6 +46,7 @@ BoundExprPtr NarrowDateComparison(BoundExprPtr e);
 LogicalOpPtr ReorderJoins(LogicalOpPtr op, bool for_cpu = false);
 void SplitDistinctAggregates(LogicalOp& root);
 void PushLeftJoinRightFilters(LogicalOp& root);
+void PushFiltersToPreservedSide(LogicalOpPtr& root);
 void PruneColumns(LogicalOp& root);
 void ReduceGroupsBySemiJoin(LogicalOp& root);
 void ChooseSemiJoinSides(LogicalOp& root);
