@@ -6,7 +6,10 @@
 // without DISTINCT. Plain aggregates beside them that split into a partial per (G, x) and
 // a combination of the partials (sum over integers and decimals: the sum of sums; min,
 // max: of the partials; count(e), count(*): the sum of the counts, still BIGINT) are
-// computed as partials p by the inner aggregation and combined by the outer one. NULLs
+// computed as partials p by the inner aggregation and combined by the outer one. Without
+// GROUP BY, an empty input leaves the outer aggregation no partials, and a sum of no counts
+// is NULL where the count is 0: a projection above it (holding the aggregation's bindings)
+// turns those NULLs into 0 (ZeroWhenNull, as decorrelated counts do). NULLs
 // stay right: the inner aggregation keeps one NULL group of x per G, which agg(x') ignores
 // as agg(DISTINCT x) does. Both are plain hash aggregations, so both backends run them in
 // parallel (the GPU reads the inner groups in place) instead of keeping a set of values
@@ -14,8 +17,7 @@
 //
 // Not rewritten (the hash aggregate's per-group sets, sets merged per group): DISTINCT over
 // two different arguments, and plain aggregates that do not split so (avg, sum over
-// DOUBLE, whose partial sums would round differently, the holistic ones), and count
-// beside DISTINCT without GROUP BY (over no rows the sum of no counts would be NULL, not 0).
+// DOUBLE, whose partial sums would round differently, the holistic ones).
 #include <algorithm>
 
 #include "function/function_registry.hpp"
@@ -41,19 +43,22 @@ enum class Split {
   Partial,       // combine(p) over a partial p the inner aggregation computes
 };
 
-// A plain aggregate that splits into a partial and its combination (see the file comment).
-bool Splits(const BoundExpr& g, bool grouped) {
+bool IsCount(const BoundExpr& g) { return g.name == "count" || g.name == "count_star"; }
+
+// A plain aggregate that splits into a partial and its combination (see the file comment);
+// counts only where a count over no rows can be made 0 (`counts`).
+bool Splits(const BoundExpr& g, bool counts) {
   if (g.distinct || g.kind != BExpr::Agg) return false;
-  if (g.name == "count_star") return grouped;
+  if (g.name == "count_star") return counts;
   if (g.children.size() != 1) return false;
-  if (g.name == "count") return grouped;
+  if (g.name == "count") return counts;
   if (g.name == "min" || g.name == "max") return true;
   if (g.name == "sum") return g.children[0]->type.physical() != PhysType::F64 && g.type.physical() != PhysType::F64;
   return false;
 }
 
 // The DISTINCT argument's first aggregate, when `a` can be rewritten (else null).
-const BoundExpr* DistinctArgument(const LogicalOp& a, std::vector<Split>& how) {
+const BoundExpr* DistinctArgument(const LogicalOp& a, bool counts, std::vector<Split>& how) {
   if (a.kind != LogicalKind::Aggregate || a.aggs.empty()) return nullptr;
   const BoundExpr* x = nullptr;
   for (auto& g : a.aggs)
@@ -63,7 +68,6 @@ const BoundExpr* DistinctArgument(const LogicalOp& a, std::vector<Split>& how) {
       x = g.get();
     }
   if (!x) return nullptr;
-  const bool grouped = !a.groups.empty();
   how.clear();
   for (auto& g : a.aggs) {
     // MIN/MAX count as DISTINCT aggregates of their argument: the binder drops their
@@ -71,7 +75,7 @@ const BoundExpr* DistinctArgument(const LogicalOp& a, std::vector<Split>& how) {
     const bool extremum = g->name == "min" || g->name == "max";
     if (g->kind == BExpr::Agg && g->children.size() == 1 && (g->distinct || extremum) && SameArgument(*x, *g))
       how.push_back(Split::OverDistinct);
-    else if (Splits(*g, grouped))
+    else if (Splits(*g, counts))
       how.push_back(Split::Partial);
     else
       return nullptr;
@@ -83,7 +87,7 @@ const BoundExpr* DistinctArgument(const LogicalOp& a, std::vector<Split>& how) {
 // what g computes, of g's type (a sum of counts stays BIGINT, as a sum of the partial sums
 // of INTEGERs does: the sum's state and result rules take any integer result type).
 BoundExprPtr Combine(const BoundExpr& g, BoundExprPtr col) {
-  const bool count = g.name == "count" || g.name == "count_star";
+  const bool count = IsCount(g);
   auto c = std::make_unique<BoundExpr>(BExpr::Agg, g.type);
   c->name = count ? "sum" : g.name;
   c->agg_fn = count ? &AggregateFunctionNamed("sum") : g.agg_fn;
@@ -91,11 +95,15 @@ BoundExprPtr Combine(const BoundExpr& g, BoundExprPtr col) {
   return c;
 }
 
-void Rewrite(LogicalOp& op, uint32_t& next) {
-  for (auto& c : op.children) Rewrite(*c, next);
+// Rewrites the aggregation `op` (in place). `slot`: where the plan holds it, for the
+// projection an ungrouped one with counts gets (null: none may be put above it).
+void RewriteOne(LogicalOp& op, LogicalOpPtr* slot, uint32_t& next) {
   std::vector<Split> how;
-  const BoundExpr* xp = DistinctArgument(op, how);
+  const BoundExpr* xp = DistinctArgument(op, !op.groups.empty() || slot, how);
   if (!xp) return;
+  std::vector<bool> zero;  // ungrouped counts: NULL over no rows, to be 0
+  for (size_t i = 0; i < op.aggs.size(); i++)
+    zero.push_back(op.groups.empty() && how[i] == Split::Partial && IsCount(*op.aggs[i]));
   auto inner = std::make_unique<LogicalOp>(LogicalKind::Aggregate);
   inner->group_index = next++;
   inner->agg_index = next++;
@@ -124,6 +132,25 @@ void Rewrite(LogicalOp& op, uint32_t& next) {
   }
   op.children.clear();
   op.children.push_back(std::move(inner));
+  if (std::find(zero.begin(), zero.end(), true) == zero.end()) return;
+  auto proj = std::make_unique<LogicalOp>(LogicalKind::Projection);
+  proj->table_index = op.agg_index;
+  op.agg_index = next++;
+  proj->estimated_rows = op.estimated_rows;
+  for (uint32_t i = 0; i < op.aggs.size(); i++) {
+    auto v = MakeColumn({op.agg_index, i}, op.aggs[i]->type, op.aggs[i]->ToString());
+    proj->exprs.push_back(zero[i] ? ZeroWhenNull(std::move(v)) : std::move(v));
+  }
+  proj->children.push_back(std::move(*slot));
+  *slot = std::move(proj);
+}
+
+void Rewrite(LogicalOp& op, uint32_t& next) {
+  for (auto& c : op.children) {
+    LogicalOp& child = *c;  // stays alive when a projection takes c's place
+    Rewrite(child, next);
+    RewriteOne(child, &c, next);
+  }
 }
 
 }  // namespace
@@ -133,6 +160,7 @@ void SplitDistinctAggregates(LogicalOp& root) {
   MaxIndex(root, m);
   uint32_t next = m + 1;
   Rewrite(root, next);
+  RewriteOne(root, nullptr, next);
 }
 
 }  // namespace tessera

@@ -162,6 +162,17 @@ BoundExprPtr MakeCast(BoundExprPtr e, Type t) {
   return c;
 }
 
+BoundExprPtr ZeroWhenNull(BoundExprPtr v) {
+  const Type t = v->type;
+  auto is_null = std::make_unique<BoundExpr>(BExpr::IsNull, Type::Boolean());
+  is_null->children.push_back(v->Copy());
+  auto c = std::make_unique<BoundExpr>(BExpr::Case, t);
+  c->children.push_back(std::move(is_null));
+  c->children.push_back(MakeCast(MakeConstant(Value::BigInt(0)), t));
+  c->children.push_back(std::move(v));
+  return c;
+}
+
 BoundExprPtr MakeCompare(ast::Op op, BoundExprPtr l, BoundExprPtr r) {
   auto e = std::make_unique<BoundExpr>(BExpr::Compare, Type::Boolean());
   e->op = op;

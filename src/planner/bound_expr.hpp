@@ -87,6 +87,9 @@ struct BoundExpr {
 BoundExprPtr MakeColumn(ColumnBinding b, Type t, std::string name);
 BoundExprPtr MakeConstant(Value v);
 BoundExprPtr MakeCast(BoundExprPtr e, Type t);  // no-op when already of type t
+// CASE WHEN v IS NULL THEN 0 ELSE v END (of v's type): a count over no rows (zero_on_empty)
+// where the plan computes it as NULL.
+BoundExprPtr ZeroWhenNull(BoundExprPtr v);
 BoundExprPtr MakeCompare(ast::Op op, BoundExprPtr l, BoundExprPtr r);
 BoundExprPtr MakeAnd(std::vector<BoundExprPtr> terms);  // empty -> TRUE
 // The comparison with its operands swapped: a < b  <=>  b > a.

@@ -187,15 +187,7 @@ struct Decorrelator {
     for (uint32_t i = 0; i < op->aggs.size(); i++) {
       const BoundExpr& a = *op->aggs[i];
       auto v = MakeColumn({op->agg_index, i}, a.type, a.name);
-      if (a.agg_fn && a.agg_fn->zero_on_empty) {  // CASE WHEN v IS NULL THEN 0 ELSE v END
-        auto is_null = std::make_unique<BoundExpr>(BExpr::IsNull, Type::Boolean());
-        is_null->children.push_back(v->Copy());
-        auto c = std::make_unique<BoundExpr>(BExpr::Case, a.type);
-        c->children.push_back(std::move(is_null));
-        c->children.push_back(MakeCast(MakeConstant(Value::BigInt(0)), a.type));
-        c->children.push_back(std::move(v));
-        v = std::move(c);
-      }
+      if (a.agg_fn && a.agg_fn->zero_on_empty) v = ZeroWhenNull(std::move(v));
       values.push_back(std::move(v));
     }
     Bindings d2;
