@@ -311,7 +311,9 @@ std::string GpuQuery::Describe() const {
                         : std::string()) +
            (pr.is_build ? std::string(pr.table->dense ? "direct-mapped" : "open-addressing") + " hash table of " +
                               std::to_string(pr.table->range) + " slots" + (pr.table->keys_only ? " (keys only)" : "") +
-                              (pr.table->chained ? " chaining every build row (duplicate keys kept for the residual)" : "")
+                              (pr.table->presence ? " with a presence bitmap" : "") +
+                              (pr.table->chained ? " chaining every build row (duplicate keys kept for the residual)" : "") +
+                              (pr.table->counted ? ", rows claimed by a counter (built inside another join's match loop)" : "")
                         : (pr.keys.empty() ? std::string("no groups (block reduction)")
                            : pr.hashed       ? "group hash table of " + std::to_string(pr.slots) +
                                                  " rows (open addressing, global atomics; grown when full)"
@@ -440,6 +442,7 @@ void GpuQuery::ReleaseRunBuffers() {
       p->table->table = DeviceBuffer();
       p->table->keys = DeviceBuffer();
       p->table->heads = DeviceBuffer();
+      p->table->bits = DeviceBuffer();
     }
     if (p->out) {
       p->out->rows = DeviceBuffer();
@@ -596,11 +599,38 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
         t.keys = ctx.Allocate(t.range * 8);
         t.keys.MemsetAsync(0xff, nullptr);
       }
+      if (t.counted) t.count = counts_.ptr() + index * 16;
       LaunchPipeline(prog, index);
+      if (t.counted) {
+        // Built inside another join's match loop: more rows than input items may have
+        // come; the kernel counted them all. When they outgrew the table, build again into
+        // a table of that many rows.
+        uint64_t seen = 0;
+        counts_.CopyToHost(&seen, 8, index * 16);
+        if (seen > t.capacity) {
+          t.capacity = seen;
+          if (t.capacity >= (1ull << 31)) throw GpuFallback("a chained join build side of 2^31 rows or more");
+          t.table = ctx.Allocate(t.capacity * t.stride * 4);
+          t.heads.MemsetAsync(0, nullptr);
+          if (!t.dense) t.keys.MemsetAsync(0xff, nullptr);
+          const uint64_t zero = 0;
+          counts_.CopyFromHost(&zero, 8, index * 16);
+          pipelines_.pipelines()[prog.ir->index]->gpu_table_bytes =
+              (double)t.capacity * t.stride * 4 + (double)std::max<uint64_t>(t.range, 1) * (t.dense ? 4 : 12);
+          LaunchPipeline(prog, index);
+        }
+      }
       return;
     }
-    t.table = ctx.Allocate(std::max<uint64_t>(t.range, 1) * t.stride * 4);
-    pipelines_.pipelines()[prog.ir->index]->gpu_table_bytes = (double)std::max<uint64_t>(t.range, 1) * t.stride * 4;
+    // A set of keys with a presence bitmap is the bitmap alone (the codegen never touches
+    // its table).
+    const uint64_t table_bytes = t.keys_only && t.presence ? 4 : std::max<uint64_t>(t.range, 1) * t.stride * 4;
+    t.table = ctx.Allocate(table_bytes);
+    pipelines_.pipelines()[prog.ir->index]->gpu_table_bytes = (double)table_bytes + (t.presence ? (double)t.PresenceBytes() : 0);
+    if (t.presence) {
+      t.bits = ctx.Allocate(t.PresenceBytes());
+      t.bits.MemsetAsync(0, nullptr);
+    }
     if (t.dense) {
       t.table.MemsetAsync(0, nullptr);
     } else {

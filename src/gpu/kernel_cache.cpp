@@ -38,8 +38,29 @@ static void MakeDirs(const std::string& dir) {
     if (i == dir.size() || dir[i] == '/') ::mkdir(dir.substr(0, i).c_str(), 0755);
 }
 
+// TESSERA_NVRTC_OPTIONS: more NVRTC options (space-separated; experiments, e.g.
+// --Ofast-compile=mid). They are part of the disk cache's key.
+static const std::vector<std::string>& ExtraOptions() {
+  static const std::vector<std::string> opts = [] {
+    std::vector<std::string> v;
+    if (const char* e = std::getenv("TESSERA_NVRTC_OPTIONS")) {
+      std::string s = e, w;
+      for (char c : s + " ") {
+        if (c == ' ') {
+          if (!w.empty()) v.push_back(w);
+          w.clear();
+        } else {
+          w += c;
+        }
+      }
+    }
+    return v;
+  }();
+  return opts;
+}
+
 std::vector<char> KernelCache::Compile(const std::string& source, int sm_major, int sm_minor, double* ms) {
-  auto r = NvrtcCompiler::Instance().Compile(source, "tessera_pipeline.cu", sm_major, sm_minor);
+  auto r = NvrtcCompiler::Instance().Compile(source, "tessera_pipeline.cu", sm_major, sm_minor, ExtraOptions());
   if (ms) *ms = r.compile_ms;
   return std::move(r.cubin);
 }
@@ -72,6 +93,7 @@ Module KernelCache::Load(const std::string& source, GpuContext& ctx, KernelLooku
   auto ver = NvrtcCompiler::Instance().Version();
   std::string key_text = source + "|" + ctx.info().ArchName() + "|nvrtc " + std::to_string(ver.first) + "." +
                          std::to_string(ver.second) + "|driver " + std::to_string(ctx.info().driver_version);
+  for (const std::string& o : ExtraOptions()) key_text += "|" + o;
   char key[48];
   std::snprintf(key, sizeof key, "%016llx%016llx", (unsigned long long)Fnv1a(key_text, 14695981039346656037ull),
                 (unsigned long long)Fnv1a(key_text, 0x9e3779b97f4a7c15ull));

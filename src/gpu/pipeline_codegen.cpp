@@ -105,6 +105,7 @@ class Generator {
   void MaterialiseSink(const ir::Sink& s);
   std::string GroupWord(int w) const;
   std::string AggValue(const Col& c);
+  std::string PresenceTest(const std::shared_ptr<GpuHashTable>& t, const std::string& key);
   int EmitProbe(const ir::Step& j, int layer);
   void EmitChainedProbe(const ir::Step& j, int layer, Probe& pr, const std::string& key);
   void AddProbeLayer(int probe);
@@ -877,8 +878,29 @@ static bool ChainAllJoins() {
   return on;
 }
 
+// The smallest direct-mapped table given a presence bitmap: GpuHashTable::
+// kPresenceMinTableBytes, or TESSERA_GPU_PRESENCE_MIN_BYTES (0: every direct-mapped table;
+// the tests run the GPU queries so as well).
+static double PresenceMinTableBytes() {
+  static const double v = [] {
+    const char* e = std::getenv("TESSERA_GPU_PRESENCE_MIN_BYTES");
+    return e && *e ? std::strtod(e, nullptr) : GpuHashTable::kPresenceMinTableBytes;
+  }();
+  return v;
+}
+
 // Join types whose table holds the build rows' columns (the others a set of keys).
 static bool BuildsRows(LJoinType t) { return t == LJoinType::Inner || t == LJoinType::Left || t == LJoinType::Cross; }
+
+// Whether `key` is in the presence bitmap of table t (t.presence).
+std::string Generator::PresenceTest(const std::shared_ptr<GpuHashTable>& t, const std::string& key) {
+  std::shared_ptr<GpuHashTable> tp = t;
+  int p_bits = Param([tp] { return (uint64_t)tp->bits.ptr(); });
+  int p_lo = Param([tp] { return (uint64_t)tp->lo; });
+  int p_range = Param([tp] { return tp->range; });
+  return "ht_presence_test((const unsigned*)" + PV(p_bits) + ", (long long)" + PV(p_lo) + ", " + PV(p_range) +
+         ", (long long)" + key + ")";
+}
 
 // Emits the probe of join `j` (its key over `layer`); returns the probe's number.
 int Generator::EmitProbe(const ir::Step& j, int layer) {
@@ -902,7 +924,12 @@ int Generator::EmitProbe(const ir::Step& j, int layer) {
     probes_.push_back(pr);
     return (int)probes_.size() - 1;
   }
-  std::string find = t->dense
+  // With a presence bitmap the bit decides, exactly: a present key's slot is key - lo, and
+  // a set of keys is not read at all.
+  const std::string present = t->presence ? PresenceTest(t, k) : "";
+  std::string find = t->presence
+      ? "(" + present + " ? " + (t->keys_only ? std::string("0LL") : "(long long)" + k + " - (long long)" + PV(pr.p_lo)) + " : -1LL)"
+      : t->dense
       ? "ht_find_dense((const unsigned*)" + PV(pr.p_table) + ", (int)" + PV(pr.p_stride) + ", (long long)" + PV(pr.p_lo) + ", " + PV(pr.p_range) + ", (long long)" + k + ")"
       : "ht_find_open((const long long*)" + PV(pr.p_keys) + ", " + PV(pr.p_range) + ", (long long)" + k + ")";
   // Inner and semi joins keep the rows that found their key, anti joins those that did
@@ -1027,37 +1054,61 @@ size_t Generator::ScanPrefix(const ir::Pipeline& p) {
   struct Step {
     const BoundExpr* filter = nullptr;
     const ir::Step* join = nullptr;
+    const ir::Step* pretest = nullptr;  // a later join's presence bitmap, tested at the scan
     double rank = 0;
+  };
+  // A probe's cost by the bytes it touches: a table's slots, or its presence bitmap.
+  auto probe_cost = [](const GpuHashTable& t) {
+    const double bytes = t.presence ? (double)t.PresenceBytes() : (double)t.range * t.stride * 4;
+    return 1 + (bytes > 4.0 * (1 << 20) ? 1 : 0) + (bytes > 40.0 * (1 << 20) ? 6 : 0);
+  };
+  auto scan_only_keys = [&](const ir::Step& j, size_t nscan) {
+    std::vector<int> idx;
+    for (auto* k : j.on.keys) CollectIndices(*k, idx);
+    return std::all_of(idx.begin(), idx.end(), [&](int i) { return (size_t)i < nscan; });
   };
   std::vector<Step> steps;
   const std::vector<const BoundExpr*>& terms = scan.filters;
   auto clamp = [](double x) { return x > 0 && x <= 1 ? x : 1.0; };
   double all = clamp(scan.data->row_count && scan.estimated_rows >= 0 ? scan.estimated_rows / (double)scan.data->row_count : 1);
-  for (auto* t : terms) steps.push_back({t, nullptr, (1 - std::pow(all, 1.0 / (double)terms.size()))});
+  for (auto* t : terms) steps.push_back({t, nullptr, nullptr, (1 - std::pow(all, 1.0 / (double)terms.size()))});
   size_t njoins = 0;
   const size_t nscan = layers_[0].size();
   for (const ir::Step& st : p.steps) {
     if (st.kind != ir::Step::Kind::Probe) break;
     const ir::Step* j = &st;
-    std::vector<int> idx;
-    for (auto* k : j->on.keys) CollectIndices(*k, idx);
-    bool scan_only = std::all_of(idx.begin(), idx.end(), [&](int i) { return (size_t)i < nscan; });
     auto it = tables_.find(j->join);
     // A residual may read earlier joins' columns; a chained inner probe opens a loop.
-    if (!scan_only || it == tables_.end() || j->on.residual || it->second->chained) break;
+    if (!scan_only_keys(*j, nscan) || it == tables_.end() || j->on.residual || it->second->chained) break;
     double in = j->estimated_in, out = j->estimated_out;
     double sel = clamp(in > 0 && out >= 0 ? out / in : 1);
-    const auto& t = *it->second;
-    const double bytes = (double)t.range * t.stride * 4;
-    double cost = 1 + (bytes > 4.0 * (1 << 20) ? 1 : 0) + (bytes > 40.0 * (1 << 20) ? 6 : 0);
-    steps.push_back({nullptr, j, (1 - sel) / cost});
+    steps.push_back({nullptr, j, nullptr, (1 - sel) / probe_cost(*it->second)});
     njoins++;
+  }
+  // Join filters passed sideways: a later inner or semi join of this pipeline whose key is
+  // a scan column and whose table has a presence bitmap drops, at the scan, the rows its
+  // probe would drop (the steps between keep the scan columns where they are and only
+  // drop or add rows). Its probe still runs where the plan puts it.
+  for (size_t i = njoins; i < p.steps.size(); i++) {
+    const ir::Step& st = p.steps[i];
+    if (st.kind == ir::Step::Kind::Filter) continue;
+    if (st.kind != ir::Step::Kind::Probe) break;
+    if (st.on.type != LJoinType::Inner && st.on.type != LJoinType::Semi) continue;
+    auto it = tables_.find(st.join);
+    if (it == tables_.end() || !it->second->presence || st.on.residual || !scan_only_keys(st, nscan)) continue;
+    double in = st.estimated_in, out = st.estimated_out;
+    double sel = clamp(in > 0 && out >= 0 ? out / in : 1);
+    steps.push_back({nullptr, nullptr, &st, (1 - sel) / probe_cost(*it->second)});
   }
   std::stable_sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) { return a.rank > b.rank; });
   std::map<const ir::Step*, int> probe_of;
   for (auto& st : steps) {
     if (st.filter) {
       Predicate(*st.filter, 0);  // scan columns keep their positions in every layer
+    } else if (st.pretest) {
+      auto t = tables_.at(st.pretest->join);
+      ForItems("sel[i] = " + PresenceTest(t, JoinKey(st.pretest->on.keys, *t, 0)) + ";");
+      prog_.join_filters++;
     } else {
       probe_of[st.join] = EmitProbe(*st.join, 0);
     }
@@ -1079,9 +1130,9 @@ void Generator::BuildSink(const ir::Sink& j) {
                           (j.build.type == LJoinType::Left && !j.build.keys.empty());
   t->chained = j.build.residual != nullptr || (expandable && !j.build.single_match &&
                                                   (chained_.count(j.node) || ChainAllJoins()));
-  // A chained table's row r is the build input's item r: inside a match loop an item is
-  // seen once per match.
-  if (t->chained && !loop_ends_.empty()) throw NotOnGpu("a join build with duplicate keys over a join with duplicate keys");
+  // A chained table's row r is the build input's item r, except inside a match loop, where
+  // an item is seen once per match: there rows are claimed by a counter.
+  t->counted = t->chained && !loop_ends_.empty();
   t->keys_only = !BuildsRows(j.build.type) && !t->chained;
   t->stride = 1;
   t->types.clear();
@@ -1139,6 +1190,9 @@ void Generator::BuildSink(const ir::Sink& j) {
     while (t->range < 2 * rows) t->range <<= 1;
   }
   if (t->range >= (1ull << 31)) throw NotOnGpu("join build side above 2^31 hash slots");
+  // Once given, a table keeps its bitmap when its build is generated again with fewer
+  // stored columns (read_known: after its probes were generated, which test the bitmap).
+  t->presence = t->dense && !t->chained && (t->presence || (double)t->range * t->stride * 4 > PresenceMinTableBytes());
   std::string k = JoinKey(j.build.keys, *t, L);
   std::vector<std::string> vars(cols.size());
   for (size_t c = 0; c < cols.size(); c++)
@@ -1148,6 +1202,7 @@ void Generator::BuildSink(const ir::Sink& j) {
   int p_stride = Param([t] { return (uint64_t)t->stride; });
   int p_lo = Param([t] { return (uint64_t)t->lo; });
   int p_range = Param([t] { return t->dense ? t->range : t->range - 1; });
+  int p_bits = Param([t] { return (uint64_t)t->bits.ptr(); });
   int range_err = Error("join build key outside its planned range", true);
   std::string ht = "(unsigned*)" + PV(p_table), stride = "(int)" + PV(p_stride);
   // The statements storing the build columns the table keeps into slot (or row) `slot`.
@@ -1165,13 +1220,31 @@ void Generator::BuildSink(const ir::Sink& j) {
     return stmt;
   };
   if (t->chained) {
-    // Row r of the table is the build input's item r: no counter, no compaction.
     int p_heads = Param([t] { return (uint64_t)t->heads.ptr(); });
-    std::string stmt = "const u64 r = (u64)(tb + i * BT); " +
-                       (t->dense ? "ht_chain_insert_dense((unsigned*)" + PV(p_heads) + ", (long long)" + PV(p_lo) + ", " + PV(p_range)
-                                 : "ht_chain_insert_open((long long*)" + PV(p_keys) + ", (unsigned*)" + PV(p_heads) + ", " + PV(p_range)) +
-                       ", (long long)" + k + ", " + ht + ", " + stride + ", r, err, " + std::to_string(range_err) + ");";
-    ForItems(stmt + store_columns("r"));
+    const std::string insert =
+        (t->dense ? "ht_chain_insert_dense((unsigned*)" + PV(p_heads) + ", (long long)" + PV(p_lo) + ", " + PV(p_range)
+                  : "ht_chain_insert_open((long long*)" + PV(p_keys) + ", (unsigned*)" + PV(p_heads) + ", " + PV(p_range)) +
+        ", (long long)" + k + ", " + ht + ", " + stride + ", r, err, " + std::to_string(range_err) + ");";
+    if (t->counted) {
+      // Inside the match loop of a chained probe an item is seen once per match: rows are
+      // claimed by a counter. Rows beyond the capacity are counted, not stored; the
+      // executor then builds again into a table of the count.
+      const std::string count = "((unsigned long long*)" + PV(Param([t] { return t->count; })) + ")";
+      const std::string cap = PV(Param([t] { return t->capacity; }));
+      ForItems("const u64 r = atomicAdd(" + count + ", 1ULL); if (r < " + cap + ") { " + insert + store_columns("r") + " }");
+    } else {
+      // Row r of the table is the build input's item r: no counter, no compaction.
+      ForItems("const u64 r = (u64)(tb + i * BT); " + insert + store_columns("r"));
+    }
+    prog_.is_build = true;
+    prog_.join = j.node;
+    prog_.table = t;
+    return;
+  }
+  if (t->keys_only && t->presence) {
+    // The set is the bitmap alone.
+    ForItems("const u64 off = (u64)((long long)" + k + " - (long long)" + PV(p_lo) + "); if (off < " + PV(p_range) +
+             ") ht_presence_set((unsigned*)" + PV(p_bits) + ", off); else tsr_fail(err, " + std::to_string(range_err) + ");");
     prog_.is_build = true;
     prog_.join = j.node;
     prog_.table = t;
@@ -1195,7 +1268,8 @@ void Generator::BuildSink(const ir::Sink& j) {
       ? "ht_insert_dense(" + ht + ", " + stride + ", (long long)" + PV(p_lo) + ", " + PV(p_range) + ", (long long)" + k
       : "ht_insert_open((long long*)" + PV(p_keys) + ", " + PV(p_range) + ", (long long)" + k;
   ins += ", err, " + std::to_string(range_err) + ", " + std::to_string(dup_err) + ")";
-  ForItems("long long s = " + ins + "; if (s >= 0) {" + store_columns("s") + " }");
+  const std::string mark = t->presence ? " ht_presence_set((unsigned*)" + PV(p_bits) + ", (u64)s);" : "";
+  ForItems("long long s = " + ins + "; if (s >= 0) {" + mark + store_columns("s") + " }");
   prog_.is_build = true;
   prog_.join = j.node;
   prog_.table = t;

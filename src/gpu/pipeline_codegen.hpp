@@ -78,16 +78,28 @@ struct GpuHashTable {
   // position in the build pipeline's input), word 0 the next row of the same key + 1.
   bool chained = false;
   uint64_t capacity = 0;  // chained: rows `table` holds (the build pipeline's input items)
+  // Chained, built inside the match loop of another chained table's probe (a build with
+  // duplicate keys over a join with duplicate keys): rows are claimed by the counter at
+  // device address `count`; `capacity` grows to the count when the first build outgrew it.
+  bool counted = false;
+  uint64_t count = 0;
   // Several keys: packed into one, sum of (key_i - lo_i) * stride_i, each key within
   // [lo_i, lo_i + range_i) (the build side's value ranges); empty for one key.
   std::vector<int64_t> key_lo;
   std::vector<uint64_t> key_range, key_stride;
+  // Direct-mapped, not chained, larger than kPresenceMinTableBytes: a bitmap of the keys
+  // present (one bit a slot, `bits`), tested before the slot by probes and by the scans of
+  // the probing pipelines (the GPU's join filter). A set of keys (keys_only) is then the
+  // bitmap alone: `table` is not filled.
+  bool presence = false;
+  static constexpr double kPresenceMinTableBytes = 4.0 * (1 << 20);
+  uint64_t PresenceBytes() const { return (range + 31) / 32 * 4; }
   std::vector<int> word_of;             // build column -> first word (-1: not stored)
   std::vector<char> read;               // build columns the probe side reads (marked as it is generated)
   bool read_known = false;              // store only the columns marked in `read`
   std::vector<Type> types;              // build column types
   std::vector<ColumnDomain> domains;    // build column domains
-  DeviceBuffer table, keys, heads;
+  DeviceBuffer table, keys, heads, bits;
 };
 
 // Initial values of the W state words (mirrors the tile library's StatePattern).
@@ -163,6 +175,7 @@ struct PipelineProgram {
   std::vector<DeviceBuffer> bitmap_buffers;  // uploaded on the first run, kept for later runs
   std::shared_ptr<CompiledKernel> kernel;    // looked up on the first run
   bool is_build = false;
+  int join_filters = 0;     // later joins' presence bitmaps tested at the scan (EXPLAIN)
   bool expands = false;     // an inner probe of a chained table: more rows out than items in
   // Build sink of an inner or cross join (not a scalar subquery's, whose duplicates are the
   // CPU's error to raise): the error id of a duplicate key.

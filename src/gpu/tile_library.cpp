@@ -135,6 +135,17 @@ __device__ __forceinline__ i64 ht_find_dense(const unsigned* ht, int stride, i64
   if (off >= range) return -1;
   return __ldg(ht + off * stride) ? (i64)off : -1;
 }
+// Presence bitmap of a direct-mapped table (GpuHashTable::presence): bit (key - lo) set
+// for a key the build inserted. A probe tests it before the table's slot, and a scan
+// tests it for a later join of its pipeline (a join filter passed sideways): the bitmap
+// is 32 x stride times smaller than the table, so it stays in L2 where the table does not.
+__device__ __forceinline__ void ht_presence_set(unsigned* bits, u64 off) {
+  atomicOr(bits + (off >> 5), 1u << (off & 31));
+}
+__device__ __forceinline__ bool ht_presence_test(const unsigned* bits, i64 lo, u64 range, i64 key) {
+  u64 off = (u64)(key - lo);
+  return off < range && ((__ldg(bits + (off >> 5)) >> (off & 31)) & 1u);
+}
 __device__ __forceinline__ i64 ht_find_open(const i64* keys, u64 mask, i64 key) {
   if (key == -1) return -1;  // the empty slots' mark: never a key of the table
   u64 s = tsr_hash((u64)key) & mask;

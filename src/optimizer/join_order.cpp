@@ -98,10 +98,10 @@ struct Residual {
   BoundExprPtr pred;
 };
 
-void Flatten(LogicalOpPtr op, std::vector<Relation>& rels, std::vector<BoundExprPtr>& preds) {
+void Flatten(LogicalOpPtr op, std::vector<Relation>& rels, std::vector<BoundExprPtr>& preds, JoinOrderStrategy strategy) {
   if (op->kind == LogicalKind::Filter) {
     for (auto& f : op->filters) preds.push_back(std::move(f));
-    Flatten(std::move(op->children[0]), rels, preds);
+    Flatten(std::move(op->children[0]), rels, preds, strategy);
     return;
   }
   if (op->kind == LogicalKind::Join &&
@@ -109,12 +109,12 @@ void Flatten(LogicalOpPtr op, std::vector<Relation>& rels, std::vector<BoundExpr
       !op->nulls_equal) {
     for (size_t i = 0; i < op->left_keys.size(); i++)
       preds.push_back(MakeCompare(ast::Op::Eq, std::move(op->left_keys[i]), std::move(op->right_keys[i])));
-    Flatten(std::move(op->children[0]), rels, preds);
-    Flatten(std::move(op->children[1]), rels, preds);
+    Flatten(std::move(op->children[0]), rels, preds, strategy);
+    Flatten(std::move(op->children[1]), rels, preds, strategy);
     return;
   }
   Relation r;
-  r.op = ReorderJoins(std::move(op));
+  r.op = ReorderJoins(std::move(op), strategy);
   EstimateRows(*r.op);
   r.bindings = r.op->Bindings();
   rels.push_back(std::move(r));
@@ -190,18 +190,18 @@ Built BuildJoinTree(const JoinPlan& plan, int at, std::vector<Relation>& rels, s
 
 }  // namespace
 
-LogicalOpPtr ReorderJoins(LogicalOpPtr op) {
+LogicalOpPtr ReorderJoins(LogicalOpPtr op, JoinOrderStrategy strategy) {
   bool region = op->kind == LogicalKind::Filter ||
                 (op->kind == LogicalKind::Join &&
                  (op->join_type == LJoinType::Cross || op->join_type == LJoinType::Inner) && !op->residual &&
                  !op->nulls_equal);  // NULLs equal (a decorrelated subquery's): kept as it is
   if (!region) {
-    for (auto& c : op->children) c = ReorderJoins(std::move(c));
+    for (auto& c : op->children) c = ReorderJoins(std::move(c), strategy);
     return op;
   }
   std::vector<Relation> rels;
   std::vector<BoundExprPtr> preds;
-  Flatten(std::move(op), rels, preds);
+  Flatten(std::move(op), rels, preds, strategy);
 
   std::vector<BoundExprPtr> top;  // constant predicates
   std::vector<Edge> edges;
@@ -309,7 +309,7 @@ LogicalOpPtr ReorderJoins(LogicalOpPtr op) {
         if ((m & ~(l | r)) == 0 && (m & ~l) && (m & ~r)) out *= EstimateSelectivity(*pred, nullptr);
       return out;
     };
-    plan = OrderJoins(g);
+    plan = strategy == JoinOrderStrategy::LeftDeep ? OrderJoinsGreedy(g) : OrderJoins(g);
   } else {
     // Beyond 64 relations: left-deep in the order written.
     plan.nodes.push_back({0, -1, -1, 0, rels[0].rows, 0});

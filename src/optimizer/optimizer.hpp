@@ -40,7 +40,12 @@ BoundExprPtr FoldExpression(BoundExprPtr e);
 // CAST(date AS TIMESTAMP) CMP timestamp constant -> date CMP' date constant (exactly
 // equivalent; date_comparison.cpp); anything else is returned as it is.
 BoundExprPtr NarrowDateComparison(BoundExprPtr e);
-LogicalOpPtr ReorderJoins(LogicalOpPtr op);
+// Join order strategies (join_order.cpp): Cost, the cheapest tree (DPccp up to 12
+// relations, bushy), which both backends run; LeftDeep, the greedy left-deep order in
+// which the largest relation probes and each step builds the cheapest next relation (GPU
+// plans with TESSERA_GPU_JOIN_ORDER=left-deep, to compare the two).
+enum class JoinOrderStrategy { Cost, LeftDeep };
+LogicalOpPtr ReorderJoins(LogicalOpPtr op, JoinOrderStrategy strategy = JoinOrderStrategy::Cost);
 void SplitDistinctAggregates(LogicalOp& root);
 void PushLeftJoinRightFilters(LogicalOp& root);
 void PushFiltersToPreservedSide(LogicalOpPtr& root);
