@@ -165,9 +165,12 @@ void DecodeBitPackBody(ByteReader& r, uint32_t n, T* out) {
   if (nb != (n + kMiniblockValues - 1) / kMiniblockValues) throw DecodeError("bit-packed stream has the wrong block count");
   const uint8_t* blocks = r.Take((size_t)nb * kBlockBytes);
   const uint32_t nwords = r.Get<uint32_t>();
-  // The words, 4-byte aligned for bitpack::Field (the stream itself may be unaligned).
+  // The words, 4-byte aligned for bitpack::Field (the stream itself may be unaligned). Taken
+  // before anything is allocated: a corrupt word count must fail here, not allocate up to
+  // 16 GB first.
+  const uint8_t* words = r.Take((size_t)nwords * 4);
   std::vector<uint32_t> w(nwords);
-  if (nwords) std::memcpy(w.data(), r.Take((size_t)nwords * 4), (size_t)nwords * 4);
+  if (nwords) std::memcpy(w.data(), words, (size_t)nwords * 4);
   for (uint32_t b = 0; b < nb; b++) {
     unsigned raw[4];  // the stream may be unaligned
     std::memcpy(raw, blocks + (size_t)b * kBlockBytes, sizeof raw);
