@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "check.hpp"
+#include "plan_helpers.hpp"
 #include "gen/tpch_gen.hpp"
 #include "main/database.hpp"
 
@@ -30,24 +31,8 @@ Database& SmallDb() {
   return *db;
 }
 
-Database& TpchDb() {
-  static Database* db = [] {
-    auto* d = new Database();
-    TpchOptions o;
-    o.sf = 0.01;
-    GenerateTpch(d->catalog(), o);
-    return d;
-  }();
-  return *db;
-}
-
-std::string Explain(Database& db, const std::string& options, const std::string& sql) {
-  Connection con(db);
-  auto r = con.Query("EXPLAIN (" + options + ") " + sql);
-  std::string s;
-  for (auto& row : r.ToStrings()) s += row[0] + "\n";
-  return s;
-}
+using test::Explain;
+using test::TpchDb;
 
 // The line (from 0) of the plan where `what` first appears; -1 when it does not. A line
 // further down is an operator deeper in the tree (EXPLAIN prints parents first).
