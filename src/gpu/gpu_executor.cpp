@@ -186,6 +186,23 @@ bool UseGpu(const std::string& device) {
   return false;
 }
 
+// A LIMIT without ORDER BY over a table keeps the table's first rows (DuckDB's insertion
+// order), which the CPU's scan keeps and the GPU's compaction does not: such a pipeline
+// runs on the GPU only where which rows it keeps cannot matter, an uncorrelated EXISTS (a
+// keyless semi, anti or mark join builds on its rows and reads no column). Returns why
+// pipeline i stays on the CPU, or nullptr.
+static const char* OrderedLimitWhy(const std::vector<ir::Pipeline>& irp, size_t i) {
+  if (irp[i].sink.kind != ir::Sink::Kind::Limit || irp[i].source.kind != ir::Source::Kind::TableScan) return nullptr;
+  for (size_t j = i + 1; j < irp.size(); j++) {
+    if (irp[j].source.kind != ir::Source::Kind::Intermediate || irp[j].source.from != irp[i].sink.node) continue;
+    const ir::Sink& k = irp[j].sink;
+    if (k.kind == ir::Sink::Kind::JoinBuild && k.build.keys.empty() && !k.build.residual &&
+        (k.build.type == LJoinType::Semi || k.build.type == LJoinType::Anti || k.build.type == LJoinType::Mark))
+      return nullptr;
+  }
+  return "a LIMIT without ORDER BY over a table keeps the table's first rows on the CPU";
+}
+
 struct GpuQuery::Timing {
   Event start, end;
   Pipeline* pipeline = nullptr;
@@ -204,6 +221,10 @@ GpuQuery::GpuQuery(PipelineSet& ps, ChainedJoins chained) : pipelines_(ps), ir_(
   // GPU aggregations, for the pipelines that read their groups (generated after them).
   GpuResults results;
   for (size_t i = 0; i < irp.size(); i++) {
+    if (const char* why = OrderedLimitWhy(irp, i)) {
+      why_cpu_[i] = why;
+      continue;
+    }
     try {
       programs_[i] = GeneratePipeline(irp[i], tables_, results, chained_);
       if (programs_[i]->agg || programs_[i]->out) results[irp[i].sink.node] = programs_[i].get();
