@@ -556,4 +556,12 @@ void EstimateRows(LogicalOp& op) {
   op.estimated_rows = std::max(1.0, rows);
 }
 
+bool DistinctCountMeasured(const LogicalOp* get, uint32_t col) {
+  const auto& groups = get->table->data->row_groups;
+  if (groups.empty()) return false;
+  for (auto& g : groups)
+    if (!g->columns[col]->stats.sketch) return false;
+  return true;
+}
+
 }  // namespace tessera

@@ -37,6 +37,10 @@ struct KeyEstimate {
   const LogicalOp* table = nullptr;  // the scan it comes from (nullptr: not traced to one)
   uint32_t column = 0;               // and its column there
 };
+// Whether every row group of the scanned table has a distinct-count sketch of column
+// `col` (written since storage format 3, or refreshed by ANALYZE): without one, distinct
+// counts are upper bounds (the rows, or the min/max span), which say nothing of a key.
+bool DistinctCountMeasured(const LogicalOp* get, uint32_t col);
 // Traces a column through projections, joins and group keys down to its scan.
 KeyEstimate EstimateKey(const BoundExpr& e, const LogicalOp& op);
 // Distinct values of `d` drawn when `r` of `n` rows are kept at random.

@@ -260,7 +260,9 @@ bool DirectMappedBuild(const std::vector<Edge>& edges, const std::vector<Relatio
   if (std::popcount(build) == 1 && rels[std::countr_zero(build)].join) return false;  // a unit's own join
   const KeyEstimate& k = build_is_a ? key->ka : key->kb;
   const BoundExpr* x = build_is_a ? key->ea.get() : key->eb.get();
-  if (!k.table || !x) return false;
+  // A key only where its distinct count was measured (an older database without sketches
+  // bounds it by the min/max span: TPC-H's sparse l_orderkey looked unique).
+  if (!k.table || !x || k.table->kind != LogicalKind::Get || !DistinctCountMeasured(k.table, k.column)) return false;
   const PhysType p = x->type.physical();
   if (p != PhysType::I32 && p != PhysType::I64) return false;
   if (k.domain < 0.9 * k.base_rows || build_rows > 1.1 * k.ndv) return false;
