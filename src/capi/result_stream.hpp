@@ -11,6 +11,7 @@
 // rows; the stream then reports the interruption as its error.
 #pragma once
 #include <chrono>
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -84,6 +85,9 @@ class ResultStream : public ResultConsumer {
   QueryResult header_;
   CapiError error_;
   bool begun_ = false, done_ = false, closed_ = false, interrupted_ = false;
+  // Bumped (under mu_) when a chunk is queued or the statement ends: what a caller spins on
+  // briefly before it sleeps (WaitRows), so a short statement costs no sleep and wake-up.
+  std::atomic<uint64_t> events_{0};
   uint64_t fetched_rows_ = 0;
 };
 
