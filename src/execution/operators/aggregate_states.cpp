@@ -132,33 +132,69 @@ static std::string CellBytes(const Vector& v, uint32_t i) {
   return std::string((const char*)v.raw() + i * w, w);
 }
 
+// The exact sum of n 64-bit integers, those whose validity byte is 0 left out
+// (valid null: all), and how many were added. Each value's unsigned form is split into its
+// low and high 32 bits, summed apart in 64-bit lanes (neither wraps for any n < 2^32),
+// and every negative value subtracts the 2^64 its unsigned form added: no branch or
+// overflow check per value, so the loop vectorises (AVX2 where the CPU has it) and runs at
+// the speed of reading the values, where a checked running sum waits on each add.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define TESSERA_SUM_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define TESSERA_SUM_CLONES
+#endif
+TESSERA_SUM_CLONES static int128_t ExactSum64(const int64_t* d, const uint8_t* valid, uint32_t n, int64_t* rows) {
+  uint64_t lo = 0, hi = 0, neg = 0, cnt = n;
+  if (!valid) {
+    for (uint32_t i = 0; i < n; i++) {
+      const uint64_t u = (uint64_t)d[i];
+      lo += u & 0xffffffffu;
+      hi += u >> 32;
+      neg += u >> 63;
+    }
+  } else {
+    cnt = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      const uint64_t keep = (uint64_t)0 - (uint64_t)(valid[i] != 0);
+      const uint64_t u = (uint64_t)d[i] & keep;
+      lo += u & 0xffffffffu;
+      hi += u >> 32;
+      neg += u >> 63;
+      cnt += keep & 1;
+    }
+  }
+  *rows += (int64_t)cnt;
+  return (int128_t)(((unsigned __int128)hi << 32) + lo) - ((int128_t)neg << 64);
+}
+// The same for 32-bit integers: 64-bit lanes hold any sum of fewer than 2^32 of them.
+TESSERA_SUM_CLONES static int64_t ExactSum32(const int32_t* d, const uint8_t* valid, uint32_t n, int64_t* rows) {
+  int64_t s = 0, cnt = n;
+  if (!valid) {
+    for (uint32_t i = 0; i < n; i++) s += d[i];
+  } else {
+    cnt = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      const int64_t keep = valid[i] != 0;
+      s += d[i] * keep;
+      cnt += keep;
+    }
+  }
+  *rows += cnt;
+  return s;
+}
+
 // sum/avg when the table has one group (an aggregate without GROUP BY, or one group so
-// far): the same additions in the same order, accumulated in registers instead of the
-// group's state per row. 32/64-bit integers add in 64 bits and widen into a 128-bit total
-// when a partial sum would overflow; 128-bit inputs keep the checked 128-bit add; DOUBLE
+// far): the batch's total computed exactly in registers (ExactSum64/32) and added to the
+// group's state once (AddSum: 64-bit while it fits, widened to 128 bits when it would
+// overflow, as the per-row path); 128-bit inputs keep the checked 128-bit add; DOUBLE
 // adds in row order.
 static void SumOneGroup(AggColumn& a, const Vector& in, uint32_t n) {
   const bool nulls = in.has_nulls();
+  const uint8_t* valid = in.validity_or_null();
   int64_t rows = 0;
-  auto add_narrow = [&]<class T>() {
-    const T* d = in.data<T>();
-    int128_t wide = 0;
-    int64_t part = 0;
-    for (uint32_t i = 0; i < n; i++) {
-      if (nulls && !in.IsValid(i)) continue;
-      int64_t next;
-      if (__builtin_add_overflow(part, (int64_t)d[i], &next)) {
-        wide += part;
-        next = (int64_t)d[i];
-      }
-      part = next;
-      rows++;
-    }
-    a.AddSum(0, wide + part);  // at most 2^32 rows of 64-bit values: no 128-bit overflow
-  };
   switch (in.type().physical()) {
-    case PhysType::I32: add_narrow.operator()<int32_t>(); break;
-    case PhysType::I64: add_narrow.operator()<int64_t>(); break;
+    case PhysType::I32: a.AddSum(0, ExactSum32(in.data<int32_t>(), valid, n, &rows)); break;
+    case PhysType::I64: a.AddSum(0, ExactSum64(in.data<int64_t>(), valid, n, &rows)); break;
     case PhysType::I128: {
       const int128_t* d = in.data<int128_t>();
       int128_t acc = a.isum[0];

@@ -1068,8 +1068,11 @@ void ChunkSource::Load(ColumnChunk& out, uint64_t begin, bool keep) {
     if (!direct) std::memcpy(fixed + at * w, dst + (size_t)skip * w, (size_t)take * w);
   }
   // The footer's min/max serve as zone maps and as the GPU's key ranges: a file whose
-  // values lie outside them is refused rather than trusted.
-  if (out.stats.has_stats && plan.type.id != TypeId::Double && plan.type.id != TypeId::Boolean && !str) {
+  // values lie outside them is refused rather than trusted. A kept slice is checked (the
+  // GPU column cache and every EnsureVerified() reader take kept slices); a transient one
+  // is not: it goes only to the CPU table scan, which reads its values as they are, and
+  // the scan's zone maps were applied before the load (a pass over the slice for nothing).
+  if (keep && out.stats.has_stats && plan.type.id != TypeId::Double && plan.type.id != TypeId::Boolean && !str) {
     const uint64_t* valid = any_null ? owned->validity.data() : nullptr;
     const int128_t lo = out.stats.min.int_value(), hi = out.stats.max.int_value();
     bool ok = true;
