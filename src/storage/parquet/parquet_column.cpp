@@ -668,35 +668,53 @@ constexpr size_t kHeadroom = 4096;
 // Buffers of slices decoded for one scan and not kept (ChunkSource::Load with keep false,
 // a file table's first read): returned here when the slice's last reader lets go and
 // handed to the next such slice, so a streaming scan decodes into the same few buffers,
-// warm in cache, instead of fresh pages. At most kPoolBytes are held.
+// warm in cache, instead of fresh pages. A thread takes back the buffer it returned last
+// when it can (a scan thread lets its last row group's buffer go just before it loads the
+// next): that buffer's lines are still in this core's cache, where one another core
+// returned would have to be fetched from that core first (with 16 scan threads, most
+// recently returned buffers are other threads'). At most kPoolBytes are held.
 class TransientPool {
  public:
   static constexpr size_t kPoolBytes = 64u << 20;
   // A buffer of at least `bytes` (its capacity in *cap), or nullptr when none is free.
   uint8_t* Take(size_t bytes, size_t* cap) {
+    const void* me = ThreadToken();
     std::lock_guard<std::mutex> g(mu_);
-    for (size_t i = free_.size(); i-- > 0;) {  // the most recently returned first
-      if (free_[i].second < bytes) continue;
-      uint8_t* p = free_[i].first;
-      *cap = free_[i].second;
-      held_ -= *cap;
-      free_.erase(free_.begin() + (ptrdiff_t)i);
-      return p;
+    for (int pass = 0; pass < 2; pass++) {
+      for (size_t i = free_.size(); i-- > 0;) {  // the most recently returned first
+        if (free_[i].cap < bytes || (pass == 0 && free_[i].giver != me)) continue;
+        uint8_t* p = free_[i].p;
+        *cap = free_[i].cap;
+        held_ -= *cap;
+        free_.erase(free_.begin() + (ptrdiff_t)i);
+        return p;
+      }
     }
     return nullptr;
   }
   // Keeps a mapped buffer for reuse; false when the pool is full (the caller unmaps it).
   bool Give(uint8_t* p, size_t cap) {
+    const void* me = ThreadToken();
     std::lock_guard<std::mutex> g(mu_);
     if (held_ + cap > kPoolBytes) return false;
-    free_.emplace_back(p, cap);
+    free_.push_back({p, cap, me});
     held_ += cap;
     return true;
   }
 
  private:
+  // Tells threads apart (the address of a thread-local: distinct among live threads).
+  static const void* ThreadToken() {
+    thread_local char token;
+    return &token;
+  }
+  struct Free {
+    uint8_t* p;
+    size_t cap;
+    const void* giver;
+  };
   std::mutex mu_;
-  std::vector<std::pair<uint8_t*, size_t>> free_;
+  std::vector<Free> free_;
   size_t held_ = 0;
 };
 

@@ -1,5 +1,8 @@
 #include "storage/parquet/parquet_metadata.hpp"
 
+#include <algorithm>
+
+#include "common/parallel.hpp"
 #include "storage/parquet/thrift_compact.hpp"
 
 namespace tessera::parquet {
@@ -45,6 +48,10 @@ void ReadList(ThriftReader& r, TType t, Fn&& each) {
   uint32_t n = r.BeginList(e);
   for (uint32_t i = 0; i < n; i++) each(e);
 }
+
+// A list's element count as room to reserve: at most one element per byte left (every
+// element takes a byte or more), so a corrupt count allocates nothing large.
+size_t Room(const ThriftReader& r, uint32_t n) { return std::min<size_t>(n, r.remaining()); }
 
 LogicalType ReadLogicalType(ThriftReader& r) {
   LogicalType lt;
@@ -166,12 +173,17 @@ RowGroupMeta ReadRowGroup(ThriftReader& r) {
   RowGroupMeta g;
   ReadStruct(r, [&](int16_t id, TType t) {
     switch (id) {
-      case 1:
-        ReadList(r, t, [&](TType e) {
+      case 1: {
+        if (t != TType::List && t != TType::Set) throw ThriftError("field of unexpected type");
+        TType e;
+        const uint32_t n = r.BeginList(e);
+        g.columns.reserve(Room(r, n));
+        for (uint32_t i = 0; i < n; i++) {
           Expect(e, TType::Struct);
           g.columns.push_back(ReadColumnChunk(r));
-        });
+        }
         return true;
+      }
       case 3: g.num_rows = ReadI64(r, t); return true;
       default: return false;
     }
@@ -181,7 +193,39 @@ RowGroupMeta ReadRowGroup(ThriftReader& r) {
 
 }  // namespace
 
-FileMetaData ParseFileMetaData(const uint8_t* p, size_t n) {
+// The row groups' list: each group's bytes found by skipping it (no allocation), then the
+// groups parsed on `threads` workers, a run of consecutive groups per task. A footer of
+// thousands of column chunks (TPC-H SF10's lineitem: 489 row groups of 16 chunks, 1.5 MB)
+// took 10 ms to parse and build on one thread, a time every query over the file waits for.
+static void ReadRowGroups(ThriftReader& r, TType t, const uint8_t* p, unsigned threads, std::vector<RowGroupMeta>& out) {
+  if (t != TType::List && t != TType::Set) throw ThriftError("field of unexpected type");
+  TType e;
+  const uint32_t n = r.BeginList(e);
+  if (n > 0) Expect(e, TType::Struct);
+  constexpr uint32_t kPerTask = 16;
+  if (threads <= 1 || n < 2 * kPerTask) {
+    out.reserve(Room(r, n));
+    for (uint32_t i = 0; i < n; i++) out.push_back(ReadRowGroup(r));
+    return;
+  }
+  std::vector<std::pair<size_t, size_t>> spans;
+  spans.reserve(Room(r, n));
+  for (uint32_t i = 0; i < n; i++) {
+    const size_t start = r.position();
+    r.Skip(TType::Struct);
+    spans.emplace_back(start, r.position());
+  }
+  out.resize(n);
+  ParallelFor((n + kPerTask - 1) / kPerTask, threads, [&](uint64_t task, unsigned) {
+    const uint32_t end = std::min<uint32_t>(n, (uint32_t)(task + 1) * kPerTask);
+    for (uint32_t i = (uint32_t)task * kPerTask; i < end; i++) {
+      ThriftReader g(p + spans[i].first, spans[i].second - spans[i].first);
+      out[i] = ReadRowGroup(g);
+    }
+  });
+}
+
+FileMetaData ParseFileMetaData(const uint8_t* p, size_t n, unsigned threads) {
   ThriftReader r(p, n);
   FileMetaData f;
   ReadStruct(r, [&](int16_t id, TType t) {
@@ -194,12 +238,7 @@ FileMetaData ParseFileMetaData(const uint8_t* p, size_t n) {
         });
         return true;
       case 3: f.num_rows = ReadI64(r, t); return true;
-      case 4:
-        ReadList(r, t, [&](TType e) {
-          Expect(e, TType::Struct);
-          f.row_groups.push_back(ReadRowGroup(r));
-        });
-        return true;
+      case 4: ReadRowGroups(r, t, p, threads, f.row_groups); return true;
       case 6: f.created_by = ReadString(r, t); return true;
       case 8: f.encrypted = true; return false;
       default: return false;

@@ -104,7 +104,7 @@ struct PageHeader {
 
 // Parse the footer / a page header; throw ThriftError on malformed input. ParsePageHeader
 // sets `*header_len` to the bytes the header took.
-FileMetaData ParseFileMetaData(const uint8_t* p, size_t n);
+FileMetaData ParseFileMetaData(const uint8_t* p, size_t n, unsigned threads = 1);
 PageHeader ParsePageHeader(const uint8_t* p, size_t n, size_t* header_len);
 
 }  // namespace tessera::parquet

@@ -15,6 +15,7 @@
 #include <mutex>
 
 #include "common/ascii.hpp"
+#include "common/parallel.hpp"
 #include "storage/file_table.hpp"
 #include "storage/parquet/parquet_codecs.hpp"
 #include "storage/parquet/parquet_column.hpp"
@@ -212,7 +213,7 @@ ColumnStats ChunkStats(const ColumnPlan& c, const ColumnMetaData& m, uint64_t ro
   return st;
 }
 
-OpenedFile OpenOne(const std::string& path, SourcePos pos) {
+OpenedFile OpenOne(const std::string& path, SourcePos pos, unsigned threads) {
   OpenedFile of;
   auto file = std::make_shared<ParquetFile>();
   file->path = path;
@@ -241,7 +242,7 @@ OpenedFile OpenOne(const std::string& path, SourcePos pos) {
   std::vector<uint8_t> footer(footer_len);
   try {
     file->Read(of.data_end, footer_len, footer.data());
-    of.meta = ParseFileMetaData(footer.data(), footer.size());
+    of.meta = ParseFileMetaData(footer.data(), footer.size(), threads);
   } catch (const DecodeError& e) {
     FileError(path, e.what(), pos);
   } catch (const ThriftError& e) {
@@ -365,14 +366,15 @@ std::string CacheKey(const std::vector<std::string>& files, const FileOptionList
   return k;
 }
 
-std::shared_ptr<const TableEntry> OpenTable(const std::vector<std::string>& files, SourcePos pos);
+std::shared_ptr<const TableEntry> OpenTable(const std::vector<std::string>& files, SourcePos pos, unsigned threads);
 
 }  // namespace
 }  // namespace parquet
 
 std::shared_ptr<const TableEntry> OpenParquetTable(const std::vector<std::string>& files, const FileOptionList& options,
-                                                   SourcePos pos, unsigned) {
+                                                   SourcePos pos, unsigned threads) {
   using namespace parquet;
+  if (threads == 0) threads = HardwareThreads();
   CheckOptions(options, pos);
   std::vector<std::array<int64_t, 5>> stamps;
   const bool stamped = Stamps(files, stamps);
@@ -389,7 +391,7 @@ std::shared_ptr<const TableEntry> OpenParquetTable(const std::vector<std::string
       break;
     }
   }
-  auto entry = OpenTable(files, pos);
+  auto entry = OpenTable(files, pos, threads);
   std::vector<std::array<int64_t, 5>> after;
   if (stamped && Stamps(files, after) && after == stamps) {  // unchanged while it was opened
     std::lock_guard<std::mutex> g(g_cache_mu);
@@ -402,9 +404,24 @@ std::shared_ptr<const TableEntry> OpenParquetTable(const std::vector<std::string
 namespace parquet {
 namespace {
 
-std::shared_ptr<const TableEntry> OpenTable(const std::vector<std::string>& files, SourcePos pos) {
-  std::vector<OpenedFile> opened;
-  for (const auto& f : files) opened.push_back(OpenOne(f, pos));
+std::shared_ptr<const TableEntry> OpenTable(const std::vector<std::string>& files, SourcePos pos, unsigned threads) {
+  // Files open in parallel (each footer parsed on one thread), one file's footer on all
+  // threads. A failure is the first failing file's, in the list's order.
+  std::vector<OpenedFile> opened(files.size());
+  if (files.size() == 1) {
+    opened[0] = OpenOne(files[0], pos, threads);
+  } else {
+    std::vector<std::exception_ptr> errors(files.size());
+    ParallelFor(files.size(), threads, [&](uint64_t i, unsigned) {
+      try {
+        opened[i] = OpenOne(files[i], pos, 1);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    });
+    for (auto& e : errors)
+      if (e) std::rethrow_exception(e);
+  }
   auto entry = std::make_shared<TableEntry>();
   entry->temporary = true;
   entry->schema.name = files.size() == 1 ? files[0] : files[0] + " (+" + std::to_string(files.size() - 1) + " files)";
@@ -427,44 +444,56 @@ std::shared_ptr<const TableEntry> OpenTable(const std::vector<std::string>& file
                       pos);
     }
   }
-  auto data = std::make_shared<TableData>();
-  for (const OpenedFile& of : opened) {
-    for (size_t g = 0; g < of.meta.row_groups.size(); g++) {
-      const RowGroupMeta& rg = of.meta.row_groups[g];
-      const uint64_t rows = (uint64_t)rg.num_rows;
-      if (rows == 0) continue;
-      const uint32_t slices = (uint32_t)((rows + kRowGroupSize - 1) / kRowGroupSize);
-      std::vector<std::shared_ptr<RowGroup>> out(slices);
+  // Every (file, row group) becomes its slices' RowGroups, built on the threads (thousands
+  // of column chunks, each with its statistics as Values, a ChunkSource and a SliceLoader
+  // per slice), then appended in the files' order.
+  std::vector<std::pair<size_t, size_t>> groups;  // (file, row group)
+  for (size_t f = 0; f < opened.size(); f++)
+    for (size_t g = 0; g < opened[f].meta.row_groups.size(); g++)
+      if (opened[f].meta.row_groups[g].num_rows > 0) groups.emplace_back(f, g);
+  std::vector<std::vector<std::shared_ptr<RowGroup>>> built(groups.size());
+  ParallelFor(groups.size(), groups.size() >= 32 ? threads : 1, [&](uint64_t task, unsigned) {
+    const OpenedFile& of = opened[groups[task].first];
+    const size_t g = groups[task].second;
+    const RowGroupMeta& rg = of.meta.row_groups[g];  // read here, then freed
+    const uint64_t rows = (uint64_t)rg.num_rows;
+    const uint32_t slices = (uint32_t)((rows + kRowGroupSize - 1) / kRowGroupSize);
+    std::vector<std::shared_ptr<RowGroup>>& out = built[task];
+    out.resize(slices);
+    for (uint32_t s = 0; s < slices; s++) {
+      out[s] = std::make_shared<RowGroup>();
+      out[s]->count = (uint32_t)std::min<uint64_t>(kRowGroupSize, rows - (uint64_t)s * kRowGroupSize);
+      out[s]->columns.reserve(of.columns.size());
+    }
+    for (size_t c = 0; c < of.columns.size(); c++) {
+      const ColumnMetaData& md = rg.columns[c].meta;
+      ColumnChunkLocation loc;
+      loc.offset = (uint64_t)md.data_page_offset;
+      if (md.dictionary_page_offset && *md.dictionary_page_offset > 0 && (uint64_t)*md.dictionary_page_offset < loc.offset)
+        loc.offset = (uint64_t)*md.dictionary_page_offset;
+      loc.size = (uint64_t)md.total_compressed_size;
+      loc.codec = md.codec;
+      loc.num_values = md.num_values;
+      loc.rows = rows;
+      auto src = std::make_shared<ChunkSource>(of.file, of.columns[c], loc, slices);
       for (uint32_t s = 0; s < slices; s++) {
-        out[s] = std::make_shared<RowGroup>();
-        out[s]->count = (uint32_t)std::min<uint64_t>(kRowGroupSize, rows - (uint64_t)s * kRowGroupSize);
-      }
-      for (size_t c = 0; c < of.columns.size(); c++) {
-        const ColumnMetaData& md = rg.columns[c].meta;
-        ColumnChunkLocation loc;
-        loc.offset = (uint64_t)md.data_page_offset;
-        if (md.dictionary_page_offset && *md.dictionary_page_offset > 0 && (uint64_t)*md.dictionary_page_offset < loc.offset)
-          loc.offset = (uint64_t)*md.dictionary_page_offset;
-        loc.size = (uint64_t)md.total_compressed_size;
-        loc.codec = md.codec;
-        loc.num_values = md.num_values;
-        loc.rows = rows;
-        auto src = std::make_shared<ChunkSource>(of.file, of.columns[c], loc, slices);
-        for (uint32_t s = 0; s < slices; s++) {
-          auto chunk = std::make_shared<ColumnChunk>();
-          chunk->type = of.columns[c]->type;
-          chunk->count = out[s]->count;
-          chunk->stats = ChunkStats(*of.columns[c], md, rows, chunk->count);
-          chunk->verifier = std::make_shared<SliceLoader>(src, chunk.get(), (uint64_t)s * kRowGroupSize, (uint32_t)g);
-          out[s]->columns.push_back(std::move(chunk));
-        }
-      }
-      for (auto& r : out) {
-        data->row_count += r->count;
-        data->row_groups.push_back(std::move(r));
+        auto chunk = std::make_shared<ColumnChunk>();
+        chunk->type = of.columns[c]->type;
+        chunk->count = out[s]->count;
+        chunk->stats = ChunkStats(*of.columns[c], md, rows, chunk->count);
+        chunk->verifier = std::make_shared<SliceLoader>(src, chunk.get(), (uint64_t)s * kRowGroupSize, (uint32_t)g);
+        out[s]->columns.push_back(std::move(chunk));
       }
     }
-  }
+    // The group's parsed footer entry (its strings and statistics) is freed here too.
+    opened[groups[task].first].meta.row_groups[g] = RowGroupMeta{};
+  });
+  auto data = std::make_shared<TableData>();
+  for (auto& out : built)
+    for (auto& r : out) {
+      data->row_count += r->count;
+      data->row_groups.push_back(std::move(r));
+    }
   entry->data = std::move(data);
   return entry;
 }

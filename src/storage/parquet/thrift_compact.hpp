@@ -28,6 +28,7 @@ class ThriftReader {
  public:
   ThriftReader(const uint8_t* p, size_t n) : p_(p), end_(p + n), begin_(p) {}
   size_t position() const { return (size_t)(p_ - begin_); }
+  size_t remaining() const { return (size_t)(end_ - p_); }
 
   // Struct fields: call BeginStruct, then NextField until it returns false (the stop
   // byte), reading or Skip()ping each field's value, then EndStruct.
