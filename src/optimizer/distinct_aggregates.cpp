@@ -19,6 +19,8 @@
 // two different arguments, and plain aggregates that do not split so (avg, sum over
 // DOUBLE, whose partial sums would round differently, the holistic ones).
 #include <algorithm>
+#include <functional>
+#include <map>
 
 #include "function/function_registry.hpp"
 #include "optimizer/optimizer.hpp"
@@ -33,9 +35,9 @@ void MaxIndex(const LogicalOp& op, uint32_t& m) {
   for (auto& c : op.children) MaxIndex(*c, m);
 }
 
-bool SameArgument(const BoundExpr& a, const BoundExpr& b) {
-  return a.children[0]->ToString() == b.children[0]->ToString() && a.children[0]->type == b.children[0]->type;
-}
+// The same argument: the same expression over the same bindings (a display name alone
+// would take t1.x for t2.x).
+bool SameArgument(const BoundExpr& a, const BoundExpr& b) { return a.children[0]->Equals(*b.children[0]); }
 
 // How the outer aggregation computes one aggregate of a rewritten aggregation.
 enum class Split {
@@ -145,11 +147,212 @@ void RewriteOne(LogicalOp& op, LogicalOpPtr* slot, uint32_t& next) {
   *slot = std::move(proj);
 }
 
-void Rewrite(LogicalOp& op, uint32_t& next) {
+// ---- DISTINCT aggregates over several arguments ----
+
+bool DistinctKind(const BoundExpr& g) {
+  return g.kind == BExpr::Agg && g.distinct && g.children.size() == 1 &&
+         (g.name == "count" || g.name == "sum" || g.name == "avg");
+}
+
+// Every expression an operator holds (not its children's).
+template <class Op, class F>
+void ForEachExpr(Op& op, F&& f) {
+  for (auto& e : op.filters) f(*e);
+  for (auto& e : op.exprs) f(*e);
+  for (auto& e : op.left_keys) f(*e);
+  for (auto& e : op.right_keys) f(*e);
+  if (op.residual) f(*op.residual);
+  for (auto& e : op.groups) f(*e);
+  for (auto& e : op.aggs) f(*e);
+  for (auto& row : op.values)
+    for (auto& e : row) f(*e);
+  for (auto& o : op.orders) f(*o.expr);
+}
+
+bool Volatile(const BoundExpr& e) {
+  if (e.kind == BExpr::Func && e.fn && e.fn->is_volatile) return true;
+  for (auto& c : e.children)
+    if (Volatile(*c)) return true;
+  return false;
+}
+
+// An aggregate giving the same value whatever order its rows come in (exact arithmetic).
+bool OrderInsensitive(const BoundExpr& g) {
+  if (g.name == "count" || g.name == "count_star" || g.name == "min" || g.name == "max" || g.name == "bool_and" ||
+      g.name == "bool_or")
+    return true;
+  if (g.name == "sum" || g.name == "avg")
+    return g.children.size() == 1 && g.children[0]->type.physical() != PhysType::F64 &&
+           g.type.physical() != PhysType::F64;
+  return false;
+}
+
+// Whether two evaluations of `op` give the same rows: each branch of the rewrite evaluates
+// its own copy of the input. Not through LIMIT (which rows), windows (ties), volatile
+// calls, nor aggregates whose values depend on the order of their rows (first, string_agg,
+// floating sums): their copies could disagree on a group key the branches join on.
+bool Repeatable(const LogicalOp& op) {
+  switch (op.kind) {
+    case LogicalKind::Limit:
+    case LogicalKind::Window:
+    case LogicalKind::RecursiveCte:
+    case LogicalKind::WorkingTable: return false;
+    default: break;
+  }
+  bool ok = true;
+  ForEachExpr(op, [&](const BoundExpr& e) { ok = ok && !Volatile(e); });
+  if (op.kind == LogicalKind::Aggregate)
+    for (auto& g : op.aggs) ok = ok && OrderInsensitive(*g);
+  for (auto& c : op.children) ok = ok && Repeatable(*c);
+  return ok;
+}
+
+// Points the column references of `op` and below at the bindings `remap` maps theirs to.
+void Rebind(LogicalOp& op, const std::map<ColumnBinding, ColumnBinding>& remap) {
+  std::function<void(BoundExpr&)> fix = [&](BoundExpr& e) {
+    if (e.kind == BExpr::Column)
+      if (auto it = remap.find(e.binding); it != remap.end()) e.binding = it->second;
+    for (auto& c : e.children) fix(*c);
+  };
+  ForEachExpr(op, fix);
+  for (auto& c : op.children) Rebind(*c, remap);
+}
+
+// A copy of the closed subtree `op` under fresh binding indices (from `next`), so the
+// copies are told apart: column pruning then reads in each only the columns its branch uses.
+void Renumber(LogicalOp& op, std::map<uint32_t, uint32_t>& fresh, uint32_t& next) {
+  auto to = [&](uint32_t& i) {
+    auto [it, added] = fresh.emplace(i, next);
+    if (added) next++;
+    i = it->second;
+  };
+  to(op.table_index);
+  to(op.group_index);
+  to(op.agg_index);
+  to(op.cte_index);
+  std::function<void(BoundExpr&)> fix = [&](BoundExpr& e) {
+    if (e.kind == BExpr::Column) to(e.binding.table);
+    for (auto& c : e.children) fix(*c);
+  };
+  ForEachExpr(op, fix);
+  for (auto& c : op.children) Renumber(*c, fresh, next);
+}
+
+LogicalOpPtr FreshCopy(const LogicalOp& op, uint32_t& next) {
+  LogicalOpPtr c = op.Copy();
+  std::map<uint32_t, uint32_t> fresh;
+  Renumber(*c, fresh, next);
+  return c;
+}
+
+// An aggregation whose DISTINCT aggregates are over several arguments x1..xk (or over one,
+// beside plain aggregates that do not split into partials, see DistinctArgument) becomes
+// one branch per argument set and one for the plain aggregates, each over its own copy of
+// the input, joined on G:
+//     Join_G(Aggregate(G | agg(x1')) over Aggregate(G, x1), ...,
+//            Aggregate(G | plain aggregates))
+// Each set's branch is the one-argument rewrite (RewriteOne), so every branch is a plain
+// parallel hash aggregation. Every branch has a row for every G of the input (a (G, NULL)
+// group where x is NULL), so an inner join on G, NULLs equal, pairs them exactly; without
+// GROUP BY each branch has one row (count 0, sum NULL over no rows) and they cross-join.
+// The operators above read the branches' bindings: `remap` maps the aggregation's old ones
+// to them (applied to the whole plan at the end). Returns whether `op` (now destroyed) was
+// rewritten.
+bool RewriteSeveral(LogicalOp& op, LogicalOpPtr* slot, uint32_t& next,
+                    std::map<ColumnBinding, ColumnBinding>& remap) {
+  if (!slot || op.kind != LogicalKind::Aggregate || op.aggs.empty() || op.children.size() != 1) return false;
+  std::vector<const BoundExpr*> sets;       // each set's argument
+  std::vector<int> branch(op.aggs.size(), -1);  // the set of each aggregate, -1: plain
+  for (size_t i = 0; i < op.aggs.size(); i++) {
+    const BoundExpr& g = *op.aggs[i];
+    if (g.kind != BExpr::Agg || !g.distinct) continue;
+    if (!DistinctKind(g)) return false;  // string_agg(DISTINCT ...) and others: the sets
+    size_t j = 0;
+    while (j < sets.size() && !sets[j]->Equals(*g.children[0])) j++;
+    if (j == sets.size()) sets.push_back(g.children[0].get());
+    branch[i] = (int)j;
+  }
+  if (sets.empty()) return false;
+  bool plain = false, split = true;
+  for (size_t i = 0; i < op.aggs.size(); i++) {
+    if (branch[i] >= 0) continue;
+    const BoundExpr& g = *op.aggs[i];
+    // min/max(x) (whose DISTINCT the binder drops) over a set's distinct x
+    if (g.kind == BExpr::Agg && (g.name == "min" || g.name == "max") && g.children.size() == 1)
+      for (size_t j = 0; j < sets.size() && branch[i] < 0; j++)
+        if (sets[j]->Equals(*g.children[0])) branch[i] = (int)j;
+    if (branch[i] >= 0) continue;
+    plain = true;
+    split = split && Splits(g, true);
+  }
+  if (sets.size() == 1 && (!plain || split)) return false;  // RewriteOne's single argument
+  // The join on G: DOUBLE keys (0.0 and -0.0, NaN) could pair differently than they group.
+  for (auto& g : op.groups)
+    if (g->type.physical() == PhysType::F64) return false;
+  if (!Repeatable(*op.children[0])) return false;
+  // An aggregation rewritten below: its readers here are copied, so point them at its
+  // branches first (a copy gets fresh bindings the final remap would not know).
+  if (!remap.empty()) Rebind(op, remap);
+
+  const size_t nb = sets.size() + (plain ? 1 : 0);
+  const uint32_t nk = (uint32_t)op.groups.size();
+  // Each branch but the last aggregates a fresh copy of op (its input, its groups and
+  // aggregates under fresh bindings), the last one op's own input.
+  std::vector<LogicalOpPtr> branches(nb);
+  for (size_t b = 0; b < nb; b++) {
+    LogicalOpPtr a;
+    if (b + 1 < nb) {
+      a = FreshCopy(op, next);
+    } else {
+      a = std::make_unique<LogicalOp>(LogicalKind::Aggregate);
+      a->group_index = next++;
+      a->agg_index = next++;
+      a->estimated_rows = op.estimated_rows;
+      a->groups = std::move(op.groups);
+      a->aggs = std::move(op.aggs);
+      a->children = std::move(op.children);
+    }
+    branches[b] = std::move(a);
+  }
+  // Each branch keeps its set's aggregates (the plain branch the plain ones), in order.
+  std::vector<std::vector<BoundExprPtr>> aggs(nb);
+  for (size_t b = 0; b < nb; b++) aggs[b] = std::move(branches[b]->aggs);
+  for (uint32_t k = 0; k < nk; k++) remap[{op.group_index, k}] = {branches[0]->group_index, k};
+  for (size_t i = 0; i < branch.size(); i++) {
+    const size_t b = branch[i] < 0 ? nb - 1 : (size_t)branch[i];
+    LogicalOp& a = *branches[b];
+    remap[{op.agg_index, (uint32_t)i}] = {a.agg_index, (uint32_t)a.aggs.size()};
+    a.aggs.push_back(std::move(aggs[b][i]));
+  }
+  std::vector<BoundExprPtr> keys;
+  for (auto& g : branches[0]->groups) keys.push_back(g->Copy());  // the key types and names
+  // Each set's branch: the one-argument rewrite, which keeps its output bindings.
+  for (size_t b = 0; b < sets.size(); b++) RewriteOne(*branches[b], &branches[b], next);
+  LogicalOpPtr tree = std::move(branches[0]);
+  const uint32_t g0 = tree->group_index;
+  const double rows = op.estimated_rows;
+  for (size_t b = 1; b < nb; b++) {
+    auto j = std::make_unique<LogicalOp>(LogicalKind::Join);
+    j->join_type = nk ? LJoinType::Inner : LJoinType::Cross;
+    j->nulls_equal = nk > 0;
+    for (uint32_t k = 0; k < nk; k++) {
+      j->left_keys.push_back(MakeColumn({g0, k}, keys[k]->type, keys[k]->ToString()));
+      j->right_keys.push_back(MakeColumn({branches[b]->group_index, k}, keys[k]->type, keys[k]->ToString()));
+    }
+    j->estimated_rows = rows;
+    j->children.push_back(std::move(tree));
+    j->children.push_back(std::move(branches[b]));
+    tree = std::move(j);
+  }
+  *slot = std::move(tree);  // destroys op
+  return true;
+}
+
+void Rewrite(LogicalOp& op, uint32_t& next, std::map<ColumnBinding, ColumnBinding>& remap) {
   for (auto& c : op.children) {
     LogicalOp& child = *c;  // stays alive when a projection takes c's place
-    Rewrite(child, next);
-    RewriteOne(child, &c, next);
+    Rewrite(child, next, remap);
+    if (!RewriteSeveral(child, &c, next, remap)) RewriteOne(child, &c, next);
   }
 }
 
@@ -159,8 +362,10 @@ void SplitDistinctAggregates(LogicalOp& root) {
   uint32_t m = 0;
   MaxIndex(root, m);
   uint32_t next = m + 1;
-  Rewrite(root, next);
+  std::map<ColumnBinding, ColumnBinding> remap;
+  Rewrite(root, next, remap);
   RewriteOne(root, nullptr, next);
+  if (!remap.empty()) Rebind(root, remap);
 }
 
 }  // namespace tessera
