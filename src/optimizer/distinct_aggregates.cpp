@@ -15,9 +15,15 @@
 // parallel (the GPU reads the inner groups in place) instead of keeping a set of values
 // per group. The outer aggregation keeps its bindings, so nothing above it changes.
 //
-// Not rewritten (the hash aggregate's per-group sets, sets merged per group): DISTINCT over
-// two different arguments, and plain aggregates that do not split so (avg, sum over
-// DOUBLE, whose partial sums would round differently, the holistic ones).
+// DISTINCT over several different arguments, or over one beside plain aggregates that do
+// not split so (avg, sum over DOUBLE, whose partial sums would round differently, the
+// holistic ones): one branch per argument set, each this rewrite, and one for the plain
+// aggregates, joined back on G (RewriteSeveral, below).
+//
+// Not rewritten (the hash aggregate's per-group sets, sets merged per group): DISTINCT
+// aggregates other than count/sum/avg (string_agg(DISTINCT ...)), DOUBLE group keys beside
+// several sets, inputs that two evaluations could answer differently (Repeatable), and an
+// aggregation at the plan's root with several sets.
 #include <algorithm>
 #include <functional>
 #include <map>
