@@ -155,9 +155,22 @@ class Vector {
   std::shared_ptr<const void> dict_owner_;
 };
 
+// A selection: row i of a chunk's column is physical row (*sel)[i] of its vector (repeats
+// allowed: an inner join's probe row with several matches). Immutable once made, so the
+// columns that were selected together share one (see DataChunk::sel).
+using SelVec = std::vector<uint32_t>;
+using SelPtr = std::shared_ptr<const SelVec>;
+
 struct DataChunk {
   std::vector<Vector> cols;
   uint32_t size = 0;
+  // Per column, the selection of its vector's rows that are the chunk's rows (a filter's
+  // passing rows, a join probe's matched rows: execution/selection.hpp); a null entry, or
+  // no entries at all, means rows [0, size) (dense: the chunk behaves as without it).
+  // Entries are either none or one per column. The vectors keep their strings and
+  // dictionary codes (per physical row). Only operators that say so take a selected chunk
+  // (PhysicalOperator::ExecuteTakesSelection); the pipeline flattens it for the others.
+  std::vector<SelPtr> sel;
   // Where the chunk's rows stand in the source's order (a table scan: row group index << 32
   // | first row), carried through a pipeline's operators, so that the result can be put
   // back in the table's order (DuckDB keeps insertion order); 0 where there is none.
@@ -167,8 +180,16 @@ struct DataChunk {
     cols.resize(types.size());
     for (size_t i = 0; i < types.size(); i++) cols[i].Init(types[i], capacity);
     size = 0;
+    sel.clear();
   }
   size_t ColumnCount() const { return cols.size(); }
+  bool HasSelection() const {
+    for (const SelPtr& s : sel)
+      if (s) return true;
+    return false;
+  }
+  // Column c's selection (the physical row of each of the chunk's rows), or null if dense.
+  const uint32_t* ColumnSel(size_t c) const { return c < sel.size() && sel[c] ? sel[c]->data() : nullptr; }
 };
 
 }  // namespace tessera
