@@ -198,10 +198,25 @@ void PhysicalHashJoin::Sink(DataChunk& in, LocalState& ls) {
   auto& L = static_cast<BuildLocal&>(ls);
   BuildChunk b;
   const uint32_t n = in.size;
+  if (!in.sel.empty()) {
+    // A selected chunk: the columns the sink reads (keys, the columns of keys evaluated
+    // here, a counted join's counts) gathered now; the others stay selected and are
+    // gathered once, into the build columns (Finalize).
+    std::vector<uint8_t> dense(in.cols.size(), 0);
+    for (size_t k = 0; k < nkeys_; k++) {
+      if (key_col_[k] < build_types.size()) dense[key_col_[k]] = 1;
+      const std::vector<uint8_t> r = ColumnsRead(*right_keys[k], in.cols.size());
+      for (size_t c = 0; c < r.size(); c++) dense[c] |= r[c];
+    }
+    if (counted && !dense.empty()) dense.back() = 1;
+    FlattenChunk(in, &dense);
+  }
   b.chunk.cols = std::move(in.cols);
+  b.chunk.sel = std::move(in.sel);
   b.chunk.size = n;
   b.chunk.batch = in.batch;
   b.chunk.cols.resize(build_ncols_);
+  if (!b.chunk.sel.empty()) b.chunk.sel.resize(build_ncols_);
   std::vector<const Vector*> keys(nkeys_);
   for (size_t k = 0; k < nkeys_; k++) {
     Vector& kv = b.chunk.cols[key_col_[k]];
@@ -341,7 +356,7 @@ void PhysicalHashJoin::Finalize() {
     const DataChunk& ch = collected_[ci].chunk;
     const uint32_t m = ch.size, o = off[ci];
     for (size_t c = 0; c < build_ncols_; c++)
-      if (keep[c]) CopyRows(ch.cols[c], nullptr, m, build_cols_[c], o);
+      if (keep[c]) CopyRows(ch.cols[c], ch.ColumnSel(c), m, build_cols_[c], o);
     if (counted) {
       const int64_t* cnt = ch.cols[nb - 1].data<int64_t>();
       for (uint32_t i = 0; i < m; i++) remaining_[o + i].store(cnt[i], std::memory_order_relaxed);
@@ -631,8 +646,10 @@ void PhysicalHashJoin::Assemble(const DataChunk& in, const std::vector<uint32_t>
   o.size = m;
 }
 
-// Output rows (probe row p[j], build row b[j]), the probe columns handed on as a selection
-// over the input's vectors (no copy), the build columns gathered.
+// Output rows (probe row p[j], build row b[j]) without copying values: the probe columns
+// handed on as a selection over the input's vectors, the build columns as views of the
+// build columns (Vector::SetView; they live until the plan runs again) under the
+// selection b.
 void PhysicalHashJoin::SelectProbe(DataChunk& in, const std::vector<uint32_t>& p, const std::vector<uint32_t>& b,
                                    DataChunk& o) const {
   const uint32_t m = (uint32_t)p.size();
@@ -642,10 +659,18 @@ void PhysicalHashJoin::SelectProbe(DataChunk& in, const std::vector<uint32_t>& p
   o = std::move(in);
   if (!identity) SelectRows(o, p.data(), m);
   o.cols.resize(np + nb);
-  if (!o.sel.empty()) o.sel.resize(np + nb);
+  o.sel.resize(np + nb);
+  SelPtr bsel;
   for (size_t c = 0; c < nb; c++) {
-    o.cols[np + c].Init(build_types[c], std::max<uint32_t>(m, 1));
-    CopyRows(build_cols_[c], b.data(), m, o.cols[np + c], 0);
+    Vector& v = o.cols[np + c];
+    if (m > 0 && build_cols_[c].capacity() >= build_rows_) {
+      if (!bsel) bsel = std::make_shared<const SelVec>(b.begin(), b.end());
+      v.SetView(build_cols_[c]);
+      o.sel[np + c] = bsel;
+      continue;
+    }
+    v.Init(build_types[c], std::max<uint32_t>(m, 1));
+    CopyRows(build_cols_[c], b.data(), m, v, 0);
   }
   o.size = m;
 }

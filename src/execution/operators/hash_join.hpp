@@ -37,6 +37,9 @@ class PhysicalHashJoin : public PhysicalOperator {
   // build (sink)
   std::unique_ptr<LocalState> InitLocalSink() override;
   void Sink(DataChunk& in, LocalState& ls) override;
+  // A selected build chunk is kept selected (its keys gathered) and gathered once, into the
+  // build columns.
+  bool SinkTakesSelection() const override { return true; }
   void Combine(LocalState& ls) override;
   void Finalize() override;
   // probe (operator)
@@ -98,8 +101,9 @@ class PhysicalHashJoin : public PhysicalOperator {
                 const std::vector<uint8_t>* only) const;
   void SelectProbe(DataChunk& in, const std::vector<uint32_t>& p, const std::vector<uint32_t>& b, DataChunk& o) const;
 
-  // A sunk chunk: its payload columns, then the keys that are not payload columns, and
-  // each row's key word (packed key or hash).
+  // A sunk chunk: its payload columns (those the sink does not read may be selected:
+  // DataChunk::sel), then the keys that are not payload columns, and each row's key word
+  // (packed key or hash).
   struct BuildChunk {
     DataChunk chunk;
     std::vector<uint64_t> words;
