@@ -25,6 +25,7 @@ Value Vector::GetValue(uint32_t i) const {
 }
 
 void Vector::SetValue(uint32_t i, const Value& v) {
+  Materialize();
   if (v.is_null()) {
     SetNull(i);
     return;
