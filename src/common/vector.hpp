@@ -191,15 +191,9 @@ class Vector {
   void DropView() { view_data_ = view_valid_ = nullptr; }
   // A view's rows copied into the vector's own memory (before it is written).
   void Materialize() {
-    if (!view_data_) return;
-    const size_t bytes = (size_t)capacity_ * type_.width();
-    data_.clear();
-    data_.resize(bytes + 16);
-    std::memcpy(data_.data(), view_data_, bytes);
-    valid_.clear();
-    if (view_valid_) valid_.assign(view_valid_, view_valid_ + capacity_);
-    DropView();
+    if (view_data_) [[unlikely]] CopyViewRows();
   }
+  void CopyViewRows();
 };
 
 // A selection: row i of a chunk's column is physical row (*sel)[i] of its vector (repeats

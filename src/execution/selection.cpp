@@ -77,6 +77,12 @@ std::vector<uint8_t> ColumnsRead(const BoundExpr& e, size_t ncols) {
   return reads;
 }
 
+bool ReadsSelected(const DataChunk& in, const std::vector<uint8_t>& cols) {
+  for (size_t c = 0; c < cols.size() && c < in.sel.size(); c++)
+    if (cols[c] && in.sel[c]) return true;
+  return false;
+}
+
 DataChunk DenseColumns(const DataChunk& in, const std::vector<uint8_t>& cols) {
   DataChunk d;
   d.cols.resize(in.cols.size());
@@ -96,7 +102,9 @@ const Vector& EvaluateSelected(const BoundExpr& e, const DataChunk& in, Vector& 
     GatherVector(in.cols[e.index], s, in.size, scratch);
     return scratch;
   }
-  DataChunk d = DenseColumns(in, ColumnsRead(e, in.cols.size()));
+  const std::vector<uint8_t> reads = ColumnsRead(e, in.cols.size());
+  if (!ReadsSelected(in, reads)) return EvaluateOperand(e, in, scratch);
+  DataChunk d = DenseColumns(in, reads);
   Evaluate(e, d, scratch);
   return scratch;
 }

@@ -32,6 +32,9 @@ void FlattenChunk(DataChunk& chunk, const std::vector<uint8_t>* only = nullptr);
 // Per column of a chunk of `ncols` columns, whether `e` reads it (a column reference it
 // cannot place marks them all).
 std::vector<uint8_t> ColumnsRead(const BoundExpr& e, size_t ncols);
+// Whether any column `cols` marks is selected (else expressions reading only those
+// columns are evaluated over the chunk as it is).
+bool ReadsSelected(const DataChunk& in, const std::vector<uint8_t>& cols);
 // A dense chunk holding the rows of the columns `cols` marks (the others empty), for
 // evaluating expressions over a selected chunk; dense columns are copied.
 DataChunk DenseColumns(const DataChunk& in, const std::vector<uint8_t>& cols);

@@ -42,11 +42,13 @@ bool PhysicalDummy::GetChunk(GlobalSourceState& gs, LocalState&, DataChunk& out)
 }
 
 // The passing rows become a selection over the input's vectors (composed with the one it
-// came with); a selected input is evaluated over its predicate's columns gathered.
+// came with); over a selected input, the predicate's columns are gathered where one is selected.
 void PhysicalFilter::Execute(DataChunk& in, DataChunk& out, LocalState&) {
   std::vector<uint32_t> sel;
   uint32_t n;
-  if (in.HasSelection()) n = EvaluateFilter(*predicate, DenseColumns(in, ColumnsRead(*predicate, in.cols.size())), sel);
+  std::vector<uint8_t> reads;
+  if (in.HasSelection()) reads = ColumnsRead(*predicate, in.cols.size());
+  if (ReadsSelected(in, reads)) n = EvaluateFilter(*predicate, DenseColumns(in, reads), sel);
   else n = EvaluateFilter(*predicate, in, sel);
   out = std::move(in);
   if (n != out.size) SelectRows(out, sel.data(), n);
@@ -83,9 +85,11 @@ void PhysicalProjection::Execute(DataChunk& in, DataChunk& out, LocalState&) {
       for (size_t k = 0; k < nc; k++) reads[k] |= c[k];
     }
     if (others) {
-      const DataChunk dense = DenseColumns(in, reads);
+      DataChunk dense;
+      const bool gather = ReadsSelected(in, reads);
+      if (gather) dense = DenseColumns(in, reads);
       for (size_t i = 0; i < exprs.size(); i++)
-        if (!plain(*exprs[i])) Evaluate(*exprs[i], dense, r.cols[i]);
+        if (!plain(*exprs[i])) Evaluate(*exprs[i], gather ? dense : in, r.cols[i]);
     }
   }
   r.size = in.size;
