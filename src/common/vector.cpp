@@ -24,7 +24,18 @@ Value Vector::GetValue(uint32_t i) const {
   return Value::Null();
 }
 
+void Vector::CopyViewRows() {
+  const size_t bytes = (size_t)capacity_ * type_.width();
+  data_.clear();
+  data_.resize(bytes + 16);
+  std::memcpy(data_.data(), view_data_, bytes);
+  valid_.clear();
+  if (view_valid_) valid_.assign(view_valid_, view_valid_ + capacity_);
+  DropView();
+}
+
 void Vector::SetValue(uint32_t i, const Value& v) {
+  Materialize();
   if (v.is_null()) {
     SetNull(i);
     return;

@@ -12,6 +12,11 @@
 // dict_group_keys.hpp) works on small integers. Every mutable accessor (data(), raw(),
 // SetValue, Init) drops the codes, so a vector written after the scan never carries stale
 // ones; the codes of NULL rows are meaningless (read the validity first).
+//
+// View form: a vector may read another vector's values and validity in place (SetView: a
+// hash join's build columns handed on under a selection, execution/selection.hpp); the
+// viewed vector must outlive it (it belongs to an operator of the running plan). Every
+// mutable accessor first copies the rows into the vector's own memory.
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -44,6 +49,7 @@ class Vector {
 
   void Init(Type t, uint32_t capacity = kVectorSize) {
     DropDict();
+    DropView();
     type_ = t;
     capacity_ = capacity;
     data_.assign((size_t)capacity * t.width() + 16, 0);
@@ -53,6 +59,7 @@ class Vector {
   // next (e.g. by parallel copies): no pass over the memory on this thread.
   void InitForOverwrite(Type t, uint32_t capacity) {
     DropDict();
+    DropView();
     type_ = t;
     capacity_ = capacity;
     data_.clear();
@@ -63,26 +70,51 @@ class Vector {
   uint32_t capacity() const { return capacity_; }
 
   template <class T> T* data() {
+    Materialize();
     has_dict_ = false;
     return reinterpret_cast<T*>(data_.data());
   }
-  template <class T> const T* data() const { return reinterpret_cast<const T*>(data_.data()); }
+  template <class T> const T* data() const { return reinterpret_cast<const T*>(raw()); }
   uint8_t* raw() {
+    Materialize();
     has_dict_ = false;
     return data_.data();
   }
-  const uint8_t* raw() const { return data_.data(); }
+  const uint8_t* raw() const { return view_data_ ? view_data_ : data_.data(); }
 
-  bool has_nulls() const { return !valid_.empty(); }
-  bool IsValid(uint32_t i) const { return valid_.empty() || valid_[i]; }
+  bool has_nulls() const { return view_data_ ? view_valid_ != nullptr : !valid_.empty(); }
+  bool IsValid(uint32_t i) const {
+    const uint8_t* v = validity_or_null();
+    return !v || v[i];
+  }
   // Materialises the validity array (all valid) so single rows can be set null.
   uint8_t* validity() {
+    Materialize();
     if (valid_.empty()) valid_.assign(capacity_, 1);
     return valid_.data();
   }
-  const uint8_t* validity_or_null() const { return valid_.empty() ? nullptr : valid_.data(); }
+  const uint8_t* validity_or_null() const {
+    if (view_data_) return view_valid_;
+    return valid_.empty() ? nullptr : valid_.data();
+  }
   void SetNull(uint32_t i) { validity()[i] = 0; }
-  void ClearNulls() { valid_.clear(); }
+  void ClearNulls() {
+    Materialize();
+    valid_.clear();
+  }
+
+  // ---- View form (see the file's header) ----
+  // Reads src's rows in place (its type, capacity, values, validity; its strings' owners
+  // shared); src must outlive this vector and not change meanwhile.
+  void SetView(const Vector& src) {
+    Init(src.type(), 0);
+    data_.clear();
+    capacity_ = src.capacity();
+    view_data_ = src.raw();
+    view_valid_ = src.validity_or_null();
+    ShareStrings(src);
+  }
+  bool is_view() const { return view_data_ != nullptr; }
 
   StringHeap& heap() {
     if (!heap_) heap_ = std::make_shared<StringHeap>();
@@ -153,11 +185,33 @@ class Vector {
   const uint32_t* dict_ext_codes_ = nullptr;
   UninitVector<uint32_t> dict_codes_;
   std::shared_ptr<const void> dict_owner_;
+  // View form: see the file's header.
+  const uint8_t* view_data_ = nullptr;
+  const uint8_t* view_valid_ = nullptr;
+  void DropView() { view_data_ = view_valid_ = nullptr; }
+  // A view's rows copied into the vector's own memory (before it is written).
+  void Materialize() {
+    if (view_data_) [[unlikely]] CopyViewRows();
+  }
+  void CopyViewRows();
 };
+
+// A selection: row i of a chunk's column is physical row (*sel)[i] of its vector (repeats
+// allowed: an inner join's probe row with several matches). Immutable once made, so the
+// columns that were selected together share one (see DataChunk::sel).
+using SelVec = std::vector<uint32_t>;
+using SelPtr = std::shared_ptr<const SelVec>;
 
 struct DataChunk {
   std::vector<Vector> cols;
   uint32_t size = 0;
+  // Per column, the selection of its vector's rows that are the chunk's rows (a filter's
+  // passing rows, a join probe's matched rows: execution/selection.hpp); a null entry, or
+  // no entries at all, means rows [0, size) (dense: the chunk behaves as without it).
+  // Entries are either none or one per column. The vectors keep their strings and
+  // dictionary codes (per physical row). Only operators that say so take a selected chunk
+  // (PhysicalOperator::ExecuteTakesSelection); the pipeline flattens it for the others.
+  std::vector<SelPtr> sel;
   // Where the chunk's rows stand in the source's order (a table scan: row group index << 32
   // | first row), carried through a pipeline's operators, so that the result can be put
   // back in the table's order (DuckDB keeps insertion order); 0 where there is none.
@@ -167,8 +221,16 @@ struct DataChunk {
     cols.resize(types.size());
     for (size_t i = 0; i < types.size(); i++) cols[i].Init(types[i], capacity);
     size = 0;
+    sel.clear();
   }
   size_t ColumnCount() const { return cols.size(); }
+  bool HasSelection() const {
+    for (const SelPtr& s : sel)
+      if (s) return true;
+    return false;
+  }
+  // Column c's selection (the physical row of each of the chunk's rows), or null if dense.
+  const uint32_t* ColumnSel(size_t c) const { return c < sel.size() && sel[c] ? sel[c]->data() : nullptr; }
 };
 
 }  // namespace tessera

@@ -53,10 +53,16 @@ class PhysicalOperator {
   // Streaming-operator role.
   virtual std::unique_ptr<LocalState> InitLocalOperator() { return std::make_unique<LocalState>(); }
   virtual void Execute(DataChunk& in, DataChunk& out, LocalState&) {}
+  // Whether Execute takes a selected chunk (DataChunk::sel, execution/selection.hpp); the
+  // pipeline flattens the chunk before an operator that does not. Execute may hand on a
+  // selected chunk either way (a filter, a join probe).
+  virtual bool ExecuteTakesSelection() const { return false; }
 
   // Sink role.
   virtual std::unique_ptr<LocalState> InitLocalSink() { return std::make_unique<LocalState>(); }
   virtual void Sink(DataChunk& in, LocalState&) {}
+  // Whether Sink takes a selected chunk (as ExecuteTakesSelection).
+  virtual bool SinkTakesSelection() const { return false; }
   virtual void Combine(LocalState&) {}  // called under the pipeline's lock
   virtual void Finalize() {}
   // True once the sink wants no more rows (a streamed result whose consumer stopped it):

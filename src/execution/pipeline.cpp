@@ -9,6 +9,7 @@
 #include "common/interrupt.hpp"
 #include "common/parallel.hpp"
 #include "execution/expression_executor.hpp"
+#include "execution/selection.hpp"
 
 namespace tessera {
 
@@ -96,7 +97,8 @@ PipelineSet::PipelineSet(PhysicalOperator* root) {
 // after it (DuckDB's operators cache small results the same way). A probe that keeps 1% of
 // its input hands on 20-row chunks; every operator and sink downstream pays its per-chunk
 // costs (vectors set up, hash and partition passes, a stored chunk) for each of them.
-// Appending copies the rows once more, which only small chunks pay. Chunks are joined only
+// Appending gathers the rows (through their selection, DataChunk::sel: for a filter's or
+// probe's output the only copy its rows get). Chunks are joined only
 // while they come from the same row group (DataChunk::batch >> 32; one worker scans a row
 // group, in order), so the first chunk's batch still orders the rows for the result.
 namespace {
@@ -126,7 +128,7 @@ struct ChunkCompactor {
       acc.size = 0;
       acc.batch = c.batch;
     }
-    for (size_t k = 0; k < c.cols.size(); k++) CopyRows(c.cols[k], nullptr, c.size, acc.cols[k], acc.size);
+    for (size_t k = 0; k < c.cols.size(); k++) CopyRows(c.cols[k], c.ColumnSel(k), c.size, acc.cols[k], acc.size);
     acc.size += c.size;
     pieces++;
   }
@@ -168,6 +170,8 @@ void RunPipeline(Pipeline& p, unsigned threads) {
       DataChunk next;
       for (size_t i = from; i < p.operators.size(); i++) {
         if (chunk.size == 0) return;
+        if (!p.operators[i]->ExecuteTakesSelection() && !chunk.sel.empty()) FlattenChunk(chunk);
+        next.sel.clear();
         p.operators[i]->Execute(chunk, next, *lops[i]);
         next.batch = chunk.batch;
         std::swap(chunk, next);
@@ -191,7 +195,9 @@ void RunPipeline(Pipeline& p, unsigned threads) {
         }
         return;
       }
-      if (chunk.size > 0) p.sink->Sink(chunk, *lsink);
+      if (chunk.size == 0) return;
+      if (!p.sink->SinkTakesSelection() && !chunk.sel.empty()) FlattenChunk(chunk);
+      p.sink->Sink(chunk, *lsink);
     };
     DataChunk chunk;
     while (!p.sink->SinkDone() && p.source->GetChunk(*gsrc, *lsrc, chunk)) {

@@ -4,6 +4,7 @@
 
 #include "common/interrupt.hpp"
 #include "execution/expression_executor.hpp"
+#include "execution/selection.hpp"
 
 namespace tessera {
 
@@ -40,14 +41,17 @@ bool PhysicalDummy::GetChunk(GlobalSourceState& gs, LocalState&, DataChunk& out)
   return true;
 }
 
+// The passing rows become a selection over the input's vectors (composed with the one it
+// came with); over a selected input, the predicate's columns are gathered where one is selected.
 void PhysicalFilter::Execute(DataChunk& in, DataChunk& out, LocalState&) {
   std::vector<uint32_t> sel;
-  uint32_t n = EvaluateFilter(*predicate, in, sel);
-  if (n == in.size) {
-    out = std::move(in);
-    return;
-  }
-  SliceChunk(in, sel.data(), n, out);
+  uint32_t n;
+  std::vector<uint8_t> reads;
+  if (in.HasSelection()) reads = ColumnsRead(*predicate, in.cols.size());
+  if (ReadsSelected(in, reads)) n = EvaluateFilter(*predicate, DenseColumns(in, reads), sel);
+  else n = EvaluateFilter(*predicate, in, sel);
+  out = std::move(in);
+  if (n != out.size) SelectRows(out, sel.data(), n);
 }
 
 std::string PhysicalProjection::Details() const {
@@ -56,10 +60,38 @@ std::string PhysicalProjection::Details() const {
   return s;
 }
 
+// Over a selected chunk, a plain column reference gathers its rows straight into the
+// output; the other expressions are evaluated over the columns they read, gathered once.
 void PhysicalProjection::Execute(DataChunk& in, DataChunk& out, LocalState&) {
   DataChunk r;
   r.cols.resize(exprs.size());
-  for (size_t i = 0; i < exprs.size(); i++) Evaluate(*exprs[i], in, r.cols[i]);
+  if (!in.HasSelection()) {
+    for (size_t i = 0; i < exprs.size(); i++) Evaluate(*exprs[i], in, r.cols[i]);
+  } else {
+    const size_t nc = in.cols.size();
+    auto plain = [&](const BoundExpr& e) {
+      return e.kind == BExpr::Column && e.index >= 0 && (size_t)e.index < nc && in.cols[e.index].type() == e.type;
+    };
+    std::vector<uint8_t> reads(nc, 0);
+    bool others = false;
+    for (size_t i = 0; i < exprs.size(); i++) {
+      const BoundExpr& e = *exprs[i];
+      if (plain(e)) {
+        GatherColumn(in, (size_t)e.index, nullptr, in.size, r.cols[i]);
+        continue;
+      }
+      others = true;
+      const std::vector<uint8_t> c = ColumnsRead(e, nc);
+      for (size_t k = 0; k < nc; k++) reads[k] |= c[k];
+    }
+    if (others) {
+      DataChunk dense;
+      const bool gather = ReadsSelected(in, reads);
+      if (gather) dense = DenseColumns(in, reads);
+      for (size_t i = 0; i < exprs.size(); i++)
+        if (!plain(*exprs[i])) Evaluate(*exprs[i], gather ? dense : in, r.cols[i]);
+    }
+  }
   r.size = in.size;
   out = std::move(r);
 }

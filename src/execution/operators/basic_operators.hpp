@@ -25,6 +25,7 @@ class PhysicalFilter : public PhysicalOperator {
   std::string Name() const override { return "FILTER"; }
   std::string Details() const override { return predicate->ToString(); }
   void Execute(DataChunk& in, DataChunk& out, LocalState&) override;
+  bool ExecuteTakesSelection() const override { return true; }
 };
 
 class PhysicalProjection : public PhysicalOperator {
@@ -35,6 +36,7 @@ class PhysicalProjection : public PhysicalOperator {
   std::string Name() const override { return "PROJECTION"; }
   std::string Details() const override;
   void Execute(DataChunk& in, DataChunk& out, LocalState&) override;
+  bool ExecuteTakesSelection() const override { return true; }
 };
 
 // LIMIT/OFFSET as a sink (keeps the first offset+limit rows in the source's order) and

@@ -4,6 +4,7 @@
 
 #include "common/parallel.hpp"
 #include "execution/operators/dict_group_keys.hpp"
+#include "execution/selection.hpp"
 #include "execution/expression_executor.hpp"
 
 namespace tessera {
@@ -60,6 +61,16 @@ void PhysicalHashAggregate::Sink(DataChunk& in, LocalState& ls) {
   for (auto& v : l.key_scratch) v.ResetOwnership();
   for (auto& v : l.arg_scratch) v.ResetOwnership();
   for (auto& v : l.arg2_scratch) v.ResetOwnership();
+  if (!in.sel.empty()) {  // a selected chunk: the columns read gathered once (selection.hpp)
+    std::vector<uint8_t> reads(in.cols.size(), 0);
+    auto add = [&](const BoundExpr& e) {
+      const std::vector<uint8_t> r = ColumnsRead(e, in.cols.size());
+      for (size_t c = 0; c < r.size(); c++) reads[c] |= r[c];
+    };
+    for (const auto& g : groups) add(*g);
+    for (const auto& a : aggs) add(*a);
+    FlattenChunk(in, &reads);
+  }
   for (size_t k = 0; k < groups.size(); k++) l.keys[k] = &EvaluateOperand(*groups[k], in, l.key_scratch[k]);
   l.gids.resize(in.size);
   l.key_chunks += !groups.empty();

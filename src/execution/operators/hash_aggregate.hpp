@@ -22,6 +22,7 @@ class PhysicalHashAggregate : public PhysicalOperator {
   std::string Details() const override;
   std::unique_ptr<LocalState> InitLocalSink() override;
   void Sink(DataChunk& in, LocalState& ls) override;
+  bool SinkTakesSelection() const override { return true; }  // flattens the columns it reads
   void Combine(LocalState& ls) override;
   void Finalize() override;
   std::unique_ptr<GlobalSourceState> InitSource() override;

@@ -10,6 +10,7 @@
 #include "execution/expression_executor.hpp"
 #include "execution/hashing.hpp"
 #include "execution/operators/basic_operators.hpp"
+#include "execution/selection.hpp"
 
 namespace tessera {
 
@@ -197,10 +198,25 @@ void PhysicalHashJoin::Sink(DataChunk& in, LocalState& ls) {
   auto& L = static_cast<BuildLocal&>(ls);
   BuildChunk b;
   const uint32_t n = in.size;
+  if (!in.sel.empty()) {
+    // A selected chunk: the columns the sink reads (keys, the columns of keys evaluated
+    // here, a counted join's counts) gathered now; the others stay selected and are
+    // gathered once, into the build columns (Finalize).
+    std::vector<uint8_t> dense(in.cols.size(), 0);
+    for (size_t k = 0; k < nkeys_; k++) {
+      if (key_col_[k] < build_types.size()) dense[key_col_[k]] = 1;
+      const std::vector<uint8_t> r = ColumnsRead(*right_keys[k], in.cols.size());
+      for (size_t c = 0; c < r.size(); c++) dense[c] |= r[c];
+    }
+    if (counted && !dense.empty()) dense.back() = 1;
+    FlattenChunk(in, &dense);
+  }
   b.chunk.cols = std::move(in.cols);
+  b.chunk.sel = std::move(in.sel);
   b.chunk.size = n;
   b.chunk.batch = in.batch;
   b.chunk.cols.resize(build_ncols_);
+  if (!b.chunk.sel.empty()) b.chunk.sel.resize(build_ncols_);
   std::vector<const Vector*> keys(nkeys_);
   for (size_t k = 0; k < nkeys_; k++) {
     Vector& kv = b.chunk.cols[key_col_[k]];
@@ -340,7 +356,7 @@ void PhysicalHashJoin::Finalize() {
     const DataChunk& ch = collected_[ci].chunk;
     const uint32_t m = ch.size, o = off[ci];
     for (size_t c = 0; c < build_ncols_; c++)
-      if (keep[c]) CopyRows(ch.cols[c], nullptr, m, build_cols_[c], o);
+      if (keep[c]) CopyRows(ch.cols[c], ch.ColumnSel(c), m, build_cols_[c], o);
     if (counted) {
       const int64_t* cnt = ch.cols[nb - 1].data<int64_t>();
       for (uint32_t i = 0; i < m; i++) remaining_[o + i].store(cnt[i], std::memory_order_relaxed);
@@ -604,31 +620,57 @@ bool PhysicalHashJoin::DictProbe(uint32_t n, const Vector& key, const uint8_t* v
   return true;
 }
 
-// Output rows (probe row p[j], build row b[j]): the probe columns, then the build columns.
-// When every probe row matched exactly once in order (`move_probe`: the probe chunk is not
-// needed after), the probe columns are moved instead of copied. With `only`, the columns
-// it does not mark are left empty (the residual does not read them).
-void PhysicalHashJoin::Assemble(DataChunk& in, const std::vector<uint32_t>& p, const std::vector<uint32_t>& b,
-                                DataChunk& o, bool move_probe, const std::vector<uint8_t>* only) const {
+// The pairs (probe row p[j], build row b[j]) a residual is evaluated over, dense: the
+// probe columns, then the build columns; the columns `only` does not mark are left empty
+// (the residual does not read them).
+void PhysicalHashJoin::Assemble(const DataChunk& in, const std::vector<uint32_t>& p, const std::vector<uint32_t>& b,
+                                DataChunk& o, const std::vector<uint8_t>* only) const {
   const uint32_t m = (uint32_t)p.size();
   const size_t np = in.cols.size(), nb = build_types.size();
-  bool identity = move_probe && m == in.size;
-  for (uint32_t i = 0; i < m && identity; i++) identity = p[i] == i;
   if (only && only->size() != np + nb) only = nullptr;
   o.cols.resize(np + nb);
+  o.sel.clear();
   for (size_t c = 0; c < np + nb; c++) {
     const Type& t = c < np ? in.cols[c].type() : build_types[c - np];
     if (only && !(*only)[c]) {  // not read: an empty placeholder
       o.cols[c].Init(t, 1);
       continue;
     }
-    if (c < np && identity) {
-      o.cols[c] = std::move(in.cols[c]);
+    if (c < np) {
+      GatherColumn(in, c, p.data(), m, o.cols[c]);
       continue;
     }
     o.cols[c].Init(t, std::max<uint32_t>(m, 1));
-    if (c < np) CopyRows(in.cols[c], p.data(), m, o.cols[c], 0);
-    else CopyRows(build_cols_[c - np], b.data(), m, o.cols[c], 0);
+    CopyRows(build_cols_[c - np], b.data(), m, o.cols[c], 0);
+  }
+  o.size = m;
+}
+
+// Output rows (probe row p[j], build row b[j]) without copying values: the probe columns
+// handed on as a selection over the input's vectors, the build columns as views of the
+// build columns (Vector::SetView; they live until the plan runs again) under the
+// selection b.
+void PhysicalHashJoin::SelectProbe(DataChunk& in, const std::vector<uint32_t>& p, const std::vector<uint32_t>& b,
+                                   DataChunk& o) const {
+  const uint32_t m = (uint32_t)p.size();
+  const size_t np = in.cols.size(), nb = build_types.size();
+  bool identity = m == in.size;
+  for (uint32_t i = 0; i < m && identity; i++) identity = p[i] == i;
+  o = std::move(in);
+  if (!identity) SelectRows(o, p.data(), m);
+  o.cols.resize(np + nb);
+  o.sel.resize(np + nb);
+  SelPtr bsel;
+  for (size_t c = 0; c < nb; c++) {
+    Vector& v = o.cols[np + c];
+    if (m > 0 && build_cols_[c].capacity() >= build_rows_) {
+      if (!bsel) bsel = std::make_shared<const SelVec>(b.begin(), b.end());
+      v.SetView(build_cols_[c]);
+      o.sel[np + c] = bsel;
+      continue;
+    }
+    v.Init(build_types[c], std::max<uint32_t>(m, 1));
+    CopyRows(build_cols_[c], b.data(), m, v, 0);
   }
   o.size = m;
 }
@@ -638,7 +680,7 @@ void PhysicalHashJoin::Execute(DataChunk& in, DataChunk& out, LocalState& ls) {
   const size_t nk = left_keys.size();
   L.scratch.resize(nk);
   L.keys.resize(nk);
-  for (size_t k = 0; k < nk; k++) L.keys[k] = &EvaluateOperand(*left_keys[k], in, L.scratch[k]);
+  for (size_t k = 0; k < nk; k++) L.keys[k] = &EvaluateSelected(*left_keys[k], in, L.scratch[k]);
   Match(in.size, L.keys, L);
   auto& pi = L.pi;
   auto& bi = L.bi;
@@ -652,7 +694,7 @@ void PhysicalHashJoin::Execute(DataChunk& in, DataChunk& out, LocalState& ls) {
   const size_t np = in.cols.size(), nb = build_types.size();
   if (residual) {  // keep only pairs satisfying the residual condition
     DataChunk pairs;
-    Assemble(in, pi, bi, pairs, false, &residual_reads_);
+    Assemble(in, pi, bi, pairs, &residual_reads_);
     uint32_t k = EvaluateFilter(*residual, pairs, L.sel);
     for (uint32_t i = 0; i < k; i++) {
       pi[i] = pi[L.sel[i]];
@@ -679,13 +721,13 @@ void PhysicalHashJoin::Execute(DataChunk& in, DataChunk& out, LocalState& ls) {
           if (null_probe || build_has_null_key_) mark.SetNull(i);
         }
       }
-      out.cols = std::move(in.cols);
+      out = std::move(in);
       out.cols.push_back(std::move(mark));
-      out.size = in.size;
+      if (!out.sel.empty()) out.sel.resize(out.cols.size());
       return;
     }
     case LJoinType::Inner:
-    case LJoinType::Cross: Assemble(in, pi, bi, out, true); return;
+    case LJoinType::Cross: SelectProbe(in, pi, bi, out); return;
     case LJoinType::Semi:
     case LJoinType::Anti: {
       hit.assign(in.size, 0);
@@ -699,18 +741,15 @@ void PhysicalHashJoin::Execute(DataChunk& in, DataChunk& out, LocalState& ls) {
       sel.clear();
       for (uint32_t i = 0; i < in.size; i++)
         if (hit[i] == (join_type == LJoinType::Semi)) sel.push_back(i);
-      if (sel.size() == in.size) {
-        out.cols = std::move(in.cols);
-        out.size = in.size;
-      } else {
-        SliceChunk(in, sel.data(), (uint32_t)sel.size(), out);
-      }
+      out = std::move(in);
+      if (sel.size() != out.size) SelectRows(out, sel.data(), (uint32_t)sel.size());
       return;
     }
     case LJoinType::RightSemi:
     case LJoinType::RightAnti:  // its rows come after the probe (PhysicalJoinUnmatched)
       for (uint32_t b : bi) matched_[b].store(1, std::memory_order_relaxed);
       out.cols.clear();
+      out.sel.clear();
       out.size = 0;
       return;
     case LJoinType::Full:
@@ -724,17 +763,16 @@ void PhysicalHashJoin::Execute(DataChunk& in, DataChunk& out, LocalState& ls) {
       for (uint32_t i = 0; i < in.size; i++)
         if (!hit[i]) miss.push_back(i);
       if (miss.empty()) {
-        Assemble(in, pi, bi, out, true);
+        SelectProbe(in, pi, bi, out);
         return;
       }
       // The matched rows, then the probe rows without a match (build columns NULL).
       const uint32_t m = (uint32_t)pi.size(), u = (uint32_t)miss.size();
+      pi.insert(pi.end(), miss.begin(), miss.end());
+      out = std::move(in);
+      SelectRows(out, pi.data(), m + u);
       out.cols.resize(np + nb);
-      for (size_t c = 0; c < np; c++) {
-        out.cols[c].Init(in.cols[c].type(), m + u);
-        CopyRows(in.cols[c], pi.data(), m, out.cols[c], 0);
-        CopyRows(in.cols[c], miss.data(), u, out.cols[c], m);
-      }
+      out.sel.resize(np + nb);
       for (size_t c = 0; c < nb; c++) {
         Vector& v = out.cols[np + c];
         v.Init(build_types[c], m + u);

@@ -37,11 +37,17 @@ class PhysicalHashJoin : public PhysicalOperator {
   // build (sink)
   std::unique_ptr<LocalState> InitLocalSink() override;
   void Sink(DataChunk& in, LocalState& ls) override;
+  // A selected build chunk is kept selected (its keys gathered) and gathered once, into the
+  // build columns.
+  bool SinkTakesSelection() const override { return true; }
   void Combine(LocalState& ls) override;
   void Finalize() override;
   // probe (operator)
   std::unique_ptr<LocalState> InitLocalOperator() override;
   void Execute(DataChunk& in, DataChunk& out, LocalState& ls) override;
+  // A selected probe chunk: keys evaluated through its selection, the probe columns handed
+  // on as a selection composed with it.
+  bool ExecuteTakesSelection() const override { return true; }
   void ResetState() override;
 
   LJoinType join_type;
@@ -91,11 +97,13 @@ class PhysicalHashJoin : public PhysicalOperator {
   bool KeysEqual(const std::vector<const Vector*>& probe, uint32_t i, uint32_t row) const;
   void Match(uint32_t n, const std::vector<const Vector*>& keys, ProbeLocal& L) const;
   bool DictProbe(uint32_t n, const Vector& key, const uint8_t* valid, ProbeLocal& L) const;
-  void Assemble(DataChunk& in, const std::vector<uint32_t>& p, const std::vector<uint32_t>& b, DataChunk& o,
-                bool move_probe, const std::vector<uint8_t>* only = nullptr) const;
+  void Assemble(const DataChunk& in, const std::vector<uint32_t>& p, const std::vector<uint32_t>& b, DataChunk& o,
+                const std::vector<uint8_t>* only) const;
+  void SelectProbe(DataChunk& in, const std::vector<uint32_t>& p, const std::vector<uint32_t>& b, DataChunk& o) const;
 
-  // A sunk chunk: its payload columns, then the keys that are not payload columns, and
-  // each row's key word (packed key or hash).
+  // A sunk chunk: its payload columns (those the sink does not read may be selected:
+  // DataChunk::sel), then the keys that are not payload columns, and each row's key word
+  // (packed key or hash).
   struct BuildChunk {
     DataChunk chunk;
     std::vector<uint64_t> words;

@@ -1,0 +1,46 @@
+// Selected chunks (DataChunk::sel): a filter or a join probe hands on its input's vectors
+// with the selection of the rows it keeps instead of copying every column's rows; the
+// rows are gathered once, where an operator or sink that does not take a selection needs
+// them dense (the pipeline flattens the chunk before it: pipeline.cpp).
+//
+// One gather (GatherVector) and one composition (SelectRows) serve every operator.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "common/vector.hpp"
+#include "planner/bound_expr.hpp"
+
+namespace tessera {
+
+// The one gather: dst (re-initialised to src's type) gets rows rows[0..n) of src (rows
+// [0, n) when rows is null), with their validity, string ownership and, where src is in
+// dictionary form, their dictionary codes.
+void GatherVector(const Vector& src, const uint32_t* rows, uint32_t n, Vector& dst);
+// The chunk's rows idx[0..n) of column c (through its selection) into dst, as GatherVector.
+void GatherColumn(const DataChunk& in, size_t c, const uint32_t* idx, uint32_t n, Vector& dst);
+
+// The one composition: the chunk's rows become its rows idx[0..n) (repeats allowed): each
+// column's selection is composed with idx (once per distinct selection: columns that
+// shared one share the result), a dense column gets idx itself. No values are copied.
+void SelectRows(DataChunk& chunk, const uint32_t* idx, uint32_t n);
+
+// Gathers every selected column (or those `only` marks) in place; the chunk is then dense
+// (in those columns).
+void FlattenChunk(DataChunk& chunk, const std::vector<uint8_t>* only = nullptr);
+
+// Per column of a chunk of `ncols` columns, whether `e` reads it (a column reference it
+// cannot place marks them all).
+std::vector<uint8_t> ColumnsRead(const BoundExpr& e, size_t ncols);
+// Whether any column `cols` marks is selected (else expressions reading only those
+// columns are evaluated over the chunk as it is).
+bool ReadsSelected(const DataChunk& in, const std::vector<uint8_t>& cols);
+// A dense chunk holding the rows of the columns `cols` marks (the others empty), for
+// evaluating expressions over a selected chunk; dense columns are copied.
+DataChunk DenseColumns(const DataChunk& in, const std::vector<uint8_t>& cols);
+// The value of `e` over a possibly selected chunk without copying where it can (as
+// EvaluateOperand): a dense column reference is the chunk's vector, a selected one is
+// gathered into `scratch`, anything else is evaluated over the columns it reads.
+const Vector& EvaluateSelected(const BoundExpr& e, const DataChunk& in, Vector& scratch);
+
+}  // namespace tessera
