@@ -160,28 +160,6 @@ bool DistinctKind(const BoundExpr& g) {
          (g.name == "count" || g.name == "sum" || g.name == "avg");
 }
 
-// Every expression an operator holds (not its children's).
-template <class Op, class F>
-void ForEachExpr(Op& op, F&& f) {
-  for (auto& e : op.filters) f(*e);
-  for (auto& e : op.exprs) f(*e);
-  for (auto& e : op.left_keys) f(*e);
-  for (auto& e : op.right_keys) f(*e);
-  if (op.residual) f(*op.residual);
-  for (auto& e : op.groups) f(*e);
-  for (auto& e : op.aggs) f(*e);
-  for (auto& row : op.values)
-    for (auto& e : row) f(*e);
-  for (auto& o : op.orders) f(*o.expr);
-}
-
-bool Volatile(const BoundExpr& e) {
-  if (e.kind == BExpr::Func && e.fn && e.fn->is_volatile) return true;
-  for (auto& c : e.children)
-    if (Volatile(*c)) return true;
-  return false;
-}
-
 // An aggregate giving the same value whatever order its rows come in (exact arithmetic).
 bool OrderInsensitive(const BoundExpr& g) {
   if (g.name == "count" || g.name == "count_star" || g.name == "min" || g.name == "max" || g.name == "bool_and" ||
@@ -206,7 +184,7 @@ bool Repeatable(const LogicalOp& op) {
     default: break;
   }
   bool ok = true;
-  ForEachExpr(op, [&](const BoundExpr& e) { ok = ok && !Volatile(e); });
+  ForEachOwnExpr(op, [&](const BoundExpr& e) { ok = ok && !e.CallsVolatile(); });
   if (op.kind == LogicalKind::Aggregate)
     for (auto& g : op.aggs) ok = ok && OrderInsensitive(*g);
   for (auto& c : op.children) ok = ok && Repeatable(*c);
@@ -220,7 +198,7 @@ void Rebind(LogicalOp& op, const std::map<ColumnBinding, ColumnBinding>& remap) 
       if (auto it = remap.find(e.binding); it != remap.end()) e.binding = it->second;
     for (auto& c : e.children) fix(*c);
   };
-  ForEachExpr(op, fix);
+  ForEachOwnExpr(op, [&](BoundExprPtr& e) { fix(*e); });
   for (auto& c : op.children) Rebind(*c, remap);
 }
 
@@ -240,7 +218,7 @@ void Renumber(LogicalOp& op, std::map<uint32_t, uint32_t>& fresh, uint32_t& next
     if (e.kind == BExpr::Column) to(e.binding.table);
     for (auto& c : e.children) fix(*c);
   };
-  ForEachExpr(op, fix);
+  ForEachOwnExpr(op, [&](BoundExprPtr& e) { fix(*e); });
   for (auto& c : op.children) Renumber(*c, fresh, next);
 }
 

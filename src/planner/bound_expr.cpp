@@ -129,6 +129,13 @@ bool BoundExpr::IsConstant() const {
   return true;
 }
 
+bool BoundExpr::CallsVolatile() const {
+  if (kind == BExpr::Func && fn && fn->is_volatile) return true;
+  for (auto& c : children)
+    if (c->CallsVolatile()) return true;
+  return false;
+}
+
 void BoundExpr::CollectBindings(std::vector<ColumnBinding>& out) const {
   if (kind == BExpr::Column) out.push_back(binding);
   for (auto& c : children) c->CollectBindings(out);

@@ -80,6 +80,7 @@ struct BoundExpr {
   bool Equals(const BoundExpr& o) const;
   std::string ToString() const;
   bool IsConstant() const;  // no column references, aggregates or volatile calls (random())
+  bool CallsVolatile() const;  // a volatile call (random()) anywhere in the expression
   void CollectBindings(std::vector<ColumnBinding>& out) const;
   bool ContainsAggregate() const;
 };

@@ -12,15 +12,6 @@ namespace tessera {
 
 using Bindings = std::vector<ColumnBinding>;
 
-void ForEachOwnExpr(LogicalOp& op, const std::function<void(BoundExprPtr&)>& f) {
-  for (auto* v : {&op.filters, &op.exprs, &op.left_keys, &op.right_keys, &op.groups, &op.aggs})
-    for (auto& e : *v) f(e);
-  if (op.residual) f(op.residual);
-  for (auto& o : op.orders) f(o.expr);
-  for (auto& row : op.values)
-    for (auto& e : row) f(e);
-}
-
 namespace {
 
 bool ExprRefers(const BoundExpr& e, const Bindings& set) {
@@ -311,19 +302,12 @@ DependentPlan PushDomain(LogicalOpPtr plan, const Bindings& outer, uint32_t& nex
 
 namespace {
 
-bool ExprDeterministic(const BoundExpr& e) {
-  if (e.kind == BExpr::Func && e.fn && e.fn->is_volatile) return false;
-  for (auto& c : e.children)
-    if (!ExprDeterministic(*c)) return false;
-  return true;
-}
-
 // Whether two evaluations of `op` give the same rows: no LIMIT (which rows it keeps may
 // differ between parallel runs) and no volatile function (random()).
 bool Deterministic(const LogicalOp& op) {
   if (op.kind == LogicalKind::Limit) return false;
   bool ok = true;
-  ForEachOwnExpr(const_cast<LogicalOp&>(op), [&](BoundExprPtr& e) { ok = ok && ExprDeterministic(*e); });
+  ForEachOwnExpr(op, [&](const BoundExpr& e) { ok = ok && !e.CallsVolatile(); });
   for (auto& c : op.children) ok = ok && Deterministic(*c);
   return ok;
 }

@@ -32,8 +32,6 @@ struct DependentPlan {
   std::vector<ColumnBinding> domain;  // D's columns in S' output, as `outer`
 };
 
-// Every expression of `op` itself (not its children's).
-void ForEachOwnExpr(LogicalOp& op, const std::function<void(BoundExprPtr&)>& f);
 // Whether an expression of `op`'s subtree refers to a column of `set`.
 bool SubtreeRefers(const LogicalOp& op, const std::vector<ColumnBinding>& set);
 // The columns of `outer` that `op`'s subtree refers to, in first-use order.

@@ -175,4 +175,17 @@ std::string LogicalOp::ToString(int indent) const {
   return s;
 }
 
+void ForEachOwnExpr(LogicalOp& op, const std::function<void(BoundExprPtr&)>& f) {
+  for (auto* v : {&op.filters, &op.exprs, &op.left_keys, &op.right_keys, &op.groups, &op.aggs})
+    for (auto& e : *v) f(e);
+  if (op.residual) f(op.residual);
+  for (auto& o : op.orders) f(o.expr);
+  for (auto& row : op.values)
+    for (auto& e : row) f(e);
+}
+
+void ForEachOwnExpr(const LogicalOp& op, const std::function<void(const BoundExpr&)>& f) {
+  ForEachOwnExpr(const_cast<LogicalOp&>(op), [&](BoundExprPtr& e) { f(*e); });
+}
+
 }  // namespace tessera

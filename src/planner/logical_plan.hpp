@@ -1,6 +1,7 @@
 // Logical plan: a tree of relational operators over bound expressions. Each operator's
 // output is a list of ColumnBindings (see Bindings()); parents refer to those.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -111,5 +112,9 @@ struct LogicalOp {
   std::vector<Type> Types() const;
   std::string ToString(int indent = 0) const;
 };
+
+// Every expression of `op` itself (not its children's).
+void ForEachOwnExpr(LogicalOp& op, const std::function<void(BoundExprPtr&)>& f);
+void ForEachOwnExpr(const LogicalOp& op, const std::function<void(const BoundExpr&)>& f);
 
 }  // namespace tessera
