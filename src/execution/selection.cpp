@@ -63,17 +63,18 @@ void FlattenChunk(DataChunk& chunk, const std::vector<uint8_t>* only) {
   if (!chunk.HasSelection()) chunk.sel.clear();
 }
 
+void OrColumnsRead(const BoundExpr& e, std::vector<uint8_t>& reads) {
+  if (e.kind == BExpr::Column) {
+    if (e.index >= 0 && (size_t)e.index < reads.size()) reads[e.index] = 1;
+    else std::fill(reads.begin(), reads.end(), 1);
+  }
+  for (const auto& c : e.children)
+    if (c) OrColumnsRead(*c, reads);
+}
+
 std::vector<uint8_t> ColumnsRead(const BoundExpr& e, size_t ncols) {
   std::vector<uint8_t> reads(ncols, 0);
-  std::function<void(const BoundExpr&)> visit = [&](const BoundExpr& x) {
-    if (x.kind == BExpr::Column) {
-      if (x.index >= 0 && (size_t)x.index < ncols) reads[x.index] = 1;
-      else std::fill(reads.begin(), reads.end(), 1);
-    }
-    for (const auto& c : x.children)
-      if (c) visit(*c);
-  };
-  visit(e);
+  OrColumnsRead(e, reads);
   return reads;
 }
 

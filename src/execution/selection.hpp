@@ -6,6 +6,7 @@
 // One gather (GatherVector) and one composition (SelectRows) serve every operator.
 #pragma once
 #include <cstdint>
+#include <cstddef>
 #include <vector>
 
 #include "common/vector.hpp"
@@ -30,8 +31,30 @@ void SelectRows(DataChunk& chunk, const uint32_t* idx, uint32_t n);
 void FlattenChunk(DataChunk& chunk, const std::vector<uint8_t>* only = nullptr);
 
 // Per column of a chunk of `ncols` columns, whether `e` reads it (a column reference it
-// cannot place marks them all).
+// cannot place marks them all). OrColumnsRead marks them in `reads` (sized to the chunk).
 std::vector<uint8_t> ColumnsRead(const BoundExpr& e, size_t ncols);
+void OrColumnsRead(const BoundExpr& e, std::vector<uint8_t>& reads);
+
+// The columns an operator's fixed expressions read, worked out at its first selected chunk
+// of a width (`mark` fills the zeroed mask, with OrColumnsRead and any columns of its
+// own) and kept: one per operator and thread (in its local state), so later chunks walk
+// no expression.
+class ColumnsReadCache {
+ public:
+  template <class Mark>
+  const std::vector<uint8_t>& Get(size_t ncols, Mark&& mark) {
+    if (ncols != ncols_) {
+      reads_.assign(ncols, 0);
+      mark(reads_);
+      ncols_ = ncols;
+    }
+    return reads_;
+  }
+
+ private:
+  std::vector<uint8_t> reads_;
+  size_t ncols_ = SIZE_MAX;
+};
 // Whether any column `cols` marks is selected (else expressions reading only those
 // columns are evaluated over the chunk as it is).
 bool ReadsSelected(const DataChunk& in, const std::vector<uint8_t>& cols);

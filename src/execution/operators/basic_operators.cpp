@@ -41,13 +41,25 @@ bool PhysicalDummy::GetChunk(GlobalSourceState& gs, LocalState&, DataChunk& out)
   return true;
 }
 
+namespace {
+// A filter's or projection's thread: the columns its expressions read (selection.hpp).
+struct ReadsLocal : LocalState {
+  ColumnsReadCache reads;
+};
+}  // namespace
+
+std::unique_ptr<LocalState> PhysicalFilter::InitLocalOperator() { return std::make_unique<ReadsLocal>(); }
+
 // The passing rows become a selection over the input's vectors (composed with the one it
 // came with); over a selected input, the predicate's columns are gathered where one is selected.
-void PhysicalFilter::Execute(DataChunk& in, DataChunk& out, LocalState&) {
+void PhysicalFilter::Execute(DataChunk& in, DataChunk& out, LocalState& ls) {
   std::vector<uint32_t> sel;
   uint32_t n;
-  std::vector<uint8_t> reads;
-  if (in.HasSelection()) reads = ColumnsRead(*predicate, in.cols.size());
+  static const std::vector<uint8_t> kNone;
+  const std::vector<uint8_t>& reads =
+      in.HasSelection()
+          ? static_cast<ReadsLocal&>(ls).reads.Get(in.cols.size(), [&](std::vector<uint8_t>& m) { OrColumnsRead(*predicate, m); })
+          : kNone;
   if (ReadsSelected(in, reads)) n = EvaluateFilter(*predicate, DenseColumns(in, reads), sel);
   else n = EvaluateFilter(*predicate, in, sel);
   out = std::move(in);
@@ -60,9 +72,11 @@ std::string PhysicalProjection::Details() const {
   return s;
 }
 
+std::unique_ptr<LocalState> PhysicalProjection::InitLocalOperator() { return std::make_unique<ReadsLocal>(); }
+
 // Over a selected chunk, a plain column reference gathers its rows straight into the
 // output; the other expressions are evaluated over the columns they read, gathered once.
-void PhysicalProjection::Execute(DataChunk& in, DataChunk& out, LocalState&) {
+void PhysicalProjection::Execute(DataChunk& in, DataChunk& out, LocalState& ls) {
   DataChunk r;
   r.cols.resize(exprs.size());
   if (!in.HasSelection()) {
@@ -72,7 +86,6 @@ void PhysicalProjection::Execute(DataChunk& in, DataChunk& out, LocalState&) {
     auto plain = [&](const BoundExpr& e) {
       return e.kind == BExpr::Column && e.index >= 0 && (size_t)e.index < nc && in.cols[e.index].type() == e.type;
     };
-    std::vector<uint8_t> reads(nc, 0);
     bool others = false;
     for (size_t i = 0; i < exprs.size(); i++) {
       const BoundExpr& e = *exprs[i];
@@ -81,10 +94,12 @@ void PhysicalProjection::Execute(DataChunk& in, DataChunk& out, LocalState&) {
         continue;
       }
       others = true;
-      const std::vector<uint8_t> c = ColumnsRead(e, nc);
-      for (size_t k = 0; k < nc; k++) reads[k] |= c[k];
     }
     if (others) {
+      const std::vector<uint8_t>& reads = static_cast<ReadsLocal&>(ls).reads.Get(nc, [&](std::vector<uint8_t>& m) {
+        for (const auto& e : exprs)
+          if (!plain(*e)) OrColumnsRead(*e, m);
+      });
       DataChunk dense;
       const bool gather = ReadsSelected(in, reads);
       if (gather) dense = DenseColumns(in, reads);

@@ -24,6 +24,7 @@ class PhysicalFilter : public PhysicalOperator {
   BoundExprPtr predicate;
   std::string Name() const override { return "FILTER"; }
   std::string Details() const override { return predicate->ToString(); }
+  std::unique_ptr<LocalState> InitLocalOperator() override;
   void Execute(DataChunk& in, DataChunk& out, LocalState&) override;
   bool ExecuteTakesSelection() const override { return true; }
 };
@@ -35,6 +36,7 @@ class PhysicalProjection : public PhysicalOperator {
   std::vector<BoundExprPtr> exprs;
   std::string Name() const override { return "PROJECTION"; }
   std::string Details() const override;
+  std::unique_ptr<LocalState> InitLocalOperator() override;
   void Execute(DataChunk& in, DataChunk& out, LocalState&) override;
   bool ExecuteTakesSelection() const override { return true; }
 };

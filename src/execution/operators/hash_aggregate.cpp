@@ -41,6 +41,7 @@ struct AggLocal : LocalState {
   std::vector<std::vector<Vector>> key_scratch_of;  // per aggregate: its ORDER BY keys
   DictGroupKeys dict_keys;  // group keys found by their dictionary codes
   uint64_t key_chunks = 0;  // chunks with group keys
+  ColumnsReadCache reads;   // the columns the keys and aggregates read (selected chunks)
 };
 
 std::unique_ptr<LocalState> PhysicalHashAggregate::InitLocalSink() {
@@ -62,13 +63,10 @@ void PhysicalHashAggregate::Sink(DataChunk& in, LocalState& ls) {
   for (auto& v : l.arg_scratch) v.ResetOwnership();
   for (auto& v : l.arg2_scratch) v.ResetOwnership();
   if (!in.sel.empty()) {  // a selected chunk: the columns read gathered once (selection.hpp)
-    std::vector<uint8_t> reads(in.cols.size(), 0);
-    auto add = [&](const BoundExpr& e) {
-      const std::vector<uint8_t> r = ColumnsRead(e, in.cols.size());
-      for (size_t c = 0; c < r.size(); c++) reads[c] |= r[c];
-    };
-    for (const auto& g : groups) add(*g);
-    for (const auto& a : aggs) add(*a);
+    const std::vector<uint8_t>& reads = l.reads.Get(in.cols.size(), [&](std::vector<uint8_t>& m) {
+      for (const auto& g : groups) OrColumnsRead(*g, m);
+      for (const auto& a : aggs) OrColumnsRead(*a, m);
+    });
     FlattenChunk(in, &reads);
   }
   for (size_t k = 0; k < groups.size(); k++) l.keys[k] = &EvaluateOperand(*groups[k], in, l.key_scratch[k]);

@@ -37,6 +37,7 @@ struct PhysicalHashJoin::BuildLocal : LocalState {
   std::vector<BuildChunk> chunks;
   int64_t key_min = INT64_MAX, key_max = INT64_MIN;
   bool null_key = false;
+  ColumnsReadCache dense;  // the columns a selected chunk has gathered (Sink)
 };
 
 // Spans of at most this many key values get a presence bitmap (2 MB) when the table is hashed.
@@ -202,13 +203,13 @@ void PhysicalHashJoin::Sink(DataChunk& in, LocalState& ls) {
     // A selected chunk: the columns the sink reads (keys, the columns of keys evaluated
     // here, a counted join's counts) gathered now; the others stay selected and are
     // gathered once, into the build columns (Finalize).
-    std::vector<uint8_t> dense(in.cols.size(), 0);
-    for (size_t k = 0; k < nkeys_; k++) {
-      if (key_col_[k] < build_types.size()) dense[key_col_[k]] = 1;
-      const std::vector<uint8_t> r = ColumnsRead(*right_keys[k], in.cols.size());
-      for (size_t c = 0; c < r.size(); c++) dense[c] |= r[c];
-    }
-    if (counted && !dense.empty()) dense.back() = 1;
+    const std::vector<uint8_t>& dense = L.dense.Get(in.cols.size(), [&](std::vector<uint8_t>& m) {
+      for (size_t k = 0; k < nkeys_; k++) {
+        if (key_col_[k] < build_types.size()) m[key_col_[k]] = 1;
+        OrColumnsRead(*right_keys[k], m);
+      }
+      if (counted && !m.empty()) m.back() = 1;
+    });
     FlattenChunk(in, &dense);
   }
   b.chunk.cols = std::move(in.cols);
