@@ -143,6 +143,16 @@ bool ResultStream::Next(DataChunk& out, const std::function<void()>& poll) {
   const bool wake = producer_waits_ && queue_.size() <= kQueueChunks / 2;
   lk.unlock();
   if (wake) room_.notify_all();
+  // A caller slower than the query never waits above, so `poll` would never run (Ctrl-C
+  // during a fetchall of a fast query went unseen until memory ran out): call it at least
+  // every kSlice * kSlicesPerPoll between chunks too.
+  if (poll) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_poll_ >= kSlice * kSlicesPerPoll) {
+      last_poll_ = now;
+      poll();
+    }
+  }
   return true;
 }
 

@@ -48,7 +48,8 @@ class ResultStream : public ResultConsumer {
   bool WaitStarted(std::chrono::milliseconds timeout);
   // The next chunk into `out` (waiting for it); false at the end of the rows, or when the
   // stream failed or was closed (then error() says why). While it waits, `poll` (if set)
-  // is called every 20 ms (Python checks for Ctrl-C there).
+  // is called every 20 ms, and between ready chunks at most every 20 ms (Python checks
+  // for Ctrl-C there).
   bool Next(DataChunk& out, const std::function<void()>& poll = nullptr);
   // After WaitStarted: the statement's header (has_rows, names, types) or, when it ended
   // without streaming, its whole result (message).
@@ -89,6 +90,8 @@ class ResultStream : public ResultConsumer {
   // briefly before it sleeps (WaitRows), so a short statement costs no sleep and wake-up.
   std::atomic<uint64_t> events_{0};
   uint64_t fetched_rows_ = 0;
+  // When Next last called its `poll` between ready chunks (only the caller's thread).
+  std::chrono::steady_clock::time_point last_poll_{};
 };
 
 // A connection's open stream (shared by the connection handle and its prepared

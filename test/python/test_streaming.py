@@ -137,3 +137,23 @@ def test_ctrl_c_while_fetching(con):
         timer.join()
         assert time.perf_counter() - t0 < 30
         assert cur.execute("SELECT 3").fetchall() == [(3,)]
+
+
+# Each row costs Python more (three decimal.Decimal objects) than the query takes to make
+# it, so the caller never waits for rows: Ctrl-C must still be seen between chunks (it
+# used to go unseen for seconds, with memory growing by the fetched rows, until a wait).
+SLOW_TO_FETCH = ("SELECT a.range::DECIMAL(18,2) AS x, b.range::DECIMAL(18,2) AS y, "
+                 "a.range::DECIMAL(18,3) AS z FROM range(1000000) a, range(1000) b")
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals need the main thread")
+def test_ctrl_c_while_the_caller_is_slower_than_the_query(con):
+    for read in (lambda c: c.fetchall(), lambda c: c.fetchmany(50_000_000), lambda c: c.arrow()):
+        cur = con.execute(SLOW_TO_FETCH)
+        timer = _sigint_after(0.3)
+        t0 = time.perf_counter()
+        with pytest.raises(KeyboardInterrupt):
+            read(cur)
+        timer.join()
+        assert time.perf_counter() - t0 < 3
+        assert cur.execute("SELECT 4").fetchall() == [(4,)]
