@@ -113,7 +113,7 @@ static PhysicalOperatorPtr Plan(LogicalOp& op, int64_t top_n_hint) {
       j->counted = op.counted;
       j->children.push_back(std::move(left));
       j->children.push_back(std::move(right));
-      if (op.join_type == LJoinType::Full) {
+      if (op.join_type == LJoinType::Full || op.join_type == LJoinType::Right) {
         // The probe's rows, then the build rows it left unmatched (join_unmatched.hpp).
         j->estimated_rows = op.estimated_rows;
         auto unmatched = std::make_unique<PhysicalJoinUnmatched>(*j);

@@ -32,6 +32,7 @@ Support Join(const ir::JoinSpec& j) {
               "GPU yet");
   if (type == LJoinType::Full) return No("FULL OUTER joins do not run on the GPU yet");
   // Planned only for the CPU (optimizer/semi_join_side.cpp); refused should one get here.
+  if (type == LJoinType::Right) return No("right outer joins (built on the preserved side) do not run on the GPU yet");
   if (ReturnsRightOnly(type)) return No("right semi and anti joins (built on the returned side) do not run on the GPU yet");
   if (!keys.empty() && type != LJoinType::Inner && type != LJoinType::Semi && type != LJoinType::Anti &&
       type != LJoinType::Mark && type != LJoinType::Left)

@@ -498,6 +498,7 @@ double JoinRows(LJoinType type, double lr, double rr, const std::vector<KeyEstim
     case LJoinType::Cross: return inner;
     case LJoinType::Left: return std::max(lr, inner);
     case LJoinType::Full: return std::max({lr, rr, inner});
+    case LJoinType::Right: return std::max(rr, inner);  // a Left join, sides swapped
     case LJoinType::Mark: return lr;
     case LJoinType::Semi: return lr * SemiJoinFraction(lk, rk);
     // An anti join is taken to keep at least a tenth: the containment of the keys that

@@ -207,7 +207,7 @@ struct Decorrelator {
     const bool lrefs = SubtreeRefers(*op->children[0], outer);
     const bool rrefs = SubtreeRefers(*op->children[1], outer);
     const LJoinType t = op->join_type;
-    if (t == LJoinType::Full || ReturnsRightOnly(t))
+    if (t == LJoinType::Full || t == LJoinType::Right || ReturnsRightOnly(t))
       throw UnsupportedYet("a correlated reference inside a FULL join", pos);
     const bool inner = t == LJoinType::Inner || t == LJoinType::Cross;
     auto keys_refer = [&](const std::vector<BoundExprPtr>& keys) {

@@ -3,7 +3,7 @@
 namespace tessera {
 
 const char* JoinTypeName(LJoinType t) {
-  static const char* names[] = {"INNER", "LEFT", "SEMI", "ANTI", "CROSS", "MARK", "FULL", "RIGHT_SEMI", "RIGHT_ANTI"};
+  static const char* names[] = {"INNER", "LEFT", "SEMI", "ANTI", "CROSS", "MARK", "FULL", "RIGHT_SEMI", "RIGHT_ANTI", "RIGHT"};
   return names[(int)t];
 }
 

@@ -32,7 +32,11 @@ enum class LogicalKind { Get, Filter, Projection, Join, Aggregate, Order, Limit,
 // rows are returned (builds); the output is children[1]'s columns, each row of it once when
 // some children[0] row matches it (RightSemi) or none does (RightAnti). Keys: left_keys over
 // children[0], right_keys over children[1], as for every join.
-enum class LJoinType { Inner, Left, Semi, Anti, Cross, Mark, Full, RightSemi, RightAnti };
+// Right: a Left join with its sides swapped (semi_join_side.cpp, CPU plans only):
+// children[1] is the preserved side (builds), children[0] the NULL-supplying side (probes);
+// the output is children[0]'s columns then children[1]'s, the matched pairs, then each
+// children[1] row no children[0] row matched, with NULLs for children[0]'s columns.
+enum class LJoinType { Inner, Left, Semi, Anti, Cross, Mark, Full, RightSemi, RightAnti, Right };
 // Whether the join returns only one side's rows: children[0]'s (Semi, Anti) or
 // children[1]'s (RightSemi, RightAnti).
 inline bool ReturnsLeftOnly(LJoinType t) { return t == LJoinType::Semi || t == LJoinType::Anti; }

@@ -77,6 +77,7 @@ bool PhysicalHashJoin::GathersBuildColumns() const {
 bool PhysicalHashJoin::CanFilterProbe() const {
   switch (join_type) {
     case LJoinType::Inner:
+    case LJoinType::Right:
     case LJoinType::Semi:
     case LJoinType::RightSemi:
     case LJoinType::RightAnti: break;
@@ -319,7 +320,7 @@ void PhysicalHashJoin::Finalize() {
   std::vector<uint32_t> off(nchunks + 1, 0);
   for (size_t i = 0; i < nchunks; i++) off[i + 1] = off[i] + collected_[i].chunk.size;
   if (counted) remaining_ = std::make_unique<std::atomic<int64_t>[]>(std::max<uint32_t>(n, 1));
-  if (join_type == LJoinType::Full || ReturnsRightOnly(join_type)) matched_ = std::make_unique<std::atomic<uint8_t>[]>(std::max<uint32_t>(n, 1));
+  if (join_type == LJoinType::Full || join_type == LJoinType::Right || ReturnsRightOnly(join_type)) matched_ = std::make_unique<std::atomic<uint8_t>[]>(std::max<uint32_t>(n, 1));
   // Direct-mapped for one integer key whose range is small next to the rows
   // (common/join_rules.hpp), if its non-NULL keys turn out unique, or whatever they are
   // where a probe only asks whether its key is there (a slot then holds any of its rows).
@@ -727,6 +728,9 @@ void PhysicalHashJoin::Execute(DataChunk& in, DataChunk& out, LocalState& ls) {
       if (!out.sel.empty()) out.sel.resize(out.cols.size());
       return;
     }
+    case LJoinType::Right:  // the pairs now; the build rows left unmarked after the probe
+      for (uint32_t b : bi) matched_[b].store(1, std::memory_order_relaxed);
+      [[fallthrough]];
     case LJoinType::Inner:
     case LJoinType::Cross: SelectProbe(in, pi, bi, out); return;
     case LJoinType::Semi:

@@ -15,7 +15,9 @@
 // the last build column, and each probe row uses up one of its match's count.
 // Join types: see LJoinType (Mark adds one BOOLEAN column to the probe row). A Full join
 // probes as a Left join and marks the build rows it matched; the build rows left unmarked
-// are then emitted by a PhysicalJoinUnmatched source (join_unmatched.hpp). A RightSemi /
+// are then emitted by a PhysicalJoinUnmatched source (join_unmatched.hpp); a Right join (a
+// Left join built on its preserved side) probes as an Inner join, marking the same way,
+// and that source emits its unmarked build rows too. A RightSemi /
 // RightAnti join (the side whose rows are returned builds) only marks the build rows that
 // a probe row matches (where the residual is TRUE) and emits nothing while probing; the
 // same source then emits the marked (RightSemi) or unmarked (RightAnti) build rows.
@@ -74,7 +76,7 @@ class PhysicalHashJoin : public PhysicalOperator {
   double BuildColumnBytes() const;
 
   // After every probe, the build rows in [begin, end) the join returns as output rows
-  // (`probe_types` columns of NULLs, then the build columns): of a Full or RightAnti join
+  // (`probe_types` columns of NULLs, then the build columns): of a Full, Right or RightAnti join
   // those no probe row matched, of a RightSemi join those some probe row matched.
   void EmitBuildRows(uint32_t begin, uint32_t end, const std::vector<Type>& probe_types, DataChunk& out) const;
 
@@ -128,7 +130,7 @@ class PhysicalHashJoin : public PhysicalOperator {
   bool build_has_null_key_ = false;
   // counted: per build row, the count not used up yet by probe rows
   std::unique_ptr<std::atomic<int64_t>[]> remaining_;
-  // Full, RightSemi, RightAnti: per build row, whether a probe row matched it
+  // Full, Right, RightSemi, RightAnti: per build row, whether a probe row matched it
   std::unique_ptr<std::atomic<uint8_t>[]> matched_;
   // Probe chunks matched by dictionary codes (DictProbe); EXPLAIN ANALYZE shows them.
   mutable std::atomic<uint64_t> dict_probe_chunks_{0};

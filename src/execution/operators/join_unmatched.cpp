@@ -14,6 +14,7 @@ std::string PhysicalJoinUnmatched::Name() const {
   switch (join_.join_type) {
     case LJoinType::RightSemi: return "RIGHT_SEMI_JOIN_MATCHED";
     case LJoinType::RightAnti: return "RIGHT_ANTI_JOIN_UNMATCHED";
+    case LJoinType::Right: return "RIGHT_JOIN_UNMATCHED";
     default: return "FULL_JOIN_UNMATCHED";
   }
 }
