@@ -16,7 +16,7 @@
 namespace tessera {
 
 enum class PhysKind { TableScan, Dummy, Values, Filter, Projection, HashJoin, HashAggregate, Order, Limit, UnionAll, Result, Window, JoinUnmatched,
-                      RecursiveCte, WorkingTable };
+                      RecursiveCte, WorkingTable, Materialized, SharedScan };
 
 struct LocalState {
   virtual ~LocalState() = default;

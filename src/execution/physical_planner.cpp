@@ -8,6 +8,7 @@
 #include "execution/operators/hash_aggregate.hpp"
 #include "execution/operators/hash_join.hpp"
 #include "execution/operators/join_unmatched.hpp"
+#include "execution/operators/materialized.hpp"
 #include "execution/operators/order.hpp"
 #include "execution/operators/recursive_cte.hpp"
 #include "execution/operators/table_scan.hpp"
@@ -182,6 +183,11 @@ static PhysicalOperatorPtr Plan(LogicalOp& op, int64_t top_n_hint) {
       r = std::make_unique<PhysicalWorkingTableScan>(out_types, std::move(working));
       break;
     }
+    case LogicalKind::Materialized:
+      r = std::make_unique<PhysicalMaterialized>(out_types, op.shared_id);
+      r->children.push_back(Plan(*op.children[0], -1));
+      break;
+    case LogicalKind::SharedScan: r = std::make_unique<PhysicalSharedScan>(out_types, op.shared_id); break;
     case LogicalKind::Window: {
       auto child = Plan(*op.children[0], -1);
       for (auto& e : op.exprs) Resolve(*e, cb[0]);
@@ -264,8 +270,24 @@ static void AttachJoinFilters(PhysicalOperator& op) {
   scan->join_filters.push_back({col, j.key_filter});
 }
 
+// Points every shared scan at its materialisation (planned wherever it stands in the tree).
+static void LinkSharedScans(PhysicalOperator& op, std::vector<PhysicalMaterialized*>& mats,
+                            std::vector<PhysicalSharedScan*>& scans) {
+  if (op.kind == PhysKind::Materialized) mats.push_back(static_cast<PhysicalMaterialized*>(&op));
+  if (op.kind == PhysKind::SharedScan) scans.push_back(static_cast<PhysicalSharedScan*>(&op));
+  for (auto& c : op.children) LinkSharedScans(*c, mats, scans);
+}
+
 PhysicalOperatorPtr CreatePhysicalPlan(LogicalOp& op, bool join_filters) {
   auto root = Plan(op, -1);
+  std::vector<PhysicalMaterialized*> mats;
+  std::vector<PhysicalSharedScan*> scans;
+  LinkSharedScans(*root, mats, scans);
+  for (PhysicalSharedScan* s : scans) {
+    for (PhysicalMaterialized* m : mats)
+      if (m->id == s->id) s->source = m;
+    if (!s->source) throw InternalError("a shared scan without its materialization");
+  }
   if (join_filters) AttachJoinFilters(*root);
   auto res = std::make_unique<PhysicalResult>(root->types);
   res->children.push_back(std::move(root));

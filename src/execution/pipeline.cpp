@@ -9,6 +9,7 @@
 #include "common/interrupt.hpp"
 #include "common/parallel.hpp"
 #include "execution/expression_executor.hpp"
+#include "execution/operators/materialized.hpp"
 #include "execution/selection.hpp"
 
 namespace tessera {
@@ -59,6 +60,11 @@ void PipelineSet::Build(PhysicalOperator* op, Pipeline* cur) {
       cur->dependencies.push_back(child);
       return;
     }
+    case PhysKind::Materialized:  // its subplan's pipeline runs once, before every reader's
+    case PhysKind::SharedScan:
+      cur->source = op;
+      cur->dependencies.push_back(MaterializingPipeline(op));
+      return;
     case PhysKind::UnionAll:  // every operand's pipeline sinks into it, in turn
       cur->source = op;
       for (auto& c : op->children) {
@@ -71,6 +77,19 @@ void PipelineSet::Build(PhysicalOperator* op, Pipeline* cur) {
       }
       return;
   }
+}
+
+Pipeline* PipelineSet::MaterializingPipeline(PhysicalOperator* op) {
+  if (op->kind == PhysKind::SharedScan) {
+    op = const_cast<PhysicalMaterialized*>(static_cast<PhysicalSharedScan*>(op)->source);
+    TESSERA_ASSERT(op != nullptr, "a shared scan without its materialization");
+  }
+  for (auto& [m, p] : materializing_)
+    if (m == op) return p;
+  Pipeline* p = NewPipeline(op);
+  materializing_.emplace_back(op, p);
+  Build(op->children[0].get(), p);
+  return p;
 }
 
 PipelineSet::PipelineSet(PhysicalOperator* root) {

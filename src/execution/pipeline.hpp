@@ -50,7 +50,11 @@ class PipelineSet {
  private:
   Pipeline* NewPipeline(PhysicalOperator* sink);
   void Build(PhysicalOperator* op, Pipeline* cur);
+  // The pipeline that fills a materialisation (a PhysicalMaterialized, or the one a
+  // PhysicalSharedScan reads), made when the first of its readers is built.
+  Pipeline* MaterializingPipeline(PhysicalOperator* op);
   std::vector<std::unique_ptr<Pipeline>> pipelines_;
+  std::vector<std::pair<PhysicalOperator*, Pipeline*>> materializing_;
 };
 
 void RunPipeline(Pipeline& p, unsigned threads);

@@ -521,7 +521,9 @@ void EstimateRows(LogicalOp& op) {
     case LogicalKind::Filter: rows = Rows(*op.children[0]) * FilterSelectivity(op.filters, *op.children[0]); break;
     case LogicalKind::Projection:
     case LogicalKind::Order:
+    case LogicalKind::Materialized:
     case LogicalKind::Window: rows = Rows(*op.children[0]); break;
+    case LogicalKind::SharedScan: break;  // estimated when made (shared_subplans.cpp)
     case LogicalKind::Limit:
       rows = Rows(*op.children[0]);
       if (op.limit >= 0) rows = std::min(rows, (double)op.limit);

@@ -15,8 +15,10 @@ LogicalOpPtr Optimize(LogicalOpPtr plan, bool for_cpu) {
   SplitDistinctAggregates(*plan);
   PruneColumns(*plan);
   EstimateRows(*plan);  // every operator the passes above left without an estimate
-  // Last: no other pass meets the RightSemi/RightAnti joins it makes; the GPU does not run them.
+  // Last: no other pass meets the RightSemi/RightAnti/Right joins it makes; the GPU does not run them.
   if (for_cpu) ChooseSemiJoinSides(*plan);
+  // After it: the copies of a subplan have their sides chosen alike, and compare equal.
+  if (for_cpu) ShareEqualSubplans(plan);
   return plan;
 }
 

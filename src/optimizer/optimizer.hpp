@@ -50,5 +50,8 @@ void PushFiltersToPreservedSide(LogicalOpPtr& root);
 void PruneColumns(LogicalOp& root);
 void ReduceGroupsBySemiJoin(LogicalOp& root);
 void ChooseSemiJoinSides(LogicalOp& root);
+// Equal subplans (up to their bindings) computed once: Materialized / SharedScan
+// (shared_subplans.cpp; CPU plans only).
+void ShareEqualSubplans(LogicalOpPtr& root);
 
 }  // namespace tessera

@@ -168,6 +168,8 @@ void PullUp(LogicalOpPtr& op, const Bindings& outer, std::vector<BoundExprPtr>& 
     case LogicalKind::Values:
     case LogicalKind::RecursiveCte:
     case LogicalKind::WorkingTable:
+    case LogicalKind::Materialized:  // (made after binding; listed for completeness)
+    case LogicalKind::SharedScan:
       if (SubtreeRefers(*op, outer)) throw UnsupportedYet("this correlated reference", pos);
       return;
   }

@@ -23,18 +23,22 @@ BoundExprPtr BoundExpr::Copy() const {
 }
 
 bool BoundExpr::Equals(const BoundExpr& o) const {
+  return Equals(o, [](ColumnBinding a, ColumnBinding b) { return a == b; });
+}
+
+bool BoundExpr::Equals(const BoundExpr& o, const std::function<bool(ColumnBinding, ColumnBinding)>& same_column) const {
   if (kind != o.kind || type != o.type || op != o.op || negated != o.negated ||
       distinct != o.distinct || name != o.name || fn != o.fn || agg_fn != o.agg_fn ||
       children.size() != o.children.size() || agg_order != o.agg_order)
     return false;
-  if (kind == BExpr::Column && !(binding == o.binding)) return false;
+  if (kind == BExpr::Column && !same_column(binding, o.binding)) return false;
   if (kind == BExpr::Window && !(*window == *o.window)) return false;
   if (kind == BExpr::Constant) {
     if (value.is_null() != o.value.is_null()) return false;
     if (!value.is_null() && value.Compare(o.value) != 0) return false;
   }
   for (size_t i = 0; i < children.size(); i++)
-    if (!children[i]->Equals(*o.children[i])) return false;
+    if (!children[i]->Equals(*o.children[i], same_column)) return false;
   return true;
 }
 

@@ -2,6 +2,7 @@
 // both backends evaluate. Column references name a ColumnBinding (table index, column)
 // until the physical planner resolves them to a position in the operator's input.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -78,6 +79,10 @@ struct BoundExpr {
   BoundExpr(BExpr k, Type t) : kind(k), type(t) {}
   BoundExprPtr Copy() const;
   bool Equals(const BoundExpr& o) const;
+  // The same, with column references compared by `same_column` (this side's binding, the
+  // other's) instead of by equal bindings: two plans of one query that bind the same
+  // columns under different table indexes (optimizer/shared_subplans.cpp).
+  bool Equals(const BoundExpr& o, const std::function<bool(ColumnBinding, ColumnBinding)>& same_column) const;
   std::string ToString() const;
   bool IsConstant() const;  // no column references, aggregates or volatile calls (random())
   bool CallsVolatile() const;  // a volatile call (random()) anywhere in the expression

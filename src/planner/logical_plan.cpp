@@ -51,6 +51,7 @@ std::vector<ColumnBinding> LogicalOp::Bindings() const {
       r = children[0]->Bindings();
       for (uint32_t i = 0; i < exprs.size(); i++) r.push_back({table_index, i});
       break;
+    case LogicalKind::SharedScan: r = shared_bindings; break;
     default: r = children[0]->Bindings();
   }
   return r;
@@ -87,7 +88,8 @@ std::vector<Type> LogicalOp::Types() const {
     case LogicalKind::Values:
       for (auto& e : values[0]) r.push_back(e->type);
       break;
-    case LogicalKind::WorkingTable: r = column_types; break;
+    case LogicalKind::WorkingTable:
+    case LogicalKind::SharedScan: r = column_types; break;
     case LogicalKind::Window:
       r = children[0]->Types();
       for (auto& e : exprs) r.push_back(e->type);
@@ -131,6 +133,8 @@ LogicalOpPtr LogicalOp::Copy() const {
   r->distinct_rows = distinct_rows;
   r->cte_index = cte_index;
   r->column_types = column_types;
+  r->shared_id = shared_id;
+  r->shared_bindings = shared_bindings;
   r->estimated_rows = estimated_rows;
   return r;
 }
@@ -169,6 +173,8 @@ std::string LogicalOp::ToString(int indent) const {
     case LogicalKind::Window: s += "WINDOW " + List(exprs); break;
     case LogicalKind::RecursiveCte: s += distinct_rows ? "RECURSIVE CTE (UNION)" : "RECURSIVE CTE (UNION ALL)"; break;
     case LogicalKind::WorkingTable: s += "WORKING TABLE"; break;
+    case LogicalKind::Materialized: s += "MATERIALIZED #" + std::to_string(shared_id); break;
+    case LogicalKind::SharedScan: s += "SHARED SCAN #" + std::to_string(shared_id); break;
   }
   s += "\n";
   for (auto& c : children) s += c->ToString(indent + 1);

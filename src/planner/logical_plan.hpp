@@ -19,8 +19,12 @@ namespace tessera {
 // part, evaluated again over the rows the last evaluation added (its WorkingTable nodes,
 // `cte_index` = this node's table_index) until it adds none; outputs every row added,
 // (table_index, i). WorkingTable: those rows, `column_types`, bound (table_index, i).
+// Materialized: children[0] computed once, its rows kept for the SharedScans of the same
+// `shared_id` (optimizer/shared_subplans.cpp; CPU plans only); outputs children[0]'s
+// bindings. SharedScan: the rows of the Materialized node of its `shared_id`, under the
+// bindings of the subplan it replaced (`shared_bindings`, `column_types`).
 enum class LogicalKind { Get, Filter, Projection, Join, Aggregate, Order, Limit, Dummy, UnionAll, Values, Window,
-                         RecursiveCte, WorkingTable };
+                         RecursiveCte, WorkingTable, Materialized, SharedScan };
 // Mark: every probe row once, plus a BOOLEAN column (binding {table_index, 0}) saying
 // whether it found a match: how [NOT] EXISTS / [NOT] IN subqueries are evaluated where
 // they are not a top-level conjunct of WHERE (those become Semi/Anti joins).
@@ -105,6 +109,10 @@ struct LogicalOp {
   // WorkingTable: the RecursiveCte's table_index, and the column types
   uint32_t cte_index = 0;
   std::vector<Type> column_types;
+
+  // Materialized / SharedScan: which materialization; SharedScan: its output bindings
+  uint32_t shared_id = 0;
+  std::vector<ColumnBinding> shared_bindings;
 
   double estimated_rows = -1;
 
