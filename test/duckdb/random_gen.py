@@ -4,6 +4,7 @@ NULLs). Every query comes with the construct it exercises (the per-construct sum
 row) and whether its output order is fixed (a total ORDER BY: compared in order, else
 as multisets)."""
 import random
+import re
 
 # DuckDB's and tessera's CREATE TABLE AS of the mixed-type table (same statement on both).
 MIX_SQL = """CREATE TABLE mix AS SELECT
@@ -69,7 +70,7 @@ CONSTRUCTS = ['filter', 'project', 'case', 'cast', 'string_func', 'like', 'in_li
               'subquery_scalar', 'subquery_exists', 'subquery_in', 'subquery_correlated',
               'subquery_decorr_agg', 'subquery_in_select', 'subquery_lateral', 'subquery_nested',
               'group_by', 'agg_distinct', 'having', 'union', 'union_all', 'intersect', 'except',
-              'window', 'order_limit', 'ternary_filter', 'ternary_where', 'intersect_all', 'except_all',
+              'window', 'order_limit', 'ternary_filter', 'ternary_where', 'intersect_all', 'except_all', 'cte_twice',
               # expression features tessera may lack: avoided when the probe says so
               'is_distinct', 'is_true', 'ilike', 'minmax_distinct', 'date_interval', 'ordered_agg']
 
@@ -307,8 +308,9 @@ class Gen:
     def query(self):
         """(construct, sql, ordered)."""
         r = self.r
-        kinds = ['filter', 'project', 'join', 'subquery', 'group_by', 'setop', 'window', 'order_limit', 'ternary']
-        k = r.choices(kinds, [14, 10, 16, 14, 14, 8, 8, 6, 10])[0]
+        kinds = ['filter', 'project', 'join', 'subquery', 'group_by', 'setop', 'window', 'order_limit', 'ternary',
+                 'cte_twice']
+        k = r.choices(kinds, [14, 10, 16, 14, 14, 8, 8, 6, 10, 4])[0]
         return getattr(self, 'q_' + k)()
 
     def select_list(self, scope, n, tags):
@@ -429,6 +431,25 @@ class Gen:
         construct = ('ordered_agg' if 'ordered_agg' in tags else 'having' if 'having' in tags
                      else 'agg_distinct' if 'agg_distinct' in tags else 'group_by')
         return construct, sql, ordered
+
+    def q_cte_twice(self):
+        """An aggregation read twice (a CTE joined with itself, counted beside itself, or
+        UNION ALL-ed with itself): the CPU computes it once (shared subplans)."""
+        r = self.r
+        _, inner, _ = self.q_group_by()
+        cols = re.findall(r' AS ((?:g|a)\d+)\b', inner.split(' FROM ')[0])
+        gs = [c for c in cols if c.startswith('g')]
+        x, y = self.alias(), self.alias()
+        kind = r.choice(['self_join', 'count_beside', 'union_all'])
+        if kind == 'self_join':
+            on = ' AND '.join(f'{x}.{g} = {y}.{g}' for g in gs)
+            items = [f'{x}.{c}' for c in cols] + [f'{y}.{c} AS y_{c}' for c in cols if c.startswith('a')]
+            sql = f'WITH c AS ({inner}) SELECT {", ".join(items)} FROM c {x} JOIN c {y} ON {on}'
+        elif kind == 'count_beside':
+            sql = f'WITH c AS ({inner}) SELECT {", ".join(cols)}, (SELECT count(*) FROM c) AS n FROM c'
+        else:
+            sql = f'WITH c AS ({inner}) SELECT {", ".join(cols)} FROM c UNION ALL SELECT {", ".join(cols)} FROM c'
+        return 'cte_twice', sql, False
 
     def q_subquery(self):
         r = self.r
