@@ -287,12 +287,7 @@ Shell::Outcome Shell::ShowSchema(const std::string& table) {
     names.push_back(table);
   }
   for (const std::string& name : names) {
-    auto entry = conn_.database().catalog().GetEntry(name);
-    if (!entry) {
-      std::string lower = name;
-      for (char& c : lower) c = (char)std::tolower((unsigned char)c);
-      entry = conn_.database().catalog().GetEntry(lower);
-    }
+    auto entry = conn_.database().catalog().GetEntry(name);  // any case
     if (!entry) {
       PrintError("table \"" + name + "\" does not exist");
       return Outcome::Error;

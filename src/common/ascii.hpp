@@ -1,5 +1,6 @@
-// ASCII helpers for keywords, option names and other identifiers the engine compares
-// case-insensitively (not for user data: string functions are UTF-8 aware, function/string_ops).
+// ASCII helpers for keywords, option values and other words the engine compares
+// case-insensitively (not for SQL identifiers: common/identifier.hpp; not for user data:
+// string functions are UTF-8 aware, function/string_ops).
 #pragma once
 #include <cctype>
 #include <string>

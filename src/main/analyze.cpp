@@ -1,6 +1,5 @@
 #include "main/analyze.hpp"
 
-#include "common/ascii.hpp"
 #include "main/statement_executor.hpp"
 #include "storage/row_group.hpp"
 
@@ -54,9 +53,7 @@ QueryResult ExecuteAnalyze(Database& db, const ast::AnalyzeStatement& st) {
       throw UserError(ErrorKind::Catalog, "table \"" + st.table + "\" does not exist", st.table_pos);
     }
     for (auto& col : st.columns) {
-      bool found = false;
-      for (auto& def : entry->schema.columns) found |= AsciiLower(def.name) == AsciiLower(col);
-      if (!found)
+      if (entry->schema.Find(col) < 0)
         throw UserError(ErrorKind::Catalog, "table \"" + st.table + "\" does not have a column named \"" + col + "\"",
                         st.table_pos);
     }

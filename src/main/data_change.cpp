@@ -73,7 +73,7 @@ std::shared_ptr<const TableEntry> WithRowNumbers(const TableEntry& t) {
 // Runs the statement's SELECT over the table with its row numbers.
 QueryResult RunRowQuery(Database& db, const TableEntry& t, const std::string& name, const ast::SelectStmt& select) {
   for (auto& c : t.schema.columns)
-    if (c.name == ast::kRowIdColumn)
+    if (IdentEquals(c.name, ast::kRowIdColumn))
       throw UserError(ErrorKind::Catalog, std::string("a column named ") + ast::kRowIdColumn + " cannot be changed");
   Binder::TableOverrides overrides{{name, WithRowNumbers(t)}};
   PreparedQuery q = PrepareSelect(db, select, /*allow_gpu=*/false, {}, &overrides);
@@ -242,7 +242,8 @@ QueryResult ExecuteAlterTable(Database& db, const ast::AlterTableStatement& st) 
     case ast::AlterAction::RenameColumn: {
       int c = schema.Find(st.name);
       if (c < 0) throw UserError(ErrorKind::Binder, "table \"" + st.table + "\" has no column \"" + st.name + "\"", st.pos);
-      if (schema.Find(st.new_name) >= 0)
+      const int other = schema.Find(st.new_name);
+      if (other >= 0 && other != c)  // a change of case only is a rename too
         throw UserError(ErrorKind::Catalog, "column \"" + st.new_name + "\" already exists in table \"" + st.table + "\"", st.pos);
       schema.columns[c].name = st.new_name;
       break;

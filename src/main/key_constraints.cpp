@@ -16,7 +16,7 @@ std::vector<KeyConstraint> BindKeyConstraints(const ast::CreateTableStatement& c
     KeyConstraint key;
     key.primary = k.primary;
     for (const auto& name : k.columns) {
-      auto it = std::find_if(columns.begin(), columns.end(), [&](const ColumnDef& c) { return c.name == name; });
+      auto it = std::find_if(columns.begin(), columns.end(), [&](const ColumnDef& c) { return IdentEquals(c.name, name); });
       if (it == columns.end())
         throw UserError(ErrorKind::Catalog, "table \"" + ct.table + "\" does not have a column named \"" + name + "\"",
                         k.pos);

@@ -83,9 +83,8 @@ ast::StatementPtr PreparedStatements::Bind(Database& db, const ast::ExecuteState
   std::vector<std::string> excess;
   for (size_t a = 0; a < given; a++) {
     if (any_named) {
-      size_t k = 0;
-      while (k < ph.names.size() && ph.names[k] != stmt.arg_names[a]) k++;
-      if (k < ph.names.size()) source[k] = (int)a;  // the last of repeated names wins, as in DuckDB
+      const int k = IdentFind(ph.names, stmt.arg_names[a]);
+      if (k >= 0) source[k] = (int)a;  // the last of repeated names wins, as in DuckDB
       else excess.push_back(stmt.arg_names[a]);
     } else if (a < ph.count && ph.names.empty()) {
       source[a] = (int)a;

@@ -4,8 +4,9 @@
 // use); EXECUTE evaluates its arguments, writes them into the text as typed literals and
 // runs the statement that results.
 #pragma once
-#include <map>
 #include <string>
+
+#include "common/identifier.hpp"
 
 #include "main/database.hpp"
 #include "main/sql_parameters.hpp"
@@ -30,7 +31,7 @@ class PreparedStatements {
     SourcePos body_pos;  // where the body starts in the PREPARE's text
     Placeholders placeholders;
   };
-  std::map<std::string, Entry> statements_;
+  IdentMap<Entry> statements_;  // by name, found ignoring case
 };
 
 }  // namespace tessera

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "common/identifier.hpp"
+
 namespace tessera {
 
 namespace {
@@ -102,13 +104,10 @@ Placeholders FindPlaceholders(std::string_view s) {
       if (positional || numbered) return fail(i, kMixed);
       named = true;
       size_t j = i + 1;
-      std::string name;
-      while (j < s.size() && IsIdentChar((unsigned char)s[j]) && s[j] != '$') {
-        char ch = s[j++];
-        name += (ch >= 'A' && ch <= 'Z') ? (char)(ch - 'A' + 'a') : ch;
-      }
-      size_t index = 0;
-      while (index < ph.names.size() && ph.names[index] != name) index++;
+      while (j < s.size() && IsIdentChar((unsigned char)s[j]) && s[j] != '$') j++;
+      const std::string name(s.substr(i + 1, j - i - 1));
+      int found = IdentFind(ph.names, name);
+      const size_t index = found >= 0 ? (size_t)found : ph.names.size();
       if (index == ph.names.size()) ph.names.push_back(name);
       ph.list.push_back({i, j, index});
       ph.count = ph.names.size();

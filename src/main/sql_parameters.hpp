@@ -24,14 +24,15 @@ struct Placeholder {
 struct Placeholders {
   std::vector<Placeholder> list;  // in text order
   size_t count = 0;               // parameters (the highest number used)
-  // For `$name` parameters: the name of each parameter (numbered in order of first use);
-  // empty for `?` and `$n`.
+  // For `$name` parameters: the name of each parameter as first written (numbered in order
+  // of first use; `$Name` and `$name` are one parameter, as identifiers are); empty for `?`
+  // and `$n`.
   std::vector<std::string> names;
   std::string error;  // set when the placeholders are not usable
   size_t error_offset = 0;
 };
 
-// Finds `?` (numbered in order), `$1`, `$2`, ... or `$name` (lower-cased; numbered by first
+// Finds `?` (numbered in order), `$1`, `$2`, ... or `$name` (any case; numbered by first
 // use). Mixing the kinds in one statement is an error; so is $0. Unterminated literals or
 // comments end the scan: the parser reports them.
 Placeholders FindPlaceholders(std::string_view sql);

@@ -21,6 +21,7 @@
 #include "optimizer/optimizer.hpp"
 #include "planner/binder.hpp"
 #include "storage/csv_reader.hpp"
+#include "storage/column_names.hpp"
 #include "storage/csv_writer.hpp"
 #include "storage/file_table.hpp"
 #include "storage/parquet/parquet_writer.hpp"
@@ -142,6 +143,8 @@ std::vector<int> TargetColumns(const TableSchema& schema, const std::vector<std:
   for (auto& n : names) {
     int c = schema.Find(n);
     if (c < 0) throw UserError(ErrorKind::Binder, "column \"" + n + "\" of table \"" + schema.name + "\" does not exist", pos);
+    if (std::find(t.begin(), t.end(), c) != t.end())
+      throw UserError(ErrorKind::Binder, "Duplicate column name \"" + n + "\" in INSERT", pos);
     t.push_back(c);
   }
   return t;
@@ -192,8 +195,10 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
           throw UserError(ErrorKind::Catalog, "table \"" + ct.table + "\" already exists", stmt.pos);
         }
         auto r = RunSelect(db, *ct.as_select);
-        for (size_t i = 0; i < r.names.size(); i++)
-          schema.columns.push_back({r.names[i], r.types[i].id == TypeId::Null ? Type::Integer() : r.types[i], false});
+        // Names equal ignoring case get suffixes, as in DuckDB (a, A: a, A_1).
+        const std::vector<std::string> names = UniqueColumnNames(r.names);
+        for (size_t i = 0; i < names.size(); i++)
+          schema.columns.push_back({names[i], r.types[i].id == TypeId::Null ? Type::Integer() : r.types[i], false});
         std::vector<int> all;
         for (size_t i = 0; i < schema.columns.size(); i++) all.push_back((int)i);
         // The table and its rows in one commit (a crash leaves all or nothing).

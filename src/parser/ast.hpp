@@ -74,7 +74,9 @@ struct Expr {
   ExprKind kind;
   SourcePos pos;
   std::string table;  // Column/Star qualifier
-  std::string name;   // Column name; Function name (lower-case); Extract field; Interval unit
+  // Column name (as written, like every identifier in the AST: names are compared ignoring
+  // case, common/identifier.hpp); Function name (lower-case); Extract field; Interval unit
+  std::string name;
   LiteralKind lit = LiteralKind::Null;
   std::string text;   // Literal text: digits as written, string contents unescaped,
                       // "true"/"false", date string for DATE 'yyyy-mm-dd'
@@ -360,7 +362,7 @@ struct AlterTableStatement : Statement {
 // PREPARE name AS statement: the statement's text, its `?` / `$1` / `$name` placeholders
 // left in it (main/prepared_statements.cpp finds them).
 struct PrepareStatement : Statement {
-  std::string name;  // lower-case, as identifiers are
+  std::string name;  // as written (found ignoring case, as identifiers are)
   std::string body;  // the statement's text
   SourcePos body_pos;
   PrepareStatement() : Statement(StmtKind::Prepare) {}

@@ -11,7 +11,7 @@
 namespace tessera {
 
 enum class TokenKind {
-  Word,         // unquoted identifier or keyword; text lower-cased
+  Word,         // unquoted identifier or keyword; text lower-cased (the source slice keeps the spelling)
   QuotedIdent,  // "Double Quoted" identifier; text verbatim with "" unescaped
   Integer,      // 42               text as written
   Decimal,      // 4.2, .5, 4.      text as written

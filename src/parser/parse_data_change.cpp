@@ -32,7 +32,7 @@ std::unique_ptr<SelectStmt> RowIdSelect(const std::string& table, const std::str
 std::string Parser::ParseDataChangeAlias() {
   if (AcceptKw("as")) return ParseIdent();
   if (IsIdentToken(Cur()) && !AtKw("set") && !AtKw("where") && !AtKw("using") && !AtKw("returning")) {
-    std::string a = Cur().text;
+    std::string a = Spelling(Cur());
     Next();
     return a;
   }

@@ -1,6 +1,5 @@
 // Expressions by precedence climbing (levels in Prec below): operators, literals, names and
 // function calls, CASE, CAST, EXTRACT, SUBSTRING, POSITION, INTERVAL, subqueries.
-#include "common/ascii.hpp"
 #include "parser/parser_internal.hpp"
 
 namespace tessera::parser_internal {
@@ -347,19 +346,19 @@ ExprPtr Parser::ParsePrimary() {
 ExprPtr Parser::ParseNameExpr() {
   const Token& t = Cur();
   SourcePos pos = t.pos;
-  std::string name = t.text;
+  std::string name = Spelling(t);  // a column's or table's name as written
   const bool word = t.kind == TokenKind::Word;
   Next();
   if (word && !AtOp("(") && !AtOp(".")) {
     // SQL's functions written without parentheses: CURRENT_DATE, CURRENT_TIMESTAMP.
-    const std::string lower = AsciiLower(name);
-    if (IsKeywordFunction(lower)) {
+    if (IsKeywordFunction(IdentFold(name))) {
       auto e = std::make_unique<Expr>(ExprKind::Function, pos);
-      e->name = lower;
+      e->name = IdentFold(name);
       return Done(std::move(e));
     }
   }
-  if (AtOp("(")) return ParseCall(std::move(name), pos);
+  // Function names are matched (and shown) in lower case, quoted or not, as in DuckDB.
+  if (AtOp("(")) return ParseCall(IdentFold(name), pos);
   if (AcceptOp(".")) {
     if (AcceptOp("*")) {
       auto e = std::make_unique<Expr>(ExprKind::Star, pos);
@@ -370,7 +369,7 @@ ExprPtr Parser::ParseNameExpr() {
     if (c.kind != TokenKind::Word && c.kind != TokenKind::QuotedIdent) SyntaxError(c);
     auto e = std::make_unique<Expr>(ExprKind::Column, pos);
     e->table = std::move(name);
-    e->name = c.text;
+    e->name = Spelling(c);
     Next();
     if (AtOp(".")) Unsupported(Cur().pos, "names with more than two parts");
     if (AtOp("(")) Unsupported(Cur().pos, "qualified function names");

@@ -33,7 +33,7 @@ StatementPtr Parser::ParseExecute() {
       st->arg_pos.push_back(Cur().pos);
       std::string name;
       if (IsIdentToken(Cur()) && IsOp(Peek(), ":=")) {
-        name = Cur().text;
+        name = Spelling(Cur());
         Next();
         Next();
       }

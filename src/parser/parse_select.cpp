@@ -1,6 +1,5 @@
 // Queries: WITH, set operations (UNION/INTERSECT/EXCEPT), ORDER BY/LIMIT/OFFSET, the
 // SELECT core (select list, FROM with joins, WHERE, GROUP BY, HAVING).
-#include "common/ascii.hpp"
 #include "parser/parser_internal.hpp"
 
 namespace tessera::parser_internal {
@@ -19,6 +18,9 @@ std::unique_ptr<SelectStmt> Parser::ParseQuery() {
       cte.recursive = recursive;
       cte.pos = Cur().pos;
       cte.name = ParseIdent();
+      for (auto& other : ctes)  // (names ignoring case, as DuckDB)
+        if (IdentEquals(other.name, cte.name))
+          throw UserError(ErrorKind::Syntax, "Duplicate CTE name \"" + cte.name + "\"", cte.pos);
       if (AtOp("(")) cte.column_aliases = ParseIdentList();
       ExpectKw("as");
       ExpectOp("(");
@@ -240,7 +242,7 @@ SelectItem Parser::ParseSelectItem() {
   if (AcceptKw("as")) {
     item.alias = ParseAnyName();
   } else if (IsIdentToken(Cur())) {
-    item.alias = Cur().text;
+    item.alias = Spelling(Cur());
     Next();
   }
   return item;
@@ -350,6 +352,7 @@ TableRefPtr Parser::ParseTablePrimary(int* height) {
   if (AtOp("(")) {
     if (!t->schema.empty()) Unsupported(Cur().pos, "a table function qualified by a schema");
     t->kind = TableRefKind::TableFunction;
+    t->name = IdentFold(t->name);  // function names are matched in lower case
     ParseTableFunctionArgs(*t);
   }
   ParseTableAlias(*t);
@@ -379,7 +382,7 @@ std::string Parser::ParseOptionCollection() {
       if (out.size() > 1) out += ", ";
       if (is_struct) {
         if (Cur().kind != TokenKind::String && !IsIdentToken(Cur())) SyntaxError(Cur(), "expected a field name");
-        out += quoted(Cur().text) + ": ";
+        out += quoted(Cur().kind == TokenKind::String ? Cur().text : Spelling(Cur())) + ": ";
         Next();
         ExpectOp(":");
       }
@@ -400,7 +403,7 @@ void Parser::ParseTableFunctionArgs(TableRef& t) {
   if (AcceptOp(")")) return;
   do {
     if (IsIdentToken(Cur()) && (IsOp(Peek(), "=") || IsOp(Peek(), ":="))) {
-      std::string name = Cur().kind == TokenKind::Word ? Cur().text : AsciiLower(Cur().text);
+      std::string name = IdentFold(Cur().text);  // an option's name: any case
       Next();
       Next();  // = or :=
       // A number may be negative (sample_size = -1).
@@ -447,7 +450,7 @@ void Parser::ParseTableAlias(TableRef& t) {
   if (AcceptKw("as")) {
     t.alias = ParseIdent();
   } else if (IsIdentToken(Cur())) {
-    t.alias = Cur().text;
+    t.alias = Spelling(Cur());
     Next();
   } else {
     return;

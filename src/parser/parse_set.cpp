@@ -8,6 +8,7 @@ StatementPtr Parser::ParseSet() {
   auto st = std::make_unique<SetStatement>();
   st->name = ParseAnyName();
   while (AcceptOp(".")) st->name += "." + ParseAnyName();
+  st->name = IdentFold(st->name);  // a setting's name: any case
   if (!AcceptOp("=") && !AcceptKw("to")) SyntaxError(Cur(), "expected \"=\" or TO");
   const Token& v = Cur();
   switch (v.kind) {

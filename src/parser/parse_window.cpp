@@ -57,7 +57,7 @@ std::shared_ptr<WindowSpec> Parser::ParseWindowSpec() {
   w->pos = Cur().pos;
   ExpectOp("(");
   if (IsIdentToken(Cur()) && !AtKw("partition") && !AtKw("rows") && !AtKw("range") && !AtKw("groups")) {
-    w->name = Cur().text;
+    w->name = Spelling(Cur());
     Next();
   }
   if (AcceptKw("partition")) {
@@ -148,7 +148,7 @@ void Parser::ParseWindowClause(SelectStmt& s) {
     SourcePos pos = Cur().pos;
     std::string name = ParseIdent();
     for (auto& w : s.windows)
-      if (w.first == name) throw UserError(ErrorKind::Syntax, "window \"" + name + "\" is already defined", pos);
+      if (IdentEquals(w.first, name)) throw UserError(ErrorKind::Syntax, "window \"" + name + "\" is already defined", pos);
     ExpectKw("as");
     auto spec = ParseWindowSpec();
     Note(WindowSpecHeight(*spec) + 1, pos);

@@ -102,7 +102,7 @@ StatementPtr Parser::ParseStatement() {
 std::string Parser::ParseIdent() {
   const Token& t = Cur();
   if (!IsIdentToken(t)) SyntaxError(t);
-  std::string s = t.text;
+  std::string s = Spelling(t);
   Next();
   return s;
 }
@@ -110,7 +110,7 @@ std::string Parser::ParseIdent() {
 std::string Parser::ParseAnyName() {
   const Token& t = Cur();
   if (t.kind != TokenKind::Word && t.kind != TokenKind::QuotedIdent) SyntaxError(t);
-  std::string s = t.text;
+  std::string s = Spelling(t);
   Next();
   return s;
 }

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/identifier.hpp"
 #include "parser/ast.hpp"
 #include "parser/lexer.hpp"
 
@@ -84,6 +85,10 @@ class Parser {
            AtKw("offset");
   }
   std::string Raw(const Token& t) const { return std::string(src_.substr(t.begin, t.end - t.begin)); }
+  // A name token's identifier as written: an unquoted word's source text (its case kept;
+  // `text` is lower-cased for matching keywords), a quoted identifier's contents. Names
+  // are compared ignoring case later (common/identifier.hpp).
+  std::string Spelling(const Token& t) const { return t.kind == TokenKind::Word ? Raw(t) : t.text; }
 
   // ---------------------------------------------------------------- errors and limits
   [[noreturn]] void SyntaxError(const Token& t, const std::string& detail = "") const {

@@ -626,7 +626,7 @@ BoundExprPtr Binder::Bind(const ast::Expr& e, Ctx& ctx) {
     }
     if (e.kind == ExprKind::Column && ctx.aliases)  // QUALIFY naming a select-list alias
       for (auto& [alias, expr] : *ctx.aliases)
-        if (alias == e.name && e.table.empty() && expr->Equals(*bound)) return bound;
+        if (IdentEquals(alias, e.name) && e.table.empty() && expr->Equals(*bound)) return bound;
     if (e.kind == ExprKind::Column)
       throw BindError("column \"" + e.name +
                           "\" must appear in the GROUP BY clause or be used in an aggregate function",

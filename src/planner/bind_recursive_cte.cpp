@@ -10,7 +10,7 @@ namespace tessera {
 
 LogicalOpPtr Binder::BindWorkingTable(const ast::TableRef& ref, Scope& scope) {
   for (auto it = working_tables_.rbegin(); it != working_tables_.rend(); ++it) {
-    if (it->cte->name != ref.name) continue;
+    if (!IdentEquals(it->cte->name, ref.name)) continue;
     it->references++;
     auto w = std::make_unique<LogicalOp>(LogicalKind::WorkingTable);
     w->table_index = next_index_++;
@@ -23,9 +23,7 @@ LogicalOpPtr Binder::BindWorkingTable(const ast::TableRef& ref, Scope& scope) {
       se.types.push_back(it->types[i]);
       se.bindings.push_back({w->table_index, (uint32_t)i});
     }
-    for (auto& e : scope.entries)
-      if (e.alias == se.alias) throw BindError("table name \"" + se.alias + "\" specified more than once", ref.pos);
-    scope.entries.push_back(std::move(se));
+    AddScopeEntry(scope, std::move(se), ref.pos);
     return w;
   }
   return nullptr;
@@ -51,7 +49,7 @@ LogicalOpPtr Binder::BindRecursiveCte(const ast::CommonTableExpr& cte, const ast
   } restore{*this, saved_outer, working_tables_.size()};
   ctes_.emplace_back();  // the CTE query's own WITH
   struct CtePop {
-    std::vector<std::map<std::string, const ast::CommonTableExpr*>>& v;
+    std::vector<CteMap>& v;
     ~CtePop() { v.pop_back(); }
   } pop{ctes_};
   for (auto& c : q.ctes) ctes_.back()[c.name] = &c;
@@ -106,9 +104,7 @@ LogicalOpPtr Binder::BindRecursiveCte(const ast::CommonTableExpr& cte, const ast
     se.types.push_back(types[i]);
     se.bindings.push_back({node->table_index, (uint32_t)i});
   }
-  for (auto& e : scope.entries)
-    if (e.alias == se.alias) throw BindError("table name \"" + se.alias + "\" specified more than once", ref.pos);
-  scope.entries.push_back(std::move(se));
+  AddScopeEntry(scope, std::move(se), ref.pos);
   return node;
 }
 

@@ -20,8 +20,9 @@ int64_t SelectListPosition(const std::string& digits) {
 // ---------------------------------------------------------------------------------------
 // SELECT
 
+// The name of a select item other than a bare column reference (Binder::ColumnDisplayName).
+// Columns inside it show as written (`X + 1` is "(X + 1)"), as in DuckDB.
 static std::string DisplayName(const ast::Expr& e, const BoundExpr& b) {
-  if (e.kind == ExprKind::Column) return e.name;
   // A call the binder made a constant (now(), current_date): named as written, as DuckDB.
   if (e.kind == ExprKind::Function && e.children.empty() && b.kind == BExpr::Constant)
     return ast::IsKeywordFunction(e.name) ? e.name : e.name + "()";
@@ -51,7 +52,7 @@ LogicalOpPtr Binder::MakeDistinct(LogicalOpPtr plan, const std::vector<std::stri
 // A query node: a set operation, VALUES, or the SELECT core (the rest of this function).
 BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
   ctes_.emplace_back();
-  struct CtePop { std::vector<std::map<std::string, const ast::CommonTableExpr*>>& v; ~CtePop() { v.pop_back(); } } pop{ctes_};
+  struct CtePop { std::vector<CteMap>& v; ~CtePop() { v.pop_back(); } } pop{ctes_};
   for (auto& cte : stmt.ctes) ctes_.back()[cte.name] = &cte;
   if (stmt.set_op != ast::SetOpKind::None) {
     std::vector<std::string> other_names;
@@ -82,12 +83,12 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     if (si.expr->kind == ExprKind::Star) {
       bool any = false;
       for (auto& s : scope.entries) {
-        if (!si.expr->table.empty() && s.alias != si.expr->table) continue;
+        if (!si.expr->table.empty() && !IdentEquals(s.alias, si.expr->table)) continue;
         any = true;
         const bool qualified = !si.expr->table.empty();
         for (size_t i = 0; i < s.names.size(); i++) {
           if (qualified) items.push_back({nullptr, s.names[i], MakeColumn(s.bindings[i], s.types[i], s.names[i])});
-          else if (!s.Hidden(i)) items.push_back({nullptr, s.names[i], s.Unqualified(i)});
+          else if (!s.Hidden(i)) items.push_back({nullptr, s.UnqualifiedName(i), s.Unqualified(i)});
         }
       }
       if (!any)
@@ -140,10 +141,10 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
         try {
           bg = Bind(*g, gctx);
         } catch (const UserError&) {
-          // GROUP BY an output alias
+          // GROUP BY an output alias (the last of equal ones, as DuckDB)
           const Item* match = nullptr;
           for (auto& it : items)
-            if (it.alias == g->name && it.expr) match = &it;
+            if (IdentEquals(it.alias, g->name) && it.expr) match = &it;
           if (!match) throw;
           bg = Bind(*match->expr, gctx);
         }
@@ -167,7 +168,9 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     BoundExprPtr b;
     if (it.expr) {
       b = Bind(*it.expr, sel);
-      names.push_back(it.alias.empty() ? DisplayName(*it.expr, *b) : it.alias);
+      names.push_back(!it.alias.empty()                     ? it.alias
+                      : it.expr->kind == ExprKind::Column ? ColumnDisplayName(*it.expr, sel)
+                                                          : DisplayName(*it.expr, *b));
     } else {
       b = std::move(it.star_col);
       if (aggregating) {
@@ -218,11 +221,8 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
         throw BindError(std::string(clause) + " position " + e.text + " is not in the select list", e.pos);
       idx = (int)k - 1;
     } else if (e.kind == ExprKind::Column && e.table.empty()) {
-      for (size_t i = 0; i < visible; i++)
-        if (names[i] == e.name) {
-          idx = (int)i;
-          break;
-        }
+      for (size_t i = 0; i < visible; i++)  // the last of equal names, as DuckDB
+        if (IdentEquals(names[i], e.name)) idx = (int)i;
     }
     if (idx < 0) {
       Ctx oc = sel;

@@ -111,7 +111,7 @@ BoundQuery Binder::BindNodeTail(const ast::SelectStmt& stmt, BoundQuery q,
         const std::vector<std::string>* name_sets[] = {&q.names, &other_names};
         for (const auto* names : name_sets)
           for (size_t i = 0; i < names->size() && idx < 0; i++)
-            if ((*names)[i] == e.name) idx = (int)i;
+            if (IdentEquals((*names)[i], e.name)) idx = (int)i;
       }
       if (idx < 0)
         throw BindError(std::string("ORDER BY over ") + node +

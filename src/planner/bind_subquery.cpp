@@ -547,10 +547,7 @@ LogicalOpPtr Binder::BindLateral(const ast::TableRef& ref, Scope& scope) {
     se.types.push_back(bq.types[i]);
     se.bindings.push_back(b[i]);
   }
-  for (auto& e : scope.entries)
-    if (!se.alias.empty() && e.alias == se.alias)
-      throw BindError("table name \"" + se.alias + "\" specified more than once", ref.pos);
-  scope.entries.push_back(std::move(se));
+  AddScopeEntry(scope, std::move(se), ref.pos);
   if (correlated.empty() && dp.outer.empty()) return plan;
   auto j = MakeJoin(LJoinType::Inner, std::move(plan));
   if (!dp.outer.empty()) {

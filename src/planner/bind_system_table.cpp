@@ -108,7 +108,7 @@ void NumericFacts(const Type& t, Value* precision, Value* radix, Value* scale) {
 
 std::vector<Binder::RelationColumn> Binder::DescribeRelation(const ast::TableRef& ref) {
   std::vector<RelationColumn> out;
-  if (!ref.subquery && (ref.schema.empty() || ref.schema == "main")) {
+  if (!ref.subquery && (ref.schema.empty() || IdentEquals(ref.schema, "main"))) {
     auto entry = catalog_.GetEntry(ref.name);
     if (entry && !entry->is_view()) {
       for (auto& c : entry->schema.columns) out.push_back({c.name, c.type, c.not_null, c.default_sql});
@@ -129,9 +129,12 @@ std::vector<Binder::RelationColumn> Binder::DescribeRelation(const ast::TableRef
     base.schema = ref.schema;
     plan = BindBaseTable(base, scope);
   }
+  // A query's columns are named as its select list names them (the scope entry's names
+  // are made unique, as a subquery's in FROM are; a view's stay so, as in DuckDB).
   const ScopeEntry& se = scope.entries.at(0);
   for (size_t i = 0; i < se.names.size(); i++)
-    out.push_back({se.names[i], se.types[i], PassesNotNullColumn(*plan, se.bindings[i]), {}, nullptr});
+    out.push_back({ref.subquery ? plan->exprs.at(i)->name : se.names[i], se.types[i],
+                   PassesNotNullColumn(*plan, se.bindings[i]), {}, nullptr});
   return out;
 }
 
@@ -142,7 +145,7 @@ LogicalOpPtr Binder::BindSystemTable(const ast::TableRef& ref, Scope& scope) {
   std::vector<std::vector<Value>> rows;
 
   if (ref.kind == ast::TableRefKind::ShowTables) {
-    for (auto& [name, entry] : state) rows.push_back({Text(name)});
+    for (auto& [name, entry] : state) rows.push_back({Text(entry->schema.name)});
     table = MakeTable("show_tables", VarcharColumns({"name"}), rows);
   } else if (ref.kind == ast::TableRefKind::Describe) {
     for (auto& c : DescribeRelation(ref))
@@ -152,12 +155,12 @@ LogicalOpPtr Binder::BindSystemTable(const ast::TableRef& ref, Scope& scope) {
                       Value::Null(Type::Varchar())});
     table = MakeTable("describe",
                       VarcharColumns({"column_name", "column_type", "null", "key", "default", "extra"}), rows);
-  } else if (ref.name == "tables") {
+  } else if (IdentEquals(ref.name, "tables")) {
     for (auto& [name, entry] : state) {
       std::vector<Value> row(13, Value::Null(Type::Varchar()));
       row[0] = Text(entry->temporary ? "temp" : database);
       row[1] = Text("main");
-      row[2] = Text(name);
+      row[2] = Text(entry->schema.name);
       row[3] = Text(entry->is_view() ? "VIEW" : entry->temporary ? "LOCAL TEMPORARY" : "BASE TABLE");
       row[9] = Text(entry->is_view() ? "NO" : "YES");  // is_insertable_into
       row[10] = Text("NO");                             // is_typed
@@ -170,7 +173,7 @@ LogicalOpPtr Binder::BindSystemTable(const ast::TableRef& ref, Scope& scope) {
                                       "user_defined_type_name", "is_insertable_into", "is_typed",
                                       "commit_action", "TABLE_COMMENT"}),
                       rows);
-  } else if (ref.name == "columns") {
+  } else if (IdentEquals(ref.name, "columns")) {
     // DuckDB's 45 columns: VARCHAR unless listed here.
     std::vector<ColumnDef> cols = VarcharColumns(
         {"table_catalog", "table_schema", "table_name", "column_name", "ordinal_position",
@@ -193,7 +196,7 @@ LogicalOpPtr Binder::BindSystemTable(const ast::TableRef& ref, Scope& scope) {
         for (auto& c : entry->schema.columns) rel.push_back({c.name, c.type, c.not_null, c.default_sql});
       } else {
         ast::TableRef view(ast::TableRefKind::Base, ref.pos);
-        view.name = name;
+        view.name = entry->schema.name;
         view.schema = "main";  // the catalog's view, not a CTE of that name
         try {
           rel = DescribeRelation(view);
@@ -207,7 +210,7 @@ LogicalOpPtr Binder::BindSystemTable(const ast::TableRef& ref, Scope& scope) {
         for (auto& c : cols) row.push_back(Value::Null(c.type));
         row[0] = Text(entry->temporary ? "temp" : database);
         row[1] = Text("main");
-        row[2] = Text(name);
+        row[2] = Text(entry->schema.name);
         row[3] = Text(rel[i].name);
         row[4] = Value::Integer((int32_t)i + 1);
         if (!rel[i].default_sql.empty()) row[5] = Text(rel[i].default_sql);

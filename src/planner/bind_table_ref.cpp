@@ -22,8 +22,8 @@ static void CheckAliasCount(const std::string& name, size_t columns, size_t alia
 }
 
 LogicalOpPtr Binder::BindBaseTable(const ast::TableRef& ref, Scope& scope) {
-  if (ref.schema == "information_schema") return BindSystemTable(ref, scope);
-  if (!ref.schema.empty() && ref.schema != "main")
+  if (IdentEquals(ref.schema, "information_schema")) return BindSystemTable(ref, scope);
+  if (!ref.schema.empty() && !IdentEquals(ref.schema, "main"))
     throw UserError(ErrorKind::Catalog, "schema \"" + ref.schema + "\" does not exist", ref.pos);
   // A CTE of an enclosing WITH shadows catalog tables (not main.name).
   if (ref.schema.empty())
@@ -88,10 +88,7 @@ LogicalOpPtr Binder::BindTableEntry(std::shared_ptr<const TableEntry> entry, con
     se.types.push_back(entry->schema.columns[i].type);
     se.bindings.push_back({get->table_index, (uint32_t)i});
   }
-  for (auto& e : scope.entries)
-    if (e.alias == se.alias)
-      throw BindError("table name \"" + se.alias + "\" specified more than once", ref.pos);
-  scope.entries.push_back(std::move(se));
+  AddScopeEntry(scope, std::move(se), ref.pos);
   get->estimated_rows = (double)entry->data->row_count;
   return get;
 }
@@ -126,10 +123,7 @@ LogicalOpPtr Binder::BindSubqueryRef(const ast::SelectStmt& q, const std::string
     se.types.push_back(child_t[i]);
     se.bindings.push_back({proj->table_index, (uint32_t)i});
   }
-  for (auto& e : scope.entries)
-    if (!alias.empty() && e.alias == alias)
-      throw BindError("table name \"" + alias + "\" specified more than once", pos);
-  scope.entries.push_back(std::move(se));
+  AddScopeEntry(scope, std::move(se), pos);
   proj->children.push_back(std::move(bq.plan));
   return proj;
 }
@@ -157,7 +151,7 @@ BoundExprPtr Binder::BindUsing(const ast::TableRef& ref, Scope& scope, size_t le
     std::pair<size_t, size_t> at{end, 0};
     for (size_t e = begin; e < end; e++)
       for (size_t i = 0; i < en[e].names.size(); i++) {
-        if (en[e].names[i] != name || en[e].Hidden(i)) continue;
+        if (!IdentEquals(en[e].names[i], name) || en[e].Hidden(i)) continue;
         if (at.first != end)
           throw BindError("column \"" + name + "\" is ambiguous on the " + side + " side of the join", ref.pos);
         at = {e, i};
@@ -170,14 +164,14 @@ BoundExprPtr Binder::BindUsing(const ast::TableRef& ref, Scope& scope, size_t le
     for (size_t e = left_begin; e < right_begin; e++)
       for (size_t i = 0; i < en[e].names.size(); i++) {
         const std::string& n = en[e].names[i];
-        if (en[e].Hidden(i) || std::find(names.begin(), names.end(), n) != names.end()) continue;
+        if (en[e].Hidden(i) || IdentFind(names, n) >= 0) continue;
         if (find(right_begin, en.size(), n, "right").first != en.size()) names.push_back(n);
       }
     if (names.empty())
       throw BindError("no columns found to join on in NATURAL JOIN (use CROSS JOIN for a cross product)", ref.pos);
   } else {
     for (const std::string& n : ref.using_columns)
-      if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+      if (IdentFind(names, n) < 0) names.push_back(n);
   }
   std::vector<BoundExprPtr> terms;
   for (const std::string& n : names) {

@@ -63,7 +63,7 @@ BoundExprPtr Binder::BindWindow(const ast::Expr& e, Ctx& ctx) {
   if (!spec.name.empty()) {
     if (ctx.win->stmt)
       for (auto& w : ctx.win->stmt->windows)
-        if (w.first == spec.name) base = w.second.get();
+        if (IdentEquals(w.first, spec.name)) base = w.second.get();
     if (!base) throw BindError("window \"" + spec.name + "\" does not exist", spec.pos);
     if (!base->orders.empty() && !spec.orders.empty())
       throw BindError("cannot override ORDER BY clause of window \"" + spec.name + "\"", spec.pos);

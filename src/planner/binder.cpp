@@ -8,6 +8,7 @@
 
 #include "function/function_registry.hpp"
 #include "planner/binder_internal.hpp"
+#include "storage/column_names.hpp"
 
 namespace tessera {
 
@@ -43,16 +44,27 @@ bool AstContainsWindow(const ast::Expr& e) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Column references: scopes
+// Column references: scopes. Names match ignoring case (common/identifier.hpp).
 
-BoundExprPtr Binder::BindColumn(const ast::Expr& e, const Ctx& ctx) {
+void Binder::AddScopeEntry(Scope& scope, ScopeEntry se, SourcePos pos) {
+  if (!se.alias.empty())
+    for (auto& e : scope.entries)
+      if (IdentEquals(e.alias, se.alias))
+        throw BindError("table name \"" + se.alias + "\" specified more than once", pos);
+  se.names = UniqueColumnNames(std::move(se.names));
+  scope.entries.push_back(std::move(se));
+}
+
+Binder::ResolvedColumn Binder::ResolveColumn(const ast::Expr& e, const Ctx& ctx) const {
   const Scope* scope = ctx.scope;
   if (!scope) throw BindError("column \"" + e.name + "\" does not exist", e.pos);
   // Not in this query's scope: a correlated reference to an enclosing query's column.
   auto visible = [&](const Scope& s) {
     for (auto& en : s.entries)
       for (size_t i = 0; i < en.names.size(); i++)
-        if (en.names[i] == e.name && (e.table.empty() ? !en.Hidden(i) : en.alias == e.table)) return true;
+        if (IdentEquals(en.names[i], e.name) &&
+            (e.table.empty() ? !en.Hidden(i) : IdentEquals(en.alias, e.table)))
+          return true;
     return false;
   };
   if (!visible(*scope))
@@ -61,33 +73,48 @@ BoundExprPtr Binder::BindColumn(const ast::Expr& e, const Ctx& ctx) {
       scope = outer_scopes_[k];
       break;
     }
-  const ScopeEntry* found = nullptr;
-  size_t idx = 0;
+  ResolvedColumn r;
   if (!e.table.empty()) {
     for (auto& s : scope->entries)
-      if (s.alias == e.table) found = &s;
-    if (!found) throw BindError("missing FROM-clause entry for table \"" + e.table + "\"", e.pos);
-    auto it = std::find(found->names.begin(), found->names.end(), e.name);
-    if (it == found->names.end())
-      throw BindError("column \"" + e.table + "." + e.name + "\" does not exist", e.pos);
-    idx = it - found->names.begin();
-  } else {
-    for (auto& s : scope->entries) {
-      for (size_t i = 0; i < s.names.size(); i++) {
-        if (s.names[i] != e.name || s.Hidden(i)) continue;
-        if (found) throw BindError("column reference \"" + e.name + "\" is ambiguous", e.pos);
-        found = &s;
-        idx = i;
-        break;  // the first of an entry's columns of that name
-      }
-    }
-    if (!found && ctx.aliases && scope == ctx.scope)
-      for (auto& [alias, expr] : *ctx.aliases)
-        if (alias == e.name) return expr->Copy();
-    if (!found) throw BindError("column \"" + e.name + "\" does not exist", e.pos);
-    return found->Unqualified(idx);
+      if (IdentEquals(s.alias, e.table)) r.entry = &s;
+    if (!r.entry) throw BindError("missing FROM-clause entry for table \"" + e.table + "\"", e.pos);
+    const int i = IdentFind(r.entry->names, e.name);
+    if (i < 0) throw BindError("column \"" + e.table + "." + e.name + "\" does not exist", e.pos);
+    r.index = (size_t)i;
+    return r;
   }
-  return MakeColumn(found->bindings[idx], found->types[idx], e.name);
+  for (auto& s : scope->entries) {
+    for (size_t i = 0; i < s.names.size(); i++) {
+      if (!IdentEquals(s.names[i], e.name) || s.Hidden(i)) continue;
+      if (r.entry) throw BindError("column reference \"" + e.name + "\" is ambiguous", e.pos);
+      r.entry = &s;
+      r.index = i;
+      break;  // an entry's names are unique
+    }
+  }
+  if (!r.entry && ctx.aliases && scope == ctx.scope)
+    for (auto& [alias, expr] : *ctx.aliases)
+      if (IdentEquals(alias, e.name)) {
+        r.alias = expr;
+        return r;
+      }
+  if (!r.entry) throw BindError("column \"" + e.name + "\" does not exist", e.pos);
+  return r;
+}
+
+BoundExprPtr Binder::BindColumn(const ast::Expr& e, const Ctx& ctx) {
+  const ResolvedColumn r = ResolveColumn(e, ctx);
+  if (r.alias) return r.alias->Copy();
+  BoundExprPtr b = e.table.empty() ? r.entry->Unqualified(r.index)
+                                   : MakeColumn(r.entry->bindings[r.index], r.entry->types[r.index], "");
+  if (b->kind == BExpr::Column) b->name = e.name;
+  return b;
+}
+
+std::string Binder::ColumnDisplayName(const ast::Expr& e, const Ctx& ctx) const {
+  const ResolvedColumn r = ResolveColumn(e, ctx);
+  if (r.alias) return e.name;
+  return e.table.empty() ? r.entry->UnqualifiedName(r.index) : r.entry->names[r.index];
 }
 
 }  // namespace tessera

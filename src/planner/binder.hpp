@@ -2,10 +2,10 @@
 // casts that make both sides of an operator agree), and turns a SELECT into a logical
 // plan. All user mistakes found here are UserErrors with the AST node's position.
 #pragma once
-#include <map>
 #include <string>
 #include <vector>
 
+#include "common/identifier.hpp"
 #include "parser/ast.hpp"
 #include "planner/bound_expr.hpp"
 #include "planner/logical_plan.hpp"
@@ -24,7 +24,7 @@ class Binder {
   explicit Binder(Catalog& catalog) : catalog_(catalog) {}
   // Tables to bind in place of the catalog's of the same name (UPDATE and DELETE: the table
   // with its row numbers, main/data_change.cpp).
-  using TableOverrides = std::map<std::string, std::shared_ptr<const TableEntry>>;
+  using TableOverrides = IdentMap<std::shared_ptr<const TableEntry>>;
   void SetTableOverrides(const TableOverrides* overrides) { overrides_ = overrides; }
   // The threads a file read at bind time may use (FROM 'f.csv': the session's SET threads;
   // 0: all hardware threads).
@@ -47,6 +47,9 @@ class Binder {
   static BoundExprPtr Coerce(BoundExprPtr e, const Type& t, SourcePos pos);
 
  private:
+  // A FROM item's columns. Names (alias, column names) are as written or created and
+  // are matched ignoring case (common/identifier.hpp); an entry's column names are unique
+  // (AddScopeEntry).
   struct ScopeEntry {
     std::string alias;
     std::vector<std::string> names;
@@ -64,10 +67,19 @@ class Binder {
       if (i < merged.size() && merged[i]) return merged[i]->Copy();
       return MakeColumn(bindings[i], types[i], names[i]);
     }
+    // The name column i is shown by, unqualified or through `*`: a RIGHT join's USING
+    // column is the right side's (and spelled as it is there), as in DuckDB.
+    const std::string& UnqualifiedName(size_t i) const {
+      if (i < merged.size() && merged[i] && merged[i]->kind == BExpr::Column) return merged[i]->name;
+      return names[i];
+    }
   };
   struct Scope {
     std::vector<ScopeEntry> entries;
   };
+  // Adds a FROM item's columns to `scope`: its alias must differ from the others' (ignoring
+  // case), and its column names equal ignoring case get DuckDB's suffixes (a, A: a, A_1).
+  static void AddScopeEntry(Scope& scope, ScopeEntry se, SourcePos pos);
   struct AggState {
     uint32_t group_index, agg_index;
     std::vector<BoundExprPtr> groups;
@@ -183,7 +195,20 @@ class Binder {
                                Scope& scope, bool check_aliases, bool derived = false);
   BoundExprPtr Bind(const ast::Expr& e, Ctx& ctx);
   BoundExprPtr BindInner(const ast::Expr& e, Ctx& ctx);
+  // What a column reference names: column `index` of a scope entry, or (QUALIFY) a
+  // select-list alias's expression. Throws when it names nothing or is ambiguous.
+  struct ResolvedColumn {
+    const ScopeEntry* entry = nullptr;
+    size_t index = 0;
+    const BoundExpr* alias = nullptr;
+  };
+  ResolvedColumn ResolveColumn(const ast::Expr& e, const Ctx& ctx) const;
+  // A column reference bound; its BoundExpr's name is the reference as written (for
+  // display names of expressions: `x + 1` is "(x + 1)" whatever the column's spelling).
   BoundExprPtr BindColumn(const ast::Expr& e, const Ctx& ctx);
+  // The name a select item that is a bare column reference gets: the column's spelling in
+  // its FROM item (the catalog's: `SELECT x FROM t` of a column created as X shows X).
+  std::string ColumnDisplayName(const ast::Expr& e, const Ctx& ctx) const;
   BoundExprPtr BindLiteral(const ast::Expr& e);
   BoundExprPtr BindBinary(const ast::Expr& e, Ctx& ctx);
   BoundExprPtr BindArith(ast::Op op, BoundExprPtr l, BoundExprPtr r, SourcePos pos);
@@ -215,7 +240,8 @@ class Binder {
   unsigned file_threads_ = 0;
   int64_t clock_micros_ = -1;  // the statement's time once read (now(), current_date)
   uint32_t next_index_ = 0;
-  std::vector<std::map<std::string, const ast::CommonTableExpr*>> ctes_;
+  using CteMap = IdentMap<const ast::CommonTableExpr*>;
+  std::vector<CteMap> ctes_;
   // Scopes of the queries enclosing the one being bound (innermost last): a column not
   // found in its own scope may refer to the immediately enclosing query (correlation).
   std::vector<const Scope*> outer_scopes_;

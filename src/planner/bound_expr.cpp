@@ -27,8 +27,10 @@ bool BoundExpr::Equals(const BoundExpr& o) const {
 }
 
 bool BoundExpr::Equals(const BoundExpr& o, const std::function<bool(ColumnBinding, ColumnBinding)>& same_column) const {
+  // A column's name is only how it is shown (`x` and `X` are the same column): its
+  // binding decides.
   if (kind != o.kind || type != o.type || op != o.op || negated != o.negated ||
-      distinct != o.distinct || name != o.name || fn != o.fn || agg_fn != o.agg_fn ||
+      distinct != o.distinct || (kind != BExpr::Column && name != o.name) || fn != o.fn || agg_fn != o.agg_fn ||
       children.size() != o.children.size() || agg_order != o.agg_order)
     return false;
   if (kind == BExpr::Column && !same_column(binding, o.binding)) return false;

@@ -58,7 +58,7 @@ struct BoundExpr {
   ast::Op op = ast::Op::Eq;
   bool negated = false;
   bool distinct = false;
-  std::string name;  // Func/Agg name; Column: display name
+  std::string name;  // Func/Agg name; Column: display name (as written; Equals ignores it)
   const ScalarFunction* fn = nullptr;         // Func: the registry's entry, set by the binder
   const AggregateFunction* agg_fn = nullptr;  // Agg: the registry's entry, set by the binder
   std::shared_ptr<const WindowInfo> window;    // Window: what it computes (immutable, shared by copies)

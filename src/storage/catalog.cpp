@@ -156,6 +156,7 @@ void Catalog::CreateView(const std::string& name, std::string sql, std::vector<s
   e->view_sql = std::move(sql);
   e->view_columns = std::move(columns);
   CatalogState next = state_;
+  next.erase(name);  // a replaced view takes the new spelling
   next[name] = e;
   CommitLocked(std::move(next));
 }
@@ -178,7 +179,7 @@ bool Catalog::DropView(const std::string& name, bool if_exists) {
 std::vector<std::string> Catalog::TableNames() const {
   std::lock_guard<std::mutex> g(mu_);
   std::vector<std::string> r;
-  for (auto& [k, _] : state_) r.push_back(k);
+  for (auto& [k, e] : state_) r.push_back(e->schema.name);
   return r;
 }
 
@@ -219,7 +220,7 @@ namespace {
 void CheckColumnNames(const TableSchema& schema) {
   for (size_t i = 0; i < schema.columns.size(); i++)
     for (size_t j = 0; j < i; j++)
-      if (schema.columns[i].name == schema.columns[j].name)
+      if (IdentEquals(schema.columns[i].name, schema.columns[j].name))
         throw UserError(ErrorKind::Catalog, "column \"" + schema.columns[i].name + "\" specified more than once");
 }
 UserError AlreadyExists(const TableEntry& existing, const std::string& name) {
@@ -273,7 +274,7 @@ void Catalog::ReplaceTable(const std::string& name, const TableEntry* expected,
   if (it->second.get() != expected)
     throw UserError(ErrorKind::Constraint, "table \"" + name + "\" was changed by another statement meanwhile; try again");
   const std::string& new_name = next->schema.name;
-  if (new_name != name && state_.count(new_name))
+  if (!IdentEquals(new_name, name) && state_.count(new_name))
     throw AlreadyExists(*state_.at(new_name), new_name);
   CheckColumnNames(next->schema);
   std::shared_ptr<KeyIndex> index;

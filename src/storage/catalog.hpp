@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/identifier.hpp"
 #include "storage/row_group.hpp"
 
 namespace tessera {
@@ -36,13 +37,16 @@ struct KeyConstraint {
   bool operator==(const KeyConstraint&) const = default;
 };
 
+// Table and column names are kept as created and found ignoring case
+// (common/identifier.hpp); no two columns of a table have equal names.
 struct TableSchema {
   std::string name;
   std::vector<ColumnDef> columns;
   std::vector<KeyConstraint> keys = {};  // as declared
+  // The column named `col` (in any case), or -1.
   int Find(std::string_view col) const {
     for (size_t i = 0; i < columns.size(); i++)
-      if (columns[i].name == col) return (int)i;
+      if (IdentEquals(columns[i].name, col)) return (int)i;
     return -1;
   }
   std::vector<Type> types() const {
@@ -65,7 +69,8 @@ struct TableEntry {
   bool is_view() const { return !view_sql.empty(); }
 };
 
-using CatalogState = std::map<std::string, std::shared_ptr<const TableEntry>>;
+// Tables and views by name, found in any case; an entry's spelling is its schema.name.
+using CatalogState = IdentMap<std::shared_ptr<const TableEntry>>;
 
 // Persistence of a catalog state. The in-memory database has none.
 class StorageBackend {
@@ -90,10 +95,11 @@ class Catalog {
   // memory. Each change first claims the tables it touches in the parent (Claim).
   Catalog(Catalog* parent, uint64_t txn, CatalogState snapshot);
 
-  // A table (nullptr for a view or an unknown name).
+  // A table (nullptr for a view or an unknown name). Names are found ignoring case.
   std::shared_ptr<const TableEntry> GetTable(const std::string& name) const;
   // A table or a view.
   std::shared_ptr<const TableEntry> GetEntry(const std::string& name) const;
+  // The tables' and views' names as created.
   std::vector<std::string> TableNames() const;
   CatalogState Snapshot() const;
 
@@ -149,14 +155,14 @@ class Catalog {
   // and kept up to date by Append), for tables with PRIMARY KEY / UNIQUE constraints.
   std::shared_ptr<KeyIndex> KeyIndexLocked(const std::string& name, const TableEntry& entry);
   mutable std::mutex mu_;
-  std::map<std::string, std::shared_ptr<KeyIndex>> key_indexes_;
+  IdentMap<std::shared_ptr<KeyIndex>> key_indexes_;
   // A transaction's catalog: the shared one, the transaction, its snapshot at BEGIN.
   Catalog* parent_ = nullptr;
   uint64_t txn_ = 0;
   CatalogState base_;
   // The shared catalog: open transactions, and the tables each has changed.
   uint64_t next_txn_ = 1;
-  std::map<std::string, uint64_t> claims_;
+  IdentMap<uint64_t> claims_;
   std::unique_ptr<StorageBackend> backend_;
   CatalogState state_;
   std::atomic<uint64_t> version_{0};

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "common/ascii.hpp"
+#include "common/identifier.hpp"
 #include "common/error.hpp"
 
 namespace tessera {
@@ -213,7 +214,7 @@ ReadCsvOptions ParseReadCsvOptions(const CopyOptionList& opts, SourcePos pos) {
       if (!OptionEntries(raw, e, &is_struct) || is_struct) throw bad(k, "must be a list of names (['a', 'b'])");
       for (size_t i = 0; i < e.size(); i++)
         for (size_t j = 0; j < i; j++)
-          if (AsciiLower(e[i]) == AsciiLower(e[j])) throw bad(k, "must have unique values: \"" + e[i] + "\" is repeated");
+          if (IdentEquals(e[i], e[j])) throw bad(k, "must have unique values: \"" + e[i] + "\" is repeated");
       r.names = std::move(e);
     } else if (k == "types" || k == "dtypes" || k == "column_types") {
       std::vector<std::string> e;
@@ -234,7 +235,7 @@ ReadCsvOptions ParseReadCsvOptions(const CopyOptionList& opts, SourcePos pos) {
       r.columns.clear();
       for (size_t i = 0; i + 1 < e.size(); i += 2) {
         for (auto& c : r.columns)
-          if (AsciiLower(c.first) == AsciiLower(e[i])) throw bad(k, "names the column \"" + e[i] + "\" twice");
+          if (IdentEquals(c.first, e[i])) throw bad(k, "names the column \"" + e[i] + "\" twice");
         r.columns.emplace_back(e[i], TypeFromText(e[i + 1], pos));
       }
     } else {

@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "common/ascii.hpp"
+#include "common/identifier.hpp"
 #include "storage/csv_options.hpp"
 #include "storage/csv_reader.hpp"
 #include "storage/csv_scan.hpp"
@@ -76,7 +76,7 @@ void ApplyGivenColumns(const ReadCsvOptions& ro, std::vector<ColumnDef>& cols, S
   if (ro.types_by_position.size() > cols.size()) throw too_many("types", ro.types_by_position.size());
   for (size_t c = 0; c < ro.types_by_position.size(); c++) cols[c].type = ro.types_by_position[c];
   for (auto& [name, type] : ro.types_by_name) {
-    auto it = std::find_if(cols.begin(), cols.end(), [&](const ColumnDef& d) { return AsciiLower(d.name) == AsciiLower(name); });
+    auto it = std::find_if(cols.begin(), cols.end(), [&](const ColumnDef& d) { return IdentEquals(d.name, name); });
     if (it == cols.end())
       throw UserError(ErrorKind::Binder, "read_csv option types names the column \"" + name + "\", which the file does not have", pos);
     it->type = type;
@@ -110,7 +110,7 @@ std::shared_ptr<const TableEntry> OpenCsvTable(const std::vector<std::string>& f
         if (sniffed.opt.header) first_header = FirstRecord(text, sniffed.opt);
         if (ro.filename)
           for (auto& c : entry->schema.columns)
-            if (AsciiLower(c.name) == "filename")
+            if (IdentEquals(c.name, "filename"))
               throw UserError(ErrorKind::Binder, "read_csv: the file already has a column \"filename\"", pos);
       } else if (sniffed.opt.header) {
         // Later files: the same header (or, headerless, the same column count, which the

@@ -335,11 +335,12 @@ TEST(special_forms) {
   CHECK_EQ(E("COUNT(DISTINCT a)"), std::string("(count distinct a)"));
   CHECK_EQ(E("Sum(a * b)"), std::string("(sum (* a b))"));
   CHECK_EQ(E("now()"), std::string("(now)"));
-  CHECK_EQ(E("\"MyFunc\"(1, 2)"), std::string("(MyFunc 1 2)"));
+  CHECK_EQ(E("\"MyFunc\"(1, 2)"), std::string("(myfunc 1 2)"));  // function names: lower case
   CHECK_EQ(E("left(s, 2)"), std::string("(left s 2)"));
   CHECK_EQ(E("t.*"), std::string("t.*"));
   CHECK_EQ(E("\"T\".\"Col\""), std::string("T.Col"));
-  CHECK_EQ(E("T.Col"), std::string("t.col"));
+  CHECK_EQ(E("T.Col"), std::string("T.Col"));  // identifiers as written
+  CHECK_EQ(E("ABS(T.Col)"), std::string("(abs T.Col)"));
   CHECK_EQ(E("EXISTS (SELECT 1)"), std::string("(exists)"));
   CHECK_EQ(E("NOT EXISTS (SELECT 1)"), std::string("(not-exists)"));
   CHECK_EQ(E("(SELECT max(x) FROM t) + 1"), std::string("(+ (subquery) 1)"));
@@ -871,7 +872,7 @@ TEST(show_and_describe) {
   CHECK(q->from.size() == 1 && q->from[0]->kind == TableRefKind::ShowTables);
   CHECK(q->order_by.size() == 1 && q->order_by[0].expr->name == "name");
   q = Sel("describe Lineitem");
-  CHECK(q->from[0]->kind == TableRefKind::Describe && q->from[0]->name == "lineitem");
+  CHECK(q->from[0]->kind == TableRefKind::Describe && q->from[0]->name == "Lineitem");
   q = Sel("SHOW main.t");
   CHECK(q->from[0]->kind == TableRefKind::Describe && q->from[0]->schema == "main" && q->from[0]->name == "t");
   q = Sel("DESCRIBE SELECT 1 AS x");
