@@ -52,6 +52,8 @@ std::shared_ptr<const ColumnChunk> RowNumbers(int64_t first, uint32_t n) {
   return c;
 }
 
+}  // namespace
+
 // The table with its row numbers as one more column (what the statement's SELECT reads).
 std::shared_ptr<const TableEntry> WithRowNumbers(const TableEntry& t) {
   auto e = std::make_shared<TableEntry>(t);
@@ -71,14 +73,18 @@ std::shared_ptr<const TableEntry> WithRowNumbers(const TableEntry& t) {
 }
 
 // Runs the statement's SELECT over the table with its row numbers.
-QueryResult RunRowQuery(Database& db, const TableEntry& t, const std::string& name, const ast::SelectStmt& select) {
+QueryResult RunRowQuery(Database& db, const TableEntry& t, const std::string& name, const ast::SelectStmt& select,
+                        const Binder::TableOverrides* extra) {
   for (auto& c : t.schema.columns)
     if (IdentEquals(c.name, ast::kRowIdColumn))
       throw UserError(ErrorKind::Catalog, std::string("a column named ") + ast::kRowIdColumn + " cannot be changed");
   Binder::TableOverrides overrides{{name, WithRowNumbers(t)}};
+  if (extra) overrides.insert(extra->begin(), extra->end());
   PreparedQuery q = PrepareSelect(db, select, /*allow_gpu=*/false, {}, &overrides);
   return RunPrepared(db, select, q);
 }
+
+namespace {
 
 // Row `row` of the result: which chunk and which row in it.
 struct ResultRow {
@@ -163,7 +169,6 @@ QueryResult ExecuteDelete(Database& db, const ast::DeleteStatement& st) {
 
 QueryResult ExecuteUpdate(Database& db, const ast::UpdateStatement& st) {
   auto entry = TableOrError(db, st.table, st.pos);
-  const auto& cols = entry->schema.columns;
   std::vector<int> targets;
   for (size_t k = 0; k < st.columns.size(); k++) {
     int c = entry->schema.Find(st.columns[k]);
@@ -176,6 +181,19 @@ QueryResult ExecuteUpdate(Database& db, const ast::UpdateStatement& st) {
     targets.push_back(c);
   }
   QueryResult r = RunRowQuery(db, *entry, st.table, *st.select);
+  uint64_t changed = 0;
+  auto next = std::make_shared<TableEntry>(*entry);
+  next->data = UpdatedData(*entry, r, targets, st.column_pos, st.pos, changed);
+  db.catalog().ReplaceTable(st.table, entry.get(), std::move(next));
+  return Status("UPDATE " + std::to_string(changed));
+}
+
+std::shared_ptr<TableData> UpdatedData(const TableEntry& table, const QueryResult& r, const std::vector<int>& targets,
+                                       const std::vector<SourcePos>& target_pos, SourcePos pos, uint64_t& changed) {
+  const TableEntry* entry = &table;
+  const auto& cols = entry->schema.columns;
+  struct { SourcePos pos; } st{pos};
+  const auto& column_pos = target_pos;
   std::vector<int64_t> where(entry->data->row_count, -1);  // row -> index into `rows`
   std::vector<ResultRow> rows;
   for (uint32_t ci = 0; ci < r.chunks.size(); ci++)
@@ -198,12 +216,11 @@ QueryResult ExecuteUpdate(Database& db, const ast::UpdateStatement& st) {
       try {
         out.cols[c].SetValue(row, v.CastTo(cols[c].type));
       } catch (const UserError& e) {
-        throw UserError(e.kind(), e.raw(), st.column_pos[k]);
+        throw UserError(e.kind(), e.raw(), column_pos[k]);
       }
       if (out.cols[c].has_nulls()) out.cols[c].validity()[row] = 1;
     }
   };
-  auto next = std::make_shared<TableEntry>(*entry);
   auto data = std::make_shared<TableData>();
   data->row_count = entry->data->row_count;
   const auto types = entry->schema.types();
@@ -220,10 +237,9 @@ QueryResult ExecuteUpdate(Database& db, const ast::UpdateStatement& st) {
     };
     for (auto& part : Rebuild(*rg, types, [](uint32_t) { return false; }, edit)) data->row_groups.push_back(std::move(part));
   }
-  next->data = data;
-  db.catalog().ReplaceTable(st.table, entry.get(), std::move(next));
   // Rows matched more than once (UPDATE ... FROM) count once.
-  return Status("UPDATE " + std::to_string(std::count_if(where.begin(), where.end(), [](int64_t x) { return x >= 0; })));
+  changed = (uint64_t)std::count_if(where.begin(), where.end(), [](int64_t x) { return x >= 0; });
+  return data;
 }
 
 QueryResult ExecuteAlterTable(Database& db, const ast::AlterTableStatement& st) {

@@ -11,6 +11,7 @@
 #include "execution/pipeline.hpp"
 #include "gpu/gpu_executor.hpp"
 #include "main/explain.hpp"
+#include "main/insert.hpp"
 #include "main/key_constraints.hpp"
 #include "main/analyze.hpp"
 #include "main/data_change.hpp"
@@ -33,8 +34,6 @@ QueryResult Status(std::string msg) {
   r.message = std::move(msg);
   return r;
 }
-
-namespace {
 
 // Query result chunks as row groups of a table with `schema`, each column cast to the
 // table's type; `rows` counts them.
@@ -150,8 +149,6 @@ std::vector<int> TargetColumns(const TableSchema& schema, const std::vector<std:
   return t;
 }
 
-}  // namespace
-
 QueryResult TextResult(const std::string& column, const std::vector<std::string>& lines) {
   QueryResult r;
   r.has_rows = true;
@@ -226,43 +223,7 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
       }
       return Status("DROP TABLE");
     }
-    case ast::StmtKind::Insert: {
-      auto& ins = static_cast<const ast::InsertStatement&>(stmt);
-      auto entry = db.catalog().GetTable(ins.table);
-      if (!entry) throw UserError(ErrorKind::Catalog, "table \"" + ins.table + "\" does not exist", stmt.pos);
-      auto targets = TargetColumns(entry->schema, ins.columns, stmt.pos);
-      std::vector<DataChunk> chunks;
-      if (ins.select) {
-        auto r = RunSelect(db, *ins.select);
-        if (r.types.size() != targets.size())
-          throw UserError(ErrorKind::Binder, "INSERT has " + std::to_string(targets.size()) + " target columns but the query returns " + std::to_string(r.types.size()), stmt.pos);
-        chunks = std::move(r.chunks);
-      } else {
-        Binder binder(db.catalog());
-        std::vector<Type> types;
-        for (int t : targets) types.push_back(entry->schema.columns[t].type);
-        DataChunk c;
-        c.Init(types, std::max<uint32_t>(1, (uint32_t)ins.rows.size()));
-        for (size_t r = 0; r < ins.rows.size(); r++) {
-          auto& row = ins.rows[r];
-          if (row.size() != targets.size())
-            throw UserError(ErrorKind::Binder, "INSERT row has " + std::to_string(row.size()) + " values but " + std::to_string(targets.size()) + " columns are targeted", row.empty() ? stmt.pos : row[0]->pos);
-          for (size_t k = 0; k < row.size(); k++) {
-            auto e = binder.BindStandalone(*row[k]);
-            Value v = EvaluateConstant(*e);
-            try {
-              c.cols[k].SetValue((uint32_t)r, v.is_null() ? v : v.CastTo(types[k]));
-            } catch (const UserError& err) {
-              throw UserError(err.kind(), err.raw(), row[k]->pos);
-            }
-          }
-        }
-        c.size = (uint32_t)ins.rows.size();
-        chunks.push_back(std::move(c));
-      }
-      uint64_t n = AppendResult(db, ins.table, chunks, targets);
-      return Status("INSERT " + std::to_string(n));
-    }
+    case ast::StmtKind::Insert: return ExecuteInsert(db, static_cast<const ast::InsertStatement&>(stmt));
     case ast::StmtKind::Update: return ExecuteUpdate(db, static_cast<const ast::UpdateStatement&>(stmt));
     case ast::StmtKind::Delete: return ExecuteDelete(db, static_cast<const ast::DeleteStatement&>(stmt));
     case ast::StmtKind::AlterTable: return ExecuteAlterTable(db, static_cast<const ast::AlterTableStatement&>(stmt));

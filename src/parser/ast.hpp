@@ -90,6 +90,11 @@ struct Expr {
   bool has_else = false;     // last child is the ELSE result
   Type cast_type;
   std::vector<ExprPtr> children;  // CASE: [operand], when1, then1, when2, then2, ..., [else]
+                                  // Star: the REPLACE expressions (star_replace[i] names children[i])
+  // Star: * EXCLUDE (cols) REPLACE (expr AS col, ...) (parse_star.cpp). An EXCLUDE entry
+  // may be qualified (t.a): {qualifier or "", name}.
+  std::vector<std::pair<std::string, std::string>> star_exclude;
+  std::vector<std::string> star_replace;
   std::unique_ptr<SelectStmt> subquery;
   // Function: a window function call, name(args) OVER (...) (parse_window.cpp); with
   // IGNORE NULLS written inside the call's parentheses.
@@ -197,10 +202,16 @@ struct SelectStmt {
   // indices into group_by (the product of the items' sets, as SQL defines). Empty for a
   // plain GROUP BY (one set of every expression).
   std::vector<std::vector<uint32_t>> grouping_sets;
+  // GROUP BY ALL: every select-list item without an aggregate (group_by empty).
+  bool group_by_all = false;
+  SourcePos group_by_all_pos;
   ExprPtr having;
   std::vector<std::pair<std::string, std::shared_ptr<WindowSpec>>> windows;  // WINDOW w AS (...)
   ExprPtr qualify;
   std::vector<OrderItem> order_by;
+  // ORDER BY ALL [ASC|DESC] [NULLS FIRST|LAST]: every output column, left to right
+  // (order_by empty; the item's expr is null).
+  std::optional<OrderItem> order_by_all;
   std::optional<int64_t> limit;
   std::optional<int64_t> offset;
   // Set operation: set_left op set_right (INTERSECT binds tighter than UNION and EXCEPT,
@@ -278,11 +289,31 @@ struct AnalyzeStatement : Statement {
   AnalyzeStatement() : Statement(StmtKind::Analyze) {}
 };
 
+// Upserts (parse_insert.cpp, main/upsert.cpp): INSERT ... ON CONFLICT [(cols)] DO NOTHING |
+// DO UPDATE SET c = e, ... [WHERE p]; INSERT OR IGNORE (DO NOTHING) and INSERT OR REPLACE
+// (DO UPDATE of every inserted column to its new value).
+enum class OnConflict { None, Nothing, Update, Replace };
+
+// The table of the rows an upsert's DO UPDATE would have inserted, `EXCLUDED.c`, with the
+// row number of the row each conflicts with as one more column (main/upsert.cpp).
+inline constexpr const char* kExcludedTable = "excluded";
+inline constexpr const char* kConflictRowColumn = "__tessera_conflict_row";
+
 struct InsertStatement : Statement {
   std::string table;
+  std::string alias;                          // INSERT INTO t AS a
   std::vector<std::string> columns;           // empty: all, in table order
   std::vector<std::vector<ExprPtr>> rows;     // VALUES (...), (...)
   std::unique_ptr<SelectStmt> select;         // INSERT INTO t SELECT ...
+  OnConflict on_conflict = OnConflict::None;
+  SourcePos conflict_pos;                     // ON CONFLICT, INSERT OR ...
+  std::vector<std::string> conflict_columns;  // ON CONFLICT (cols): the constraint's columns
+  // DO UPDATE: the SET targets, and the SELECT of the changes, like UPDATE's: SELECT
+  // t.__tessera_row_id, e, ... FROM t [AS a], excluded WHERE t.__tessera_row_id =
+  // excluded.__tessera_conflict_row [AND (p)].
+  std::vector<std::string> set_columns;
+  std::vector<SourcePos> set_pos;
+  std::unique_ptr<SelectStmt> update_select;
   InsertStatement() : Statement(StmtKind::Insert) {}
 };
 

@@ -43,7 +43,7 @@ std::unique_ptr<SelectStmt> Parser::ParseSetOperand() {
     ExpectOp(")");
     return q;
   }
-  if (AtKw("select")) return ParseSelectCore();
+  if (AtKw("select") || AtKw("from")) return ParseSelectCore();
   if (AtKw("values")) return ParseValues();
   SyntaxError(Cur());
 }
@@ -76,7 +76,7 @@ std::vector<std::vector<ExprPtr>> Parser::ParseValuesRows() {
 }
 
 bool Parser::HasTail(const SelectStmt& s) {
-  return !s.order_by.empty() || s.limit.has_value() || s.offset.has_value();
+  return !s.order_by.empty() || s.order_by_all.has_value() || s.limit.has_value() || s.offset.has_value();
 }
 
 // SELECT * FROM (q): used where q cannot be merged into the enclosing query node.
@@ -142,13 +142,18 @@ std::unique_ptr<SelectStmt> Parser::ParseQueryRest(std::unique_ptr<SelectStmt> h
   head = ParseSetOps(std::move(head), 1);
 
   std::vector<OrderItem> order;
+  std::optional<OrderItem> order_all;
   std::optional<int64_t> limit, offset;
   bool limit_seen = false, offset_seen = false;
   if (AcceptKw("order")) {
     ExpectKw("by");
-    do {
-      order.push_back(ParseOrderItem());
-    } while (AcceptOp(","));
+    if (AcceptKw("all")) {  // ORDER BY ALL [ASC|DESC] [NULLS FIRST|LAST]
+      order_all = ParseOrderDirection(OrderItem{});
+    } else {
+      do {
+        order.push_back(ParseOrderItem());
+      } while (AcceptOp(","));
+    }
   }
   for (;;) {
     if (!limit_seen && AtKw("limit")) {
@@ -164,12 +169,15 @@ std::unique_ptr<SelectStmt> Parser::ParseQueryRest(std::unique_ptr<SelectStmt> h
       break;
     }
   }
-  bool has_tail = !order.empty() || limit || offset;
+  bool has_tail = !order.empty() || order_all || limit || offset;
   // A parenthesised query with its own tail or WITH: merge what can be merged without
   // changing meaning (a new set-operation node has neither).
   bool head_limited = head->limit.has_value() || head->offset.has_value();
   if ((has_tail && head_limited) || (!ctes.empty() && !head->ctes.empty())) head = Wrap(std::move(head));
-  if (!order.empty()) head->order_by = std::move(order);
+  if (!order.empty() || order_all) {
+    head->order_by = std::move(order);
+    head->order_by_all = std::move(order_all);
+  }
   if (limit) head->limit = limit;
   if (offset) head->offset = offset;
   if (!ctes.empty()) head->ctes = std::move(ctes);
@@ -193,10 +201,52 @@ int64_t Parser::ParseCount(const char* what) {
   return v;
 }
 
+// SELECT list [FROM ...] ..., or FROM-first: FROM ... [SELECT list] ... (no SELECT: *).
 std::unique_ptr<SelectStmt> Parser::ParseSelectCore() {
   auto s = std::make_unique<SelectStmt>();
   s->pos = Cur().pos;
-  ExpectKw("select");
+  auto parse_from = [&] {
+    do {
+      int h = 0;
+      s->from.push_back(ParseFromItem(&h));
+    } while (AcceptOp(","));
+  };
+  if (AcceptKw("from")) {
+    parse_from();
+    if (AcceptKw("select")) {
+      if (Cur().kind == TokenKind::End || AtKw("where") || AtKw("group") || AtKw("order") || AtKw("limit"))
+        throw UserError(ErrorKind::Syntax, "SELECT clause without selection list", Cur().pos);
+      ParseSelectList(*s);
+    } else {
+      SelectItem star;
+      star.expr = Done(std::make_unique<Expr>(ExprKind::Star, s->pos));
+      s->select_list.push_back(std::move(star));
+    }
+  } else {
+    ExpectKw("select");
+    ParseSelectList(*s);
+    if (AcceptKw("from")) parse_from();
+  }
+  if (AcceptKw("where")) s->where = ParseExpr();
+  if (AcceptKw("group")) {
+    ExpectKw("by");
+    if (AtKw("all")) {  // GROUP BY ALL
+      s->group_by_all = true;
+      s->group_by_all_pos = Cur().pos;
+      Next();
+    } else {
+      ParseGroupBy(*s);
+    }
+  }
+  if (AcceptKw("having")) s->having = ParseExpr();
+  if (AcceptKw("window")) ParseWindowClause(*s);
+  if (AcceptKw("qualify")) s->qualify = ParseExpr();
+  return s;
+}
+
+// [DISTINCT [ON (exprs)] | ALL] item, ...
+void Parser::ParseSelectList(SelectStmt& sel) {
+  SelectStmt* s = &sel;
   if (AcceptKw("distinct")) {
     if (AcceptKw("on")) {
       ExpectOp("(");
@@ -213,32 +263,23 @@ std::unique_ptr<SelectStmt> Parser::ParseSelectCore() {
   do {
     s->select_list.push_back(ParseSelectItem());
   } while (AcceptOp(","));
-  if (AcceptKw("from")) {
-    do {
-      int h = 0;
-      s->from.push_back(ParseFromItem(&h));
-    } while (AcceptOp(","));
-  }
-  if (AcceptKw("where")) s->where = ParseExpr();
-  if (AcceptKw("group")) {
-    ExpectKw("by");
-    ParseGroupBy(*s);
-  }
-  if (AcceptKw("having")) s->having = ParseExpr();
-  if (AcceptKw("window")) ParseWindowClause(*s);
-  if (AcceptKw("qualify")) s->qualify = ParseExpr();
-  return s;
 }
 
 SelectItem Parser::ParseSelectItem() {
   SelectItem item;
   if (AtOp("*")) {
-    item.expr = Done(std::make_unique<Expr>(ExprKind::Star, Cur().pos));
+    auto star = std::make_unique<Expr>(ExprKind::Star, Cur().pos);
     Next();
+    ParseStarModifiers(*star);
+    item.expr = Done(std::move(star));
     return item;
   }
   item.expr = ParseExpr();
-  if (item.expr->kind == ExprKind::Star) return item;
+  if (item.expr->kind == ExprKind::Star) {
+    ParseStarModifiers(*item.expr);
+    item.expr = Done(std::move(item.expr));
+    return item;
+  }
   if (AcceptKw("as")) {
     item.alias = ParseAnyName();
   } else if (IsIdentToken(Cur())) {

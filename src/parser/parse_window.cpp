@@ -10,6 +10,11 @@ namespace tessera::parser_internal {
 OrderItem Parser::ParseOrderItem() {
   OrderItem item;
   item.expr = ParseExpr();
+  return ParseOrderDirection(std::move(item));
+}
+
+// [ASC|DESC] [NULLS FIRST|LAST] after an ORDER BY item (or ORDER BY ALL).
+OrderItem Parser::ParseOrderDirection(OrderItem item) {
   if (AcceptKw("desc")) {
     item.desc = true;
   } else {

@@ -74,10 +74,12 @@ class Parser {
   static bool IsIdentToken(const Token& t) {
     return t.kind == TokenKind::QuotedIdent || (t.kind == TokenKind::Word && !IsReserved(t.text));
   }
-  // Whether the token k ahead starts a query: SELECT, WITH, or VALUES followed by "(".
+  // Whether the token k ahead starts a query: SELECT, WITH, FROM (FROM-first: FROM t
+  // [SELECT ...]), or VALUES followed by "(".
   bool StartsQuery(size_t k) const {
     const Token& t = Peek(k);
-    return IsKw(t, "select") || IsKw(t, "with") || (IsKw(t, "values") && IsOp(Peek(k + 1), "("));
+    return IsKw(t, "select") || IsKw(t, "with") || IsKw(t, "from") ||
+           (IsKw(t, "values") && IsOp(Peek(k + 1), "("));
   }
   // A token that continues a query after a complete (parenthesised) operand.
   bool AtQueryTail() const {
@@ -166,6 +168,10 @@ class Parser {
   std::vector<uint32_t> ParseGroupingColumns(SelectStmt& s);
   bool AtCompositeGroup() const;
   SelectItem ParseSelectItem();
+  void ParseSelectList(SelectStmt& s);
+  void ParseStarModifiers(Expr& star);  // parse_star.cpp: EXCLUDE (...) REPLACE (...)
+  void ParseUpsertSet(InsertStatement& st);  // parse_insert.cpp: DO UPDATE SET ... [WHERE ...]
+  static bool AstHasSubquery(const Expr& e);
   TableRefPtr ParseFromItem(int* height);
   void ParseDataChangeSources(SelectStmt& select);  // parse_data_change.cpp
   TableRefPtr ParseTablePrimary(int* height);
@@ -204,6 +210,7 @@ class Parser {
   FrameBound ParseFrameBound();
   void ParseWindowClause(SelectStmt& s);
   OrderItem ParseOrderItem();
+  OrderItem ParseOrderDirection(OrderItem item);
   int WindowSpecHeight(const WindowSpec& w) const;
 
   // ---------------------------------------------------------------- parse_create.cpp

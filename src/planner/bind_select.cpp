@@ -76,31 +76,17 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
 
   if (stmt.where) plan = BindWhere(*stmt.where, std::move(plan), scope);
 
-  // Expand the select list (* and t.*).
-  struct Item { const ast::Expr* expr; std::string alias; BoundExprPtr star_col; };
+  // Expand the select list (* and t.*, bind_star.cpp).
+  using Item = SelectListItem;
   std::vector<Item> items;
   for (auto& si : stmt.select_list) {
-    if (si.expr->kind == ExprKind::Star) {
-      bool any = false;
-      for (auto& s : scope.entries) {
-        if (!si.expr->table.empty() && !IdentEquals(s.alias, si.expr->table)) continue;
-        any = true;
-        const bool qualified = !si.expr->table.empty();
-        for (size_t i = 0; i < s.names.size(); i++) {
-          if (qualified) items.push_back({nullptr, s.names[i], MakeColumn(s.bindings[i], s.types[i], s.names[i])});
-          else if (!s.Hidden(i)) items.push_back({nullptr, s.UnqualifiedName(i), s.Unqualified(i)});
-        }
-      }
-      if (!any)
-        throw BindError(si.expr->table.empty() ? "SELECT * with no tables specified"
-                                               : "missing FROM-clause entry for table \"" + si.expr->table + "\"",
-                        si.expr->pos);
-      continue;
-    }
-    items.push_back({si.expr.get(), si.alias, nullptr});
+    if (si.expr->kind == ExprKind::Star) ExpandStar(*si.expr, scope, items);
+    else items.push_back({si.expr.get(), si.alias, nullptr});
   }
+  if (items.empty()) throw BindError("SELECT list is empty after resolving * expressions!", stmt.pos);
 
-  bool aggregating = !stmt.group_by.empty() || !stmt.grouping_sets.empty() || (stmt.having != nullptr);
+  bool aggregating = !stmt.group_by.empty() || !stmt.grouping_sets.empty() || stmt.group_by_all ||
+                     (stmt.having != nullptr);
   for (auto& it : items)
     if (it.expr && AstContainsAggregate(*it.expr)) aggregating = true;
   for (auto& o : stmt.order_by)
@@ -156,6 +142,15 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
       while (at < agg.groups.size() && !agg.groups[at]->Equals(*bg)) at++;
       if (at == agg.groups.size()) agg.groups.push_back(std::move(bg));
       group_of.push_back(at);
+    }
+    if (stmt.group_by_all) {  // GROUP BY ALL: the items with no aggregate (bind_group_order_all.cpp)
+      for (auto& it : items) {
+        if (!GroupByAllItem(it)) continue;
+        BoundExprPtr bg = it.expr ? Bind(*it.expr, gctx) : it.star_col->Copy();
+        uint32_t at = 0;
+        while (at < agg.groups.size() && !agg.groups[at]->Equals(*bg)) at++;
+        if (at == agg.groups.size()) agg.groups.push_back(std::move(bg));
+      }
     }
     sel.clause = "WHERE";
   }
@@ -240,6 +235,13 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     return idx;
   };
   std::vector<OrderSpec> orders;
+  for (size_t i = 0; stmt.order_by_all && i < visible; i++) {  // ORDER BY ALL: each output column
+    OrderSpec spec;
+    spec.desc = stmt.order_by_all->desc;
+    spec.nulls_first = stmt.order_by_all->nulls_first.value_or(false);
+    spec.expr = MakeColumn({proj->table_index, (uint32_t)i}, proj->exprs[i]->type, names[i]);
+    orders.push_back(std::move(spec));
+  }
   for (auto& o : stmt.order_by) {
     const int idx = output_column(*o.expr, "ORDER BY");
     OrderSpec spec;

@@ -96,9 +96,16 @@ BoundQuery Binder::BindSetOperation(const ast::SelectStmt& stmt, std::vector<std
 
 BoundQuery Binder::BindNodeTail(const ast::SelectStmt& stmt, BoundQuery q,
                                 const std::vector<std::string>& other_names, const char* node) {
-  if (!stmt.order_by.empty()) {
+  if (!stmt.order_by.empty() || stmt.order_by_all) {
     auto b = q.plan->Bindings();
     auto ord = std::make_unique<LogicalOp>(LogicalKind::Order);
+    for (size_t i = 0; stmt.order_by_all && i < q.types.size(); i++) {  // ORDER BY ALL
+      OrderSpec spec;
+      spec.desc = stmt.order_by_all->desc;
+      spec.nulls_first = stmt.order_by_all->nulls_first.value_or(false);
+      spec.expr = MakeColumn(b[i], q.types[i], q.names[i]);
+      ord->orders.push_back(std::move(spec));
+    }
     for (auto& o : stmt.order_by) {
       const ast::Expr& e = *o.expr;
       int idx = -1;

@@ -80,6 +80,18 @@ class Binder {
   // Adds a FROM item's columns to `scope`: its alias must differ from the others' (ignoring
   // case), and its column names equal ignoring case get DuckDB's suffixes (a, A: a, A_1).
   static void AddScopeEntry(Scope& scope, ScopeEntry se, SourcePos pos);
+  // A select-list item after `*` is expanded: an expression as written (`expr`, a star's
+  // REPLACE expression among them) or a column a star stands for (`star_col`).
+  struct SelectListItem {
+    const ast::Expr* expr;
+    std::string alias;
+    BoundExprPtr star_col;
+  };
+  // `*` / `t.*` with its EXCLUDE and REPLACE modifiers, appended to `items` (bind_star.cpp).
+  static void ExpandStar(const ast::Expr& star, const Scope& scope, std::vector<SelectListItem>& items);
+  // GROUP BY ALL (bind_group_order_all.cpp): whether select-list item `it` is a group
+  // (no aggregate, not a constant; an item mixing aggregates with other columns is an error).
+  static bool GroupByAllItem(const SelectListItem& it);
   struct AggState {
     uint32_t group_index, agg_index;
     std::vector<BoundExprPtr> groups;

@@ -6,8 +6,6 @@
 
 namespace tessera {
 
-namespace {
-
 // Appends the key of row r of `cols` (the key's columns, read into vectors) to `out`;
 // false when one of its values is NULL. Equal values give equal bytes: fixed-width values
 // as stored (doubles with -0.0 as 0.0 and one NaN), strings length-prefixed.
@@ -39,6 +37,8 @@ bool EncodeKey(const std::vector<Vector>& cols, uint32_t r, std::string& out) {
   }
   return true;
 }
+
+namespace {
 
 // "v1, v2" (the within-statement message) or "c1: v1, c2: v2" (against committed rows).
 std::string KeyText(const TableSchema& schema, const KeyConstraint& key, const std::vector<Vector>& cols,

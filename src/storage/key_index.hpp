@@ -15,6 +15,10 @@
 
 namespace tessera {
 
+// Appends the key of row r of `cols` (a key's columns, read into vectors) to `out`; false
+// when one of its values is NULL. Equal values give equal bytes.
+bool EncodeKey(const std::vector<Vector>& cols, uint32_t r, std::string& out);
+
 class KeyIndex {
  public:
   // The keys of every row of `data`; throws UserError(Constraint) when two are equal
