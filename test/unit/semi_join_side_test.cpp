@@ -1,4 +1,4 @@
-// Which side of a semi/anti join builds (optimizer/semi_join_side.cpp), through EXPLAIN:
+// Which side of a semi/anti/left join builds (optimizer/semi_join_side.cpp), through EXPLAIN:
 // on the CPU a small outer side builds (HASH_JOIN RIGHT_SEMI / RIGHT_ANTI, its rows emitted
 // after the probe), a large one probes as before; plans for the GPU keep the plain joins;
 // the joins whose NULL semantics need the subquery side built are never swapped; the GPU
@@ -143,6 +143,50 @@ TEST(tpch_q04_q21_q22_build_on_the_outer_side_on_the_cpu_only) {
     std::string gpu = Explain(TpchDb(), "DEVICE gpu", sql);
     CHECK(!Has(gpu, "RIGHT_"));
   }
+}
+
+// A LEFT join builds its preserved side on the CPU when that side is the smaller one
+// (HASH_JOIN RIGHT, its unmatched build rows after the probe); a large preserved side
+// probes as before; the scalar subquery's single-match LEFT join is never swapped; the GPU
+// keeps the LEFT join. TPC-H q13: customer builds.
+TEST(left_join_builds_a_small_preserved_side_on_the_cpu) {
+  std::string p = Explain(SmallDb(), "DEVICE cpu", "SELECT o.v, count(s.w) FROM o LEFT JOIN s ON o.k = s.k GROUP BY o.v");
+  CHECK(Has(p, "HASH_JOIN RIGHT k = k"));
+  CHECK(Has(p, "RIGHT_JOIN_UNMATCHED"));
+  CHECK(!Has(p, "HASH_JOIN LEFT"));
+  p = Explain(SmallDb(), "DEVICE cpu", "SELECT count(o.v) FROM s LEFT JOIN o ON o.k = s.k");
+  CHECK(Has(p, "HASH_JOIN LEFT"));
+  CHECK(!Has(p, "HASH_JOIN RIGHT"));
+  p = Explain(SmallDb(), "DEVICE cpu", "SELECT v, (SELECT w FROM s WHERE s.w = o.k) FROM o");
+  CHECK(!Has(p, "HASH_JOIN RIGHT"));
+  p = Explain(SmallDb(), "DEVICE gpu", "SELECT o.v, count(s.w) FROM o LEFT JOIN s ON o.k = s.k GROUP BY o.v");
+  CHECK(Has(p, "HASH_JOIN LEFT"));
+  CHECK(!Has(p, "RIGHT"));
+  std::string q13 = Explain(TpchDb(), "DEVICE cpu", TpchQuery("q13"));
+  CHECK(Has(q13, "HASH_JOIN RIGHT o_custkey = c_custkey"));
+}
+
+// TPC-H q15 reads its view twice: on the CPU the view's aggregation of lineitem runs once
+// (MATERIALIZED, read again by a SHARED_SCAN); on the GPU both copies run.
+TEST(tpch_q15_aggregates_lineitem_once_on_the_cpu) {
+  std::string sql = TpchQuery("q15");
+  // the view, then the query (queries/tpch/q15.sql holds three statements)
+  const size_t select_at = sql.find("select\n  s_suppkey");
+  CHECK(select_at != std::string::npos);
+  const size_t create_at = sql.find("create view");
+  std::string view = sql.substr(create_at, sql.find(';', create_at) - create_at);
+  std::string query = sql.substr(select_at, sql.find(';', select_at) - select_at);
+  Connection con(TpchDb());
+  con.Query("DROP VIEW IF EXISTS revenue0");
+  con.Query(view);
+  std::string cpu = Explain(TpchDb(), "DEVICE cpu", query);
+  CHECK_EQ(Count(cpu, "TABLE_SCAN lineitem"), 1u);
+  CHECK_EQ(Count(cpu, "  MATERIALIZED #1"), 1u);
+  CHECK(Has(cpu, "SHARED_SCAN rows of MATERIALIZED #1"));
+  std::string gpu = Explain(TpchDb(), "DEVICE gpu", query);
+  CHECK_EQ(Count(gpu, "TABLE_SCAN lineitem"), 2u);
+  CHECK(!Has(gpu, "SHARED_SCAN"));
+  con.Query("DROP VIEW revenue0");
 }
 
 TEST_MAIN()
