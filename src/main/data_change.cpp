@@ -9,6 +9,8 @@
 // column appended, and returns the rows to delete, or the rows to change with their new
 // values. Every SET expression is evaluated against the old row (as in SQL), and the
 // values are cast to the column types as INSERT casts them. NOT NULL is checked.
+// RETURNING (returning.cpp) runs over the deleted rows or the changed rows' new values
+// before the change commits.
 #include "main/data_change.hpp"
 
 #include <algorithm>
@@ -16,6 +18,7 @@
 
 #include "execution/expression_executor.hpp"
 #include "main/prepared_query.hpp"
+#include "main/returning.hpp"
 #include "main/statement_executor.hpp"
 #include "parser/parser.hpp"
 #include "planner/binder.hpp"
@@ -136,6 +139,8 @@ Value ColumnDefaultValue(Catalog& catalog, const ColumnDef& col, SourcePos pos) 
 
 QueryResult ExecuteDelete(Database& db, const ast::DeleteStatement& st) {
   auto entry = TableOrError(db, st.table, st.pos);
+  if (st.returning) CheckReturning(db, *entry, st.table, *st.returning);
+  QueryResult returned;
   auto next = std::make_shared<TableEntry>(*entry);
   auto data = std::make_shared<TableData>();
   uint64_t deleted = 0;
@@ -161,9 +166,16 @@ QueryResult ExecuteDelete(Database& db, const ast::DeleteStatement& st) {
       }
     }
     for (auto& rg : data->row_groups) data->row_count += rg->count;
+    if (st.returning) {  // the deleted rows, before the delete commits
+      std::vector<int64_t> rows;
+      for (size_t i = 0; i < gone.size(); i++)
+        if (gone[i]) rows.push_back((int64_t)i);
+      returned = RunReturning(db, *entry, st.table, *st.returning, RowsAt(*entry, *entry->data, rows));
+    }
   }
   next->data = data;
   db.catalog().ReplaceTable(st.table, entry.get(), std::move(next));
+  if (st.returning) return returned;
   return Status((st.truncate ? "TRUNCATE " : "DELETE ") + std::to_string(deleted));
 }
 
@@ -180,11 +192,20 @@ QueryResult ExecuteUpdate(Database& db, const ast::UpdateStatement& st) {
                       st.column_pos[k]);
     targets.push_back(c);
   }
+  if (st.returning) CheckReturning(db, *entry, st.table, *st.returning);
   QueryResult r = RunRowQuery(db, *entry, st.table, *st.select);
   uint64_t changed = 0;
   auto next = std::make_shared<TableEntry>(*entry);
   next->data = UpdatedData(*entry, r, targets, st.column_pos, st.pos, changed);
+  QueryResult returned;
+  if (st.returning) {  // the changed rows' new values, before the update commits
+    std::vector<int64_t> rows;
+    for (auto& ch : r.chunks)
+      for (uint32_t i = 0; i < ch.size; i++) rows.push_back(ch.cols[0].data<int64_t>()[i]);
+    returned = RunReturning(db, *entry, st.table, *st.returning, RowsAt(*entry, *next->data, rows));
+  }
   db.catalog().ReplaceTable(st.table, entry.get(), std::move(next));
+  if (st.returning) return returned;
   return Status("UPDATE " + std::to_string(changed));
 }
 

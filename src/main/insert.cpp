@@ -12,6 +12,9 @@
 // conflicts with) and applies them as UPDATE does (data_change.cpp). The table's next
 // snapshot, the changed rows and the new rows appended, is committed by one
 // Catalog::ReplaceTable, which checks every key: atomic like UPDATE.
+//
+// RETURNING (returning.cpp) runs over the rows the statement adds (an upsert: the updated
+// rows' new values, then the inserted rows) before they are committed.
 #include "main/insert.hpp"
 
 #include <algorithm>
@@ -20,6 +23,7 @@
 
 #include "execution/expression_executor.hpp"
 #include "main/data_change.hpp"
+#include "main/returning.hpp"
 #include "main/statement_executor.hpp"
 #include "planner/binder.hpp"
 #include "storage/key_index.hpp"
@@ -181,11 +185,11 @@ QueryResult ExecuteUpsert(Database& db, const ast::InsertStatement& ins, std::sh
   std::shared_ptr<TableData> data;
   uint64_t changed = 0;
   auto excluded_groups = excluded.Finish();
+  QueryResult r;  // the changes: row number, new values
   if (update_rows.empty()) {
     data = std::make_shared<TableData>(*entry->data);
   } else if (ins.on_conflict == ast::OnConflict::Replace) {
     // The new values of the inserted columns, as the result UpdatedData reads.
-    QueryResult r;
     std::vector<Type> rtypes{Type::BigInt()};
     for (int t : set_targets) rtypes.push_back(types[t]);
     ForEachRow(excluded_types, excluded_groups, [&](const DataChunk& c, uint32_t i) {
@@ -212,10 +216,23 @@ QueryResult ExecuteUpsert(Database& db, const ast::InsertStatement& ins, std::sh
     exdata->row_groups = std::move(excluded_groups);
     ex->data = std::move(exdata);
     Binder::TableOverrides extra{{ast::kExcludedTable, std::move(ex)}};
-    QueryResult r = RunRowQuery(db, *entry, ins.table, *ins.update_select, &extra);
+    r = RunRowQuery(db, *entry, ins.table, *ins.update_select, &extra);
     data = UpdatedData(*entry, r, set_targets, set_pos, ins.pos, changed);
   }
-  for (auto& g : inserted.Finish()) {
+  auto inserted_groups = inserted.Finish();
+  QueryResult returned;
+  if (ins.returning) {  // as in DuckDB: the updated rows' new values, then the inserted rows
+    std::unordered_set<int64_t> updated;  // DO UPDATE ... WHERE may leave some out
+    for (auto& ch : r.chunks)
+      for (uint32_t i = 0; i < ch.size; i++) updated.insert(ch.cols[0].data<int64_t>()[i]);
+    std::vector<int64_t> rows;  // in the order of the new rows
+    for (int64_t u : update_rows)
+      if (updated.count(u)) rows.push_back(u);
+    auto groups = RowsAt(*entry, *data, rows, /*keep_order=*/true);
+    groups.insert(groups.end(), inserted_groups.begin(), inserted_groups.end());
+    returned = RunReturning(db, *entry, ins.table, *ins.returning, std::move(groups));
+  }
+  for (auto& g : inserted_groups) {
     data->row_count += g->count;
     data->row_groups.push_back(std::move(g));
   }
@@ -227,6 +244,7 @@ QueryResult ExecuteUpsert(Database& db, const ast::InsertStatement& ins, std::sh
     if (e.kind() != ErrorKind::Constraint) throw;
     throw UserError(e.kind(), e.raw(), ins.pos);
   }
+  if (ins.returning) return returned;
   return Status("INSERT " + std::to_string(inserted_rows + changed));
 }
 
@@ -236,6 +254,7 @@ QueryResult ExecuteInsert(Database& db, const ast::InsertStatement& ins) {
   auto entry = db.catalog().GetTable(ins.table);
   if (!entry) throw UserError(ErrorKind::Catalog, "table \"" + ins.table + "\" does not exist", ins.pos);
   auto targets = TargetColumns(entry->schema, ins.columns, ins.pos);
+  if (ins.returning) CheckReturning(db, *entry, ins.table, *ins.returning);
   std::vector<DataChunk> chunks;
   if (ins.select) {
     auto r = RunSelect(db, *ins.select);
@@ -272,8 +291,17 @@ QueryResult ExecuteInsert(Database& db, const ast::InsertStatement& ins) {
     chunks.push_back(std::move(c));
   }
   if (ins.on_conflict != ast::OnConflict::None) return ExecuteUpsert(db, ins, std::move(entry), targets, chunks);
-  uint64_t n = AppendResult(db, ins.table, chunks, targets);
-  return Status("INSERT " + std::to_string(n));
+  if (!ins.returning) {
+    uint64_t n = AppendResult(db, ins.table, chunks, targets);
+    return Status("INSERT " + std::to_string(n));
+  }
+  // RETURNING: the new rows' result, made before they are appended (nothing is added when
+  // it fails).
+  uint64_t n = 0;
+  auto groups = ResultRowGroups(db, entry->schema, chunks, targets, n);
+  QueryResult returned = RunReturning(db, *entry, ins.table, *ins.returning, groups);
+  db.catalog().Append(ins.table, std::move(groups));
+  return returned;
 }
 
 }  // namespace tessera

@@ -314,6 +314,9 @@ struct InsertStatement : Statement {
   std::vector<std::string> set_columns;
   std::vector<SourcePos> set_pos;
   std::unique_ptr<SelectStmt> update_select;
+  // RETURNING list: SELECT list FROM t (the table's name: DuckDB's RETURNING does not see
+  // INSERT's alias), run over the rows inserted or updated (main/returning.cpp); or null.
+  std::unique_ptr<SelectStmt> returning;
   InsertStatement() : Statement(StmtKind::Insert) {}
 };
 
@@ -356,7 +359,7 @@ struct CreateViewStatement : Statement {
 // with this column appended (main/data_change.cpp); no table may have a column of this name.
 inline constexpr const char* kRowIdColumn = "__tessera_row_id";
 
-// UPDATE t [AS a] SET c = e, ... [WHERE p]. The parser makes `select`, which the executor
+// UPDATE t [AS a] SET c = e, ... [FROM items] [WHERE p] [RETURNING list]. The parser makes `select`, which the executor
 // runs over the table with its row numbers: SELECT __tessera_row_id, e, ... FROM t [AS a]
 // [WHERE p]; the rows it returns are the rows to change and their new values.
 struct UpdateStatement : Statement {
@@ -364,15 +367,21 @@ struct UpdateStatement : Statement {
   std::vector<std::string> columns;  // SET targets, in order (the select's items after the row id)
   std::vector<SourcePos> column_pos;
   std::unique_ptr<SelectStmt> select;
+  // RETURNING list: SELECT list FROM t [AS a], run over the changed rows' new values
+  // (main/returning.cpp); or null.
+  std::unique_ptr<SelectStmt> returning;
   UpdateStatement() : Statement(StmtKind::Update) {}
 };
 
-// DELETE FROM t [AS a] [WHERE p] (select: SELECT __tessera_row_id FROM t [WHERE p]), and
+// DELETE FROM t [AS a] [USING items] [WHERE p] [RETURNING list] (select: SELECT __tessera_row_id FROM t [WHERE p]), and
 // TRUNCATE [TABLE] t (truncate set, select null).
 struct DeleteStatement : Statement {
   std::string table;
   bool truncate = false;
   std::unique_ptr<SelectStmt> select;
+  // RETURNING list: SELECT list FROM t [AS a], run over the deleted rows
+  // (main/returning.cpp); or null.
+  std::unique_ptr<SelectStmt> returning;
   DeleteStatement() : Statement(StmtKind::Delete) {}
 };
 

@@ -1,5 +1,5 @@
-// UPDATE t [[AS] a] SET c = e, ... [FROM items] [WHERE p]; DELETE FROM t [[AS] a]
-// [USING items] [WHERE p]; TRUNCATE [TABLE] t. UPDATE and DELETE become a SELECT over the
+// UPDATE t [[AS] a] SET c = e, ... [FROM items] [WHERE p] [RETURNING list]; DELETE FROM
+// t [[AS] a] [USING items] [WHERE p] [RETURNING list] (parse_returning.cpp); TRUNCATE [TABLE] t. UPDATE and DELETE become a SELECT over the
 // table and its row numbers (ast::UpdateStatement, ast::DeleteStatement), which the
 // executor runs; FROM / USING items join that SELECT (a row matched several times is
 // changed once).
@@ -67,7 +67,7 @@ StatementPtr Parser::ParseUpdate() {
   } while (AcceptOp(","));
   if (AcceptKw("from")) ParseDataChangeSources(*st->select);
   if (AcceptKw("where")) st->select->where = ParseExpr();
-  if (AtKw("returning")) Unsupported(Cur().pos, "RETURNING");
+  if (AtKw("returning")) st->returning = ParseReturning(st->table, alias, /*insert=*/false);
   return st;
 }
 
@@ -82,7 +82,7 @@ StatementPtr Parser::ParseDelete() {
   st->select = RowIdSelect(st->table, alias, pos);
   if (AcceptKw("using")) ParseDataChangeSources(*st->select);
   if (AcceptKw("where")) st->select->where = ParseExpr();
-  if (AtKw("returning")) Unsupported(Cur().pos, "RETURNING");
+  if (AtKw("returning")) st->returning = ParseReturning(st->table, alias, /*insert=*/false);
   return st;
 }
 

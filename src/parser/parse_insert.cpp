@@ -1,5 +1,5 @@
 // INSERT [OR REPLACE | OR IGNORE] INTO name [AS alias] [(columns)] VALUES (...), ... | query
-// [ON CONFLICT [(columns)] DO NOTHING | DO UPDATE SET c = e, ... [WHERE p]].
+// [ON CONFLICT [(columns)] DO NOTHING | DO UPDATE SET c = e, ... [WHERE p]] [RETURNING list].
 #include "parser/parser_internal.hpp"
 
 namespace tessera::parser_internal {
@@ -60,7 +60,7 @@ StatementPtr Parser::ParseInsert() {
       ParseUpsertSet(*st);
     }
   }
-  if (AtKw("returning")) Unsupported(Cur().pos, "RETURNING");
+  if (AtKw("returning")) st->returning = ParseReturning(st->table, "", /*insert=*/true);
   return st;
 }
 

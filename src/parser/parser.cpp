@@ -24,7 +24,7 @@ bool IsReserved(const std::string& w) {
       "ilike",   "in",        "inner",   "intersect", "into",    "is",        "join",
       "lateral", "left",      "like",    "limit",   "natural",   "not",       "null",
       "offset",  "on",        "or",      "order",   "outer",     "primary",   "qualify",   "references",
-      "right",   "select",    "some",    "table",   "then",      "true",      "union",
+      "returning", "right",   "select",  "some",    "table",     "then",      "true",      "union",
       "unique",  "using",     "when",    "where",   "window",    "with",
   };
   return kReserved.count(w) > 0;

@@ -171,6 +171,9 @@ class Parser {
   void ParseSelectList(SelectStmt& s);
   void ParseStarModifiers(Expr& star);  // parse_star.cpp: EXCLUDE (...) REPLACE (...)
   void ParseUpsertSet(InsertStatement& st);  // parse_insert.cpp: DO UPDATE SET ... [WHERE ...]
+  // parse_returning.cpp: RETURNING list, as SELECT list FROM table [AS alias] (`insert`:
+  // EXCLUDED's columns are refused).
+  std::unique_ptr<SelectStmt> ParseReturning(const std::string& table, const std::string& alias, bool insert);
   static bool AstHasSubquery(const Expr& e);
   TableRefPtr ParseFromItem(int* height);
   void ParseDataChangeSources(SelectStmt& select);  // parse_data_change.cpp

@@ -264,6 +264,37 @@ static void test_types(tessera_connection con) {
     CHECK(strstr(tessera_result_message(r), "2") != NULL);
     tessera_destroy_result(&r);
   }
+  /* ... RETURNING: rows, like a SELECT (queried, streamed and prepared). */
+  r = run(con, "INSERT INTO t_empty VALUES (3), (NULL) RETURNING x * 10 AS y");
+  if (r) {
+    CHECK(tessera_result_column_count(r) == 1);
+    CHECK(strcmp(tessera_result_column_name(r, 0), "y") == 0);
+    CHECK(tessera_result_row_count(r) == 2);
+    CHECK(tessera_value_int32(r, 0, 0) == 30);
+    CHECK(tessera_value_is_null(r, 0, 1));
+    tessera_destroy_result(&r);
+  }
+  CHECK(tessera_query_stream(con, "DELETE FROM t_empty WHERE x IS NULL RETURNING *", &r) == TESSERA_OK);
+  if (r) {
+    CHECK(tessera_result_column_count(r) == 1);
+    uint64_t rows = 0;
+    while (tessera_fetch_chunk(r, &ch) == TESSERA_OK && ch) {
+      rows += tessera_chunk_row_count(ch);
+      tessera_chunk_destroy(&ch);
+    }
+    CHECK(rows == 1);
+    tessera_destroy_result(&r);
+  }
+  tessera_prepared p = NULL;
+  CHECK(tessera_prepare(con, "UPDATE t_empty SET x = x + ? WHERE x = 3 RETURNING x", &p) == TESSERA_OK);
+  CHECK(tessera_bind_int32(p, 1, 4) == TESSERA_OK);
+  CHECK(tessera_execute_prepared(p, &r) == TESSERA_OK);
+  if (r) {
+    CHECK(tessera_result_row_count(r) == 1);
+    CHECK(tessera_value_int32(r, 0, 0) == 7);
+    tessera_destroy_result(&r);
+  }
+  tessera_destroy_prepare(&p);
 }
 
 /* ---- prepared statements --------------------------------------------------------------- */
