@@ -896,7 +896,8 @@ TEST(syntax_errors) {
   ExpectError("select 1 limit 1 limit 2", 1, 18, "syntax error at or near \"limit\"");
   ExpectError("UPDATE t SET a = 1 FROM", 1, 24, "syntax error at end of input");
   ExpectError("select 1;\n  delete from t using u where", 2, 30, "syntax error at end of input");
-  ExpectError("delete from t returning a", 1, 15, "RETURNING is not supported", ErrorKind::Unsupported);
+  ExpectError("delete from t returning (select 1)", 1, 25, "SUBQUERY is not supported in returning", ErrorKind::Binder);
+  ExpectError("insert into t values (1) returning excluded.a", 1, 36, "'excluded' qualified columns", ErrorKind::Unsupported);
   ExpectError("ALTER TABLE t ALTER COLUMN b TYPE INTEGER", 1, 15, "ALTER TABLE ... ALTER COLUMN is not supported", ErrorKind::Unsupported);
   ExpectError("ALTER VIEW v RENAME TO w", 1, 7, "ALTER VIEW is not supported", ErrorKind::Unsupported);
   ExpectError("UPDATE t SET", 1, 13, "syntax error at end of input");
