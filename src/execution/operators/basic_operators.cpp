@@ -42,29 +42,48 @@ bool PhysicalDummy::GetChunk(GlobalSourceState& gs, LocalState&, DataChunk& out)
 }
 
 namespace {
-// A filter's or projection's thread: the columns its expressions read (selection.hpp).
+// A filter's thread: the columns its predicate reads (selection.hpp), the passing rows and
+// the selections it hands on (reused).
+struct FilterLocal : LocalState {
+  ColumnsReadCache reads;
+  std::vector<uint32_t> passing;
+  SelPool pool;
+};
+}  // namespace
+
+std::unique_ptr<LocalState> PhysicalFilter::InitLocalOperator() { return std::make_unique<FilterLocal>(); }
+
+// The passing rows become a selection over the input's vectors (composed with the one it
+// came with); over a selected input, the predicate's columns are gathered where one is
+// selected. Over a dense input the passing rows are written straight into the selection
+// handed on.
+void PhysicalFilter::Execute(DataChunk& in, DataChunk& out, LocalState& ls) {
+  auto& l = static_cast<FilterLocal&>(ls);
+  if (!in.HasSelection()) {
+    std::shared_ptr<SelVec> sel = l.pool.Take(0);
+    const uint32_t n = EvaluateFilter(*predicate, in, *sel);
+    out = std::move(in);
+    if (n == out.size) return;
+    sel->resize(n);
+    out.sel.assign(out.cols.size(), sel);
+    out.size = n;
+    return;
+  }
+  const std::vector<uint8_t>& reads =
+      l.reads.Get(in.cols.size(), [&](std::vector<uint8_t>& m) { OrColumnsRead(*predicate, m); });
+  uint32_t n;
+  if (ReadsSelected(in, reads)) n = EvaluateFilter(*predicate, DenseColumns(in, reads), l.passing);
+  else n = EvaluateFilter(*predicate, in, l.passing);
+  out = std::move(in);
+  if (n != out.size) SelectRows(out, l.passing.data(), n, &l.pool);
+}
+
+namespace {
+// A projection's thread: the columns its expressions read (selection.hpp).
 struct ReadsLocal : LocalState {
   ColumnsReadCache reads;
 };
 }  // namespace
-
-std::unique_ptr<LocalState> PhysicalFilter::InitLocalOperator() { return std::make_unique<ReadsLocal>(); }
-
-// The passing rows become a selection over the input's vectors (composed with the one it
-// came with); over a selected input, the predicate's columns are gathered where one is selected.
-void PhysicalFilter::Execute(DataChunk& in, DataChunk& out, LocalState& ls) {
-  std::vector<uint32_t> sel;
-  uint32_t n;
-  static const std::vector<uint8_t> kNone;
-  const std::vector<uint8_t>& reads =
-      in.HasSelection()
-          ? static_cast<ReadsLocal&>(ls).reads.Get(in.cols.size(), [&](std::vector<uint8_t>& m) { OrColumnsRead(*predicate, m); })
-          : kNone;
-  if (ReadsSelected(in, reads)) n = EvaluateFilter(*predicate, DenseColumns(in, reads), sel);
-  else n = EvaluateFilter(*predicate, in, sel);
-  out = std::move(in);
-  if (n != out.size) SelectRows(out, sel.data(), n);
-}
 
 std::string PhysicalProjection::Details() const {
   std::string s;
