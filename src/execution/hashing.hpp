@@ -104,32 +104,42 @@ template <bool kWideStrings>
 inline void HashColumnCells(const Vector& v, const uint32_t* sel, uint32_t n, bool first, uint64_t* h) {
   const uint8_t* valid = v.validity_or_null();
   WithRows(sel, [&](auto at) {
-    auto loop = [&](auto cell) {  // cell(r): the hash of physical row r
+    // cell(r): the hash of physical row r; ahead(i): before row i (strings prefetch).
+    auto loop = [&](auto cell, auto ahead) {
       if (first) {
         if (valid) {
           for (uint32_t i = 0; i < n; i++) {
+            ahead(i);
             const uint32_t r = at[i];
             h[i] = valid[r] ? cell(r) : 0x1234567ULL;
           }
         } else {
-          for (uint32_t i = 0; i < n; i++) h[i] = cell(at[i]);
+          for (uint32_t i = 0; i < n; i++) {
+            ahead(i);
+            h[i] = cell(at[i]);
+          }
         }
       } else if (valid) {
         for (uint32_t i = 0; i < n; i++) {
+          ahead(i);
           const uint32_t r = at[i];
           h[i] = HashCombine(h[i], valid[r] ? cell(r) : 0x1234567ULL);
         }
       } else {
-        for (uint32_t i = 0; i < n; i++) h[i] = HashCombine(h[i], cell(at[i]));
+        for (uint32_t i = 0; i < n; i++) {
+          ahead(i);
+          h[i] = HashCombine(h[i], cell(at[i]));
+        }
       }
     };
+    auto none = [](uint32_t) {};
     switch (v.type().physical()) {
-      case PhysType::Bool: { const uint8_t* x = v.data<uint8_t>(); loop([&](uint32_t i) { return HashMix(x[i]); }); break; }
-      case PhysType::I32: { const int32_t* x = v.data<int32_t>(); loop([&](uint32_t i) { return HashMix((uint64_t)(int64_t)x[i]); }); break; }
-      case PhysType::I64: { const int64_t* x = v.data<int64_t>(); loop([&](uint32_t i) { return HashMix((uint64_t)x[i]); }); break; }
+      case PhysType::Bool: { const uint8_t* x = v.data<uint8_t>(); loop([&](uint32_t i) { return HashMix(x[i]); }, none); break; }
+      case PhysType::I32: { const int32_t* x = v.data<int32_t>(); loop([&](uint32_t i) { return HashMix((uint64_t)(int64_t)x[i]); }, none); break; }
+      case PhysType::I64: { const int64_t* x = v.data<int64_t>(); loop([&](uint32_t i) { return HashMix((uint64_t)x[i]); }, none); break; }
       case PhysType::I128: {
         const int128_t* x = v.data<int128_t>();
-        loop([&](uint32_t i) { return HashCombine(HashMix((uint64_t)x[i]), (uint64_t)(x[i] >> 64)); });
+        loop([&](uint32_t i) { return HashCombine(HashMix((uint64_t)x[i]), (uint64_t)(x[i] >> 64)); }, none);
         break;
       }
       case PhysType::F64: {
@@ -139,13 +149,28 @@ inline void HashColumnCells(const Vector& v, const uint32_t* sel, uint32_t n, bo
           uint64_t b;
           std::memcpy(&b, &d, 8);
           return HashMix(b);
-        });
+        }, none);
         break;
       }
       case PhysType::Str: {
+        // A vector larger than a chunk (a join's build column handed on as a view) is read
+        // at scattered rows, and each string's bytes lie wherever its row's storage put
+        // them; a hash waits on both. There the cells a few rows ahead are prefetched (their
+        // StrRef, then their first bytes), so the misses of several rows overlap; a chunk's
+        // own vector (sequential, or small and cached) is read without. (`ahead` is inlined
+        // by force: GCC takes a call to a function of only loads and prefetches as free of
+        // effects and drops it.)
         const StrRef* x = v.data<StrRef>();
-        if constexpr (kWideStrings) loop([&](uint32_t i) { return HashBytesWide(x[i].data(), x[i].size()); });
-        else loop([&](uint32_t i) { return HashBytes(x[i].data(), x[i].size()); });
+        auto ahead = [&](uint32_t i) __attribute__((always_inline)) {
+          if (i + 16 < n) __builtin_prefetch(&x[at[i + 16]]);
+          if (i + 8 < n) __builtin_prefetch(x[at[i + 8]].data());
+        };
+        auto cell = [&](uint32_t i) {
+          if constexpr (kWideStrings) return HashBytesWide(x[i].data(), x[i].size());
+          else return HashBytes(x[i].data(), x[i].size());
+        };
+        if (v.capacity() > kVectorSize) loop(cell, ahead);
+        else loop(cell, none);
         break;
       }
     }
