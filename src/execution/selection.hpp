@@ -1,7 +1,9 @@
 // Selected chunks (DataChunk::sel): a filter or a join probe hands on its input's vectors
-// with the selection of the rows it keeps instead of copying every column's rows; the
-// rows are gathered once, where an operator or sink that does not take a selection needs
-// them dense (the pipeline flattens the chunk before it: pipeline.cpp).
+// with the selection of the rows it keeps instead of copying every column's rows, and a
+// projection hands its plain columns on with theirs; the hash aggregate reads its keys and
+// arguments through them. The rows are gathered once, where an operator or sink that does
+// not take a selection needs them dense (the pipeline flattens the chunk before it:
+// pipeline.cpp), or where an expression is evaluated over them (DenseColumns).
 //
 // One gather (GatherVector) and one composition (SelectRows) serve every operator.
 #pragma once
