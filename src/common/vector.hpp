@@ -202,6 +202,24 @@ class Vector {
 using SelVec = std::vector<uint32_t>;
 using SelPtr = std::shared_ptr<const SelVec>;
 
+// Reading a vector through an optional selection with one loop body: `at[i]` is the physical
+// row of the batch's row i, DenseRows's i itself, SelRows's sel[i]. WithRows(sel, f) calls
+// f(at) with the one that applies, so the loop is compiled once for each and tests nothing
+// per row (the hash aggregate's keys and arguments, execution/hashing.hpp and
+// operators/group_table.hpp).
+struct DenseRows {
+  uint32_t operator[](uint32_t i) const { return i; }
+};
+struct SelRows {
+  const uint32_t* sel;
+  uint32_t operator[](uint32_t i) const { return sel[i]; }
+};
+template <class F>
+decltype(auto) WithRows(const uint32_t* sel, F&& f) {
+  if (sel) return f(SelRows{sel});
+  return f(DenseRows{});
+}
+
 struct DataChunk {
   std::vector<Vector> cols;
   uint32_t size = 0;

@@ -382,6 +382,9 @@ void CopyRows(const Vector& src, const uint32_t* sel, uint32_t n, Vector& dst, u
       case 1: for (uint32_t i = 0; i < n; i++) d[i] = s[sel[i]]; break;
       case 4: for (uint32_t i = 0; i < n; i++) ((uint32_t*)d)[i] = ((const uint32_t*)s)[sel[i]]; break;
       case 8: for (uint32_t i = 0; i < n; i++) ((uint64_t*)d)[i] = ((const uint64_t*)s)[sel[i]]; break;
+      case 16:  // strings (StrRef) and 128-bit integers: a fixed-size copy, not a memcpy call a row
+        for (uint32_t i = 0; i < n; i++) std::memcpy(d + (size_t)i * 16, s + (size_t)sel[i] * 16, 16);
+        break;
       default: for (uint32_t i = 0; i < n; i++) std::memcpy(d + i * w, s + sel[i] * w, w);
     }
   }

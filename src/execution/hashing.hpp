@@ -93,62 +93,100 @@ inline bool ValuesEqual(const Vector& a, uint32_t i, const Vector& b, uint32_t j
 
 // ---- Column-at-a-time hashing (the join table and the group table) ----
 
-// Mixes column `v`'s rows 0..n-1 into h: h[i] = the cell's hash when `first`, else
+// Mixes column `v`'s rows into h: row i of the batch is physical row sel[i] of v (row i
+// where sel is null: WithRows, common/vector.hpp); h[i] = the cell's hash when `first`, else
 // HashCombine(h[i], the cell's hash), in one typed loop per column (one type switch a
 // column, none a row). NULL hashes as a constant; DOUBLE as its canonical value (-0.0 is
 // 0.0, NaNs one value), so equal keys hash alike. Strings: HashValue's HashBytes, or with
 // kWideStrings HashBytesWide (a word at a time; the group table's, whose hashes only need
 // to agree within one table).
 template <bool kWideStrings>
-inline void HashColumnCells(const Vector& v, uint32_t n, bool first, uint64_t* h) {
+inline void HashColumnCells(const Vector& v, const uint32_t* sel, uint32_t n, bool first, uint64_t* h) {
   const uint8_t* valid = v.validity_or_null();
-  auto loop = [&](auto cell) {
-    if (first) {
-      if (valid) {
-        for (uint32_t i = 0; i < n; i++) h[i] = valid[i] ? cell(i) : 0x1234567ULL;
+  WithRows(sel, [&](auto at) {
+    // cell(r): the hash of physical row r; ahead(i): before row i (strings prefetch).
+    auto loop = [&](auto cell, auto ahead) {
+      if (first) {
+        if (valid) {
+          for (uint32_t i = 0; i < n; i++) {
+            ahead(i);
+            const uint32_t r = at[i];
+            h[i] = valid[r] ? cell(r) : 0x1234567ULL;
+          }
+        } else {
+          for (uint32_t i = 0; i < n; i++) {
+            ahead(i);
+            h[i] = cell(at[i]);
+          }
+        }
+      } else if (valid) {
+        for (uint32_t i = 0; i < n; i++) {
+          ahead(i);
+          const uint32_t r = at[i];
+          h[i] = HashCombine(h[i], valid[r] ? cell(r) : 0x1234567ULL);
+        }
       } else {
-        for (uint32_t i = 0; i < n; i++) h[i] = cell(i);
+        for (uint32_t i = 0; i < n; i++) {
+          ahead(i);
+          h[i] = HashCombine(h[i], cell(at[i]));
+        }
       }
-    } else if (valid) {
-      for (uint32_t i = 0; i < n; i++) h[i] = HashCombine(h[i], valid[i] ? cell(i) : 0x1234567ULL);
-    } else {
-      for (uint32_t i = 0; i < n; i++) h[i] = HashCombine(h[i], cell(i));
+    };
+    auto none = [](uint32_t) {};
+    switch (v.type().physical()) {
+      case PhysType::Bool: { const uint8_t* x = v.data<uint8_t>(); loop([&](uint32_t i) { return HashMix(x[i]); }, none); break; }
+      case PhysType::I32: { const int32_t* x = v.data<int32_t>(); loop([&](uint32_t i) { return HashMix((uint64_t)(int64_t)x[i]); }, none); break; }
+      case PhysType::I64: { const int64_t* x = v.data<int64_t>(); loop([&](uint32_t i) { return HashMix((uint64_t)x[i]); }, none); break; }
+      case PhysType::I128: {
+        const int128_t* x = v.data<int128_t>();
+        loop([&](uint32_t i) { return HashCombine(HashMix((uint64_t)x[i]), (uint64_t)(x[i] >> 64)); }, none);
+        break;
+      }
+      case PhysType::F64: {
+        const double* x = v.data<double>();
+        loop([&](uint32_t i) {
+          double d = ops::CanonicalDouble(x[i]);
+          uint64_t b;
+          std::memcpy(&b, &d, 8);
+          return HashMix(b);
+        }, none);
+        break;
+      }
+      case PhysType::Str: {
+        // A vector larger than a chunk (a join's build column handed on as a view) is read
+        // at scattered rows, and each string's bytes lie wherever its row's storage put
+        // them; a hash waits on both. There the cells a few rows ahead are prefetched (their
+        // StrRef, then their first bytes), so the misses of several rows overlap; a chunk's
+        // own vector (sequential, or small and cached) is read without. (`ahead` is inlined
+        // by force: GCC takes a call to a function of only loads and prefetches as free of
+        // effects and drops it.)
+        const StrRef* x = v.data<StrRef>();
+        auto ahead = [&](uint32_t i) __attribute__((always_inline)) {
+          if (i + 16 < n) __builtin_prefetch(&x[at[i + 16]]);
+          if (i + 8 < n) __builtin_prefetch(x[at[i + 8]].data());
+        };
+        auto cell = [&](uint32_t i) {
+          if constexpr (kWideStrings) return HashBytesWide(x[i].data(), x[i].size());
+          else return HashBytes(x[i].data(), x[i].size());
+        };
+        if (v.capacity() > kVectorSize) loop(cell, ahead);
+        else loop(cell, none);
+        break;
+      }
     }
-  };
-  switch (v.type().physical()) {
-    case PhysType::Bool: { const uint8_t* x = v.data<uint8_t>(); loop([&](uint32_t i) { return HashMix(x[i]); }); break; }
-    case PhysType::I32: { const int32_t* x = v.data<int32_t>(); loop([&](uint32_t i) { return HashMix((uint64_t)(int64_t)x[i]); }); break; }
-    case PhysType::I64: { const int64_t* x = v.data<int64_t>(); loop([&](uint32_t i) { return HashMix((uint64_t)x[i]); }); break; }
-    case PhysType::I128: {
-      const int128_t* x = v.data<int128_t>();
-      loop([&](uint32_t i) { return HashCombine(HashMix((uint64_t)x[i]), (uint64_t)(x[i] >> 64)); });
-      break;
-    }
-    case PhysType::F64: {
-      const double* x = v.data<double>();
-      loop([&](uint32_t i) {
-        double d = ops::CanonicalDouble(x[i]);
-        uint64_t b;
-        std::memcpy(&b, &d, 8);
-        return HashMix(b);
-      });
-      break;
-    }
-    case PhysType::Str: {
-      const StrRef* x = v.data<StrRef>();
-      if constexpr (kWideStrings) loop([&](uint32_t i) { return HashBytesWide(x[i].data(), x[i].size()); });
-      else loop([&](uint32_t i) { return HashBytes(x[i].data(), x[i].size()); });
-      break;
-    }
-  }
+  });
 }
 
 // The join table's key hashes: a cell hashes as HashValue does.
-inline void HashColumn(const Vector& v, uint32_t n, bool first, uint64_t* h) { HashColumnCells<false>(v, n, first, h); }
+inline void HashColumn(const Vector& v, uint32_t n, bool first, uint64_t* h) {
+  HashColumnCells<false>(v, nullptr, n, first, h);
+}
 
-// h[i] = the hash of row i of the group keys keys[0..nk) (strings a word at a time).
-inline void HashGroupKeys(const Vector* const* keys, size_t nk, uint32_t n, uint64_t* h) {
-  for (size_t k = 0; k < nk; k++) HashColumnCells<true>(*keys[k], n, k == 0, h);
+// h[i] = the hash of row i of the group keys keys[0..nk) (strings a word at a time), key k
+// read through sels[k] (sels, or an entry, null: dense).
+inline void HashGroupKeys(const Vector* const* keys, const uint32_t* const* sels, size_t nk, uint32_t n,
+                          uint64_t* h) {
+  for (size_t k = 0; k < nk; k++) HashColumnCells<true>(*keys[k], sels ? sels[k] : nullptr, n, k == 0, h);
 }
 
 // ---- Join keys (the hash join's table, operators/join_hash_table.hpp) ----

@@ -1,6 +1,7 @@
 #include "execution/selection.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 
 #include "execution/expression_executor.hpp"
@@ -29,23 +30,50 @@ void GatherColumn(const DataChunk& in, size_t c, const uint32_t* idx, uint32_t n
   GatherVector(in.cols[c], rows.data(), n, dst);
 }
 
-void SelectRows(DataChunk& chunk, const uint32_t* idx, uint32_t n) {
+std::shared_ptr<SelVec> SelPool::Take(uint32_t n) {
+  for (auto& s : sels_) {
+    if (s.use_count() != 1) continue;  // a chunk still holds it
+    // The last other holder dropped it (on this thread, or a sink's on another before this
+    // pipeline's workers started): its reads happen before the refill.
+    std::atomic_thread_fence(std::memory_order_acquire);
+    s->resize(n);
+    return s;
+  }
+  auto s = std::make_shared<SelVec>(n);
+  if (sels_.size() < kMax) {
+    sels_.push_back(s);
+  } else {  // all held downstream: their holders keep them, the pool keeps the new one
+    sels_[next_] = s;
+    next_ = (next_ + 1) % kMax;
+  }
+  return s;
+}
+
+void SelectRows(DataChunk& chunk, const uint32_t* idx, uint32_t n, SelPool* pool) {
   chunk.sel.resize(chunk.cols.size());
   // Selections seen (old) and what they became (new): a chunk has one or a few.
-  std::vector<std::pair<const SelVec*, SelPtr>> done;
+  constexpr size_t kFew = 8;
+  std::pair<const SelVec*, SelPtr> few[kFew];
+  std::vector<std::pair<const SelVec*, SelPtr>> more;
+  size_t ndone = 0;
   for (SelPtr& s : chunk.sel) {
     const SelVec* old = s.get();
     SelPtr made;
-    for (auto& [o, m] : done)
+    for (size_t d = 0; d < ndone && !made; d++) {
+      const auto& [o, m] = d < kFew ? few[d] : more[d - kFew];
       if (o == old) made = m;
+    }
     if (!made) {
-      auto v = std::make_shared<SelVec>(n);
+      std::shared_ptr<SelVec> v = pool ? pool->Take(n) : std::make_shared<SelVec>(n);
+      uint32_t* to = v->data();
       if (old)
-        for (uint32_t i = 0; i < n; i++) (*v)[i] = (*old)[idx[i]];
+        for (uint32_t i = 0; i < n; i++) to[i] = (*old)[idx[i]];
       else
-        std::copy(idx, idx + n, v->begin());
+        std::copy(idx, idx + n, to);
       made = std::move(v);
-      done.emplace_back(old, made);
+      if (ndone < kFew) few[ndone] = {old, made};
+      else more.emplace_back(old, made);
+      ndone++;
     }
     s = std::move(made);
   }

@@ -1,7 +1,9 @@
 // GroupTable's aggregate states: update from input rows, merge of two tables' states,
 // states set from the GPU's partial results, and the finished values (see group_table.hpp
 // for which state each AggKind keeps). Every rule is written once, as a loop over a batch
-// of (group, row) pairs, typed outside the loop.
+// of (group, row) pairs, typed outside the loop; the input's row of pair i is at[i] (a
+// selected chunk's physical row, or i: WithRows, common/vector.hpp), one instantiation for
+// each.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -42,13 +44,15 @@ void AggColumn::AddSum(uint32_t g, int128_t v) {
 // var_samp, var_pop, stddev_samp, stddev_pop: count, running mean (dsum) and sum of
 // squared deviations (m2), updated with Welford's method and merged with Chan's, in double
 // (DuckDB's results and types: DOUBLE, NULL for fewer than two rows of a sample).
-static void VarianceUpdate(AggColumn& a, const Vector& in, const uint32_t* gids, uint32_t n) {
+template <class At>
+static void VarianceUpdate(AggColumn& a, const Vector& in, At at, const uint32_t* gids, uint32_t n) {
   const int scale = in.type().id == TypeId::Decimal ? in.type().scale : 0;
   DispatchPhys(in.type().physical(), [&]<class T>() {
     if constexpr (std::is_arithmetic_v<T> || std::is_same_v<T, int128_t>) {
       for (uint32_t i = 0; i < n; i++) {
-        if (!in.IsValid(i)) continue;
-        const T v = in.data<T>()[i];
+        const uint32_t r = at[i];
+        if (!in.IsValid(r)) continue;
+        const T v = in.data<T>()[r];
         double x;
         if constexpr (std::is_floating_point_v<T>) x = v;
         else x = ops::DecimalToDouble((__int128)v, scale);
@@ -71,12 +75,15 @@ static void VarianceCombine(AggColumn& a, uint32_t g, const AggColumn& b, uint32
 }
 
 // covar_samp, covar_pop, corr over DOUBLE arguments (y, x): rows where both are non-NULL.
-static void CovarianceUpdate(AggColumn& a, const Vector& y, const Vector& x, const uint32_t* gids, uint32_t n) {
+template <class At, class At2>
+static void CovarianceUpdate(AggColumn& a, const Vector& y, At aty, const Vector& x, At2 atx, const uint32_t* gids,
+                             uint32_t n) {
   for (uint32_t i = 0; i < n; i++) {
-    if (!y.IsValid(i) || !x.IsValid(i)) continue;
+    const uint32_t ry = aty[i], rx = atx[i];
+    if (!y.IsValid(ry) || !x.IsValid(rx)) continue;
     const uint32_t g = gids[i];
     auto& c = a.cov[g];  // mean x, mean y, co-moment, m2 x, m2 y
-    const double xv = x.data<double>()[i], yv = y.data<double>()[i];
+    const double xv = x.data<double>()[rx], yv = y.data<double>()[ry];
     const double cnt = (double)++a.count[g];
     const double dx = xv - c[0], dy = yv - c[1];
     c[0] += dx / cnt;
@@ -143,11 +150,13 @@ static std::string CellBytes(const Vector& v, uint32_t i) {
 #else
 #define TESSERA_SUM_CLONES
 #endif
-TESSERA_SUM_CLONES static int128_t ExactSum64(const int64_t* d, const uint8_t* valid, uint32_t n, int64_t* rows) {
+template <class At>
+[[gnu::always_inline]] inline int128_t ExactSum64Rows(const int64_t* d, const uint8_t* valid, At at, uint32_t n,
+                                                       int64_t* rows) {
   uint64_t lo = 0, hi = 0, neg = 0, cnt = n;
   if (!valid) {
     for (uint32_t i = 0; i < n; i++) {
-      const uint64_t u = (uint64_t)d[i];
+      const uint64_t u = (uint64_t)d[at[i]];
       lo += u & 0xffffffffu;
       hi += u >> 32;
       neg += u >> 63;
@@ -155,8 +164,9 @@ TESSERA_SUM_CLONES static int128_t ExactSum64(const int64_t* d, const uint8_t* v
   } else {
     cnt = 0;
     for (uint32_t i = 0; i < n; i++) {
-      const uint64_t keep = (uint64_t)0 - (uint64_t)(valid[i] != 0);
-      const uint64_t u = (uint64_t)d[i] & keep;
+      const uint32_t r = at[i];
+      const uint64_t keep = (uint64_t)0 - (uint64_t)(valid[r] != 0);
+      const uint64_t u = (uint64_t)d[r] & keep;
       lo += u & 0xffffffffu;
       hi += u >> 32;
       neg += u >> 63;
@@ -167,20 +177,41 @@ TESSERA_SUM_CLONES static int128_t ExactSum64(const int64_t* d, const uint8_t* v
   return (int128_t)(((unsigned __int128)hi << 32) + lo) - ((int128_t)neg << 64);
 }
 // The same for 32-bit integers: 64-bit lanes hold any sum of fewer than 2^32 of them.
-TESSERA_SUM_CLONES static int64_t ExactSum32(const int32_t* d, const uint8_t* valid, uint32_t n, int64_t* rows) {
+template <class At>
+[[gnu::always_inline]] inline int64_t ExactSum32Rows(const int32_t* d, const uint8_t* valid, At at, uint32_t n,
+                                                      int64_t* rows) {
   int64_t s = 0, cnt = n;
   if (!valid) {
-    for (uint32_t i = 0; i < n; i++) s += d[i];
+    for (uint32_t i = 0; i < n; i++) s += d[at[i]];
   } else {
     cnt = 0;
     for (uint32_t i = 0; i < n; i++) {
-      const int64_t keep = valid[i] != 0;
-      s += d[i] * keep;
+      const uint32_t r = at[i];
+      const int64_t keep = valid[r] != 0;
+      s += d[r] * keep;
       cnt += keep;
     }
   }
   *rows += cnt;
   return s;
+}
+// The rows of a batch in order or through a selection, each compiled for AVX2 where the
+// CPU has it.
+TESSERA_SUM_CLONES static int128_t ExactSum64(const int64_t* d, const uint8_t* valid, DenseRows at, uint32_t n,
+                                              int64_t* rows) {
+  return ExactSum64Rows(d, valid, at, n, rows);
+}
+TESSERA_SUM_CLONES static int128_t ExactSum64(const int64_t* d, const uint8_t* valid, SelRows at, uint32_t n,
+                                              int64_t* rows) {
+  return ExactSum64Rows(d, valid, at, n, rows);
+}
+TESSERA_SUM_CLONES static int64_t ExactSum32(const int32_t* d, const uint8_t* valid, DenseRows at, uint32_t n,
+                                             int64_t* rows) {
+  return ExactSum32Rows(d, valid, at, n, rows);
+}
+TESSERA_SUM_CLONES static int64_t ExactSum32(const int32_t* d, const uint8_t* valid, SelRows at, uint32_t n,
+                                             int64_t* rows) {
+  return ExactSum32Rows(d, valid, at, n, rows);
 }
 
 // sum/avg when the table has one group (an aggregate without GROUP BY, or one group so
@@ -188,19 +219,21 @@ TESSERA_SUM_CLONES static int64_t ExactSum32(const int32_t* d, const uint8_t* va
 // group's state once (AddSum: 64-bit while it fits, widened to 128 bits when it would
 // overflow, as the per-row path); 128-bit inputs keep the checked 128-bit add; DOUBLE
 // adds in row order.
-static void SumOneGroup(AggColumn& a, const Vector& in, uint32_t n) {
+template <class At>
+static void SumOneGroup(AggColumn& a, const Vector& in, At at, uint32_t n) {
   const bool nulls = in.has_nulls();
   const uint8_t* valid = in.validity_or_null();
   int64_t rows = 0;
   switch (in.type().physical()) {
-    case PhysType::I32: a.AddSum(0, ExactSum32(in.data<int32_t>(), valid, n, &rows)); break;
-    case PhysType::I64: a.AddSum(0, ExactSum64(in.data<int64_t>(), valid, n, &rows)); break;
+    case PhysType::I32: a.AddSum(0, ExactSum32(in.data<int32_t>(), valid, at, n, &rows)); break;
+    case PhysType::I64: a.AddSum(0, ExactSum64(in.data<int64_t>(), valid, at, n, &rows)); break;
     case PhysType::I128: {
       const int128_t* d = in.data<int128_t>();
       int128_t acc = a.isum[0];
       for (uint32_t i = 0; i < n; i++) {
-        if (nulls && !in.IsValid(i)) continue;
-        if (!ops::AddChecked(acc, d[i], acc)) SumOverflow(a);
+        const uint32_t r = at[i];
+        if (nulls && !in.IsValid(r)) continue;
+        if (!ops::AddChecked(acc, d[r], acc)) SumOverflow(a);
         rows++;
       }
       a.isum[0] = acc;
@@ -210,8 +243,9 @@ static void SumOneGroup(AggColumn& a, const Vector& in, uint32_t n) {
       const double* d = in.data<double>();
       double acc = a.dsum[0];
       for (uint32_t i = 0; i < n; i++) {
-        if (nulls && !in.IsValid(i)) continue;
-        acc += d[i];
+        const uint32_t r = at[i];
+        if (nulls && !in.IsValid(r)) continue;
+        acc += d[r];
         rows++;
       }
       a.dsum[0] = acc;
@@ -224,7 +258,8 @@ static void SumOneGroup(AggColumn& a, const Vector& in, uint32_t n) {
 
 // sum/avg over many groups. 32/64-bit inputs add into int64 sums, checked; the first
 // overflow widens the aggregate's sums to int128 and the rest of the batch adds there.
-static void SumRows(AggColumn& a, const Vector& in, const uint32_t* gids, uint32_t n) {
+template <class At>
+static void SumRows(AggColumn& a, const Vector& in, At at, const uint32_t* gids, uint32_t n) {
   const uint8_t* valid = in.validity_or_null();
   int64_t* cnt = a.count.data();
   auto add = [&]<class T>() {
@@ -234,10 +269,11 @@ static void SumRows(AggColumn& a, const Vector& in, const uint32_t* gids, uint32
       if (!a.wide) {
         int64_t* s = a.lsum.data();
         for (; i < n; i++) {
-          if (valid && !valid[i]) continue;
+          const uint32_t x = at[i];
+          if (valid && !valid[x]) continue;
           const uint32_t g = gids[i];
           int64_t r;
-          if (__builtin_add_overflow(s[g], (int64_t)d[i], &r)) {  // row i adds again below, in 128 bits
+          if (__builtin_add_overflow(s[g], (int64_t)d[x], &r)) {  // row i adds again below, in 128 bits
             a.Widen();
             break;
           }
@@ -249,26 +285,28 @@ static void SumRows(AggColumn& a, const Vector& in, const uint32_t* gids, uint32
     }
     int128_t* s = a.isum.data();
     for (; i < n; i++) {
-      if (valid && !valid[i]) continue;
+      const uint32_t x = at[i];
+      if (valid && !valid[x]) continue;
       const uint32_t g = gids[i];
       if constexpr (std::is_same_v<T, int128_t>) {
-        if (!ops::AddChecked(s[g], d[i], s[g])) SumOverflow(a);
+        if (!ops::AddChecked(s[g], d[x], s[g])) SumOverflow(a);
       } else {
-        s[g] += d[i];  // 64-bit values into 128 bits: no overflow in 2^63 rows
+        s[g] += d[x];  // 64-bit values into 128 bits: no overflow in 2^63 rows
       }
       cnt[g]++;
     }
   };
   switch (in.type().physical()) {
-    case PhysType::I32: add.operator()<int32_t>(); break;
-    case PhysType::I64: add.operator()<int64_t>(); break;
-    case PhysType::I128: add.operator()<int128_t>(); break;
+    case PhysType::I32: add.template operator()<int32_t>(); break;
+    case PhysType::I64: add.template operator()<int64_t>(); break;
+    case PhysType::I128: add.template operator()<int128_t>(); break;
     case PhysType::F64: {
       const double* d = in.data<double>();
       double* s = a.dsum.data();
       for (uint32_t i = 0; i < n; i++) {
-        if (valid && !valid[i]) continue;
-        s[gids[i]] += d[i];
+        const uint32_t x = at[i];
+        if (valid && !valid[x]) continue;
+        s[gids[i]] += d[x];
         cnt[gids[i]]++;
       }
       break;
@@ -277,103 +315,112 @@ static void SumRows(AggColumn& a, const Vector& in, const uint32_t* gids, uint32
   }
 }
 
-void GroupTable::Update(size_t ai, const Vector* in, const std::vector<uint32_t>& gids, uint32_t n,
-                        const Vector* in2, const Vector* const* keys) {
-  Update(ai, in, gids.data(), n, in2, keys);
-}
-
-void GroupTable::Update(size_t ai, const Vector* in, const uint32_t* gids, uint32_t n, const Vector* in2,
-                        const Vector* const* keys) {
+void GroupTable::Update(size_t ai, const AggInput& x, const uint32_t* gids, uint32_t n) {
   AggColumn& a = aggs_[ai];
-  switch (a.kind) {
-    case AggKind::Variance: return VarianceUpdate(a, *in, gids, n);
-    case AggKind::Covariance: return CovarianceUpdate(a, *in, *in2, gids, n);
-    case AggKind::Holistic:
-      for (uint32_t i = 0; i < n; i++) {
-        if (!a.keep_nulls && !in->IsValid(i)) continue;
-        std::vector<Value>& l = a.lists[gids[i]];
-        l.push_back(in->GetValue(i));
-        for (uint32_t k = 0; k < a.order_keys; k++) l.push_back(keys[k]->GetValue(i));
-      }
-      return;
-    case AggKind::First:
-      for (uint32_t i = 0; i < n; i++) {
-        const uint32_t g = gids[i];
-        if (a.has[g] || !in->IsValid(i)) continue;
-        CopyCell(*in, i, a.ext, g);
-        a.has[g] = 1;
-      }
-      if (in->type().physical() == PhysType::Str) a.ext.ShareStrings(*in);
-      return;
-    case AggKind::ArgExt:
-      for (uint32_t i = 0; i < n; i++) {
-        const uint32_t g = gids[i];
-        if (!in->IsValid(i) || !in2->IsValid(i) || !ArgBetter(a, *in2, i, g)) continue;
-        CopyCell(*in, i, a.ext, g);
-        CopyCell(*in2, i, a.ext2, g);
-        a.has[g] = 1;
-      }
-      if (in->type().physical() == PhysType::Str) a.ext.ShareStrings(*in);
-      if (in2->type().physical() == PhysType::Str) a.ext2.ShareStrings(*in2);
-      return;
-    case AggKind::BoolCount: {  // count: rows, lsum: trues
-      const uint8_t* d = in->data<uint8_t>();
-      for (uint32_t i = 0; i < n; i++) {
-        if (!in->IsValid(i)) continue;
-        a.count[gids[i]]++;
-        a.lsum[gids[i]] += d[i] != 0;
-      }
+  const Vector* in = x.arg;
+  if (a.kind == AggKind::CountStar) {
+    if (ngroups_ == 1) {  // every gid is 0
+      a.count[0] += n;
       return;
     }
-    case AggKind::CountStar: {
-      if (ngroups_ == 1) {  // every gid is 0
-        a.count[0] += n;
+    int64_t* c = a.count.data();
+    for (uint32_t i = 0; i < n; i++) c[gids[i]]++;
+    return;
+  }
+  WithRows(x.sel, [&](auto at) {
+    switch (a.kind) {
+      case AggKind::CountStar: return;  // above
+      case AggKind::Variance: return VarianceUpdate(a, *in, at, gids, n);
+      case AggKind::Covariance:
+        return WithRows(x.sel2, [&](auto at2) { CovarianceUpdate(a, *in, at, *x.arg2, at2, gids, n); });
+      case AggKind::Holistic:
+        for (uint32_t i = 0; i < n; i++) {
+          const uint32_t r = at[i];
+          if (!a.keep_nulls && !in->IsValid(r)) continue;
+          std::vector<Value>& l = a.lists[gids[i]];
+          l.push_back(in->GetValue(r));
+          for (uint32_t k = 0; k < a.order_keys; k++)
+            l.push_back(x.keys[k]->GetValue(x.key_sels && x.key_sels[k] ? x.key_sels[k][i] : i));
+        }
+        return;
+      case AggKind::First:
+        for (uint32_t i = 0; i < n; i++) {
+          const uint32_t g = gids[i], r = at[i];
+          if (a.has[g] || !in->IsValid(r)) continue;
+          CopyCell(*in, r, a.ext, g);
+          a.has[g] = 1;
+        }
+        if (in->type().physical() == PhysType::Str) a.ext.ShareStrings(*in);
+        return;
+      case AggKind::ArgExt: {
+        const Vector* in2 = x.arg2;
+        WithRows(x.sel2, [&](auto at2) {
+          for (uint32_t i = 0; i < n; i++) {
+            const uint32_t g = gids[i], r = at[i], r2 = at2[i];
+            if (!in->IsValid(r) || !in2->IsValid(r2) || !ArgBetter(a, *in2, r2, g)) continue;
+            CopyCell(*in, r, a.ext, g);
+            CopyCell(*in2, r2, a.ext2, g);
+            a.has[g] = 1;
+          }
+        });
+        if (in->type().physical() == PhysType::Str) a.ext.ShareStrings(*in);
+        if (in2->type().physical() == PhysType::Str) a.ext2.ShareStrings(*in2);
         return;
       }
-      int64_t* c = a.count.data();
-      for (uint32_t i = 0; i < n; i++) c[gids[i]]++;
-      return;
-    }
-    case AggKind::Distinct:
-      for (uint32_t i = 0; i < n; i++)
-        if (in->IsValid(i)) a.sets[gids[i]].insert(CellBytes(*in, i));
-      return;
-    case AggKind::Count: {
-      int64_t* c = a.count.data();
-      const uint8_t* valid = in->validity_or_null();
-      if (!valid) {
-        if (ngroups_ == 1) a.count[0] += n;
-        else
-          for (uint32_t i = 0; i < n; i++) c[gids[i]]++;
-      } else {
-        for (uint32_t i = 0; i < n; i++) c[gids[i]] += valid[i];
-      }
-      return;
-    }
-    case AggKind::Sum:
-      if (ngroups_ == 1) return SumOneGroup(a, *in, n);  // every gid is 0
-      return SumRows(a, *in, gids, n);
-    case AggKind::MinMax: {
-      const PhysType p = in->type().physical();
-      const bool is_min = a.is_min;
-      const uint8_t* valid = in->validity_or_null();
-      DispatchPhys(p, [&]<class T>() {
-        const T* d = in->data<T>();
-        T* cur = a.ext.data<T>();
-        uint8_t* has = a.has.data();
+      case AggKind::BoolCount: {  // count: rows, lsum: trues
+        const uint8_t* d = in->data<uint8_t>();
         for (uint32_t i = 0; i < n; i++) {
-          if (valid && !valid[i]) continue;
-          const uint32_t g = gids[i];
-          if (!has[g] || (is_min ? ops::LessThan(d[i], cur[g]) : ops::LessThan(cur[g], d[i]))) {
-            cur[g] = d[i];
-            has[g] = 1;
-          }
+          const uint32_t r = at[i];
+          if (!in->IsValid(r)) continue;
+          a.count[gids[i]]++;
+          a.lsum[gids[i]] += d[r] != 0;
         }
-      });
-      if (p == PhysType::Str) a.ext.ShareStrings(*in);
-      return;
+        return;
+      }
+      case AggKind::Distinct:
+        for (uint32_t i = 0; i < n; i++) {
+          const uint32_t r = at[i];
+          if (in->IsValid(r)) a.sets[gids[i]].insert(CellBytes(*in, r));
+        }
+        return;
+      case AggKind::Count: {
+        int64_t* c = a.count.data();
+        const uint8_t* valid = in->validity_or_null();
+        if (!valid) {
+          if (ngroups_ == 1) a.count[0] += n;
+          else
+            for (uint32_t i = 0; i < n; i++) c[gids[i]]++;
+        } else {
+          for (uint32_t i = 0; i < n; i++) c[gids[i]] += valid[at[i]];
+        }
+        return;
+      }
+      case AggKind::Sum:
+        if (ngroups_ == 1) return SumOneGroup(a, *in, at, n);  // every gid is 0
+        return SumRows(a, *in, at, gids, n);
+      case AggKind::MinMax: {
+        const PhysType p = in->type().physical();
+        const bool is_min = a.is_min;
+        const uint8_t* valid = in->validity_or_null();
+        DispatchPhys(p, [&]<class T>() {
+          const T* d = in->data<T>();
+          T* cur = a.ext.data<T>();
+          uint8_t* has = a.has.data();
+          for (uint32_t i = 0; i < n; i++) {
+            const uint32_t r = at[i];
+            if (valid && !valid[r]) continue;
+            const uint32_t g = gids[i];
+            if (!has[g] || (is_min ? ops::LessThan(d[r], cur[g]) : ops::LessThan(cur[g], d[r]))) {
+              cur[g] = d[r];
+              has[g] = 1;
+            }
+          }
+        });
+        if (p == PhysType::Str) a.ext.ShareStrings(*in);
+        return;
+      }
     }
-  }
+  });
 }
 
 void GroupTable::CombineBatch(size_t ai, const uint32_t* dst, const GroupTable& src, const uint32_t* sg, uint32_t n) {

@@ -42,28 +42,40 @@ bool PhysicalDummy::GetChunk(GlobalSourceState& gs, LocalState&, DataChunk& out)
 }
 
 namespace {
-// A filter's or projection's thread: the columns its expressions read (selection.hpp).
-struct ReadsLocal : LocalState {
+// A filter's thread: the columns its predicate reads (selection.hpp), the passing rows and
+// the selections it hands on (reused).
+struct FilterLocal : LocalState {
   ColumnsReadCache reads;
+  std::vector<uint32_t> passing;
+  SelPool pool;
 };
 }  // namespace
 
-std::unique_ptr<LocalState> PhysicalFilter::InitLocalOperator() { return std::make_unique<ReadsLocal>(); }
+std::unique_ptr<LocalState> PhysicalFilter::InitLocalOperator() { return std::make_unique<FilterLocal>(); }
 
 // The passing rows become a selection over the input's vectors (composed with the one it
-// came with); over a selected input, the predicate's columns are gathered where one is selected.
+// came with); over a selected input, the predicate's columns are gathered where one is
+// selected. Over a dense input the passing rows are written straight into the selection
+// handed on.
 void PhysicalFilter::Execute(DataChunk& in, DataChunk& out, LocalState& ls) {
-  std::vector<uint32_t> sel;
-  uint32_t n;
-  static const std::vector<uint8_t> kNone;
+  auto& l = static_cast<FilterLocal&>(ls);
+  if (!in.HasSelection()) {
+    std::shared_ptr<SelVec> sel = l.pool.Take(0);
+    const uint32_t n = EvaluateFilter(*predicate, in, *sel);
+    out = std::move(in);
+    if (n == out.size) return;
+    sel->resize(n);
+    out.sel.assign(out.cols.size(), sel);
+    out.size = n;
+    return;
+  }
   const std::vector<uint8_t>& reads =
-      in.HasSelection()
-          ? static_cast<ReadsLocal&>(ls).reads.Get(in.cols.size(), [&](std::vector<uint8_t>& m) { OrColumnsRead(*predicate, m); })
-          : kNone;
-  if (ReadsSelected(in, reads)) n = EvaluateFilter(*predicate, DenseColumns(in, reads), sel);
-  else n = EvaluateFilter(*predicate, in, sel);
+      l.reads.Get(in.cols.size(), [&](std::vector<uint8_t>& m) { OrColumnsRead(*predicate, m); });
+  uint32_t n;
+  if (ReadsSelected(in, reads)) n = EvaluateFilter(*predicate, DenseColumns(in, reads), l.passing);
+  else n = EvaluateFilter(*predicate, in, l.passing);
   out = std::move(in);
-  if (n != out.size) SelectRows(out, sel.data(), n);
+  if (n != out.size) SelectRows(out, l.passing.data(), n, &l.pool);
 }
 
 std::string PhysicalProjection::Details() const {
@@ -72,39 +84,79 @@ std::string PhysicalProjection::Details() const {
   return s;
 }
 
-std::unique_ptr<LocalState> PhysicalProjection::InitLocalOperator() { return std::make_unique<ReadsLocal>(); }
+namespace {
+// A projection's thread: per output, the input column a plain column reference takes
+// (worked out at the first chunk of a width), and the columns the other expressions read.
+struct ProjectionLocal : LocalState {
+  size_t ncols = SIZE_MAX;
+  // Per output: the input column it takes (the first reference to that column), or
+  // kComputed / kRepeat (a column taken by an earlier output: gathered).
+  static constexpr int64_t kComputed = -1, kRepeat = -2;
+  std::vector<int64_t> take;
+  std::vector<int64_t> repeat_of;  // kRepeat: the column
+  bool computed = false;  // some output is not a plain column reference
+  ColumnsReadCache reads;
+};
+}  // namespace
 
-// Over a selected chunk, a plain column reference gathers its rows straight into the
-// output; the other expressions are evaluated over the columns they read, gathered once.
+std::unique_ptr<LocalState> PhysicalProjection::InitLocalOperator() { return std::make_unique<ProjectionLocal>(); }
+
+// A plain column reference takes the input's vector itself (moved, no copy) with its
+// selection, which goes on with it; a column referenced twice is gathered for the later
+// references. The other expressions are evaluated first, over the chunk's rows only: over
+// a selected chunk, the columns they read are gathered once.
 void PhysicalProjection::Execute(DataChunk& in, DataChunk& out, LocalState& ls) {
-  DataChunk r;
-  r.cols.resize(exprs.size());
-  if (!in.HasSelection()) {
-    for (size_t i = 0; i < exprs.size(); i++) Evaluate(*exprs[i], in, r.cols[i]);
-  } else {
-    const size_t nc = in.cols.size();
-    auto plain = [&](const BoundExpr& e) {
-      return e.kind == BExpr::Column && e.index >= 0 && (size_t)e.index < nc && in.cols[e.index].type() == e.type;
-    };
-    bool others = false;
+  auto& l = static_cast<ProjectionLocal&>(ls);
+  const size_t nc = in.cols.size();
+  if (l.ncols != nc) {  // the plan of outputs (fixed for the chunks of a width)
+    l.ncols = nc;
+    l.take.assign(exprs.size(), ProjectionLocal::kComputed);
+    l.repeat_of.assign(exprs.size(), -1);
+    l.computed = false;
+    std::vector<uint8_t> taken(nc, 0);
     for (size_t i = 0; i < exprs.size(); i++) {
       const BoundExpr& e = *exprs[i];
-      if (plain(e)) {
-        GatherColumn(in, (size_t)e.index, nullptr, in.size, r.cols[i]);
+      if (!(e.kind == BExpr::Column && e.index >= 0 && (size_t)e.index < nc && in.cols[e.index].type() == e.type)) {
+        l.computed = true;
         continue;
       }
-      others = true;
+      if (taken[e.index]) {
+        l.take[i] = ProjectionLocal::kRepeat;
+        l.repeat_of[i] = e.index;
+      } else {
+        l.take[i] = e.index;
+        taken[e.index] = 1;
+      }
     }
-    if (others) {
-      const std::vector<uint8_t>& reads = static_cast<ReadsLocal&>(ls).reads.Get(nc, [&](std::vector<uint8_t>& m) {
-        for (const auto& e : exprs)
-          if (!plain(*e)) OrColumnsRead(*e, m);
+  }
+  DataChunk r;
+  r.cols.resize(exprs.size());
+  const bool selected = in.HasSelection();
+  if (l.computed) {
+    const DataChunk* src = &in;
+    DataChunk dense;
+    if (selected) {
+      const std::vector<uint8_t>& reads = l.reads.Get(nc, [&](std::vector<uint8_t>& m) {
+        for (size_t i = 0; i < exprs.size(); i++)
+          if (l.take[i] == ProjectionLocal::kComputed) OrColumnsRead(*exprs[i], m);
       });
-      DataChunk dense;
-      const bool gather = ReadsSelected(in, reads);
-      if (gather) dense = DenseColumns(in, reads);
-      for (size_t i = 0; i < exprs.size(); i++)
-        if (!plain(*exprs[i])) Evaluate(*exprs[i], gather ? dense : in, r.cols[i]);
+      if (ReadsSelected(in, reads)) {
+        dense = DenseColumns(in, reads);
+        src = &dense;
+      }
+    }
+    for (size_t i = 0; i < exprs.size(); i++)
+      if (l.take[i] == ProjectionLocal::kComputed) Evaluate(*exprs[i], *src, r.cols[i]);
+  }
+  for (size_t i = 0; i < exprs.size(); i++)  // before the column is taken
+    if (l.take[i] == ProjectionLocal::kRepeat) GatherColumn(in, (size_t)l.repeat_of[i], nullptr, in.size, r.cols[i]);
+  for (size_t i = 0; i < exprs.size(); i++) {
+    if (l.take[i] < 0) continue;
+    const size_t c = (size_t)l.take[i];
+    r.cols[i] = std::move(in.cols[c]);
+    if (in.ColumnSel(c)) {
+      r.sel.resize(exprs.size());
+      r.sel[i] = in.sel[c];
     }
   }
   r.size = in.size;

@@ -7,7 +7,7 @@
 namespace tessera {
 
 bool DictGroupKeys::FindOrCreate(GroupTable& table, const Vector* const* keys, size_t nk, uint32_t n,
-                                 uint32_t* gids) {
+                                 uint32_t* gids, const uint32_t* const* sels) {
   if (nk == 0 || n == 0) return false;
   uint64_t combos = 1;
   for (size_t k = 0; k < nk; k++) {
@@ -39,13 +39,16 @@ bool DictGroupKeys::FindOrCreate(GroupTable& table, const Vector* const* keys, s
     const uint32_t radix = dicts_[k].size + 1, null_code = dicts_[k].size;
     const uint8_t* valid = v.validity_or_null();
     const bool first = k == nk - 1;
-    if (!valid) {
-      if (first) for (uint32_t i = 0; i < n; i++) combo[i] = codes[i];
-      else for (uint32_t i = 0; i < n; i++) combo[i] = combo[i] * radix + codes[i];
-    } else {
-      if (first) for (uint32_t i = 0; i < n; i++) combo[i] = valid[i] ? codes[i] : null_code;
-      else for (uint32_t i = 0; i < n; i++) combo[i] = combo[i] * radix + (valid[i] ? codes[i] : null_code);
-    }
+    WithRows(sels ? sels[k] : nullptr, [&](auto at) {
+      if (!valid) {
+        if (first) for (uint32_t i = 0; i < n; i++) combo[i] = codes[at[i]];
+        else for (uint32_t i = 0; i < n; i++) combo[i] = combo[i] * radix + codes[at[i]];
+      } else {
+        auto code = [&](uint32_t r) { return valid[r] ? codes[r] : null_code; };
+        if (first) for (uint32_t i = 0; i < n; i++) combo[i] = code(at[i]);
+        else for (uint32_t i = 0; i < n; i++) combo[i] = combo[i] * radix + code(at[i]);
+      }
+    });
   }
   // Known combinations: one load a row.
   uint32_t* map = map_.data();
@@ -70,7 +73,13 @@ bool DictGroupKeys::FindOrCreate(GroupTable& table, const Vector* const* keys, s
   for (size_t k = 0; k < nk; k++) {
     scratch_[k].ResetOwnership();
     scratch_[k].Init(keys[k]->type(), std::max<uint32_t>(m, 1));
-    CopyRows(*keys[k], first_.data(), m, scratch_[k], 0);
+    const uint32_t* rows = first_.data();
+    if (const uint32_t* s = sels ? sels[k] : nullptr) {
+      first_phys_.resize(m);
+      for (uint32_t j = 0; j < m; j++) first_phys_[j] = s[first_[j]];
+      rows = first_phys_.data();
+    }
+    CopyRows(*keys[k], rows, m, scratch_[k], 0);
     ptrs[k] = &scratch_[k];
   }
   new_gids_.resize(m);

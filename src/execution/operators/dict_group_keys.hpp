@@ -26,8 +26,10 @@ class DictGroupKeys {
   static constexpr uint64_t kMaxCombinations = 1u << 16;
   // Finds or creates the group of rows [0, n) in `table` (gids[i]) when every key is a
   // VARCHAR vector in dictionary form and the combinations fit; false (nothing done)
-  // otherwise.
-  bool FindOrCreate(GroupTable& table, const Vector* const* keys, size_t nk, uint32_t n, uint32_t* gids);
+  // otherwise. `sels`: row i of key k is physical row sels[k][i] of its vector (its code
+  // read there); null, or a null entry, for dense keys.
+  bool FindOrCreate(GroupTable& table, const Vector* const* keys, size_t nk, uint32_t n, uint32_t* gids,
+                    const uint32_t* const* sels = nullptr);
   uint64_t chunks() const { return chunks_; }  // chunks handled here
 
  private:
@@ -39,6 +41,7 @@ class DictGroupKeys {
   std::vector<uint32_t> map_;      // combination -> group id, kUnknown when not looked up yet
   std::vector<uint32_t> combo_;    // per row of the chunk: its combination
   std::vector<uint32_t> first_;    // rows that bring a new combination, in order
+  std::vector<uint32_t> first_phys_;  // their physical rows in a selected key's vector
   std::vector<Vector> scratch_;    // those rows' keys, for the GroupTable
   std::vector<uint32_t> new_gids_;
   uint64_t chunks_ = 0;

@@ -235,7 +235,8 @@ void GroupTable::FindOrCreate(const std::vector<Vector>& keys, uint32_t n, std::
   FindOrCreate(ptrs.data(), n, gids.data());
 }
 
-void GroupTable::FindOrCreate(const Vector* const* keys, uint32_t n, uint32_t* gids, const uint64_t* hashes) {
+void GroupTable::FindOrCreate(const Vector* const* keys, uint32_t n, uint32_t* gids, const uint64_t* hashes,
+                              const uint32_t* const* sels) {
   if (key_types_.empty()) {
     if (ngroups_ == 0) {
       ngroups_ = 1;
@@ -247,7 +248,7 @@ void GroupTable::FindOrCreate(const Vector* const* keys, uint32_t n, uint32_t* g
   const size_t nk = key_types_.size();
   if (!hashes) {
     hash_scratch_.resize(n);
-    HashGroupKeys(keys, nk, n, hash_scratch_.data());
+    HashGroupKeys(keys, sels, nk, n, hash_scratch_.data());
     hashes = hash_scratch_.data();
   }
   // Room for n new groups: no growth inside the probe loop (pointers stay valid).
@@ -259,37 +260,56 @@ void GroupTable::FindOrCreate(const Vector* const* keys, uint32_t n, uint32_t* g
   new_rows_.clear();
   const Vector& k0 = *keys[0];
   const PhysType p0 = k0.type().physical();
+  auto sel_of = [&](size_t k) -> const uint32_t* { return sels ? sels[k] : nullptr; };
   if (nk == 1 && !k0.has_nulls() && !keys_[0].has_nulls() && (p0 == PhysType::I32 || p0 == PhysType::I64)) {
     auto run = [&]<class T>() {
       const T* in = k0.data<T>();
       const T* tab = keys_[0].data<T>();
-      Probe(hashes, n, gids, [&](uint32_t i, uint32_t g) { return in[i] == tab[g]; },
-            [&](uint32_t i, uint32_t j) { return in[i] == in[j]; });
+      WithRows(sel_of(0), [&](auto at) {
+        Probe(hashes, n, gids, [&](uint32_t i, uint32_t g) { return in[at[i]] == tab[g]; },
+              [&](uint32_t i, uint32_t j) { return in[at[i]] == in[at[j]]; });
+      });
     };
     if (p0 == PhysType::I32) run.operator()<int32_t>();
     else run.operator()<int64_t>();
   } else {
+    // Per key: its comparison and its selection (row i of the batch is physical row
+    // row(k, i)); compared only where a slot's tag matches, so the test a key costs is cheap.
     CellEq eqs[16];
+    const uint32_t* ksel[16];
     std::vector<CellEq> more;
+    std::vector<const uint32_t*> more_sel;
     CellEq* eq = nk <= 16 ? eqs : (more.resize(nk), more.data());
-    for (size_t k = 0; k < nk; k++)
+    const uint32_t** ks = nk <= 16 ? ksel : (more_sel.resize(nk), more_sel.data());
+    for (size_t k = 0; k < nk; k++) {
       eq[k] = CellEqualFor(key_types_[k].physical(), keys[k]->has_nulls() || keys_[k].has_nulls());
+      ks[k] = sel_of(k);
+    }
+    auto row = [&](size_t k, uint32_t i) { return ks[k] ? ks[k][i] : i; };
     Probe(
         hashes, n, gids,
         [&](uint32_t i, uint32_t g) {
           for (size_t k = 0; k < nk; k++)
-            if (!eq[k](*keys[k], i, keys_[k], g)) return false;
+            if (!eq[k](*keys[k], row(k, i), keys_[k], g)) return false;
           return true;
         },
         [&](uint32_t i, uint32_t j) {
           for (size_t k = 0; k < nk; k++)
-            if (!eq[k](*keys[k], i, *keys[k], j)) return false;
+            if (!eq[k](*keys[k], row(k, i), *keys[k], row(k, j))) return false;
           return true;
         });
   }
   const uint32_t added = ngroups_ - first_new;
   if (added) {
-    for (size_t k = 0; k < nk; k++) CopyRows(*keys[k], new_rows_.data(), added, keys_[k], first_new);
+    for (size_t k = 0; k < nk; k++) {
+      const uint32_t* rows = new_rows_.data();
+      if (const uint32_t* s = sel_of(k)) {  // the new groups' physical rows in this key's vector
+        new_phys_.resize(added);
+        for (uint32_t j = 0; j < added; j++) new_phys_[j] = s[new_rows_[j]];
+        rows = new_phys_.data();
+      }
+      CopyRows(*keys[k], rows, added, keys_[k], first_new);
+    }
     ResizeStates(ngroups_);
   }
 }
@@ -304,6 +324,7 @@ static void GatherCells(const Vector& src, const uint32_t* sel, uint32_t n, Vect
     case 1: for (uint32_t i = 0; i < n; i++) d[i] = s[sel[i]]; break;
     case 4: for (uint32_t i = 0; i < n; i++) ((uint32_t*)d)[i] = ((const uint32_t*)s)[sel[i]]; break;
     case 8: for (uint32_t i = 0; i < n; i++) ((uint64_t*)d)[i] = ((const uint64_t*)s)[sel[i]]; break;
+    case 16: for (uint32_t i = 0; i < n; i++) std::memcpy(d + (size_t)i * 16, s + (size_t)sel[i] * 16, 16); break;
     default: for (uint32_t i = 0; i < n; i++) std::memcpy(d + i * w, s + (size_t)sel[i] * w, w);
   }
   if (const uint8_t* sv = src.validity_or_null()) {

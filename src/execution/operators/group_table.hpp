@@ -8,7 +8,10 @@
 // time (HashGroupKeys), the slots of rows further on are prefetched (their cache misses
 // overlap), slot arrays of 2 MiB and more ask for huge pages, and the keys of a batch's
 // new groups are appended in one copy per column. Group ids are dense and in order of
-// first appearance (UNION's de-duplication in recursive CTEs relies on it).
+// first appearance (UNION's de-duplication in recursive CTEs relies on it). Keys and
+// aggregate inputs may come as a selected chunk's vectors with their selections: hashing,
+// key comparison, the new groups' key copy and every state update read physical row
+// sel[i] for the batch's row i (WithRows, common/vector.hpp), so nothing is gathered first.
 //
 // Each aggregate keeps only the states its kind needs (AggKind). SUM/AVG over 32/64-bit
 // integers (and DECIMALs of precision <= 18) accumulate in int64 while no sum overflows
@@ -84,19 +87,42 @@ struct AggColumn {
   void AddSum(uint32_t g, int128_t v);  // checked: an overflow of 128 bits is the user's error
 };
 
+// An aggregate's inputs for a batch of rows: row i of the batch is physical row sel[i] of
+// `arg` (row i where sel is null), likewise sel2 for `arg2` and key_sels[k] for `keys[k]`
+// (key_sels null: all dense). A selected chunk's columns are read in place this way.
+struct AggInput {
+  const Vector* arg = nullptr;  // null for count(*)
+  const uint32_t* sel = nullptr;
+  const Vector* arg2 = nullptr;  // the second argument of the aggregates TwoInputs names
+  const uint32_t* sel2 = nullptr;
+  const Vector* const* keys = nullptr;  // ORDER BY keys of an aggregate with an order
+  const uint32_t* const* key_sels = nullptr;
+};
+
 class GroupTable {
  public:
   GroupTable(const std::vector<Type>& key_types, const std::vector<const BoundExpr*>& aggs);
   // Finds or creates the group of every row; gids[i] receives its id. `hashes`: the rows'
-  // hashes when known (a merge reuses the source table's), else computed here.
+  // hashes when known (a merge reuses the source table's), else computed here. `sels`:
+  // row i of key k is physical row sels[k][i] of its vector (a selected chunk's columns,
+  // read in place: common/vector.hpp's WithRows); null, or a null entry, for dense keys.
   void FindOrCreate(const std::vector<Vector>& keys, uint32_t n, std::vector<uint32_t>& gids);
-  void FindOrCreate(const Vector* const* keys, uint32_t n, uint32_t* gids, const uint64_t* hashes = nullptr);
-  // input2: the second argument of the aggregates TwoInputs names (null for others);
-  // keys: the ORDER BY keys of an aggregate with an order (OrderKeys of them).
+  void FindOrCreate(const Vector* const* keys, uint32_t n, uint32_t* gids, const uint64_t* hashes = nullptr,
+                    const uint32_t* const* sels = nullptr);
+  // Adds rows [0, n) of `in` to the groups gids[i] of aggregate a. The one update rule per
+  // aggregate kind; each input is read through its selection (AggInput).
+  void Update(size_t a, const AggInput& in, const uint32_t* gids, uint32_t n);
+  // The same over dense inputs. input2: the second argument of the aggregates TwoInputs
+  // names (null for others); keys: the ORDER BY keys of an aggregate with an order
+  // (OrderKeys of them).
   void Update(size_t a, const Vector* input, const std::vector<uint32_t>& gids, uint32_t n,
-              const Vector* input2 = nullptr, const Vector* const* keys = nullptr);
+              const Vector* input2 = nullptr, const Vector* const* keys = nullptr) {
+    Update(a, AggInput{input, nullptr, input2, nullptr, keys, nullptr}, gids.data(), n);
+  }
   void Update(size_t a, const Vector* input, const uint32_t* gids, uint32_t n, const Vector* input2 = nullptr,
-              const Vector* const* keys = nullptr);
+              const Vector* const* keys = nullptr) {
+    Update(a, AggInput{input, nullptr, input2, nullptr, keys, nullptr}, gids, n);
+  }
   // The aggregate reads a second argument per row (arg_min(x, by), corr(y, x)); others'
   // second arguments are constants the table reads once (string_agg's separator).
   static bool TwoInputs(const std::string& name);
@@ -146,6 +172,7 @@ class GroupTable {
   std::vector<uint64_t> hashes_;        // per group (capacity_ entries)
   std::vector<uint64_t> hash_scratch_;  // FindOrCreate: the hashes of one batch of rows
   std::vector<uint32_t> new_rows_;      // FindOrCreate: the input rows of a batch's new groups
+  std::vector<uint32_t> new_phys_;      // FindOrCreate: those rows' physical rows in a selected key
   struct FreeSlots {
     void operator()(uint64_t* p) const;
   };

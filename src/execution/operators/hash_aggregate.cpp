@@ -37,11 +37,15 @@ struct AggLocal : LocalState {
   std::vector<uint32_t> gids;
   std::vector<Vector> key_scratch;  // keys that are not plain input columns
   std::vector<const Vector*> keys;
+  std::vector<const uint32_t*> key_sels;  // a selected chunk's keys: their selections
   std::vector<Vector> arg_scratch, arg2_scratch;  // aggregate arguments likewise (kept: no allocation a chunk)
   std::vector<std::vector<Vector>> key_scratch_of;  // per aggregate: its ORDER BY keys
   DictGroupKeys dict_keys;  // group keys found by their dictionary codes
   uint64_t key_chunks = 0;  // chunks with group keys
-  ColumnsReadCache reads;   // the columns the keys and aggregates read (selected chunks)
+  // A selected chunk: the columns its computed keys and arguments read (worked out once),
+  // gathered into `dense` to evaluate those over.
+  ColumnsReadCache reads;
+  DataChunk dense;
 };
 
 std::unique_ptr<LocalState> PhysicalHashAggregate::InitLocalSink() {
@@ -49,10 +53,18 @@ std::unique_ptr<LocalState> PhysicalHashAggregate::InitLocalSink() {
   l->table = NewTable();
   l->key_scratch.resize(groups.size());
   l->keys.resize(groups.size());
+  l->key_sels.resize(groups.size());
   l->arg_scratch.resize(aggs.size());
   l->arg2_scratch.resize(aggs.size());
   l->key_scratch_of.resize(aggs.size());
   return l;
+}
+
+// A plain column reference of the chunk (of its own type): read in place, through the
+// column's selection.
+static bool PlainColumn(const BoundExpr& e, const DataChunk& in) {
+  return e.kind == BExpr::Column && e.index >= 0 && (size_t)e.index < in.cols.size() &&
+         in.cols[e.index].type() == e.type;
 }
 
 void PhysicalHashAggregate::Sink(DataChunk& in, LocalState& ls) {
@@ -62,40 +74,65 @@ void PhysicalHashAggregate::Sink(DataChunk& in, LocalState& ls) {
   for (auto& v : l.key_scratch) v.ResetOwnership();
   for (auto& v : l.arg_scratch) v.ResetOwnership();
   for (auto& v : l.arg2_scratch) v.ResetOwnership();
-  if (!in.sel.empty()) {  // a selected chunk: the columns read gathered once (selection.hpp)
+  // A selected chunk (selection.hpp): keys and arguments that are plain columns are read
+  // through their selections, nothing gathered; the columns the other expressions read are
+  // gathered once and those evaluated over the chunk's rows only.
+  const DataChunk* computed = &in;  // what expressions that are not plain columns read
+  if (in.HasSelection()) {
     const std::vector<uint8_t>& reads = l.reads.Get(in.cols.size(), [&](std::vector<uint8_t>& m) {
-      for (const auto& g : groups) OrColumnsRead(*g, m);
-      for (const auto& a : aggs) OrColumnsRead(*a, m);
+      auto mark = [&](const BoundExpr& e) {
+        if (!PlainColumn(e, in)) OrColumnsRead(e, m);
+      };
+      for (const auto& g : groups) mark(*g);
+      for (const auto& a : aggs)
+        for (const auto& c : a->children)
+          if (c) mark(*c);
     });
-    FlattenChunk(in, &reads);
+    if (ReadsSelected(in, reads)) {
+      l.dense = DenseColumns(in, reads);
+      computed = &l.dense;
+    }
   }
-  for (size_t k = 0; k < groups.size(); k++) l.keys[k] = &EvaluateOperand(*groups[k], in, l.key_scratch[k]);
+  // The value of `e` over the chunk's rows and the selection to read it through.
+  auto operand = [&](const BoundExpr& e, Vector& scratch, const uint32_t*& sel) -> const Vector& {
+    if (PlainColumn(e, in)) {
+      sel = in.ColumnSel((size_t)e.index);
+      return in.cols[e.index];
+    }
+    sel = nullptr;
+    return EvaluateOperand(e, *computed, scratch);
+  };
+  for (size_t k = 0; k < groups.size(); k++) l.keys[k] = &operand(*groups[k], l.key_scratch[k], l.key_sels[k]);
+  const uint32_t* const* key_sels = in.HasSelection() ? l.key_sels.data() : nullptr;
   l.gids.resize(in.size);
   l.key_chunks += !groups.empty();
-  if (!l.dict_keys.FindOrCreate(*l.table, l.keys.data(), groups.size(), in.size, l.gids.data()))
-    l.table->FindOrCreate(l.keys.data(), in.size, l.gids.data());
+  if (!l.dict_keys.FindOrCreate(*l.table, l.keys.data(), groups.size(), in.size, l.gids.data(), key_sels))
+    l.table->FindOrCreate(l.keys.data(), in.size, l.gids.data(), nullptr, key_sels);
   for (size_t a = 0; a < aggs.size(); a++) {
-    if (aggs[a]->children.empty()) {
-      l.table->Update(a, nullptr, l.gids, in.size);
+    AggInput x;
+    if (aggs[a]->children.empty()) {  // count(*)
+      l.table->Update(a, x, l.gids.data(), in.size);
       continue;
     }
-    const Vector& v = EvaluateOperand(*aggs[a]->children[0], in, l.arg_scratch[a]);
-    const bool two = GroupTable::TwoInputs(aggs[a]->name);
-    const Vector* v2 = two ? &EvaluateOperand(*aggs[a]->children[1], in, l.arg2_scratch[a]) : nullptr;
+    x.arg = &operand(*aggs[a]->children[0], l.arg_scratch[a], x.sel);
+    if (GroupTable::TwoInputs(aggs[a]->name)) x.arg2 = &operand(*aggs[a]->children[1], l.arg2_scratch[a], x.sel2);
     const size_t nkeys = aggs[a]->agg_order.size();
+    std::vector<const Vector*> keys;
+    std::vector<const uint32_t*> sels;
     if (nkeys) {  // ORDER BY inside the call: its keys, the last children
       auto& scratch = l.key_scratch_of[a];
       scratch.resize(nkeys);
-      std::vector<const Vector*> keys(nkeys);
+      keys.resize(nkeys);
+      sels.resize(nkeys);
       const size_t first = aggs[a]->children.size() - nkeys;
       for (size_t k = 0; k < nkeys; k++) {
         scratch[k].ResetOwnership();
-        keys[k] = &EvaluateOperand(*aggs[a]->children[first + k], in, scratch[k]);
+        keys[k] = &operand(*aggs[a]->children[first + k], scratch[k], sels[k]);
       }
-      l.table->Update(a, &v, l.gids, in.size, v2, keys.data());
-      continue;
+      x.keys = keys.data();
+      x.key_sels = sels.data();
     }
-    l.table->Update(a, &v, l.gids, in.size, v2);
+    l.table->Update(a, x, l.gids.data(), in.size);
   }
 }
 

@@ -5,7 +5,10 @@
 // parallel. The source emits the result tables' groups, morsels within one partition.
 // Without GROUP BY the table has exactly one group, so aggregates over empty input give
 // SUM = NULL, COUNT = 0. Where every group key of a chunk is a VARCHAR column in dictionary
-// form, its groups are found by the codes (dict_group_keys.hpp).
+// form, its groups are found by the codes (dict_group_keys.hpp). A selected chunk's keys
+// and arguments that are plain columns are read in place through their selections
+// (hashing, finding groups, updating states: GroupTable's `sels` and AggInput); only the
+// columns that computed keys or arguments read are gathered, once a chunk.
 #pragma once
 #include <atomic>
 
@@ -22,7 +25,9 @@ class PhysicalHashAggregate : public PhysicalOperator {
   std::string Details() const override;
   std::unique_ptr<LocalState> InitLocalSink() override;
   void Sink(DataChunk& in, LocalState& ls) override;
-  bool SinkTakesSelection() const override { return true; }  // flattens the columns it reads
+  // Reads its keys' and arguments' columns through the selection (gathers only the columns
+  // of computed ones).
+  bool SinkTakesSelection() const override { return true; }
   void Combine(LocalState& ls) override;
   void Finalize() override;
   std::unique_ptr<GlobalSourceState> InitSource() override;

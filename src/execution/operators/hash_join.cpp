@@ -49,6 +49,7 @@ struct PhysicalHashJoin::ProbeLocal : LocalState {
   std::vector<uint64_t> words, hashes;
   std::vector<uint8_t> valid, hit;
   std::vector<uint32_t> pi, bi, sel;  // matches: probe row, build row
+  SelPool pool;  // the selections handed on (reused)
   // The table's filter, where it is optional: rows tested and passed so far; off once
   // most rows pass (then it only costs).
   uint64_t filter_tested = 0, filter_passed = 0;
@@ -653,20 +654,24 @@ void PhysicalHashJoin::Assemble(const DataChunk& in, const std::vector<uint32_t>
 // build columns (Vector::SetView; they live until the plan runs again) under the
 // selection b.
 void PhysicalHashJoin::SelectProbe(DataChunk& in, const std::vector<uint32_t>& p, const std::vector<uint32_t>& b,
-                                   DataChunk& o) const {
+                                   DataChunk& o, SelPool& pool) const {
   const uint32_t m = (uint32_t)p.size();
   const size_t np = in.cols.size(), nb = build_types.size();
   bool identity = m == in.size;
   for (uint32_t i = 0; i < m && identity; i++) identity = p[i] == i;
   o = std::move(in);
-  if (!identity) SelectRows(o, p.data(), m);
+  if (!identity) SelectRows(o, p.data(), m, &pool);
   o.cols.resize(np + nb);
   o.sel.resize(np + nb);
   SelPtr bsel;
   for (size_t c = 0; c < nb; c++) {
     Vector& v = o.cols[np + c];
     if (m > 0 && build_cols_[c].capacity() >= build_rows_) {
-      if (!bsel) bsel = std::make_shared<const SelVec>(b.begin(), b.end());
+      if (!bsel) {
+        std::shared_ptr<SelVec> s = pool.Take(m);
+        std::copy(b.begin(), b.begin() + m, s->begin());
+        bsel = std::move(s);
+      }
       v.SetView(build_cols_[c]);
       o.sel[np + c] = bsel;
       continue;
@@ -732,7 +737,7 @@ void PhysicalHashJoin::Execute(DataChunk& in, DataChunk& out, LocalState& ls) {
       for (uint32_t b : bi) matched_[b].store(1, std::memory_order_relaxed);
       [[fallthrough]];
     case LJoinType::Inner:
-    case LJoinType::Cross: SelectProbe(in, pi, bi, out); return;
+    case LJoinType::Cross: SelectProbe(in, pi, bi, out, L.pool); return;
     case LJoinType::Semi:
     case LJoinType::Anti: {
       hit.assign(in.size, 0);
@@ -747,7 +752,7 @@ void PhysicalHashJoin::Execute(DataChunk& in, DataChunk& out, LocalState& ls) {
       for (uint32_t i = 0; i < in.size; i++)
         if (hit[i] == (join_type == LJoinType::Semi)) sel.push_back(i);
       out = std::move(in);
-      if (sel.size() != out.size) SelectRows(out, sel.data(), (uint32_t)sel.size());
+      if (sel.size() != out.size) SelectRows(out, sel.data(), (uint32_t)sel.size(), &L.pool);
       return;
     }
     case LJoinType::RightSemi:
@@ -768,14 +773,14 @@ void PhysicalHashJoin::Execute(DataChunk& in, DataChunk& out, LocalState& ls) {
       for (uint32_t i = 0; i < in.size; i++)
         if (!hit[i]) miss.push_back(i);
       if (miss.empty()) {
-        SelectProbe(in, pi, bi, out);
+        SelectProbe(in, pi, bi, out, L.pool);
         return;
       }
       // The matched rows, then the probe rows without a match (build columns NULL).
       const uint32_t m = (uint32_t)pi.size(), u = (uint32_t)miss.size();
       pi.insert(pi.end(), miss.begin(), miss.end());
       out = std::move(in);
-      SelectRows(out, pi.data(), m + u);
+      SelectRows(out, pi.data(), m + u, &L.pool);
       out.cols.resize(np + nb);
       out.sel.resize(np + nb);
       for (size_t c = 0; c < nb; c++) {

@@ -29,6 +29,8 @@
 
 namespace tessera {
 
+class SelPool;  // execution/selection.hpp
+
 class PhysicalHashJoin : public PhysicalOperator {
  public:
   PhysicalHashJoin(std::vector<Type> t, LJoinType jt, std::vector<BoundExprPtr> lk,
@@ -101,7 +103,8 @@ class PhysicalHashJoin : public PhysicalOperator {
   bool DictProbe(uint32_t n, const Vector& key, const uint8_t* valid, ProbeLocal& L) const;
   void Assemble(const DataChunk& in, const std::vector<uint32_t>& p, const std::vector<uint32_t>& b, DataChunk& o,
                 const std::vector<uint8_t>* only) const;
-  void SelectProbe(DataChunk& in, const std::vector<uint32_t>& p, const std::vector<uint32_t>& b, DataChunk& o) const;
+  void SelectProbe(DataChunk& in, const std::vector<uint32_t>& p, const std::vector<uint32_t>& b, DataChunk& o,
+                   SelPool& pool) const;
 
   // A sunk chunk: its payload columns (those the sink does not read may be selected:
   // DataChunk::sel), then the keys that are not payload columns, and each row's key word
