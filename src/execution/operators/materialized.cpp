@@ -1,41 +1,15 @@
 #include "execution/operators/materialized.hpp"
 
-#include <algorithm>
-
 #include "common/error.hpp"
 
 namespace tessera {
-
-namespace {
-struct MaterializedLocal : LocalState {
-  ChunkList rows;
-};
-}  // namespace
-
-std::unique_ptr<LocalState> PhysicalMaterialized::InitLocalSink() { return std::make_unique<MaterializedLocal>(); }
 
 void PhysicalMaterialized::Sink(DataChunk& in, LocalState& ls) {
   if (in.size == 0) return;
   for (Vector& v : in.cols)
     if (v.is_view()) v.raw();  // its own copy: the viewed rows may not outlive the plan's run
-  DataChunk c;
-  c.cols = std::move(in.cols);
-  c.size = in.size;
-  c.batch = in.batch;
-  static_cast<MaterializedLocal&>(ls).rows.Add(std::move(c));
+  PhysicalUnionAll::Sink(in, ls);
 }
-
-void PhysicalMaterialized::Combine(LocalState& ls) {
-  for (auto& c : static_cast<MaterializedLocal&>(ls).rows.chunks) rows_.Add(std::move(c));
-  rows_out = rows_.rows;
-}
-
-void PhysicalMaterialized::Finalize() {
-  std::stable_sort(rows_.chunks.begin(), rows_.chunks.end(),
-                   [](const DataChunk& a, const DataChunk& b) { return a.batch < b.batch; });
-}
-
-std::unique_ptr<GlobalSourceState> PhysicalMaterialized::InitSource() { return std::make_unique<ChunkListSourceState>(); }
 
 bool PhysicalMaterialized::CopyNext(GlobalSourceState& gs, DataChunk& out) const {
   auto& s = static_cast<ChunkListSourceState&>(gs);

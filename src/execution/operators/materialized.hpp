@@ -1,43 +1,32 @@
 // A subplan computed once and read in several places (optimizer/shared_subplans.cpp).
 //
-// PhysicalMaterialized: the sink of its subplan's pipeline (each worker collects its
-// chunks; Finalize puts them in the source's order) and a source over the collected rows;
+// PhysicalMaterialized: the sink of its subplan's pipeline (UNION ALL's sink, of one
+// operand: each worker collects its chunks; Finalize puts them in the source's order) and a
+// source over the collected rows;
 // PhysicalSharedScan: another source over the same rows, elsewhere in the plan. Both
 // hand out copies of the collected chunks (the rows stay for every reader; nothing handed
 // out points into them), and both sources' pipelines depend on the one pipeline that
 // fills them (pipeline.cpp), which runs once. The rows are freed by ResetState.
 #pragma once
-#include "execution/physical_operator.hpp"
+#include "execution/operators/union_all.hpp"
 
 namespace tessera {
 
-class PhysicalMaterialized : public PhysicalOperator {
+class PhysicalMaterialized : public PhysicalUnionAll {
  public:
-  PhysicalMaterialized(std::vector<Type> t, uint32_t id) : PhysicalOperator(PhysKind::Materialized, std::move(t)), id(id) {}
+  PhysicalMaterialized(std::vector<Type> t, uint32_t id) : PhysicalUnionAll(PhysKind::Materialized, std::move(t)), id(id) {}
   std::string Name() const override { return "MATERIALIZED"; }
   std::string Details() const override { return "#" + std::to_string(id); }
 
-  std::unique_ptr<LocalState> InitLocalSink() override;
   void Sink(DataChunk& in, LocalState& ls) override;
-  void Combine(LocalState& ls) override;
-  void Finalize() override;
-
-  std::unique_ptr<GlobalSourceState> InitSource() override;
+  // source: copies of the collected chunks, in order (they stay for the shared scans)
   bool GetChunk(GlobalSourceState& gs, LocalState&, DataChunk& out) override;
-  uint64_t SourceMorsels() const override { return rows_.chunks.size() + 1; }
-  void ResetState() override {
-    PhysicalOperator::ResetState();
-    rows_ = ChunkList();
-  }
 
   // The next collected chunk (a copy) for a reader whose position is `gs`.
   bool CopyNext(GlobalSourceState& gs, DataChunk& out) const;
   size_t Chunks() const { return rows_.chunks.size(); }
 
   const uint32_t id;
-
- private:
-  ChunkList rows_;
 };
 
 class PhysicalSharedScan : public PhysicalOperator {

@@ -10,6 +10,8 @@ namespace tessera {
 class PhysicalUnionAll : public PhysicalOperator {
  public:
   explicit PhysicalUnionAll(std::vector<Type> t) : PhysicalOperator(PhysKind::UnionAll, std::move(t)) {}
+  // For a sink that collects the same way (materialized.hpp).
+  PhysicalUnionAll(PhysKind k, std::vector<Type> t) : PhysicalOperator(k, std::move(t)) {}
   std::string Name() const override { return "UNION_ALL"; }
 
   // sink (one pipeline per operand)
@@ -27,7 +29,7 @@ class PhysicalUnionAll : public PhysicalOperator {
     finalized_ = 0;
   }
 
- private:
+ protected:
   ChunkList rows_;
   size_t finalized_ = 0;  // chunks of the operands already finished, in order
 };
