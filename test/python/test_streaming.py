@@ -126,17 +126,24 @@ def _sigint_after(seconds):
     return timer
 
 
-@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals need the main thread")
-def test_ctrl_c_while_fetching(con):
-    for read in (lambda c: c.fetchall(), lambda c: c.arrow(), lambda c: c.fetch_record_batch().read_all()):
-        cur = con.execute(HUGE)
+def _ctrl_c_interrupts_each(con, sql, reads, within):
+    """Each read of a fresh streamed `sql` is interrupted by a SIGINT after 0.3 s, within
+    `within` seconds, and the cursor runs a statement afterwards."""
+    for read in reads:
+        cur = con.execute(sql)
         timer = _sigint_after(0.3)
         t0 = time.perf_counter()
         with pytest.raises(KeyboardInterrupt):
             read(cur)
         timer.join()
-        assert time.perf_counter() - t0 < 30
+        assert time.perf_counter() - t0 < within
         assert cur.execute("SELECT 3").fetchall() == [(3,)]
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals need the main thread")
+def test_ctrl_c_while_fetching(con):
+    _ctrl_c_interrupts_each(con, HUGE, (lambda c: c.fetchall(), lambda c: c.arrow(),
+                                        lambda c: c.fetch_record_batch().read_all()), 30)
 
 
 # Each row costs Python more (three decimal.Decimal objects) than the query takes to make
@@ -148,12 +155,5 @@ SLOW_TO_FETCH = ("SELECT a.range::DECIMAL(18,2) AS x, b.range::DECIMAL(18,2) AS 
 
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals need the main thread")
 def test_ctrl_c_while_the_caller_is_slower_than_the_query(con):
-    for read in (lambda c: c.fetchall(), lambda c: c.fetchmany(50_000_000), lambda c: c.arrow()):
-        cur = con.execute(SLOW_TO_FETCH)
-        timer = _sigint_after(0.3)
-        t0 = time.perf_counter()
-        with pytest.raises(KeyboardInterrupt):
-            read(cur)
-        timer.join()
-        assert time.perf_counter() - t0 < 3
-        assert cur.execute("SELECT 4").fetchall() == [(4,)]
+    _ctrl_c_interrupts_each(con, SLOW_TO_FETCH, (lambda c: c.fetchall(), lambda c: c.fetchmany(50_000_000),
+                                                 lambda c: c.arrow()), 3)
