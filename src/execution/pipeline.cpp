@@ -81,7 +81,7 @@ void PipelineSet::Build(PhysicalOperator* op, Pipeline* cur) {
 
 Pipeline* PipelineSet::MaterializingPipeline(PhysicalOperator* op) {
   if (op->kind == PhysKind::SharedScan) {
-    op = const_cast<PhysicalMaterialized*>(static_cast<PhysicalSharedScan*>(op)->source);
+    op = static_cast<PhysicalSharedScan*>(op)->source;
     TESSERA_ASSERT(op != nullptr, "a shared scan without its materialization");
   }
   for (auto& [m, p] : materializing_)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "check.hpp"
+#include "plan_helpers.hpp"
 #include "common/identifier.hpp"
 #include "main/database.hpp"
 #include "storage/column_names.hpp"
@@ -16,15 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Every row of a query as "a|b" lines joined by ';'.
-std::string All(Connection& c, const std::string& sql) {
-  std::string out;
-  for (auto& row : c.Query(sql).ToStrings()) {
-    if (!out.empty()) out += ";";
-    for (size_t i = 0; i < row.size(); i++) out += (i ? "|" : "") + row[i];
-  }
-  return out;
-}
+using test::All;
 
 // A query's column names joined by ','.
 std::string Names(Connection& c, const std::string& sql) {

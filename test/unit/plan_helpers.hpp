@@ -1,5 +1,5 @@
-// Helpers of the plan-shape unit tests: a TPC-H SF 0.01 database made once per test
-// binary, and a statement's EXPLAIN text.
+// Helpers of the unit tests that run SQL: a TPC-H SF 0.01 database made once per test
+// binary, a statement's EXPLAIN text, a query's rows as one string.
 #pragma once
 #include <string>
 
@@ -26,6 +26,16 @@ inline std::string Explain(Database& db, const std::string& options, const std::
   std::string s;
   for (auto& row : r.ToStrings()) s += row[0] + "\n";
   return s;
+}
+
+// Every row of a query as "a|b" lines joined by ';'.
+inline std::string All(Connection& c, const std::string& sql) {
+  std::string out;
+  for (auto& row : c.Query(sql).ToStrings()) {
+    if (!out.empty()) out += ";";
+    for (size_t i = 0; i < row.size(); i++) out += (i ? "|" : "") + row[i];
+  }
+  return out;
 }
 
 }  // namespace tessera::test

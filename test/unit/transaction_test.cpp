@@ -8,6 +8,7 @@
 #include <string>
 
 #include "check.hpp"
+#include "plan_helpers.hpp"
 #include "temp_dir.hpp"
 #include "main/database.hpp"
 #include "storage/disk_backend.hpp"
@@ -24,15 +25,7 @@ std::string One(Connection& c, const std::string& sql) {
   return rows[0][0];
 }
 
-// Every row of a query as "a|b" lines joined by ';'.
-std::string All(Connection& c, const std::string& sql) {
-  std::string out;
-  for (auto& row : c.Query(sql).ToStrings()) {
-    if (!out.empty()) out += ";";
-    for (size_t i = 0; i < row.size(); i++) out += (i ? "|" : "") + row[i];
-  }
-  return out;
-}
+using test::All;
 
 ErrorKind KindOf(Connection& c, const std::string& sql) {
   try {

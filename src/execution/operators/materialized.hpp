@@ -40,7 +40,7 @@ class PhysicalSharedScan : public PhysicalOperator {
 
   const uint32_t id;
   // Set once the whole plan is built (physical_planner.cpp); not owned.
-  const PhysicalMaterialized* source = nullptr;
+  PhysicalMaterialized* source = nullptr;
 };
 
 }  // namespace tessera
