@@ -302,6 +302,17 @@ std::string GpuQuery::DeviceLabel() const {
   return stats_.cpu_scan_pipelines ? "gpu+cpu" : "gpu";
 }
 
+// A probing pipeline's join filters by key range (RangeTests), with the tiles the last run
+// skipped once it ran (read back here: EXPLAIN ANALYZE).
+static std::string RangeTestText(const PipelineProgram& pr) {
+  if (!pr.range_tests) return "";
+  if (!pr.skipped.empty()) pr.skipped.CopyToHost(&pr.last_skipped, 8);
+  return "; tiles tested against " + std::to_string(pr.range_tests) + " join key range" + (pr.range_tests > 1 ? "s" : "") +
+         (pr.last_skipped != UINT64_MAX
+              ? " (last run: " + std::to_string(pr.last_skipped) + " of " + std::to_string(pr.tiles) + " tiles skipped)"
+              : std::string());
+}
+
 std::string GpuQuery::Describe() const {
   std::string s;
   const auto& pl = pipelines_.pipelines();
@@ -346,7 +357,7 @@ std::string GpuQuery::Describe() const {
                                                     std::to_string(pr.top_n->last_in) + " groups kept)"
                                               : std::string())
                      : std::string()) +
-           (pr.resident ? "; the groups stay in device memory" : "") + "\n";
+           (pr.resident ? "; the groups stay in device memory" : "") + RangeTestText(pr) + "\n";
     } else if (!why_cpu_[i].empty()) {
       s += "pipeline " + std::to_string(pl[i]->id) + " on the CPU: " + why_cpu_[i] + "\n";
     }
@@ -594,6 +605,11 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
       prog.bitmap_buffers.back().CopyFromHostAsync(b.data(), b.size() * 4, nullptr);  // b lives as long as the query
     }
   }
+  // Tiles skipped by join key ranges (RangeTests): counted per run.
+  if (prog.range_tests) {
+    if (prog.skipped.empty()) prog.skipped = ctx.Allocate(8);
+    prog.skipped.MemsetAsync(0, nullptr);
+  }
   const int W = (int)prog.words.size();
   if (prog.out) {
     RunMaterialise(prog, index);
@@ -601,6 +617,12 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
   }
   if (prog.is_build) {
     auto& t = *prog.table;
+    if (t.bounded) {
+      // min = INT64_MAX, max = INT64_MIN: an empty build side skips every probing tile.
+      static const int64_t kEmptyRange[2] = {INT64_MAX, INT64_MIN};
+      if (t.bounds.empty()) t.bounds = ctx.Allocate(16);
+      t.bounds.CopyFromHostAsync(kEmptyRange, 16, nullptr);
+    }
     // Over an aggregation's groups: an open-addressing table for at least twice the groups
     // it can have (a hashed aggregation may have grown beyond its plan).
     if (prog.from_agg && !t.dense)

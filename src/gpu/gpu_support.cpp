@@ -27,9 +27,12 @@ Support No(std::string why) { return {false, std::move(why)}; }
 Support Join(const ir::JoinSpec& j) {
   const LJoinType type = j.type;
   const auto& keys = j.keys;
-  if (j.nulls_equal || j.counted)
-    return No("joins with NULL keys equal (INTERSECT, EXCEPT, a generally decorrelated subquery) do not run on the "
-              "GPU yet");
+  // NULL keys equal (INTERSECT, EXCEPT, the DISTINCT rewrite's join back, a generally
+  // decorrelated subquery) is plain equality here: no key the GPU reads is ever NULL
+  // (columns holding NULLs stay on the CPU, `ColumnCache`; a left join's NULL build columns
+  // are never read as values, `Generator::Need`; an aggregate over no rows fails over to
+  // the CPU at run time; no generated expression yields NULL).
+  if (j.counted) return No("INTERSECT ALL and EXCEPT ALL (joins counting matches) do not run on the GPU yet");
   if (type == LJoinType::Full) return No("FULL OUTER joins do not run on the GPU yet");
   // Planned only for the CPU (optimizer/semi_join_side.cpp); refused should one get here.
   if (type == LJoinType::Right) return No("right outer joins (built on the preserved side) do not run on the GPU yet");

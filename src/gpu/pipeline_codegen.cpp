@@ -110,6 +110,7 @@ class Generator {
   void EmitChainedProbe(const ir::Step& j, int layer, Probe& pr, const std::string& key);
   void AddProbeLayer(int probe);
   size_t ScanPrefix(const ir::Pipeline& p);
+  void RangeTests(const ir::Pipeline& p, size_t nscan);
   void BuildSink(const ir::Sink& j);
   void AggregateSink(const ir::Sink& a);
 
@@ -1100,6 +1101,7 @@ size_t Generator::ScanPrefix(const ir::Pipeline& p) {
     double sel = clamp(in > 0 && out >= 0 ? out / in : 1);
     steps.push_back({nullptr, nullptr, &st, (1 - sel) / probe_cost(*it->second)});
   }
+  RangeTests(p, nscan);
   std::stable_sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) { return a.rank > b.rank; });
   std::map<const ir::Step*, int> probe_of;
   for (auto& st : steps) {
@@ -1115,6 +1117,58 @@ size_t Generator::ScanPrefix(const ir::Pipeline& p) {
   }
   for (size_t i = 0; i < njoins; i++) AddProbeLayer(probe_of.at(&p.steps[i]));
   return njoins;
+}
+
+// Join filters by key range, the GPU's row-group skipping: an inner or semi join of this
+// pipeline on one key that is a scan column, built with bounds (GpuHashTable::bounded),
+// drops whole tiles before anything is loaded when every row group the tile overlaps has
+// statistics outside the build's key range (tsr_tile_outside; the CPU's scans skip row
+// groups by the same test). The row groups must have one size (all but the last), so that
+// a row's group is row / size; each table is tested once.
+void Generator::RangeTests(const ir::Pipeline& p, size_t nscan) {
+  const TableData& data = *p.source.scan.data;
+  const auto& groups = data.row_groups;
+  if (groups.empty()) return;
+  const uint64_t rg_rows = groups[0]->count;
+  if (rg_rows == 0) return;
+  for (size_t g = 0; g + 1 < groups.size(); g++)
+    if (groups[g]->count != rg_rows) return;
+  std::set<const GpuHashTable*> tested;
+  std::string cond;
+  for (const ir::Step& st : p.steps) {
+    if (st.kind == ir::Step::Kind::Filter) continue;
+    if (st.kind != ir::Step::Kind::Probe) break;
+    if (st.on.type != LJoinType::Inner && st.on.type != LJoinType::Semi) continue;
+    auto it = tables_.find(st.join);
+    if (it == tables_.end() || !it->second->bounded || st.on.keys.size() != 1) continue;
+    const BoundExpr& key = *st.on.keys[0];
+    if (key.kind != BExpr::Column || (size_t)key.index >= nscan) continue;
+    const Col& c = layers_[0][key.index];
+    if (c.kind != Col::Scan || !c.cached || c.raw || c.type.id == TypeId::Varchar || c.type.id == TypeId::Double) continue;
+    std::shared_ptr<GpuHashTable> t = it->second;
+    if (!tested.insert(t.get()).second) continue;
+    // Per row group: min and max of the key column (the widest range without statistics).
+    std::vector<uint32_t> zm(groups.size() * 4);
+    for (size_t g = 0; g < groups.size(); g++) {
+      const ColumnStats& stats = groups[g]->columns[c.cached->column]->stats;
+      const bool known = stats.has_stats && !stats.min.is_null() && !stats.max.is_null();
+      const int64_t lo = known ? (int64_t)stats.min.int_value() : INT64_MIN;
+      const int64_t hi = known ? (int64_t)stats.max.int_value() : INT64_MAX;
+      std::memcpy(&zm[g * 4], &lo, 8);
+      std::memcpy(&zm[g * 4 + 2], &hi, 8);
+    }
+    const size_t b = prog_.bitmaps.size();
+    prog_.bitmaps.push_back(std::move(zm));
+    const int p_zm = Param([&prog = prog_, b] { return (uint64_t)prog.bitmap_buffers[b].ptr(); });
+    const int p_bounds = Param([t] { return (uint64_t)t->bounds.ptr(); });
+    cond += std::string(cond.empty() ? "" : " || ") + "tsr_tile_outside((const long long*)" + PV(p_zm) + ", " +
+            PV(ConstParam(rg_rows)) + ", tile * (BT * IPT), BT * IPT, n, (const long long*)" + PV(p_bounds) + ")";
+    prog_.range_tests++;
+  }
+  if (cond.empty()) return;
+  prog_.tiles = (prog_.rows + kBlockThreads * ItemsPerThread() - 1) / (kBlockThreads * ItemsPerThread());
+  const std::string sk = "((u64*)" + PV(Param([&prog = prog_] { return (uint64_t)prog.skipped.ptr(); })) + ")";
+  body_ += "  if (" + cond + ") { if (threadIdx.x == 0) atomicAdd(" + sk + ", 1ull); continue; }\n";
 }
 
 void Generator::BuildSink(const ir::Sink& j) {
@@ -1194,6 +1248,17 @@ void Generator::BuildSink(const ir::Sink& j) {
   // stored columns (read_known: after its probes were generated, which test the bitmap).
   t->presence = t->dense && !t->chained && (t->presence || (double)t->range * t->stride * 4 > PresenceMinTableBytes());
   std::string k = JoinKey(j.build.keys, *t, L);
+  // One key: its min and max over the rows inserted, folded per thread, per warp at the
+  // end, then into the table's bounds (the probing scans' join filter by key range).
+  t->bounded = key && j.build.keys.size() == 1;
+  if (t->bounded) {
+    const std::string b = "((u64*)" + PV(Param([t] { return (uint64_t)t->bounds.ptr(); })) + ")";
+    prologue_ += "  long long kmin = 0x7fffffffffffffffLL, kmax = (-0x7fffffffffffffffLL - 1);\n";
+    ForItems("{ const long long kb = " + k + "; kmin = kb < kmin ? kb : kmin; kmax = kb > kmax ? kb : kmax; }");
+    epilogue_ += "  kmin = WarpReduce(kmin, MinI64()); kmax = WarpReduce(kmax, MaxI64());\n"
+                 "  if ((threadIdx.x & 31) == 0 && kmin <= kmax) { atomic_min_i64(" + b + ", kmin); atomic_max_i64(" + b +
+                 " + 1, kmax); }\n";
+  }
   std::vector<std::string> vars(cols.size());
   for (size_t c = 0; c < cols.size(); c++)
     if (t->word_of[c] >= 0) vars[c] = Need(L, (int)c);

@@ -94,12 +94,16 @@ struct GpuHashTable {
   bool presence = false;
   static constexpr double kPresenceMinTableBytes = 4.0 * (1 << 20);
   uint64_t PresenceBytes() const { return (range + 31) / 32 * 4; }
+  // One integer key: the build kernel folds the keys it inserts into `bounds` (two i64
+  // words, min then max, reset before each build), against which probing scans skip tiles
+  // by their row groups' statistics (the GPU's join filter by key range).
+  bool bounded = false;
   std::vector<int> word_of;             // build column -> first word (-1: not stored)
   std::vector<char> read;               // build columns the probe side reads (marked as it is generated)
   bool read_known = false;              // store only the columns marked in `read`
   std::vector<Type> types;              // build column types
   std::vector<ColumnDomain> domains;    // build column domains
-  DeviceBuffer table, keys, heads, bits;
+  DeviceBuffer table, keys, heads, bits, bounds;
 };
 
 // Initial values of the W state words (mirrors the tile library's StatePattern).
@@ -176,6 +180,13 @@ struct PipelineProgram {
   std::shared_ptr<CompiledKernel> kernel;    // looked up on the first run
   bool is_build = false;
   int join_filters = 0;     // later joins' presence bitmaps tested at the scan (EXPLAIN)
+  // Build tables whose key ranges the scan tests per tile (GpuHashTable::bounded); the
+  // tiles skipped are counted in `skipped` (one word, reset per run) and read back by
+  // EXPLAIN ANALYZE into last_skipped of `tiles`.
+  int range_tests = 0;
+  uint64_t tiles = 0;
+  DeviceBuffer skipped;
+  mutable uint64_t last_skipped = UINT64_MAX;
   bool expands = false;     // an inner probe of a chained table: more rows out than items in
   // Build sink of an inner or cross join (not a scalar subquery's, whose duplicates are the
   // CPU's error to raise): the error id of a duplicate key.

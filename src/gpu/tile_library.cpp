@@ -146,6 +146,17 @@ __device__ __forceinline__ bool ht_presence_test(const unsigned* bits, i64 lo, u
   u64 off = (u64)(key - lo);
   return off < range && ((__ldg(bits + (off >> 5)) >> (off & 31)) & 1u);
 }
+// Join filters by key range (GpuHashTable::bounded): a build kernel folds its keys' min
+// and max into bounds[0..1]; a probing scan skips a tile whose row groups' statistics
+// (zm: min, max per row group of rg_rows rows) all lie outside them. Every thread of the
+// block computes the same answer, so the whole block skips the tile together.
+__device__ __forceinline__ bool tsr_tile_outside(const i64* zm, u64 rg_rows, i64 first, i64 rows, i64 n,
+                                                 const i64* bounds) {
+  const i64 last = (first + rows < n ? first + rows : n) - 1, lo = bounds[0], hi = bounds[1];
+  for (i64 g = first / (i64)rg_rows; g <= last / (i64)rg_rows; ++g)
+    if (__ldg(zm + 2 * g) <= hi && __ldg(zm + 2 * g + 1) >= lo) return false;
+  return true;
+}
 __device__ __forceinline__ i64 ht_find_open(const i64* keys, u64 mask, i64 key) {
   if (key == -1) return -1;  // the empty slots' mark: never a key of the table
   u64 s = tsr_hash((u64)key) & mask;
