@@ -157,6 +157,12 @@ __device__ __forceinline__ bool tsr_tile_outside(const i64* zm, u64 rg_rows, i64
     if (__ldg(zm + 2 * g) <= hi && __ldg(zm + 2 * g + 1) >= lo) return false;
   return true;
 }
+// The same when a row group holds a whole number of tiles (tiles_per_group): one group.
+__device__ __forceinline__ bool tsr_tile_outside_aligned(const i64* zm, unsigned tiles_per_group, unsigned tile,
+                                                         const i64* bounds) {
+  const unsigned g = tile / tiles_per_group;
+  return __ldg(zm + 2 * g) > bounds[1] || __ldg(zm + 2 * g + 1) < bounds[0];
+}
 __device__ __forceinline__ i64 ht_find_open(const i64* keys, u64 mask, i64 key) {
   if (key == -1) return -1;  // the empty slots' mark: never a key of the table
   u64 s = tsr_hash((u64)key) & mask;
