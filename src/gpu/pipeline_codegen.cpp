@@ -1189,6 +1189,7 @@ void Generator::RangeTests(const ir::Pipeline& p, size_t nscan) {
       cond += "tsr_tile_outside((const long long*)" + PV(p_zm) + ", " + PV(ConstParam(rg_rows)) +
               ", tile * (BT * IPT), BT * IPT, n, (const long long*)" + PV(p_bounds) + ")";
     prog_.range_tests++;
+    t->range_tested = true;
   }
   if (cond.empty()) return;
   prog_.tiles = (prog_.rows + kBlockThreads * ItemsPerThread() - 1) / (kBlockThreads * ItemsPerThread());
@@ -1275,7 +1276,8 @@ void Generator::BuildSink(const ir::Sink& j) {
   std::string k = JoinKey(j.build.keys, *t, L);
   // One key: its min and max over the rows inserted, folded per thread, per warp at the
   // end, then into the table's bounds (the probing scans' join filter by key range).
-  t->bounded = key && j.build.keys.size() == 1;
+  // Once the probes are generated (read_known), only where a probing scan tests them.
+  t->bounded = key && j.build.keys.size() == 1 && (!t->read_known || t->range_tested);
   if (t->bounded) {
     const std::string b = "((u64*)" + PV(Param([t] { return (uint64_t)t->bounds.ptr(); })) + ")";
     prologue_ += "  long long kmin = 0x7fffffffffffffffLL, kmax = (-0x7fffffffffffffffLL - 1);\n";

@@ -98,6 +98,7 @@ struct GpuHashTable {
   // words, min then max, reset before each build), against which probing scans skip tiles
   // by their row groups' statistics (the GPU's join filter by key range).
   bool bounded = false;
+  bool range_tested = false;  // a probing scan tests the bounds (the second pass keeps them)
   std::vector<int> word_of;             // build column -> first word (-1: not stored)
   std::vector<char> read;               // build columns the probe side reads (marked as it is generated)
   bool read_known = false;              // store only the columns marked in `read`
