@@ -433,6 +433,7 @@ BoundExprPtr Binder::BindAggregate(const ast::Expr& e, Ctx& ctx) {
   Ctx inner;
   inner.scope = ctx.scope;
   inner.clause = "aggregate function arguments";
+  inner.joins = &ctx.agg->arg_joins;  // subqueries: joined to the aggregation's input
   BoundExprPtr agg = MakeAggregate(e, inner);
   {
     // Over columns of enclosing queries only, SQL makes it an aggregate of that query

@@ -268,6 +268,7 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     }
     select_joins = std::move(below);
   }
+  if (aggregating) plan = ApplyJoins(std::move(plan), agg.arg_joins);  // subqueries in aggregate arguments
   if (aggregating && (!stmt.grouping_sets.empty() || !agg.grouping_calls.empty())) {
     // Grouping sets (bind_grouping_sets.cpp); a plain GROUP BY with GROUPING() calls is
     // the one set of all its groups.

@@ -100,6 +100,9 @@ class Binder {
     // arguments' indices in `groups`, bound (grouping_index, k) as BIGINT.
     uint32_t grouping_index = 0;
     std::vector<std::vector<uint32_t>> grouping_calls;
+    // Joins evaluating subqueries in aggregate arguments (and FILTER clauses): applied to
+    // the aggregation's input, under it.
+    std::vector<LogicalOpPtr> arg_joins;
   };
   // The window functions of a SELECT (bind_window.cpp): bound (index, i), computed by a
   // Window operator under the select list; `stmt` holds the named windows.
