@@ -9,7 +9,8 @@
 namespace tessera {
 
 // concat, trim, ltrim, rtrim, replace, starts_with, ends_with, contains, strpos / instr, left,
-// right, repeat, lpad, rpad (scalar_functions_text.cpp).
+// right, repeat, lpad, rpad, split_part, reverse, ascii, unicode, chr, translate, md5,
+// strlen / octet_length, bit_length (scalar_functions_text.cpp).
 std::vector<ScalarFunction> TextFunctions();
 // round, ceil, floor, trunc, greatest, least, nullif (scalar_functions_numeric.cpp).
 std::vector<ScalarFunction> NumericFunctions();
@@ -27,6 +28,8 @@ std::vector<ScalarFunction> MathFunctions();
 std::vector<ScalarFunction> RegexFunctions();
 // random, setseed (scalar_functions_random.cpp).
 std::vector<ScalarFunction> RandomFunctions();
+// &, |, xor, <<, >>, ~, bit_count (scalar_functions_bitwise.cpp).
+std::vector<ScalarFunction> BitwiseFunctions();
 
 // Shared by the families' bind hooks: the arity check with the binder's message.
 void ExpectScalarArgs(const ScalarCall& c, size_t lo, size_t hi);

@@ -185,6 +185,19 @@ void Md5Cpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
 
 }  // namespace
 
+// strlen / octet_length: the bytes of the UTF-8 string or BLOB; bit_length: 8 per byte
+// (BIGINT). A BLOB is measured as it is, not as its text form.
+Type BindByteLength(ScalarCall& c) {
+  ExpectScalarArgs(c, 1, 1);
+  if (c.args[0]->type.id != TypeId::Blob) c.args[0] = Binder::Coerce(std::move(c.args[0]), Type::Varchar(), c.pos);
+  return Type::BigInt();
+}
+template <int BitsPerByte>
+void ByteLengthCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (out.IsValid(i)) out.data<int64_t>()[i] = (int64_t)args[0].data<StrRef>()[i].size() * BitsPerByte;
+}
+
 std::vector<ScalarFunction> TextFunctions() {
   return {
       {"concat", {"concat"}, BindConcat, true, ConcatCpu},
@@ -208,6 +221,8 @@ std::vector<ScalarFunction> TextFunctions() {
       {"chr", {"chr"}, BindFixed<Type::Varchar, Type::Integer>, false, ChrCpu},
       {"translate", {"translate"}, BindReplace, false, TranslateCpu},
       {"md5", {"md5"}, BindFixed<Type::Varchar, Type::Varchar>, false, Md5Cpu},
+      {"strlen", {"strlen", "octet_length"}, BindByteLength, false, ByteLengthCpu<1>},
+      {"bit_length", {"bit_length"}, BindByteLength, false, ByteLengthCpu<8>},
   };
 }
 

@@ -157,7 +157,8 @@ class Lexer {
     unsigned char c = s_[i_];
     auto two = [&](char a, char b) { return c == (unsigned char)a && At(1, b); };
     if (two('<', '>') || two('!', '=') || two('<', '=') || two('>', '=') || two('|', '|') ||
-        two(':', ':') || two('/', '/') || two(':', '=') || two('!', '~')) {
+        two(':', ':') || two('/', '/') || two(':', '=') || two('!', '~') || two('*', '*') || two('<', '<') ||
+        two('>', '>')) {
       t.text = std::string(s_.substr(i_, 2));
       Advance();
       Advance();
@@ -167,6 +168,7 @@ class Lexer {
       case '{': case '}': case ':':  // table function options' structs ({'a': 'INTEGER'})
       case '=': case '<': case '>': case '+': case '-': case '*': case '/': case '%':
       case '(': case ')': case ',': case '.': case ';': case '[': case ']': case '~':
+      case '&': case '|': case '^':  // bitwise and, or; power
       case '?':  // a parameter (prepared statements; the parser rejects it elsewhere)
         t.text = std::string(1, (char)c);
         Advance();

@@ -36,12 +36,22 @@ enum Prec {
   kIs = 4,      // IS [NOT] NULL
   kCmp = 5,     // = <> != < <= > >=
   kPred = 6,    // [NOT] BETWEEN / IN / LIKE
-  kConcat = 7,  // || ~ !~
+  kConcat = 7,  // || ~ !~ & | << >> (PostgreSQL's "any other operator", left to right)
   kAdd = 8,     // + -
   kMul = 9,     // * / %
-  kUnary = 10,  // prefix - +
-  kCast = 11,   // postfix ::type
+  kPow = 10,    // ** ^ (left to right, as DuckDB: 2 ** 3 ** 2 is 64)
+  kUnary = 11,  // prefix - + ~
+  kCast = 12,   // postfix ::type
 };
+
+// An operator written as a function call of the registry (scalar_functions_bitwise.cpp;
+// ** and ^ are power).
+ExprPtr OperatorCall(const std::string& name, std::vector<ExprPtr> args, SourcePos pos) {
+  auto f = std::make_unique<Expr>(ExprKind::Function, pos);
+  f->name = name;
+  for (auto& a : args) f->children.push_back(std::move(a));
+  return f;
+}
 
 }  // namespace
 
@@ -57,7 +67,9 @@ int Parser::InfixPrec() const {
     const std::string& o = t.text;
     if (o == "=" || o == "<>" || o == "!=" || o == "<" || o == "<=" || o == ">" || o == ">=")
       return kCmp;
-    if (o == "||" || o == "~" || o == "!~") return kConcat;  // one level, left to right (DuckDB's)
+    if (o == "||" || o == "~" || o == "!~" || o == "&" || o == "|" || o == "<<" || o == ">>")
+      return kConcat;  // one level, left to right (DuckDB's)
+    if (o == "**" || o == "^") return kPow;
     if (o == "+" || o == "-") return kAdd;
     if (o == "*" || o == "/" || o == "//" || o == "%") return kMul;
     if (o == "::") return kCast;
@@ -112,6 +124,13 @@ ExprPtr Parser::ParsePrefix() {
     e->children.push_back(std::move(operand));
     return Done(std::move(e));
   }
+  if (IsOp(t, "~")) {  // bitwise not
+    DepthGuard guard(*this, pos);
+    Next();
+    std::vector<ExprPtr> args;
+    args.push_back(ParseBinary(kUnary));
+    return Done(OperatorCall("~", std::move(args), pos));
+  }
   if (IsOp(t, "-") || IsOp(t, "+")) {
     DepthGuard guard(*this, pos);
     Op op = t.text == "-" ? Op::Neg : Op::Plus;
@@ -132,6 +151,12 @@ ExprPtr Parser::ParseInfix(ExprPtr left, int prec) {
     Next();
     if (o == "~" || o == "!~")  // s ~ p: regexp_full_match(s, p), as DuckDB's
       return RegexFullMatch(std::move(left), ParseBinary(prec + 1), o == "!~", pos);
+    if (o == "&" || o == "|" || o == "<<" || o == ">>" || o == "**" || o == "^") {
+      std::vector<ExprPtr> args;
+      args.push_back(std::move(left));
+      args.push_back(ParseBinary(prec + 1));
+      return Done(OperatorCall(o == "**" || o == "^" ? "power" : o, std::move(args), pos));
+    }
     if (o == "::") {
       auto e = std::make_unique<Expr>(ExprKind::Cast, pos);
       e->cast_type = ParseType();
