@@ -46,6 +46,10 @@ std::string FormatInterval(IntervalParts p);
 // overflow.
 bool AddIntervals(IntervalParts a, IntervalParts b, IntervalParts* out);
 bool MultiplyInterval(IntervalParts a, int64_t k, IntervalParts* out);
+// A TIMESTAMP (microseconds) plus an interval: its months (the day clamped to the month's
+// end), then its days and microseconds, DuckDB's order; false on overflow. Defined with the
+// timestamp functions (function/scalar_functions_timestamp.cpp); generate_series uses it too.
+bool TimestampPlusInterval(int64_t us, IntervalParts iv, int64_t* out);
 
 // BLOB: bytes -> text ('\xAA' for bytes outside printable ASCII and for backslash) and
 // back (nullopt for a malformed escape or a non-ASCII character, as DuckDB).

@@ -55,15 +55,10 @@ void TimeAddMicrosCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
   }
 }
 
-// TIMESTAMP +/- INTERVAL: its months (the day clamped to the month's end), then its days and
-// microseconds (DuckDB's order); overflow is an error.
+// TIMESTAMP +/- INTERVAL (TimestampPlusInterval); overflow is an error.
 int64_t AddInterval(int64_t us, IntervalParts iv, const Vector& ts, uint32_t i) {
-  int64_t r = us;
-  if (iv.months) r = (int64_t)AddMonths(TimestampDay(us), iv.months) * kMicrosPerDay + TimestampTimeOfDay(us);
-  int64_t days_us;
-  if (__builtin_mul_overflow((int64_t)iv.days, kMicrosPerDay, &days_us) || __builtin_add_overflow(r, days_us, &r) ||
-      __builtin_add_overflow(r, iv.micros, &r))
-    OutOfRange("TIMESTAMP " + ts.GetValue(i).ToString() + " + INTERVAL");
+  int64_t r;
+  if (!TimestampPlusInterval(us, iv, &r)) OutOfRange("TIMESTAMP " + ts.GetValue(i).ToString() + " + INTERVAL");
   return r;
 }
 
@@ -380,6 +375,17 @@ void StrptimeCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
 }
 
 }  // namespace
+
+bool TimestampPlusInterval(int64_t us, IntervalParts iv, int64_t* out) {
+  int64_t r = us;
+  if (iv.months) r = (int64_t)AddMonths(TimestampDay(us), iv.months) * kMicrosPerDay + TimestampTimeOfDay(us);
+  int64_t days_us;
+  if (__builtin_mul_overflow((int64_t)iv.days, kMicrosPerDay, &days_us) || __builtin_add_overflow(r, days_us, &r) ||
+      __builtin_add_overflow(r, iv.micros, &r))
+    return false;
+  *out = r;
+  return true;
+}
 
 std::vector<ScalarFunction> TimestampFunctions() {
   return {
