@@ -103,13 +103,20 @@ class Lexer {
     }
   }
 
+  // Digits, with single underscores between them as separators (1_000_000, as DuckDB).
+  void LexDigits() {
+    while (i_ < s_.size() && (IsDigit(s_[i_]) || (s_[i_] == '_' && i_ > 0 && IsDigit(s_[i_ - 1]) &&
+                                                  i_ + 1 < s_.size() && IsDigit(s_[i_ + 1]))))
+      Advance();
+  }
+
   void LexNumber(Token& t) {
     bool dot = false, exp = false;
-    while (i_ < s_.size() && IsDigit(s_[i_])) Advance();
+    LexDigits();
     if (i_ < s_.size() && s_[i_] == '.' && !At(1, '.')) {
       dot = true;
       Advance();
-      while (i_ < s_.size() && IsDigit(s_[i_])) Advance();
+      LexDigits();
     }
     if (i_ < s_.size() && (s_[i_] == 'e' || s_[i_] == 'E')) {
       size_t k = 1;
@@ -121,6 +128,7 @@ class Lexer {
       }
     }
     t.text = std::string(s_.substr(t.begin, i_ - t.begin));
+    std::erase(t.text, '_');
     t.kind = exp ? TokenKind::Float : dot ? TokenKind::Decimal : TokenKind::Integer;
     if (i_ < s_.size() && IsIdentChar(s_[i_])) {
       size_t j = i_;
@@ -130,6 +138,22 @@ class Lexer {
       throw UserError(ErrorKind::Syntax, "trailing junk after numeric literal at or near \"" + junk + "\"",
                       t.pos);
     }
+  }
+
+  // $$text$$ or $tag$text$tag$ (tag: letters, digits, _; not starting with a digit): the
+  // text as it is, no escapes (PostgreSQL's and DuckDB's dollar quoting).
+  bool LexDollarQuoted(Token& t) {
+    size_t j = i_ + 1;
+    if (j < s_.size() && IsDigit(s_[j])) return false;
+    while (j < s_.size() && s_[j] != '$' && IsIdentChar(s_[j])) j++;
+    if (j >= s_.size() || s_[j] != '$') return false;
+    const std::string_view delim = s_.substr(i_, j + 1 - i_);
+    const size_t end = s_.find(delim, j + 1);
+    if (end == std::string_view::npos) throw UserError(ErrorKind::Syntax, "unterminated dollar-quoted string", t.pos);
+    t.kind = TokenKind::String;
+    t.text = std::string(s_.substr(j + 1, end - j - 1));
+    while (i_ < end + delim.size()) Advance();
+    return true;
   }
 
   void LexQuoted(Token& t, char q, const char* unterminated) {
@@ -173,7 +197,8 @@ class Lexer {
         t.text = std::string(1, (char)c);
         Advance();
         return;
-      case '$':  // a parameter, $1 or $name
+      case '$':  // a dollar-quoted string ($$text$$, $tag$text$tag$), or a parameter, $1 or $name
+        if (LexDollarQuoted(t)) return;
         if (i_ + 1 < s_.size() && IsIdentChar(s_[i_ + 1]) && s_[i_ + 1] != '$') {
           do {
             t.text.push_back(s_[i_]);
