@@ -122,7 +122,8 @@ Type BindQuantileDisc(ScalarCall& c) {
   return c.args[0]->type;
 }
 
-// corr(y, x), covar_samp(y, x), covar_pop(y, x): DOUBLE over rows where both are non-NULL.
+// corr(y, x), covar_samp(y, x), covar_pop(y, x), regr_*(y, x): DOUBLE over rows where both
+// are non-NULL.
 Type BindCovariance(ScalarCall& c) {
   Arity(c, 2, 2);
   for (auto& a : c.args) {
@@ -133,6 +134,10 @@ Type BindCovariance(ScalarCall& c) {
     a = Binder::Coerce(std::move(a), Type::Double(), c.pos);
   }
   return Type::Double();
+}
+Type BindRegrCount(ScalarCall& c) {
+  BindCovariance(c);
+  return Type::BigInt();
 }
 
 // approx_count_distinct(x): BIGINT; exact here (DuckDB's HyperLogLog estimate equals the
@@ -178,6 +183,17 @@ const AggregateFunction kAggregates[] = {
     {"covar_samp", true, nullptr, false, nullptr, nullptr, nullptr, BindCovariance, false, true},
     {"covar_pop", true, nullptr, false, nullptr, nullptr, nullptr, BindCovariance, false, true},
     {"corr", true, nullptr, false, nullptr, nullptr, nullptr, BindCovariance, false, true},
+    // Linear regression of y on x over the same state (DuckDB's regr_*; regr_count is
+    // DuckDB's UINTEGER, here BIGINT).
+    {"regr_slope", true, nullptr, false, nullptr, nullptr, nullptr, BindCovariance, false, true},
+    {"regr_intercept", true, nullptr, false, nullptr, nullptr, nullptr, BindCovariance, false, true},
+    {"regr_r2", true, nullptr, false, nullptr, nullptr, nullptr, BindCovariance, false, true},
+    {"regr_avgx", true, nullptr, false, nullptr, nullptr, nullptr, BindCovariance, false, true},
+    {"regr_avgy", true, nullptr, false, nullptr, nullptr, nullptr, BindCovariance, false, true},
+    {"regr_sxx", true, nullptr, false, nullptr, nullptr, nullptr, BindCovariance, false, true},
+    {"regr_syy", true, nullptr, false, nullptr, nullptr, nullptr, BindCovariance, false, true},
+    {"regr_sxy", true, nullptr, false, nullptr, nullptr, nullptr, BindCovariance, false, true},
+    {"regr_count", true, nullptr, false, nullptr, nullptr, nullptr, BindRegrCount, false, true},
     {"approx_count_distinct", true, nullptr, false, nullptr, nullptr, nullptr, BindApproxCountDistinct, true},
 };
 

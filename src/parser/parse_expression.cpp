@@ -345,6 +345,7 @@ ExprPtr Parser::ParsePrimary() {
   if (w == "extract" && call) return ParseExtract();
   if (w == "substring" && call) return ParseSubstring();
   if (w == "position" && call) return ParsePosition();
+  if (w == "trim" && call) return ParseTrim();
   if (w == "date" && n.kind == TokenKind::String) {
     Next();
     std::string text = Cur().text;
@@ -542,6 +543,35 @@ ExprPtr Parser::ParseSubstring() {
     Next();
     e->children.push_back(Literal(LiteralKind::Integer, "1", for_pos));
     e->children.push_back(ParseExpr());
+  }
+  ExpectOp(")");
+  return Done(std::move(e));
+}
+
+// TRIM([BOTH | LEADING | TRAILING] [chars] FROM s) -> trim / ltrim / rtrim (s [, chars]);
+// TRIM(s [, chars]) as a plain call.
+ExprPtr Parser::ParseTrim() {
+  DepthGuard guard(*this, Cur().pos);
+  auto e = std::make_unique<Expr>(ExprKind::Function, Cur().pos);
+  e->name = "trim";
+  Next();  // TRIM
+  ExpectOp("(");
+  bool sided = true;
+  if (AcceptKw("leading")) e->name = "ltrim";
+  else if (AcceptKw("trailing")) e->name = "rtrim";
+  else if (!AcceptKw("both")) sided = false;
+  if (AcceptKw("from")) {
+    e->children.push_back(ParseExpr());
+  } else {
+    ExprPtr first = ParseExpr();
+    if (AcceptKw("from")) {
+      e->children.push_back(ParseExpr());
+      e->children.push_back(std::move(first));
+    } else {
+      if (sided) ExpectKw("from");
+      e->children.push_back(std::move(first));
+      while (AcceptOp(",")) e->children.push_back(ParseExpr());
+    }
   }
   ExpectOp(")");
   return Done(std::move(e));

@@ -205,6 +205,7 @@ class Parser {
   ExprPtr ParseExtract();
   ExprPtr ParseSubstring();
   ExprPtr ParsePosition();
+  ExprPtr ParseTrim();
   ExprPtr ParseInterval();
 
   // ---------------------------------------------------------------- parse_window.cpp

@@ -521,6 +521,17 @@ const std::map<std::string, std::vector<Case>>& AggregateCases() {
       {"covar_samp", {{"SELECT covar_samp(i, d) FROM nums", {"-2684354554.166667"}}}},
       {"covar_pop", {{"SELECT covar_pop(d, id) FROM nums", {"1.9444444444444446"}}}},
       {"corr", {{"SELECT corr(d, id), corr(m, d) FROM nums", {"0.9449111825230682|0.9285714682357066"}}}},
+      // regr_*: DuckDB gives the same values to the last digit or two (-2.9999999999999996,
+      // 0.892857142857143, 0.3333333333333333), from another order of operations.
+      {"regr_slope", {{"SELECT regr_slope(d, id) FROM nums", {"1.25"}}}},
+      {"regr_intercept", {{"SELECT regr_intercept(d, id) FROM nums", {"-3.0"}}}},
+      {"regr_r2", {{"SELECT regr_r2(d, id) FROM nums", {"0.8928571428571428"}}}},
+      {"regr_avgx", {{"SELECT regr_avgx(d, id) FROM nums", {"2.6666666666666665"}}}},
+      {"regr_avgy", {{"SELECT regr_avgy(d, id) FROM nums", {"0.33333333333333326"}}}},
+      {"regr_sxx", {{"SELECT regr_sxx(d, id) FROM nums", {"4.666666666666667"}}}},
+      {"regr_syy", {{"SELECT regr_syy(d, id) FROM nums", {"8.166666666666668"}}}},
+      {"regr_sxy", {{"SELECT regr_sxy(d, id) FROM nums", {"5.833333333333334"}}}},
+      {"regr_count", {{"SELECT regr_count(d, id), regr_count(i, id) FROM nums", {"3|3"}}}},
       {"approx_count_distinct", {{"SELECT approx_count_distinct(id % 3), approx_count_distinct(s) FROM strs", {"3|4"}}}},
   };
   return cases;

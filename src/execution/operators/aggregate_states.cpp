@@ -719,10 +719,31 @@ void GroupTable::EmitAggregate(const AggColumn& a, uint32_t from, uint32_t n, Ve
         } else if (a.name == "covar_pop") {
           if (cnt < 1) o.SetNull(i);
           else o.data<double>()[i] = c[2] / cnt;
-        } else {  // corr: NULL over no rows, NaN where either standard deviation is 0 (DuckDB's)
+        } else if (a.name == "corr") {  // NULL over no rows, NaN where either standard deviation is 0 (DuckDB's)
           const double sx = std::sqrt(c[3] / cnt), sy = std::sqrt(c[4] / cnt);
           if (cnt < 1) o.SetNull(i);
           else o.data<double>()[i] = sx * sy == 0 ? std::nan("") : (c[2] / cnt) / (sx * sy);
+        } else if (a.name == "regr_count") {
+          o.data<int64_t>()[i] = a.count[g];
+        } else if (cnt < 1) {  // the other regr_*: NULL over no rows
+          o.SetNull(i);
+        } else {
+          // c: mean x, mean y, co-moment, m2 x, m2 y. Slope covar_pop / var_pop(x) (NaN
+          // when x does not vary), the intercept NULL then; r2 the squared correlation (NULL
+          // when x does not vary, 1 when y does not); the sums of squares and products are
+          // the moments.
+          double r = 0;
+          bool null = false;
+          if (a.name == "regr_slope") r = c[2] / c[3];  // NaN when x does not vary (DuckDB's)
+          else if (a.name == "regr_intercept") null = c[3] == 0, r = c[1] - c[2] / c[3] * c[0];
+          else if (a.name == "regr_r2") null = c[3] == 0, r = c[4] == 0 ? 1.0 : (c[2] * c[2]) / (c[3] * c[4]);
+          else if (a.name == "regr_avgx") r = c[0];
+          else if (a.name == "regr_avgy") r = c[1];
+          else if (a.name == "regr_sxx") r = c[3];
+          else if (a.name == "regr_syy") r = c[4];
+          else r = c[2];  // regr_sxy
+          if (null) o.SetNull(i);
+          else o.data<double>()[i] = r;
         }
       }
       return;

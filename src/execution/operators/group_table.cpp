@@ -17,7 +17,9 @@ namespace tessera {
 static bool IsVariance(const std::string& n) {
   return n == "var_samp" || n == "var_pop" || n == "stddev_samp" || n == "stddev_pop";
 }
-static bool IsCovariance(const std::string& n) { return n == "covar_samp" || n == "covar_pop" || n == "corr"; }
+static bool IsCovariance(const std::string& n) {
+  return n == "covar_samp" || n == "covar_pop" || n == "corr" || n.starts_with("regr_");
+}
 static bool IsHolistic(const std::string& n) {
   return n == "median" || n == "quantile_cont" || n == "quantile_disc" || n == "mode" || n == "string_agg" ||
          n == "first" || n == "last";
