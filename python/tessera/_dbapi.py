@@ -116,16 +116,19 @@ class Connection:
     """A database (in memory, or a directory on disk) and the session over it.
 
     Made by :func:`tessera.connect`. ``execute``/``sql`` run a statement on a new cursor
-    and return it. tessera has no transactions yet: every statement takes effect (and
-    persists, for a database on disk) when it succeeds, ``commit`` does nothing and
-    ``rollback`` cannot undo anything (it does nothing too). Usable as a context manager
-    (closes on exit).
+    and return it, except inside a transaction: after ``BEGIN`` (or :meth:`begin`) they run
+    on that transaction's cursor until ``COMMIT``/``ROLLBACK`` (or :meth:`commit` /
+    :meth:`rollback`) ends it, as on a DuckDB connection. Outside a transaction every
+    statement takes effect (and persists, for a database on disk) when it succeeds;
+    ``commit`` then does nothing and ``rollback`` is an error (DuckDB's). Usable as a
+    context manager (closes on exit).
     """
 
     def __init__(self, path=None, device="auto", threads=None, plan_cache=None):
         self._db = _tessera.Database(path, device, threads, plan_cache)
         self._admin = _tessera.Connection(self._db)  # register/unregister/interrupt
         self._cursors = weakref.WeakSet()
+        self._tx = None  # the cursor whose engine connection holds the open transaction
         self.path = path
 
     # -- PEP 249 -----------------------------------------------------------------------
@@ -138,13 +141,51 @@ class Connection:
         self._cursors.add(cur)
         return cur
 
+    def begin(self):
+        """Starts a transaction (``BEGIN``): the statements of ``execute``/``sql`` that
+        follow see its snapshot and take effect together at :meth:`commit`."""
+        self.execute("BEGIN")
+        return self
+
     def commit(self):
-        """Does nothing: tessera has no transactions; statements take effect at once."""
+        """Commits the transaction ``BEGIN`` started on this connection; does nothing
+        when none is open (statements outside one take effect at once)."""
         self._check_open()
+        tx = self._open_transaction()
+        if tx is not None:
+            try:
+                tx._execute("COMMIT", None, None)
+            finally:
+                self._note_transaction(tx)
+        return self
 
     def rollback(self):
-        """Does nothing: tessera has no transactions, so there is nothing to undo."""
+        """Undoes the transaction ``BEGIN`` started on this connection; an error when
+        none is open (as DuckDB)."""
         self._check_open()
+        tx = self._open_transaction() or self.cursor()
+        try:
+            tx._execute("ROLLBACK", None, None)
+        finally:
+            self._note_transaction(tx)
+        return self
+
+    def _open_transaction(self):
+        """The cursor of the transaction open on this connection, or None."""
+        if self._tx is not None and (self._tx._conn.closed or not self._tx._conn.in_transaction()):
+            self._tx = None
+        return self._tx
+
+    def _note_transaction(self, cur):
+        """After a statement on `cur` (by execute/sql): it holds the connection's open
+        transaction when it is inside one."""
+        try:
+            self._tx = cur if not cur._conn.closed and cur._conn.in_transaction() else None
+        except Exception:
+            self._tx = None
+
+    def _statement_cursor(self):
+        return self._open_transaction() or self.cursor()
 
     def close(self):
         """Closes the connection and its cursors. Tables made by register() go with the
@@ -166,8 +207,11 @@ class Connection:
         """Runs `sql` (with `parameters` for its ``?``/``$n`` placeholders) on a new
         cursor and returns the cursor. Names of tables that do not exist are looked up
         as Python variables of the caller (see :meth:`sql`)."""
-        cur = self.cursor()
-        cur._execute(sql, parameters, sys._getframe(1))
+        cur = self._statement_cursor()
+        try:
+            cur._execute(sql, parameters, sys._getframe(1))
+        finally:
+            self._note_transaction(cur)
         return cur
 
     def sql(self, sql, parameters=None):
@@ -175,14 +219,21 @@ class Connection:
         is a variable of the calling function (a pandas or polars DataFrame, a pyarrow
         Table, anything with ``__arrow_c_stream__``) is registered for this statement
         and dropped after it: ``con.sql("SELECT COUNT(*) FROM df")``."""
-        cur = self.cursor()
-        cur._execute(sql, parameters, sys._getframe(1))
+        cur = self._statement_cursor()
+        try:
+            cur._execute(sql, parameters, sys._getframe(1))
+        finally:
+            self._note_transaction(cur)
         return cur
 
     def executemany(self, sql, seq_of_parameters):
-        """Runs `sql` once for each parameter sequence on a new cursor; returns it."""
-        cur = self.cursor()
-        cur.executemany(sql, seq_of_parameters)
+        """Runs `sql` once for each parameter sequence on a new cursor (the open
+        transaction's, inside one); returns it."""
+        cur = self._statement_cursor()
+        try:
+            cur.executemany(sql, seq_of_parameters)
+        finally:
+            self._note_transaction(cur)
         return cur
 
     # -- Python data -------------------------------------------------------------------
@@ -275,6 +326,7 @@ class Cursor:
         self.connection = connection
         self._conn = _tessera.Connection(connection._db)
         self._result = None
+        self._count_rows = None  # the fetchable rows of a statement without a result set
         self._prepared = None  # (sql, Statement) of the last parameterised statement
         self.description = None
         self.rowcount = -1
@@ -346,7 +398,15 @@ class Cursor:
 
     def _set_result(self, result):
         self._result = result
-        if result is None or not result.has_rows:
+        self._count_rows = None
+        if result is not None and not result.has_rows:
+            # As DuckDB: a statement that changed rows (INSERT, UPDATE, DELETE, CREATE
+            # TABLE AS, COPY) fetches one row, its count, in a column "Count"; any other
+            # statement fetches no rows.
+            n = _rowcount(result)
+            self._count_rows = [(n,)] if n >= 0 else []
+            self.description = [("Count", "BIGINT", None, None, None, None, True)] if n >= 0 else None
+        elif result is None:
             self.description = None
         else:
             desc = []
@@ -366,18 +426,33 @@ class Cursor:
             raise ProgrammingError("no result set: the last statement returned no rows (or none was run)")
         return self._result
 
+    def _take_count_rows(self, n):
+        """Rows of a statement without a result set (_set_result), or None for one with."""
+        self._check_open()
+        if self._result is None or self._result.has_rows or self._count_rows is None:
+            return None
+        rows = self._count_rows if n < 0 else self._count_rows[:n]
+        self._count_rows = self._count_rows[len(rows):]
+        return rows
+
     def fetchone(self):
         """The next row as a tuple, or None when there are no more."""
-        rows = self._rows().fetch(1)
+        rows = self._take_count_rows(1)
+        if rows is None:
+            rows = self._rows().fetch(1)
         return rows[0] if rows else None
 
     def fetchmany(self, size=None):
         """Up to `size` (default ``arraysize``) further rows as a list of tuples."""
-        return self._rows().fetch(self.arraysize if size is None else max(int(size), 0))
+        n = self.arraysize if size is None else max(int(size), 0)
+        rows = self._take_count_rows(n)
+        return rows if rows is not None else self._rows().fetch(n)
 
     def fetchall(self):
-        """All remaining rows as a list of tuples."""
-        return self._rows().fetch(-1)
+        """All remaining rows as a list of tuples (a statement without rows: its count,
+        as DuckDB; see _set_result)."""
+        rows = self._take_count_rows(-1)
+        return rows if rows is not None else self._rows().fetch(-1)
 
     def __iter__(self):
         return self

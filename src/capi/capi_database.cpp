@@ -114,4 +114,8 @@ tessera_state tessera_interrupt(tessera_connection connection) {
   return TESSERA_OK;
 }
 
+int tessera_in_transaction(tessera_connection connection) {
+  return connection && connection->conn && connection->conn->in_transaction() ? 1 : 0;
+}
+
 }  // extern "C"

@@ -140,6 +140,10 @@ TESSERA_API void tessera_disconnect(tessera_connection* connection);
  * runs; the next statement clears the request. COPY's loading is not interrupted. */
 TESSERA_API tessera_state tessera_interrupt(tessera_connection connection);
 
+/* 1 while `connection` is inside an explicit transaction (after BEGIN, before COMMIT or
+ * ROLLBACK), else 0 (also for NULL). Not to be called while a statement runs on it. */
+TESSERA_API int tessera_in_transaction(tessera_connection connection);
+
 /* ---------------------------------------------------------------------------------------
  * Queries and results
  * ------------------------------------------------------------------------------------- */

@@ -537,6 +537,11 @@ class Connection {
     tessera_disconnect(&conn_->con);
   }
   bool closed() const { return conn_->con == nullptr; }
+  bool InTransaction() {
+    nb::gil_scoped_release unlocked;
+    std::lock_guard<std::mutex> g(conn_->mu);
+    return conn_->con && tessera_in_transaction(conn_->con) != 0;
+  }
 
   std::unique_ptr<Result> Query(const std::string& sql) {
     tessera_connection con = conn_->get();
@@ -640,7 +645,8 @@ NB_MODULE(_tessera, m) {
            nb::arg("copy") = false)
       .def("_column_addresses", &Connection::ColumnAddresses, nb::arg("name"), nb::arg("column"))
       .def("unregister", &Connection::Unregister, nb::arg("name"))
-      .def("interrupt", &Connection::Interrupt);
+      .def("interrupt", &Connection::Interrupt)
+      .def("in_transaction", &Connection::InTransaction);
 
   nb::class_<Statement>(m, "Statement")
       .def_prop_ro("parameter_count", &Statement::parameter_count)

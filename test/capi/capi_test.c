@@ -837,11 +837,16 @@ static void test_transactions(tessera_database db, tessera_connection con) {
   CHECK(tessera_connect(db, &other) == TESSERA_OK);
   if (!other) return;
   CHECK(error_of(con, "COMMIT") == TESSERA_ERROR_TRANSACTION);
+  CHECK(tessera_in_transaction(NULL) == 0);
+  CHECK(tessera_in_transaction(con) == 0);
   exec(con, "BEGIN");
+  CHECK(tessera_in_transaction(con) == 1);
+  CHECK(tessera_in_transaction(other) == 0);
   exec(con, "CREATE TABLE t_txn (k INTEGER PRIMARY KEY)");
   exec(con, "INSERT INTO t_txn VALUES (1), (2)");
   CHECK(error_of(other, "SELECT * FROM t_txn") == TESSERA_ERROR_CATALOG);
   exec(con, "COMMIT");
+  CHECK(tessera_in_transaction(con) == 0);
   tessera_result r = run(other, "SELECT count(*) FROM t_txn");
   if (r) {
     CHECK(tessera_value_int64(r, 0, 0) == 2);

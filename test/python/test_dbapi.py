@@ -81,8 +81,9 @@ def test_python_values(con):
 
 
 def test_commit_rollback_close(con):
-    con.commit()
-    con.rollback()
+    con.commit()  # no transaction open: nothing to do (DuckDB's)
+    with pytest.raises(tessera.Error, match="no transaction is active"):
+        con.rollback()  # DuckDB's error too
     cur = con.cursor()
     cur.close()
     cur.close()
@@ -97,11 +98,56 @@ def test_commit_rollback_close(con):
         con.cursor()
 
 
-def test_no_result_set(con):
+def test_statements_without_rows_fetch_as_duckdb(con):
+    # DDL fetches no rows; a statement that changed rows fetches its count, once.
     cur = con.execute("CREATE TABLE t (x INTEGER)")
-    with pytest.raises(tessera.ProgrammingError):
-        cur.fetchall()
+    assert cur.fetchall() == []
+    assert cur.description is None
     assert cur.rowcount == -1
+    cur = con.execute("INSERT INTO t VALUES (1), (2), (3)")
+    assert cur.description[0][:2] == ("Count", "BIGINT")
+    assert cur.fetchone() == (3,)
+    assert cur.fetchone() is None
+    assert con.execute("UPDATE t SET x = x + 1 WHERE x > 1").fetchall() == [(2,)]
+    assert con.execute("DELETE FROM t WHERE x = 9").fetchmany(5) == [(0,)]
+    assert con.execute("CREATE TABLE u AS SELECT * FROM t").fetchall() == [(3,)]
+    assert con.execute("DROP TABLE u").fetchall() == []
+    assert con.execute("SET threads = 2").fetchall() == []
+
+
+def test_transactions_on_the_connection(con):
+    # BEGIN on con.execute: the statements that follow run in that transaction until
+    # COMMIT / ROLLBACK, whether written as SQL or called as methods (DuckDB's behaviour).
+    con.execute("CREATE TABLE t (x INTEGER)")
+    con.execute("BEGIN")
+    con.execute("INSERT INTO t VALUES (1)")
+    assert con.execute("SELECT count(*) FROM t").fetchone() == (1,)
+    other = con.cursor()  # its own engine connection: the open transaction is not seen
+    assert other.execute("SELECT count(*) FROM t").fetchone() == (0,)
+    con.rollback()
+    assert con.execute("SELECT count(*) FROM t").fetchone() == (0,)
+
+    con.begin()
+    con.execute("INSERT INTO t VALUES (2)")
+    con.executemany("INSERT INTO t VALUES (?)", [(3,), (4,)])
+    con.commit()
+    assert other.execute("SELECT sum(x) FROM t").fetchone() == (9,)
+
+    con.execute("BEGIN TRANSACTION")
+    con.execute("DELETE FROM t")
+    con.execute("COMMIT")
+    assert other.execute("SELECT count(*) FROM t").fetchone() == (0,)
+    con.commit()  # nothing open any more
+    with pytest.raises(tessera.Error, match="no transaction is active"):
+        con.execute("ROLLBACK")
+
+    # A failed statement inside a transaction leaves it to the caller's ROLLBACK.
+    con.execute("BEGIN")
+    con.execute("INSERT INTO t VALUES (5)")
+    with pytest.raises(tessera.Error):
+        con.execute("SELECT * FROM no_such_table")
+    con.rollback()
+    assert con.execute("SELECT count(*) FROM t").fetchone() == (0,)
 
 
 def test_executemany(con):
