@@ -187,7 +187,7 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
       TableSchema schema;
       schema.name = ct.table;
       if (ct.as_select) {
-        if (db.catalog().GetTable(ct.table)) {
+        if (db.catalog().GetTable(ct.table) && !ct.or_replace) {
           if (ct.if_not_exists) return Status("CREATE TABLE");
           throw UserError(ErrorKind::Catalog, "table \"" + ct.table + "\" already exists", stmt.pos);
         }
@@ -201,14 +201,18 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
         // The table and its rows in one commit (a crash leaves all or nothing).
         uint64_t n = 0;
         auto groups = ResultRowGroups(db, schema, r.chunks, all, n);
-        db.catalog().CreateTable(schema, false, std::move(groups));
+        try {
+          db.catalog().CreateTable(schema, false, std::move(groups), ct.or_replace);
+        } catch (const UserError& e) {
+          throw UserError(e.kind(), e.raw(), stmt.pos);
+        }
         return Status("CREATE TABLE " + std::to_string(n));
       }
       for (auto& c : ct.columns) schema.columns.push_back({c.name, c.type, c.not_null, c.default_sql});
       if (schema.columns.empty()) throw UserError(ErrorKind::Syntax, "a table needs at least one column", stmt.pos);
       schema.keys = BindKeyConstraints(ct, schema.columns);
       try {
-        db.catalog().CreateTable(schema, ct.if_not_exists);
+        db.catalog().CreateTable(schema, ct.if_not_exists, {}, ct.or_replace);
       } catch (const UserError& e) {
         throw UserError(e.kind(), e.raw(), stmt.pos);
       }

@@ -261,6 +261,7 @@ struct KeyConstraintAst {
 struct CreateTableStatement : Statement {
   std::string table;
   bool if_not_exists = false;
+  bool or_replace = false;  // CREATE OR REPLACE TABLE: an existing table of the name is replaced
   std::vector<ColumnDefAst> columns;
   std::vector<KeyConstraintAst> keys;  // in the order written
   std::unique_ptr<SelectStmt> as_select;  // CREATE TABLE t AS SELECT ...

@@ -1,5 +1,5 @@
-// CREATE TABLE [IF NOT EXISTS] name (columns and constraints) | CREATE TABLE name AS query,
-// CREATE [OR REPLACE] VIEW name [(columns)] AS query.
+// CREATE [OR REPLACE] TABLE [IF NOT EXISTS] name (columns and constraints) | CREATE [OR
+// REPLACE] TABLE name AS query, CREATE [OR REPLACE] VIEW name [(columns)] AS query.
 #include "parser/parser_internal.hpp"
 
 namespace tessera::parser_internal {
@@ -12,12 +12,16 @@ StatementPtr Parser::ParseCreate() {
     or_replace = true;
   }
   if (AcceptKw("view")) return ParseCreateView(or_replace);
-  if (or_replace) SyntaxError(Cur(), "expected VIEW");
   if (AtKw("temp") || AtKw("temporary")) Unsupported(Cur().pos, "CREATE TEMPORARY TABLE");
+  if (or_replace && !AtKw("table")) SyntaxError(Cur(), "expected TABLE or VIEW");
   if (!AtKw("table")) UnsupportedCreateOrDrop("CREATE");
   ExpectKw("table");
   auto st = std::make_unique<CreateTableStatement>();
-  if (AcceptKw("if")) {
+  st->or_replace = or_replace;
+  if (AtKw("if")) {
+    if (or_replace)
+      throw UserError(ErrorKind::Syntax, "CREATE OR REPLACE and IF NOT EXISTS cannot be used together", Cur().pos);
+    Next();
     ExpectKw("not");
     ExpectKw("exists");
     st->if_not_exists = true;

@@ -228,11 +228,13 @@ UserError AlreadyExists(const TableEntry& existing, const std::string& name) {
 }
 }  // namespace
 
-void Catalog::CreateTable(TableSchema schema, bool if_not_exists, std::vector<std::shared_ptr<const RowGroup>> groups) {
+void Catalog::CreateTable(TableSchema schema, bool if_not_exists, std::vector<std::shared_ptr<const RowGroup>> groups,
+                          bool or_replace) {
   std::lock_guard<std::mutex> g(mu_);
-  if (state_.count(schema.name)) {
+  auto old = state_.find(schema.name);
+  if (old != state_.end()) {
     if (if_not_exists) return;
-    throw AlreadyExists(*state_.at(schema.name), schema.name);
+    if (!or_replace || old->second->is_view()) throw AlreadyExists(*old->second, schema.name);
   }
   CheckColumnNames(schema);
   TESSERA_ASSERT(groups.empty() || schema.keys.empty(), "a new table with rows has no key constraints");
@@ -246,8 +248,10 @@ void Catalog::CreateTable(TableSchema schema, bool if_not_exists, std::vector<st
   }
   e->data = std::move(data);
   CatalogState next = state_;
+  if (old != state_.end()) next.erase(old->first);  // replaced (its name may be spelled otherwise)
   next[e->schema.name] = e;
   CommitLocked(std::move(next));
+  key_indexes_.erase(e->schema.name);
 }
 
 bool Catalog::DropTable(const std::string& name, bool if_exists) {

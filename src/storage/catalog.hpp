@@ -105,8 +105,10 @@ class Catalog {
 
   // Creates a table, holding `groups` (built against `schema`) from its first commit:
   // CREATE TABLE AS is one commit, so a crash leaves either no table or all of its rows.
+  // With `or_replace` an existing table of the name is replaced in the same commit (a view
+  // of the name is an error).
   void CreateTable(TableSchema schema, bool if_not_exists = false,
-                   std::vector<std::shared_ptr<const RowGroup>> groups = {});
+                   std::vector<std::shared_ptr<const RowGroup>> groups = {}, bool or_replace = false);
   // Returns false when the table did not exist and if_exists was set.
   bool DropTable(const std::string& name, bool if_exists = false);
   void CreateView(const std::string& name, std::string sql, std::vector<std::string> columns,
