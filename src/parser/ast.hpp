@@ -234,7 +234,7 @@ struct ColumnDefAst {
 
 enum class StmtKind {
   Select, CreateTable, DropTable, Insert, Copy, Explain, Set, CreateView, DropView, Update, Delete, AlterTable, Transaction,
-  Analyze, Prepare, Execute, Deallocate
+  Analyze, Prepare, Execute, Deallocate, Checkpoint
 };
 
 struct Statement {

@@ -12,7 +12,7 @@ void Parser::UnsupportedStatement() {
   static const std::unordered_map<std::string, const char*> kKnown = {
       {"merge", "MERGE"},         {"savepoint", "SAVEPOINT"},
       {"release", "RELEASE SAVEPOINT"}, {"vacuum", "VACUUM"},
-      {"checkpoint", "CHECKPOINT"}, {"attach", "ATTACH"},       {"detach", "DETACH"},
+      {"attach", "ATTACH"},       {"detach", "DETACH"},
       {"use", "USE"},             {"pragma", "PRAGMA"},         {"call", "CALL"},
       {"grant", "GRANT"},         {"revoke", "REVOKE"},         {"reset", "RESET"},
       {"load", "LOAD"},           {"install", "INSTALL"},       {"import", "IMPORT DATABASE"},

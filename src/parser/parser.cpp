@@ -81,6 +81,13 @@ StatementPtr Parser::ParseStatement() {
     st = ParseAlter();
   } else if (AtKw("analyze") || AtKw("analyse")) {
     st = ParseAnalyze();
+  } else if (AtKw("checkpoint") || (AtKw("force") && IsKw(Peek(), "checkpoint"))) {
+    // [FORCE] CHECKPOINT [database]: every commit is already durable in the database's
+    // files (there is no write-ahead log to fold in), so it has nothing to do.
+    if (AcceptKw("force")) {}
+    ExpectKw("checkpoint");
+    if (Cur().kind == TokenKind::Word || Cur().kind == TokenKind::QuotedIdent) ParseIdent();
+    st = std::make_unique<Statement>(StmtKind::Checkpoint);
   } else if (AtKw("begin") || AtKw("start") || AtKw("commit") || AtKw("end") || AtKw("rollback") ||
              AtKw("abort")) {
     st = ParseTransaction();
