@@ -217,6 +217,7 @@ struct SelectStmt {
   // Set operation: set_left op set_right (INTERSECT binds tighter than UNION and EXCEPT,
   // which associate to the left); set_pos is the operator's position.
   SetOpKind set_op = SetOpKind::None;
+  bool set_by_name = false;  // UNION [ALL] BY NAME: operands' columns matched by name
   std::unique_ptr<SelectStmt> set_left, set_right;
   SourcePos set_pos;
   // VALUES (...), (...): rows of equal length.

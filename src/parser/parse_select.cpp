@@ -119,6 +119,13 @@ std::unique_ptr<SelectStmt> Parser::ParseSetOps(std::unique_ptr<SelectStmt> left
     Next();
     if (AcceptKw("all")) all = true;
     else AcceptKw("distinct");
+    bool by_name = false;
+    if (AtKw("by") && IsKw(Peek(), "name")) {
+      if (word != "union") throw UserError(ErrorKind::Syntax, "BY NAME is only allowed with UNION", Cur().pos);
+      Next();
+      Next();
+      by_name = true;
+    }
     auto right = ParseSetOperand();
     while (SetOpLevel() > level) right = ParseSetOps(std::move(right), level + 1);
     auto node = std::make_unique<SelectStmt>();
@@ -127,6 +134,7 @@ std::unique_ptr<SelectStmt> Parser::ParseSetOps(std::unique_ptr<SelectStmt> left
     node->set_op = word == "union"      ? (all ? SetOpKind::UnionAll : SetOpKind::Union)
                    : word == "intersect" ? (all ? SetOpKind::IntersectAll : SetOpKind::Intersect)
                                          : (all ? SetOpKind::ExceptAll : SetOpKind::Except);
+    node->set_by_name = by_name;
     node->set_left = std::move(left);
     node->set_right = std::move(right);
     Note(sel_max_ + 1, op_pos);

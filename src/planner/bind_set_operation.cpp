@@ -1,4 +1,4 @@
-// Set operations (UNION [ALL], INTERSECT [ALL], EXCEPT [ALL]) and the ORDER BY/LIMIT/OFFSET
+// Set operations (UNION [ALL] [BY NAME], INTERSECT [ALL], EXCEPT [ALL]) and the ORDER BY/LIMIT/OFFSET
 // of query nodes other than the SELECT core (set operations, VALUES).
 //
 // Both operands are bound as queries of their own; their columns are cast to the common
@@ -12,6 +12,9 @@
 //                  found one, Anti those that did not), so a row that appears l times on
 //                  the left and r times on the right appears min(l, r) times (INTERSECT
 //                  ALL) or max(l - r, 0) times (EXCEPT ALL).
+#include <algorithm>
+
+#include "common/identifier.hpp"
 #include "function/function_registry.hpp"
 #include "planner/binder.hpp"
 #include "planner/binder_internal.hpp"
@@ -46,9 +49,43 @@ std::vector<BoundExprPtr> Columns(const LogicalOp& op) {
 
 }  // namespace
 
+// UNION [ALL] BY NAME: the operands' columns matched by name (ignoring case), as DuckDB:
+// the left operand's columns, then the right's that the left does not have; a column one
+// side lacks is NULL there. Each operand becomes a projection in that order.
+void Binder::MatchColumnsByName(BoundQuery& l, BoundQuery& r) {
+  std::vector<std::string> names = l.names;
+  for (const std::string& n : r.names)
+    if (std::none_of(names.begin(), names.end(), [&](const std::string& m) { return IdentEquals(m, n); }))
+      names.push_back(n);
+  auto arrange = [&](BoundQuery& q) {
+    auto proj = std::make_unique<LogicalOp>(LogicalKind::Projection);
+    proj->table_index = next_index_++;
+    auto b = q.plan->Bindings();
+    std::vector<Type> types;
+    for (const std::string& n : names) {
+      size_t i = 0;
+      while (i < q.names.size() && !IdentEquals(q.names[i], n)) i++;
+      if (i < q.names.size()) {
+        proj->exprs.push_back(MakeColumn(b[i], q.types[i], q.names[i]));
+        types.push_back(q.types[i]);
+      } else {
+        proj->exprs.push_back(MakeConstant(Value::Null()));
+        types.push_back(Type::Null());
+      }
+    }
+    proj->children.push_back(std::move(q.plan));
+    q.plan = std::move(proj);
+    q.types = std::move(types);
+    q.names = names;
+  };
+  arrange(l);
+  arrange(r);
+}
+
 BoundQuery Binder::BindSetOperation(const ast::SelectStmt& stmt, std::vector<std::string>& other_names) {
   BoundQuery l = BindSelect(*stmt.set_left);
   BoundQuery r = BindSelect(*stmt.set_right);
+  if (stmt.set_by_name) MatchColumnsByName(l, r);
   if (l.types.size() != r.types.size())
     throw BindError("set operations can only apply to queries with the same number of result columns (" +
                         std::to_string(l.types.size()) + " and " + std::to_string(r.types.size()) + ")",

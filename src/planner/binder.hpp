@@ -152,6 +152,7 @@ class Binder {
   // The query nodes other than the SELECT core (bind_set_operation.cpp, bind_values.cpp),
   // and the ORDER BY/LIMIT/OFFSET over their result.
   BoundQuery BindSetOperation(const ast::SelectStmt& stmt, std::vector<std::string>& other_names);
+  void MatchColumnsByName(BoundQuery& l, BoundQuery& r);
   BoundQuery BindValues(const ast::SelectStmt& stmt);
   BoundQuery BindNodeTail(const ast::SelectStmt& stmt, BoundQuery q, const std::vector<std::string>& other_names,
                           const char* node);
