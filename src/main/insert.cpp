@@ -258,6 +258,9 @@ QueryResult ExecuteInsert(Database& db, const ast::InsertStatement& ins) {
   std::vector<DataChunk> chunks;
   if (ins.select) {
     auto r = RunSelect(db, *ins.select);
+    // BY NAME: the query's columns go to the table's columns of their names (the others
+    // get their defaults), as DuckDB.
+    if (ins.by_name) targets = TargetColumns(entry->schema, r.names, ins.pos);
     if (r.types.size() != targets.size())
       throw UserError(ErrorKind::Binder,
                       "INSERT has " + std::to_string(targets.size()) + " target columns but the query returns " +

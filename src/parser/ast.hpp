@@ -305,6 +305,7 @@ struct InsertStatement : Statement {
   std::string table;
   std::string alias;                          // INSERT INTO t AS a
   std::vector<std::string> columns;           // empty: all, in table order
+  bool by_name = false;                       // INSERT INTO t BY NAME query: its columns by their names
   std::vector<std::vector<ExprPtr>> rows;     // VALUES (...), (...)
   std::unique_ptr<SelectStmt> select;         // INSERT INTO t SELECT ...
   OnConflict on_conflict = OnConflict::None;

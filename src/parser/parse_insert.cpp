@@ -1,4 +1,5 @@
-// INSERT [OR REPLACE | OR IGNORE] INTO name [AS alias] [(columns)] VALUES (...), ... | query
+// INSERT [OR REPLACE | OR IGNORE] INTO name [AS alias] [BY NAME | BY POSITION] [(columns)]
+// VALUES (...), ... | query
 // [ON CONFLICT [(columns)] DO NOTHING | DO UPDATE SET c = e, ... [WHERE p]] [RETURNING list].
 #include "parser/parser_internal.hpp"
 
@@ -35,8 +36,14 @@ StatementPtr Parser::ParseInsert() {
   ExpectKw("into");
   st->table = ParseIdent();
   if (AcceptKw("as")) st->alias = ParseIdent();
-  if (AtOp("(") && !StartsQuery(1) && !IsOp(Peek(), "(")) st->columns = ParseIdentList();
+  if (AtKw("by") && (IsKw(Peek(), "name") || IsKw(Peek(), "position"))) {  // DuckDB's BY NAME / BY POSITION
+    Next();
+    st->by_name = AtKw("name");
+    Next();
+  }
+  if (!st->by_name && AtOp("(") && !StartsQuery(1) && !IsOp(Peek(), "(")) st->columns = ParseIdentList();
   if (AcceptKw("values")) {
+    if (st->by_name) throw UserError(ErrorKind::Syntax, "INSERT BY NAME needs a query, not VALUES", Cur().pos);
     st->rows = ParseValuesRows();
   } else if (AtOp("(") || StartsQuery(0)) {
     st->select = ParseQuery();
