@@ -35,12 +35,6 @@ namespace tessera {
 
 namespace {
 
-// The largest binding index the plan uses, so new ones do not collide.
-void MaxIndex(const LogicalOp& op, uint32_t& m) {
-  m = std::max({m, op.table_index, op.group_index, op.agg_index});
-  for (auto& c : op.children) MaxIndex(*c, m);
-}
-
 // The same argument: the same expression over the same bindings (a display name alone
 // would take t1.x for t2.x).
 bool SameArgument(const BoundExpr& a, const BoundExpr& b) { return a.children[0]->Equals(*b.children[0]); }
@@ -343,9 +337,7 @@ void Rewrite(LogicalOp& op, uint32_t& next, std::map<ColumnBinding, ColumnBindin
 }  // namespace
 
 void SplitDistinctAggregates(LogicalOp& root) {
-  uint32_t m = 0;
-  MaxIndex(root, m);
-  uint32_t next = m + 1;
+  uint32_t next = LargestBindingIndex(root) + 1;  // new bindings do not collide
   std::map<ColumnBinding, ColumnBinding> remap;
   Rewrite(root, next, remap);
   RewriteOne(root, nullptr, next);

@@ -1,5 +1,7 @@
 #include "execution/operators/materialized.hpp"
 
+#include <numeric>
+
 #include "common/error.hpp"
 
 namespace tessera {
@@ -11,7 +13,7 @@ void PhysicalMaterialized::Sink(DataChunk& in, LocalState& ls) {
   PhysicalUnionAll::Sink(in, ls);
 }
 
-bool PhysicalMaterialized::CopyNext(GlobalSourceState& gs, DataChunk& out) const {
+bool PhysicalMaterialized::CopyNext(GlobalSourceState& gs, const std::vector<uint32_t>& read, DataChunk& out) const {
   auto& s = static_cast<ChunkListSourceState&>(gs);
   size_t i;
   {
@@ -20,20 +22,43 @@ bool PhysicalMaterialized::CopyNext(GlobalSourceState& gs, DataChunk& out) const
     i = s.next++;
   }
   const DataChunk& c = rows_.chunks[i];
-  out.cols = c.cols;  // a copy: values, validity; strings' owners shared
-  out.sel.clear();
+  // Views of the collected vectors (as a hash join hands on its build columns: they live
+  // until the plan runs again) under an identity selection, so that an operator keeping
+  // the chunk flattens it into its own copy (the pipeline does, for a sink that takes no
+  // selection); a dictionary's codes go on with them.
+  auto identity = std::make_shared<SelVec>(c.size);
+  std::iota(identity->begin(), identity->end(), 0u);
+  out.cols.resize(read.size());
+  out.sel.assign(read.size(), identity);
+  for (size_t k = 0; k < read.size(); k++) {
+    const Vector& from = c.cols[read[k]];
+    out.cols[k].SetView(from);
+    if (from.has_dict()) out.cols[k].SetDict(from.dict(), from.dict_owner(), from.dict_codes());
+  }
   out.size = c.size;
   out.batch = i;  // the collected order is the source's order
   return true;
 }
 
-bool PhysicalMaterialized::GetChunk(GlobalSourceState& gs, LocalState&, DataChunk& out) { return CopyNext(gs, out); }
+bool PhysicalMaterialized::GetChunk(GlobalSourceState& gs, LocalState&, DataChunk& out) {
+  return CopyNext(gs, columns, out);
+}
+
+std::string PhysicalMaterialized::ColumnsRead(const std::vector<uint32_t>& read) const {
+  const size_t all = children.empty() ? read.size() : children[0]->types.size();
+  bool every = read.size() == all;
+  for (size_t i = 0; every && i < read.size(); i++) every = read[i] == i;
+  if (every) return "";
+  std::string s = ", columns";
+  for (size_t i = 0; i < read.size(); i++) s += (i ? ", " : " ") + std::to_string(read[i]);
+  return s + " of " + std::to_string(all);
+}
 
 std::unique_ptr<GlobalSourceState> PhysicalSharedScan::InitSource() { return std::make_unique<ChunkListSourceState>(); }
 
 bool PhysicalSharedScan::GetChunk(GlobalSourceState& gs, LocalState&, DataChunk& out) {
   TESSERA_ASSERT(source != nullptr, "a shared scan without its materialization");
-  return source->CopyNext(gs, out);
+  return source->CopyNext(gs, columns, out);
 }
 
 }  // namespace tessera
