@@ -3,24 +3,33 @@
 // A query can hold the same subplan twice: a view or CTE read in two places (TPC-H q15
 // reads its revenue view in the join and in the scalar subquery's max, both an
 // aggregation of lineitem), or the copies of one input the DISTINCT rewrite makes
-// (distinct_aggregates.cpp). Each copy was bound on its own, so the copies read the same
-// tables and compute the same expressions under different table indexes. This pass finds
-// such copies, keeps the first one (in a pre-order walk) under a Materialized node, whose
-// rows are collected once, and replaces the others by SharedScans of those rows under the
-// replaced copy's bindings (planner/logical_plan.hpp; execution/operators/materialized.hpp).
+// (distinct_aggregates.cpp: `count(DISTINCT l_suppkey), count(DISTINCT c_nationkey)` over
+// one join). Each copy was bound on its own, so the copies read the same tables and
+// compute the same expressions under different table indexes; and column pruning left each
+// copy only the columns its own readers use (the DISTINCT copies: each its argument). This
+// pass finds such copies, keeps the first one (in a pre-order walk) under a Materialized
+// node, widened to compute every copy's columns, whose rows are collected once, and
+// replaces the others by SharedScans of those rows; each reader (the Materialized node
+// too) reads its own columns of them under its replaced copy's bindings
+// (planner/logical_plan.hpp; execution/operators/materialized.hpp).
 //
-// Equal means: the same operators with the same fields, over the same tables and columns,
-// and expressions equal (BoundExpr::Equals) once each column reference of one copy is
-// translated to the binding the other copy gives the same column. Only Get, Filter,
-// Projection, Join, Aggregate, Order and Limit nodes compare; a subplan with anything
-// else (a window, VALUES, a UNION, a recursive CTE's working table), or a volatile call
-// (random()), or a reference to a column it does not produce itself, is never shared.
-// Nothing under a recursive CTE is shared (its plans run once per iteration).
+// Equal (up to pruning) means: the same operators with the same fields, over the same
+// tables, and expressions equal (BoundExpr::Equals) once each column reference of one
+// copy is translated to the binding the other copy gives the same column; except that
+// scans may read different columns of their table (the same rows whatever they read) and
+// projections keep different expressions (each computed on the same rows): the kept copy
+// reads the union of the columns and computes the union of the expressions. Only Get,
+// Filter, Projection, Join, Aggregate, Order and Limit nodes compare; a subplan with
+// anything else (a window, VALUES, a UNION, a recursive CTE's working table), or a
+// volatile call (random()), or a reference to a column it does not produce itself, is
+// never shared. Nothing under a recursive CTE is shared (its plans run once per iteration).
 //
 // Worth sharing: a subplan with a join or an aggregation (or an ORDER BY inside): reading
 // a table again with its filters costs about what reading the collected rows costs, so
-// bare scans are recomputed; a subplan ending in ORDER BY or LIMIT is not shared. The largest equal subplans are shared first; what lies
-// inside a shared subplan is not considered again.
+// bare scans are recomputed; a subplan ending in ORDER BY or LIMIT is not shared. The
+// largest equal subplans are shared first; what lies inside a shared subplan is not
+// considered again. Collected are only the columns some reader's operators read (a copy's
+// output also held its joins' keys): a projection of them tops the shared subplan.
 //
 // Applied last, after the estimates, only to plans for the CPU: the GPU backend runs the
 // copies as they are.

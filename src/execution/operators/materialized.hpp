@@ -4,10 +4,13 @@
 // operand: each worker collects its chunks; Finalize puts them in the source's order) and a
 // source over the collected rows;
 // PhysicalSharedScan: another source over the same rows, elsewhere in the plan. Both
-// hand out copies of the collected chunks (the rows stay for every reader; nothing handed
-// out points into them), each only the columns it reads (`columns`: the subplan computes
-// the union of what its readers need), and both sources' pipelines depend on the one
-// pipeline that fills them (pipeline.cpp), which runs once. The rows are freed by ResetState.
+// hand out the collected chunks' columns each reads (`columns`: the subplan computes what
+// all its readers read) as views (Vector::SetView, as a hash join hands on its build
+// columns) under an identity selection: the rows stay for every reader until the plan
+// runs again, a reader that writes a column copies it first, and the pipeline flattens a
+// chunk into copies before a sink that keeps it (one that takes no selection). Both
+// sources' pipelines depend on the one pipeline that fills them (pipeline.cpp), which
+// runs once. The rows are freed by ResetState.
 #pragma once
 #include "execution/operators/union_all.hpp"
 
@@ -24,7 +27,7 @@ class PhysicalMaterialized : public PhysicalUnionAll {
   // source: copies of the collected chunks, in order (they stay for the shared scans)
   bool GetChunk(GlobalSourceState& gs, LocalState&, DataChunk& out) override;
 
-  // The next collected chunk (a copy of its `columns`) for a reader whose position is `gs`.
+  // The next collected chunk (views of its `columns`) for a reader whose position is `gs`.
   bool CopyNext(GlobalSourceState& gs, const std::vector<uint32_t>& columns, DataChunk& out) const;
   size_t Chunks() const { return rows_.chunks.size(); }
   // EXPLAIN: which of the collected columns a reader reads, where not all in order.
