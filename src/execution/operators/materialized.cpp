@@ -8,9 +8,7 @@ namespace tessera {
 
 void PhysicalMaterialized::Sink(DataChunk& in, LocalState& ls) {
   if (in.size == 0) return;
-  for (Vector& v : in.cols)
-    if (v.is_view()) v.raw();  // its own copy: the viewed rows may not outlive the plan's run
-  PhysicalUnionAll::Sink(in, ls);
+  PhysicalUnionAll::Sink(in, ls);  // as it comes: its vectors, views and selections
 }
 
 bool PhysicalMaterialized::CopyNext(GlobalSourceState& gs, const std::vector<uint32_t>& read, DataChunk& out) const {
@@ -23,17 +21,26 @@ bool PhysicalMaterialized::CopyNext(GlobalSourceState& gs, const std::vector<uin
   }
   const DataChunk& c = rows_.chunks[i];
   // Views of the collected vectors (as a hash join hands on its build columns: they live
-  // until the plan runs again) under an identity selection, so that an operator keeping
-  // the chunk flattens it into its own copy (the pipeline does, for a sink that takes no
-  // selection); a dictionary's codes go on with them.
-  auto identity = std::make_shared<SelVec>(c.size);
-  std::iota(identity->begin(), identity->end(), 0u);
+  // until the plan runs again) under their selections, an identity one where they had
+  // none, so that an operator keeping the chunk flattens it into its own copy (the
+  // pipeline does, for a sink that takes no selection); a dictionary's codes go on with them.
+  SelPtr identity;
   out.cols.resize(read.size());
-  out.sel.assign(read.size(), identity);
+  out.sel.resize(read.size());
   for (size_t k = 0; k < read.size(); k++) {
     const Vector& from = c.cols[read[k]];
     out.cols[k].SetView(from);
     if (from.has_dict()) out.cols[k].SetDict(from.dict(), from.dict_owner(), from.dict_codes());
+    if (read[k] < c.sel.size() && c.sel[read[k]]) {
+      out.sel[k] = c.sel[read[k]];
+      continue;
+    }
+    if (!identity) {
+      auto s = std::make_shared<SelVec>(c.size);
+      std::iota(s->begin(), s->end(), 0u);
+      identity = std::move(s);
+    }
+    out.sel[k] = identity;
   }
   out.size = c.size;
   out.batch = i;  // the collected order is the source's order

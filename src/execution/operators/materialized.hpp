@@ -1,16 +1,18 @@
 // A subplan computed once and read in several places (optimizer/shared_subplans.cpp).
 //
 // PhysicalMaterialized: the sink of its subplan's pipeline (UNION ALL's sink, of one
-// operand: each worker collects its chunks; Finalize puts them in the source's order) and a
-// source over the collected rows;
+// operand: each worker collects its chunks as they come, selections and views of a hash
+// join's build columns included, nothing copied; Finalize puts them in the source's order)
+// and a source over the collected rows;
 // PhysicalSharedScan: another source over the same rows, elsewhere in the plan. Both
 // hand out the collected chunks' columns each reads (`columns`: the subplan computes what
 // all its readers read) as views (Vector::SetView, as a hash join hands on its build
-// columns) under an identity selection: the rows stay for every reader until the plan
-// runs again, a reader that writes a column copies it first, and the pipeline flattens a
-// chunk into copies before a sink that keeps it (one that takes no selection). Both
-// sources' pipelines depend on the one pipeline that fills them (pipeline.cpp), which
-// runs once. The rows are freed by ResetState.
+// columns) under their selections (an identity one where a column had none): the rows
+// stay for every reader until the plan runs again (as the build columns they may view),
+// a reader that writes a column copies it first, and the pipeline flattens a chunk into
+// copies before a sink that keeps it (one that takes no selection). Both sources'
+// pipelines depend on the one pipeline that fills them (pipeline.cpp), which runs once.
+// The rows are freed by ResetState.
 #pragma once
 #include "execution/operators/union_all.hpp"
 
@@ -24,6 +26,7 @@ class PhysicalMaterialized : public PhysicalUnionAll {
   std::string Details() const override { return "#" + std::to_string(id) + ColumnsRead(columns); }
 
   void Sink(DataChunk& in, LocalState& ls) override;
+  bool SinkTakesSelection() const override { return true; }
   // source: copies of the collected chunks, in order (they stay for the shared scans)
   bool GetChunk(GlobalSourceState& gs, LocalState&, DataChunk& out) override;
 
