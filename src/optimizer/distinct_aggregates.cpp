@@ -196,33 +196,6 @@ void Rebind(LogicalOp& op, const std::map<ColumnBinding, ColumnBinding>& remap) 
   for (auto& c : op.children) Rebind(*c, remap);
 }
 
-// A copy of the closed subtree `op` under fresh binding indices (from `next`), so the
-// copies are told apart: column pruning then reads in each only the columns its branch uses.
-void Renumber(LogicalOp& op, std::map<uint32_t, uint32_t>& fresh, uint32_t& next) {
-  auto to = [&](uint32_t& i) {
-    auto [it, added] = fresh.emplace(i, next);
-    if (added) next++;
-    i = it->second;
-  };
-  to(op.table_index);
-  to(op.group_index);
-  to(op.agg_index);
-  to(op.cte_index);
-  std::function<void(BoundExpr&)> fix = [&](BoundExpr& e) {
-    if (e.kind == BExpr::Column) to(e.binding.table);
-    for (auto& c : e.children) fix(*c);
-  };
-  ForEachOwnExpr(op, [&](BoundExprPtr& e) { fix(*e); });
-  for (auto& c : op.children) Renumber(*c, fresh, next);
-}
-
-LogicalOpPtr FreshCopy(const LogicalOp& op, uint32_t& next) {
-  LogicalOpPtr c = op.Copy();
-  std::map<uint32_t, uint32_t> fresh;
-  Renumber(*c, fresh, next);
-  return c;
-}
-
 // An aggregation whose DISTINCT aggregates are over several arguments x1..xk (or over one,
 // beside plain aggregates that do not split into partials, see DistinctArgument) becomes
 // one branch per argument set and one for the plain aggregates, each over its own copy of
@@ -280,7 +253,8 @@ bool RewriteSeveral(LogicalOp& op, LogicalOpPtr* slot, uint32_t& next,
   for (size_t b = 0; b < nb; b++) {
     LogicalOpPtr a;
     if (b + 1 < nb) {
-      a = FreshCopy(op, next);
+      std::map<uint32_t, uint32_t> fresh;  // told apart: column pruning then reads in each only its columns
+      a = CopyWithFreshBindings(op, next, fresh);
     } else {
       a = std::make_unique<LogicalOp>(LogicalKind::Aggregate);
       a->group_index = next++;

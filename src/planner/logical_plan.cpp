@@ -192,6 +192,30 @@ uint32_t LargestBindingIndex(const LogicalOp& op) {
   return m;
 }
 
+static void Renumber(LogicalOp& op, std::map<uint32_t, uint32_t>& fresh, uint32_t& next) {
+  auto to = [&](uint32_t& i) {
+    auto [it, added] = fresh.emplace(i, next);
+    if (added) next++;
+    i = it->second;
+  };
+  to(op.table_index);
+  to(op.group_index);
+  to(op.agg_index);
+  to(op.cte_index);
+  std::function<void(BoundExpr&)> fix = [&](BoundExpr& e) {
+    if (e.kind == BExpr::Column) to(e.binding.table);
+    for (auto& c : e.children) fix(*c);
+  };
+  ForEachOwnExpr(op, [&](BoundExprPtr& e) { fix(*e); });
+  for (auto& c : op.children) Renumber(*c, fresh, next);
+}
+
+LogicalOpPtr CopyWithFreshBindings(const LogicalOp& op, uint32_t& next, std::map<uint32_t, uint32_t>& fresh) {
+  LogicalOpPtr c = op.Copy();
+  Renumber(*c, fresh, next);
+  return c;
+}
+
 void ForEachOwnExpr(LogicalOp& op, const std::function<void(BoundExprPtr&)>& f) {
   for (auto* v : {&op.filters, &op.exprs, &op.left_keys, &op.right_keys, &op.groups, &op.aggs})
     for (auto& e : *v) f(e);

@@ -2,6 +2,7 @@
 // output is a list of ColumnBindings (see Bindings()); parents refer to those.
 #pragma once
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -132,6 +133,10 @@ struct LogicalOp {
 // The largest binding index (table, group or aggregate index) `op` and its subtree use: a
 // pass making new bindings numbers them above it.
 uint32_t LargestBindingIndex(const LogicalOp& op);
+// A deep copy of the closed subtree `op` (its column references are to its own columns)
+// under fresh binding indices, numbered from `next` (which moves past them): the copy and
+// the original can stand in one plan. `fresh` maps each old index to its new one.
+LogicalOpPtr CopyWithFreshBindings(const LogicalOp& op, uint32_t& next, std::map<uint32_t, uint32_t>& fresh);
 
 // Every expression of `op` itself (not its children's).
 void ForEachOwnExpr(LogicalOp& op, const std::function<void(BoundExprPtr&)>& f);

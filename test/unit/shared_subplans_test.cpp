@@ -3,7 +3,8 @@
 // different columns, run once on the CPU (one MATERIALIZED computing the union of their
 // columns, each reader reading its own); plans for the GPU keep both copies; the answers
 // are those of the queries computed apart, also when the cached plan runs again. Results
-// against DuckDB: test/sql/optimizer/shared_pruned_copies.test.
+// against DuckDB: test/sql/optimizer/shared_pruned_copies.test. Also the DISTINCT rewrite
+// beside a semi-join reduction's copy (fresh bindings for the copy).
 #include "check.hpp"
 #include "plan_helpers.hpp"
 #include "main/database.hpp"
@@ -83,6 +84,26 @@ TEST(shared_copies_answer_as_the_queries_apart) {
       "WHERE c_custkey IN (SELECT o_custkey FROM orders)), (SELECT count(*) FROM lineitem), (SELECT sum(l_quantity) "
       "FROM lineitem)";
   CHECK_EQ(All(con, ungrouped), All(con, apart));
+}
+
+// The semi-join reduction (optimizer/semi_join_reduction.cpp) filters y's aggregation by a
+// copy of x; the DISTINCT rewrite then rewrites x, y and that copy. The copy has bindings
+// of its own: with x's, the rewrite pointed x's HAVING at the copy's branches ("column
+// count(c_name) not found in its operator's input", random differential test, seed 21).
+TEST(distinct_rewrite_beside_a_semi_join_reduction_copy) {
+  Connection con(TpchDb());
+  const std::string agg =
+      "SELECT c_nationkey g0, bool_or(c_custkey > 10) a0, avg(DISTINCT c_acctbal) a2 FROM customer GROUP BY 1 "
+      "HAVING count(c_name) >= 68";
+  for (const char* device : {"cpu", "gpu"}) {
+    std::string p = Explain(TpchDb(), std::string("DEVICE ") + device,
+                            "SELECT x.g0, y.a2 FROM (" + agg + ") x JOIN (" + agg + ") y ON x.g0 = y.g0");
+    CHECK(Has(p, "HASH_JOIN SEMI"));
+  }
+  con.Query("SET device = 'cpu'");
+  CHECK_EQ(All(con, "SELECT x.g0, x.a0, x.a2, y.a2 FROM (" + agg + ") x JOIN (" + agg + ") y ON x.g0 = y.g0 ORDER BY 1"),
+           All(con, "SELECT g0, a0, a2, a2 FROM (" + agg + ") ORDER BY 1"));
+  CHECK_EQ(Count(All(con, "SELECT g0 FROM (" + agg + ")"), ";"), 1u);  // two nations
 }
 
 TEST_MAIN()
