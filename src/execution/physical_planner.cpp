@@ -184,10 +184,12 @@ static PhysicalOperatorPtr Plan(LogicalOp& op, int64_t top_n_hint) {
       break;
     }
     case LogicalKind::Materialized:
-      r = std::make_unique<PhysicalMaterialized>(out_types, op.shared_id);
+      r = std::make_unique<PhysicalMaterialized>(out_types, op.shared_id, op.shared_columns);
       r->children.push_back(Plan(*op.children[0], -1));
       break;
-    case LogicalKind::SharedScan: r = std::make_unique<PhysicalSharedScan>(out_types, op.shared_id); break;
+    case LogicalKind::SharedScan:
+      r = std::make_unique<PhysicalSharedScan>(out_types, op.shared_id, op.shared_columns);
+      break;
     case LogicalKind::Window: {
       auto child = Plan(*op.children[0], -1);
       for (auto& e : op.exprs) Resolve(*e, cb[0]);

@@ -21,6 +21,9 @@ static void Collect(const LogicalOp& op, std::vector<ColumnBinding>& used) {
   if (op.kind == LogicalKind::UnionAll || op.kind == LogicalKind::RecursiveCte)
     for (auto& c : op.children)
       for (auto& b : c->Bindings()) used.push_back(b);
+  // What a Materialized node's subplan reads is its own (shared_subplans.cpp); its rows
+  // are read through the node's bindings and its SharedScans'.
+  if (op.kind == LogicalKind::Materialized) return;
   for (auto& c : op.children) Collect(*c, used);
 }
 
@@ -91,7 +94,7 @@ static bool PruneProjections(LogicalOp& op, const std::vector<ColumnBinding>& us
   return changed;
 }
 
-static std::vector<ColumnBinding> Used(const LogicalOp& root) {
+std::vector<ColumnBinding> ColumnsUsed(const LogicalOp& root) {
   std::vector<ColumnBinding> used;
   Collect(root, used);
   // The root's own outputs are used by the client.
@@ -104,10 +107,10 @@ static std::vector<ColumnBinding> Used(const LogicalOp& root) {
 void PruneColumns(LogicalOp& root) {
   for (;;) {
     std::map<ColumnBinding, ColumnBinding> rename;
-    if (!PruneProjections(root, Used(root), rename, true)) break;
+    if (!PruneProjections(root, ColumnsUsed(root), rename, true)) break;
     RenameAll(root, rename);
   }
-  Prune(root, Used(root));
+  Prune(root, ColumnsUsed(root));
 }
 
 }  // namespace tessera

@@ -35,12 +35,6 @@ namespace tessera {
 
 namespace {
 
-// The largest binding index the plan uses, so new ones do not collide.
-void MaxIndex(const LogicalOp& op, uint32_t& m) {
-  m = std::max({m, op.table_index, op.group_index, op.agg_index});
-  for (auto& c : op.children) MaxIndex(*c, m);
-}
-
 // The same argument: the same expression over the same bindings (a display name alone
 // would take t1.x for t2.x).
 bool SameArgument(const BoundExpr& a, const BoundExpr& b) { return a.children[0]->Equals(*b.children[0]); }
@@ -202,33 +196,6 @@ void Rebind(LogicalOp& op, const std::map<ColumnBinding, ColumnBinding>& remap) 
   for (auto& c : op.children) Rebind(*c, remap);
 }
 
-// A copy of the closed subtree `op` under fresh binding indices (from `next`), so the
-// copies are told apart: column pruning then reads in each only the columns its branch uses.
-void Renumber(LogicalOp& op, std::map<uint32_t, uint32_t>& fresh, uint32_t& next) {
-  auto to = [&](uint32_t& i) {
-    auto [it, added] = fresh.emplace(i, next);
-    if (added) next++;
-    i = it->second;
-  };
-  to(op.table_index);
-  to(op.group_index);
-  to(op.agg_index);
-  to(op.cte_index);
-  std::function<void(BoundExpr&)> fix = [&](BoundExpr& e) {
-    if (e.kind == BExpr::Column) to(e.binding.table);
-    for (auto& c : e.children) fix(*c);
-  };
-  ForEachOwnExpr(op, [&](BoundExprPtr& e) { fix(*e); });
-  for (auto& c : op.children) Renumber(*c, fresh, next);
-}
-
-LogicalOpPtr FreshCopy(const LogicalOp& op, uint32_t& next) {
-  LogicalOpPtr c = op.Copy();
-  std::map<uint32_t, uint32_t> fresh;
-  Renumber(*c, fresh, next);
-  return c;
-}
-
 // An aggregation whose DISTINCT aggregates are over several arguments x1..xk (or over one,
 // beside plain aggregates that do not split into partials, see DistinctArgument) becomes
 // one branch per argument set and one for the plain aggregates, each over its own copy of
@@ -286,7 +253,8 @@ bool RewriteSeveral(LogicalOp& op, LogicalOpPtr* slot, uint32_t& next,
   for (size_t b = 0; b < nb; b++) {
     LogicalOpPtr a;
     if (b + 1 < nb) {
-      a = FreshCopy(op, next);
+      std::map<uint32_t, uint32_t> fresh;  // told apart: column pruning then reads in each only its columns
+      a = CopyWithFreshBindings(op, next, fresh);
     } else {
       a = std::make_unique<LogicalOp>(LogicalKind::Aggregate);
       a->group_index = next++;
@@ -343,9 +311,7 @@ void Rewrite(LogicalOp& op, uint32_t& next, std::map<ColumnBinding, ColumnBindin
 }  // namespace
 
 void SplitDistinctAggregates(LogicalOp& root) {
-  uint32_t m = 0;
-  MaxIndex(root, m);
-  uint32_t next = m + 1;
+  uint32_t next = LargestBindingIndex(root) + 1;  // new bindings do not collide
   std::map<ColumnBinding, ColumnBinding> remap;
   Rewrite(root, next, remap);
   RewriteOne(root, nullptr, next);

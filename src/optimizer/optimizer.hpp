@@ -48,6 +48,10 @@ void SplitDistinctAggregates(LogicalOp& root);
 void PushLeftJoinRightFilters(LogicalOp& root);
 void PushFiltersToPreservedSide(LogicalOpPtr& root);
 void PruneColumns(LogicalOp& root);
+// The columns the plan's operators read, sorted and unique: their expressions' references,
+// every column of a UNION ALL's (a recursive CTE's) inputs, the root's outputs (the
+// client's); not what a Materialized node's subplan reads inside (column_pruning.cpp).
+std::vector<ColumnBinding> ColumnsUsed(const LogicalOp& root);
 void ReduceGroupsBySemiJoin(LogicalOp& root);
 void ChooseSemiJoinSides(LogicalOp& root);
 // Equal subplans (up to their bindings) computed once: Materialized / SharedScan

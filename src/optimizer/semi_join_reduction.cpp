@@ -13,12 +13,14 @@
 //
 // Legal for inner joins (either side) and for LEFT joins with the aggregate on the right
 // (unmatched right rows are not in a left join's result). P is copied, so it must be
-// deterministic (no LIMIT). The copy keeps P's bindings: it sits under a semi join, whose
-// right side nobody above reads. Applied only where P's estimated rows (an upper bound of
+// deterministic (no LIMIT). The copy gets fresh bindings (nothing above its semi join reads
+// them, but the passes after this one take every binding for one operator's: the DISTINCT
+// rewrite points an aggregation's readers at its branches by binding). Applied only where P's estimated rows (an upper bound of
 // its distinct keys) are at most a quarter of the estimated groups, so a reduction that
 // keeps nearly every group is not paid for (TPC-H q15: all suppliers).
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "optimizer/optimizer.hpp"
 
@@ -156,8 +158,15 @@ LogicalOp* GroupKeysOf(LogicalOp& side, const std::vector<BoundExprPtr>& keys, s
   return any ? x : nullptr;
 }
 
-void Reduce(LogicalOp& op) {
-  for (auto& c : op.children) Reduce(*c);
+// Points e's column references at the copy's bindings.
+void RenameTables(BoundExpr& e, const std::map<uint32_t, uint32_t>& fresh) {
+  if (e.kind == BExpr::Column)
+    if (auto it = fresh.find(e.binding.table); it != fresh.end()) e.binding.table = it->second;
+  for (auto& c : e.children) RenameTables(*c, fresh);
+}
+
+void Reduce(LogicalOp& op, uint32_t& next) {
+  for (auto& c : op.children) Reduce(*c, next);
   if (op.kind != LogicalKind::Join || op.children.size() != 2 || op.left_keys.empty()) return;
   if (op.join_type != LJoinType::Inner && op.join_type != LJoinType::Left) return;
   // The aggregate's side: the right one, or for an inner join either.
@@ -177,17 +186,20 @@ void Reduce(LogicalOp& op) {
     auto semi = std::make_unique<LogicalOp>(LogicalKind::Join);
     semi->join_type = LJoinType::Semi;
     semi->nulls_equal = op.nulls_equal;  // a decorrelated subquery's join back: NULL keys match
+    std::map<uint32_t, uint32_t> fresh;
+    LogicalOpPtr copy = CopyWithFreshBindings(other, next, fresh);
     for (size_t i = 0; i < agg_keys.size(); i++) {
       if (group_of[i] < 0) continue;
       const BoundExpr& g = *agg->groups[group_of[i]];
       if (!(g.type == other_keys[i]->type)) continue;
       semi->left_keys.push_back(g.Copy());
       semi->right_keys.push_back(other_keys[i]->Copy());
+      RenameTables(*semi->right_keys.back(), fresh);
     }
     if (semi->left_keys.empty()) continue;
     semi->estimated_rows = std::max(1.0, Rows(*agg->children[0]) * std::min(1.0, keys / groups));
     semi->children.push_back(std::move(agg->children[0]));
-    semi->children.push_back(other.Copy());
+    semi->children.push_back(std::move(copy));
     agg->children[0] = std::move(semi);
     return;
   }
@@ -195,6 +207,9 @@ void Reduce(LogicalOp& op) {
 
 }  // namespace
 
-void ReduceGroupsBySemiJoin(LogicalOp& root) { Reduce(root); }
+void ReduceGroupsBySemiJoin(LogicalOp& root) {
+  uint32_t next = LargestBindingIndex(root) + 1;
+  Reduce(root, next);
+}
 
 }  // namespace tessera

@@ -1,5 +1,7 @@
 #include "planner/logical_plan.hpp"
 
+#include <algorithm>
+
 namespace tessera {
 
 const char* JoinTypeName(LJoinType t) {
@@ -51,6 +53,7 @@ std::vector<ColumnBinding> LogicalOp::Bindings() const {
       r = children[0]->Bindings();
       for (uint32_t i = 0; i < exprs.size(); i++) r.push_back({table_index, i});
       break;
+    case LogicalKind::Materialized:
     case LogicalKind::SharedScan: r = shared_bindings; break;
     default: r = children[0]->Bindings();
   }
@@ -89,6 +92,7 @@ std::vector<Type> LogicalOp::Types() const {
       for (auto& e : values[0]) r.push_back(e->type);
       break;
     case LogicalKind::WorkingTable:
+    case LogicalKind::Materialized:
     case LogicalKind::SharedScan: r = column_types; break;
     case LogicalKind::Window:
       r = children[0]->Types();
@@ -134,6 +138,7 @@ LogicalOpPtr LogicalOp::Copy() const {
   r->cte_index = cte_index;
   r->column_types = column_types;
   r->shared_id = shared_id;
+  r->shared_columns = shared_columns;
   r->shared_bindings = shared_bindings;
   r->estimated_rows = estimated_rows;
   return r;
@@ -179,6 +184,36 @@ std::string LogicalOp::ToString(int indent) const {
   s += "\n";
   for (auto& c : children) s += c->ToString(indent + 1);
   return s;
+}
+
+uint32_t LargestBindingIndex(const LogicalOp& op) {
+  uint32_t m = std::max({op.table_index, op.group_index, op.agg_index});
+  for (auto& c : op.children) m = std::max(m, LargestBindingIndex(*c));
+  return m;
+}
+
+static void Renumber(LogicalOp& op, std::map<uint32_t, uint32_t>& fresh, uint32_t& next) {
+  auto to = [&](uint32_t& i) {
+    auto [it, added] = fresh.emplace(i, next);
+    if (added) next++;
+    i = it->second;
+  };
+  to(op.table_index);
+  to(op.group_index);
+  to(op.agg_index);
+  to(op.cte_index);
+  std::function<void(BoundExpr&)> fix = [&](BoundExpr& e) {
+    if (e.kind == BExpr::Column) to(e.binding.table);
+    for (auto& c : e.children) fix(*c);
+  };
+  ForEachOwnExpr(op, [&](BoundExprPtr& e) { fix(*e); });
+  for (auto& c : op.children) Renumber(*c, fresh, next);
+}
+
+LogicalOpPtr CopyWithFreshBindings(const LogicalOp& op, uint32_t& next, std::map<uint32_t, uint32_t>& fresh) {
+  LogicalOpPtr c = op.Copy();
+  Renumber(*c, fresh, next);
+  return c;
 }
 
 void ForEachOwnExpr(LogicalOp& op, const std::function<void(BoundExprPtr&)>& f) {

@@ -2,6 +2,7 @@
 // output is a list of ColumnBindings (see Bindings()); parents refer to those.
 #pragma once
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,9 +21,11 @@ namespace tessera {
 // `cte_index` = this node's table_index) until it adds none; outputs every row added,
 // (table_index, i). WorkingTable: those rows, `column_types`, bound (table_index, i).
 // Materialized: children[0] computed once, its rows kept for the SharedScans of the same
-// `shared_id` (optimizer/shared_subplans.cpp; CPU plans only); outputs children[0]'s
-// bindings. SharedScan: the rows of the Materialized node of its `shared_id`, under the
-// bindings of the subplan it replaced (`shared_bindings`, `column_types`).
+// `shared_id` (optimizer/shared_subplans.cpp; CPU plans only). SharedScan: the rows of the
+// Materialized node of its `shared_id`. Each of them reads the columns at `shared_columns`
+// of those rows, under the bindings of the subplan it replaced (`shared_bindings`,
+// `column_types`): children[0] may compute more columns than one reader needs (the union of
+// what the copies it replaced kept).
 enum class LogicalKind { Get, Filter, Projection, Join, Aggregate, Order, Limit, Dummy, UnionAll, Values, Window,
                          RecursiveCte, WorkingTable, Materialized, SharedScan };
 // Mark: every probe row once, plus a BOOLEAN column (binding {table_index, 0}) saying
@@ -110,8 +113,10 @@ struct LogicalOp {
   uint32_t cte_index = 0;
   std::vector<Type> column_types;
 
-  // Materialized / SharedScan: which materialization; SharedScan: its output bindings
+  // Materialized / SharedScan: which materialization; the positions of the columns read
+  // from its rows, and their output bindings (with column_types)
   uint32_t shared_id = 0;
+  std::vector<uint32_t> shared_columns;
   std::vector<ColumnBinding> shared_bindings;
 
   double estimated_rows = -1;
@@ -124,6 +129,14 @@ struct LogicalOp {
   std::vector<Type> Types() const;
   std::string ToString(int indent = 0) const;
 };
+
+// The largest binding index (table, group or aggregate index) `op` and its subtree use: a
+// pass making new bindings numbers them above it.
+uint32_t LargestBindingIndex(const LogicalOp& op);
+// A deep copy of the closed subtree `op` (its column references are to its own columns)
+// under fresh binding indices, numbered from `next` (which moves past them): the copy and
+// the original can stand in one plan. `fresh` maps each old index to its new one.
+LogicalOpPtr CopyWithFreshBindings(const LogicalOp& op, uint32_t& next, std::map<uint32_t, uint32_t>& fresh);
 
 // Every expression of `op` itself (not its children's).
 void ForEachOwnExpr(LogicalOp& op, const std::function<void(BoundExprPtr&)>& f);

@@ -13,6 +13,7 @@ std::unique_ptr<LocalState> PhysicalUnionAll::InitLocalSink() { return std::make
 void PhysicalUnionAll::Sink(DataChunk& in, LocalState& ls) {
   DataChunk c;
   c.cols = std::move(in.cols);
+  c.sel = std::move(in.sel);  // (none but a MATERIALIZED's: a UNION ALL takes dense chunks)
   c.size = in.size;
   c.batch = in.batch;
   static_cast<UnionLocal&>(ls).rows.Add(std::move(c));
