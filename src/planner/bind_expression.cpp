@@ -424,8 +424,12 @@ BoundExprPtr Binder::BindBinary(const ast::Expr& e, Ctx& ctx) {
 
 BoundExprPtr Binder::BindAggregate(const ast::Expr& e, Ctx& ctx) {
   if (IsGroupingName(e.name)) return BindGrouping(e, ctx);
-  if (!ctx.agg)
-    throw BindError("aggregate functions are not allowed in " + std::string(ctx.clause), e.pos);
+  if (!ctx.agg) {
+    const std::string clause = ctx.clause;
+    if (clause == "WHERE" || clause == "GROUP BY")  // DuckDB's words
+      throw BindError(clause + " clause cannot contain aggregates!", e.pos);
+    throw BindError("aggregate functions are not allowed in " + clause, e.pos);
+  }
   for (auto& c : e.children)
     if (AstContainsWindow(*c)) throw BindError("aggregate function calls cannot contain window function calls", c->pos);
   for (auto& c : e.children)
@@ -603,9 +607,13 @@ BoundExprPtr Binder::BindFunction(const ast::Expr& e, Ctx& ctx) {
 }
 
 BoundExprPtr Binder::Bind(const ast::Expr& e, Ctx& ctx) {
-  // In an aggregating query, an expression that equals a GROUP BY expression refers to it.
+  // A select-list alias in WHERE, GROUP BY or HAVING: its expression (bind_select_alias.cpp).
+  if (ctx.select_aliases)
+    if (BoundExprPtr b = TryBindSelectAlias(e, ctx)) return b;
+  // In an aggregating query, an expression that equals a GROUP BY expression refers to it
+  // (one naming aliases is matched part by part, as they are bound).
   if (ctx.agg && !AstContainsAggregate(e) && e.kind != ExprKind::Literal && !AstContainsSubquery(e) &&
-      !AstContainsWindow(e)) {
+      !AstContainsWindow(e) && !UsesSelectAlias(e, ctx)) {
     Ctx plain;
     plain.scope = ctx.scope;
     plain.clause = ctx.clause;

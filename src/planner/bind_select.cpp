@@ -74,8 +74,6 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
   }
   if (!plan) plan = std::make_unique<LogicalOp>(LogicalKind::Dummy);
 
-  if (stmt.where) plan = BindWhere(*stmt.where, std::move(plan), scope);
-
   // Expand the select list (* and t.*, bind_star.cpp).
   using Item = SelectListItem;
   std::vector<Item> items;
@@ -84,6 +82,12 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     else items.push_back({si.expr.get(), si.alias, nullptr});
   }
   if (items.empty()) throw BindError("SELECT list is empty after resolving * expressions!", stmt.pos);
+  // The aliases WHERE, GROUP BY and HAVING may name (bind_select_alias.cpp).
+  std::vector<std::pair<std::string, const ast::Expr*>> select_aliases;
+  for (auto& it : items)
+    if (it.expr && !it.alias.empty()) select_aliases.emplace_back(it.alias, it.expr);
+
+  if (stmt.where) plan = BindWhere(*stmt.where, std::move(plan), scope, &select_aliases);
 
   bool aggregating = !stmt.group_by.empty() || !stmt.grouping_sets.empty() || stmt.group_by_all ||
                      (stmt.having != nullptr);
@@ -115,6 +119,9 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     Ctx gctx;
     gctx.scope = &scope;
     gctx.clause = "GROUP BY";
+    Ctx galias = gctx;
+    galias.select_aliases = &select_aliases;
+    galias.alias_group_expr = true;
     for (auto& g : stmt.group_by) {
       BoundExprPtr bg;
       if (g->kind == ExprKind::Literal && g->lit == ast::LiteralKind::Integer) {
@@ -123,21 +130,14 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
           throw BindError("GROUP BY position " + g->text + " is not in the select list", g->pos);
         auto& it = items[k - 1];
         bg = it.expr ? Bind(*it.expr, gctx) : it.star_col->Copy();
-      } else if (g->kind == ExprKind::Column && g->table.empty()) {
-        try {
-          bg = Bind(*g, gctx);
-        } catch (const UserError&) {
-          // GROUP BY an output alias (the last of equal ones, as DuckDB)
-          const Item* match = nullptr;
-          for (auto& it : items)
-            if (IdentEquals(it.alias, g->name) && it.expr) match = &it;
-          if (!match) throw;
-          bg = Bind(*match->expr, gctx);
-        }
+      } else if (const ast::Expr* alias = FindSelectAlias(*g, galias)) {
+        // GROUP BY an output alias (the last of equal ones, as DuckDB), bound without aliases
+        if (AstContainsAggregate(*alias)) throw BindError("GROUP BY clause cannot contain aggregates!", alias->pos);
+        bg = Bind(*alias, gctx);
       } else {
-        bg = Bind(*g, gctx);
+        bg = Bind(*g, galias);  // an alias inside an expression is an error
       }
-      if (bg->ContainsAggregate()) throw BindError("aggregate functions are not allowed in GROUP BY", g->pos);
+      if (bg->ContainsAggregate()) throw BindError("GROUP BY clause cannot contain aggregates!", g->pos);
       uint32_t at = 0;
       while (at < agg.groups.size() && !agg.groups[at]->Equals(*bg)) at++;
       if (at == agg.groups.size()) agg.groups.push_back(std::move(bg));
@@ -186,6 +186,7 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     Ctx h = sel;
     h.clause = "HAVING";
     h.win = nullptr;
+    h.select_aliases = &select_aliases;
     having = ToBoolean(Bind(*stmt.having, h), stmt.having->pos, "argument of HAVING");
   }
 

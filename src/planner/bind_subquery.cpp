@@ -558,7 +558,8 @@ LogicalOpPtr Binder::BindLateral(const ast::TableRef& ref, Scope& scope) {
   return j;
 }
 
-LogicalOpPtr Binder::BindWhere(const ast::Expr& where, LogicalOpPtr plan, const Scope& scope) {
+LogicalOpPtr Binder::BindWhere(const ast::Expr& where, LogicalOpPtr plan, const Scope& scope,
+                               const std::vector<std::pair<std::string, const ast::Expr*>>* select_aliases) {
   // Conjuncts without subqueries filter first; the joins of subqueries follow; conjuncts
   // that use a subquery's value filter last.
   std::vector<const ast::Expr*> conj;
@@ -576,9 +577,10 @@ LogicalOpPtr Binder::BindWhere(const ast::Expr& where, LogicalOpPtr plan, const 
   ctx.scope = &scope;
   ctx.clause = "WHERE";
   ctx.joins = &joins;
+  ctx.select_aliases = select_aliases;
   std::vector<BoundExprPtr> early, late;
   for (const ast::Expr* c : conj) {
-    if (!AstContainsSubquery(*c)) {
+    if (!AstContainsSubquery(*c) && !UsesSelectAlias(*c, ctx, AstContainsSubquery)) {
       SplitConjunction(ToBoolean(Bind(*c, ctx), c->pos, "argument of WHERE"), early);
       continue;
     }

@@ -114,6 +114,12 @@ class Binder {
     WindowState* win = nullptr;   // non-null: window functions allowed
     // QUALIFY: select-list aliases a name not in scope may refer to (bound items).
     const std::vector<std::pair<std::string, const BoundExpr*>>* aliases = nullptr;
+    // WHERE, GROUP BY, HAVING: the select list's aliases (name, expression as written) a
+    // name not in the query's scope may refer to; the expression is bound in its place
+    // (bind_select_alias.cpp). `alias_group_expr`: in a GROUP BY expression, where naming
+    // an alias is an error (DuckDB allows only a bare alias there).
+    const std::vector<std::pair<std::string, const ast::Expr*>>* select_aliases = nullptr;
+    bool alias_group_expr = false;
     const char* clause = "";      // for "not allowed in WHERE" messages
     // Where subqueries may appear: the joins that evaluate them are collected here (each
     // a Join with only its right child; ApplyJoins puts the query's plan on the left).
@@ -206,6 +212,16 @@ class Binder {
                                const std::vector<std::string>& col_aliases, SourcePos pos,
                                Scope& scope, bool check_aliases, bool derived = false);
   BoundExprPtr Bind(const ast::Expr& e, Ctx& ctx);
+  // Select-list aliases in WHERE, GROUP BY and HAVING (bind_select_alias.cpp): the
+  // expression an unqualified column reference names when it is no column of the query's
+  // FROM items but an alias (the last of equal ones); whether `e` names one whose
+  // expression satisfies `pred` (or any alias, pred null); the alias bound in its place.
+  const ast::Expr* FindSelectAlias(const ast::Expr& e, const Ctx& ctx) const;
+  bool UsesSelectAlias(const ast::Expr& e, const Ctx& ctx, bool (*pred)(const ast::Expr&) = nullptr) const;
+  BoundExprPtr BindSelectAlias(const ast::Expr& ref, const ast::Expr& target, Ctx& ctx);
+  // `e` bound as the alias it names (in HAVING also a column of the FROM items that is not
+  // grouped), or null when it names none.
+  BoundExprPtr TryBindSelectAlias(const ast::Expr& e, Ctx& ctx);
   BoundExprPtr BindInner(const ast::Expr& e, Ctx& ctx);
   // What a column reference names: column `index` of a scope entry, or (QUALIFY) a
   // select-list alias's expression. Throws when it names nothing or is ambiguous.
@@ -243,7 +259,8 @@ class Binder {
   SubqueryPlan BindSubqueryPlan(const ast::Expr& e, const Ctx& ctx);
   BoundExprPtr BindSubqueryExpr(const ast::Expr& e, Ctx& ctx);
   bool BindSubqueryConjunct(const ast::Expr& e, Ctx& ctx, std::vector<BoundExprPtr>& late);
-  LogicalOpPtr BindWhere(const ast::Expr& where, LogicalOpPtr plan, const Scope& scope);
+  LogicalOpPtr BindWhere(const ast::Expr& where, LogicalOpPtr plan, const Scope& scope,
+                         const std::vector<std::pair<std::string, const ast::Expr*>>* select_aliases = nullptr);
   BoundExprPtr ToBoolean(BoundExprPtr e, SourcePos pos, const char* what);
 
   Catalog& catalog_;
