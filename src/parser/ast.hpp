@@ -95,6 +95,15 @@ struct Expr {
   // may be qualified (t.a): {qualifier or "", name}.
   std::vector<std::pair<std::string, std::string>> star_exclude;
   std::vector<std::string> star_replace;
+  // Star written as COLUMNS(...) (parse_star.cpp), which may stand inside an expression
+  // (`max(COLUMNS('p.*')) + 1`): COLUMNS(*) / COLUMNS(t.*) with the modifiers above,
+  // COLUMNS('regex') (columns_regex, the pattern in `text`), COLUMNS(['a', 'b'])
+  // (columns_list, the names in columns_names). The binder repeats the expression around
+  // it once per column it selects (bind_columns_star.cpp).
+  bool columns = false;
+  bool columns_regex = false;
+  bool columns_list = false;
+  std::vector<std::string> columns_names;
   std::unique_ptr<SelectStmt> subquery;
   // Function: a window function call, name(args) OVER (...) (parse_window.cpp); with
   // IGNORE NULLS written inside the call's parentheses.

@@ -275,7 +275,7 @@ SelectItem Parser::ParseSelectItem() {
     return item;
   }
   item.expr = ParseExpr();
-  if (item.expr->kind == ExprKind::Star) {
+  if (item.expr->kind == ExprKind::Star && !item.expr->columns) {
     ParseStarModifiers(*item.expr);
     item.expr = Done(std::move(item.expr));
     return item;

@@ -170,6 +170,7 @@ class Parser {
   SelectItem ParseSelectItem();
   void ParseSelectList(SelectStmt& s);
   void ParseStarModifiers(Expr& star);  // parse_star.cpp: EXCLUDE (...) REPLACE (...)
+  ExprPtr ParseColumnsStar(SourcePos pos);  // parse_star.cpp: COLUMNS(...) after its name
   void ParseUpsertSet(InsertStatement& st);  // parse_insert.cpp: DO UPDATE SET ... [WHERE ...]
   // parse_returning.cpp: RETURNING list, as SELECT list FROM table [AS alias] (`insert`:
   // EXCLUDED's columns are refused).

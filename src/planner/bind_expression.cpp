@@ -647,7 +647,15 @@ BoundExprPtr Binder::BindInner(const ast::Expr& e, Ctx& ctx) {
   switch (e.kind) {
     case ExprKind::Column: return BindColumn(e, ctx);
     case ExprKind::Literal: return BindLiteral(e);
-    case ExprKind::Star: throw BindError("* is not allowed here", e.pos);
+    case ExprKind::Star:
+      if (e.columns && columns_current_) {  // COLUMNS(...): the column it stands for now
+        const SelectListItem& col = *columns_current_;
+        if (!col.expr) return col.star_col->Copy();
+        ColumnsScope none(*this, nullptr);  // a REPLACE expression is bound as written
+        return Bind(*col.expr, ctx);
+      }
+      if (e.columns) throw BindError("STAR expression is not supported here", e.pos);
+      throw BindError("* is not allowed here", e.pos);
     case ExprKind::Unary: {
       auto c = Bind(*e.children[0], ctx);
       if (e.op == Op::Not) {

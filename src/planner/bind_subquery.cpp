@@ -580,6 +580,16 @@ LogicalOpPtr Binder::BindWhere(const ast::Expr& where, LogicalOpPtr plan, const 
   ctx.select_aliases = select_aliases;
   std::vector<BoundExprPtr> early, late;
   for (const ast::Expr* c : conj) {
+    if (const ast::Expr* star = FindColumnsStar(*c)) {  // COLUMNS(...): the conjunct for each column
+      const bool sub = AstContainsSubquery(*c);
+      for (auto& col : ExpandColumnsStar(*star, scope)) {
+        ColumnsScope cs(*this, &col);
+        auto b = ToBoolean(Bind(*c, ctx), c->pos, "argument of WHERE");
+        if (sub) late.push_back(std::move(b));
+        else SplitConjunction(std::move(b), early);
+      }
+      continue;
+    }
     if (!AstContainsSubquery(*c) && !UsesSelectAlias(*c, ctx, AstContainsSubquery)) {
       SplitConjunction(ToBoolean(Bind(*c, ctx), c->pos, "argument of WHERE"), early);
       continue;

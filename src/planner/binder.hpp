@@ -86,9 +86,30 @@ class Binder {
     const ast::Expr* expr;
     std::string alias;
     BoundExprPtr star_col;
+    // An expression holding COLUMNS(...) (bind_columns_star.cpp): bound with its COLUMNS
+    // standing for column `columns_at` of `columns`.
+    std::shared_ptr<const std::vector<SelectListItem>> columns = nullptr;
+    size_t columns_at = 0;
   };
   // `*` / `t.*` with its EXCLUDE and REPLACE modifiers, appended to `items` (bind_star.cpp).
   static void ExpandStar(const ast::Expr& star, const Scope& scope, std::vector<SelectListItem>& items);
+  // COLUMNS(...) (bind_columns_star.cpp): the COLUMNS stars in `e` (not in its subqueries),
+  // checked to be one and the same; the columns one selects (as ExpandStar's items); a
+  // select-list item holding them expanded into one item per column; an item bound (with
+  // its COLUMNS standing for its column).
+  static const ast::Expr* FindColumnsStar(const ast::Expr& e);
+  static std::vector<SelectListItem> ExpandColumnsStar(const ast::Expr& star, const Scope& scope);
+  static void ExpandColumnsItem(const ast::SelectItem& si, const Scope& scope, std::vector<SelectListItem>& items);
+  // While an expression holding COLUMNS is bound: the column its COLUMNS stands for.
+  const SelectListItem* columns_current_ = nullptr;
+  struct ColumnsScope {  // sets columns_current_ for a scope, restoring it after
+    Binder& b;
+    const SelectListItem* saved;
+    ColumnsScope(Binder& binder, const SelectListItem* current) : b(binder), saved(binder.columns_current_) {
+      b.columns_current_ = current;
+    }
+    ~ColumnsScope() { b.columns_current_ = saved; }
+  };
   // GROUP BY ALL (bind_group_order_all.cpp): whether select-list item `it` is a group
   // (no aggregate, not a constant; an item mixing aggregates with other columns is an error).
   static bool GroupByAllItem(const SelectListItem& it);
@@ -212,6 +233,7 @@ class Binder {
                                const std::vector<std::string>& col_aliases, SourcePos pos,
                                Scope& scope, bool check_aliases, bool derived = false);
   BoundExprPtr Bind(const ast::Expr& e, Ctx& ctx);
+  BoundExprPtr BindItem(const SelectListItem& it, Ctx& ctx);  // bind_columns_star.cpp
   // Select-list aliases in WHERE, GROUP BY and HAVING (bind_select_alias.cpp): the
   // expression an unqualified column reference names when it is no column of the query's
   // FROM items but an alias (the last of equal ones); whether `e` names one whose
