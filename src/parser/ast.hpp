@@ -121,6 +121,19 @@ struct Expr {
 // read_parquet('dir/*.parquet'), read_csv('f.csv', header = true)
 // (planner/bind_table_function.cpp, storage/file_table.hpp); also range(...) and
 // generate_series(...).
+// USING SAMPLE (a query's FROM items, before WHERE) and TABLESAMPLE (one FROM item):
+// `size` rows (ROWS, or no unit) or percent of the rows (`%`, PERCENT), by a method
+// (parse_sample.cpp; the default made explicit there: System for a percentage, Reservoir
+// for a count) with an optional seed (REPEATABLE (n), or (method, n)).
+enum class SampleMethod { System, Bernoulli, Reservoir };
+struct SampleSpec {
+  SourcePos pos;
+  double size = 0;
+  bool percent = false;
+  SampleMethod method = SampleMethod::Reservoir;
+  std::optional<int64_t> seed;
+};
+
 enum class TableRefKind { Base, Join, Subquery, Describe, ShowTables, TableFunction };
 enum class JoinType { Inner, Left, Right, Full, Cross };
 
@@ -147,6 +160,8 @@ struct TableRef {
   std::vector<std::pair<std::string, std::string>> func_options;
   // Other positional arguments (expressions: range(1, 10)), in order.
   std::vector<ExprPtr> func_args;
+  // FROM item TABLESAMPLE ... (Base, Subquery, TableFunction).
+  std::optional<SampleSpec> sample;
   explicit TableRef(TableRefKind k, SourcePos p = {}) : kind(k), pos(p) {}
 };
 using TableRefPtr = std::unique_ptr<TableRef>;
@@ -217,6 +232,8 @@ struct SelectStmt {
   ExprPtr having;
   std::vector<std::pair<std::string, std::shared_ptr<WindowSpec>>> windows;  // WINDOW w AS (...)
   ExprPtr qualify;
+  // USING SAMPLE ...: a sample of the FROM items' rows, taken before WHERE.
+  std::optional<SampleSpec> sample;
   std::vector<OrderItem> order_by;
   // ORDER BY ALL [ASC|DESC] [NULLS FIRST|LAST]: every output column, left to right
   // (order_by empty; the item's expr is null).

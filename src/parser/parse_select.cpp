@@ -241,6 +241,12 @@ std::unique_ptr<SelectStmt> Parser::ParseSelectCore() {
   if (AcceptKw("having")) s->having = ParseExpr();
   if (AcceptKw("window")) ParseWindowClause(*s);
   if (AcceptKw("qualify")) s->qualify = ParseExpr();
+  if (AtKw("using") && IsKw(Peek(), "sample")) {  // USING SAMPLE (parse_sample.cpp)
+    SourcePos pos = Cur().pos;
+    Next();
+    Next();
+    s->sample = ParseSampleSpec(pos);
+  }
   return s;
 }
 
@@ -380,6 +386,7 @@ TableRefPtr Parser::ParseTablePrimary(int* height) {
     t->func_paths.push_back(Cur().text);
     Next();
     ParseTableAlias(*t);
+    ParseTableSample(*t);
     *height = 1;
     return t;
   }
@@ -397,6 +404,7 @@ TableRefPtr Parser::ParseTablePrimary(int* height) {
     ParseTableFunctionArgs(*t);
   }
   ParseTableAlias(*t);
+  ParseTableSample(*t);
   *height = 1;
   return t;
 }
@@ -484,13 +492,14 @@ TableRefPtr Parser::SubqueryRef(std::unique_ptr<SelectStmt> q, SourcePos pos, in
   *height = last_query_height_ + 1;
   Note(*height, pos);
   ParseTableAlias(*t);
+  ParseTableSample(*t);
   return t;
 }
 
 void Parser::ParseTableAlias(TableRef& t) {
   if (AcceptKw("as")) {
     t.alias = ParseIdent();
-  } else if (IsIdentToken(Cur())) {
+  } else if (IsIdentToken(Cur()) && !AtKw("tablesample")) {
     t.alias = Spelling(Cur());
     Next();
   } else {

@@ -171,6 +171,10 @@ class Parser {
   void ParseSelectList(SelectStmt& s);
   void ParseStarModifiers(Expr& star);  // parse_star.cpp: EXCLUDE (...) REPLACE (...)
   ExprPtr ParseColumnsStar(SourcePos pos);  // parse_star.cpp: COLUMNS(...) after its name
+  // parse_sample.cpp: the sample after USING SAMPLE or TABLESAMPLE; TABLESAMPLE after a FROM
+  // item (none: nothing read).
+  SampleSpec ParseSampleSpec(SourcePos pos);
+  void ParseTableSample(TableRef& t);
   void ParseUpsertSet(InsertStatement& st);  // parse_insert.cpp: DO UPDATE SET ... [WHERE ...]
   // parse_returning.cpp: RETURNING list, as SELECT list FROM table [AS alias] (`insert`:
   // EXCLUDED's columns are refused).

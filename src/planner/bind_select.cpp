@@ -74,6 +74,7 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     plan = plan ? CrossJoin(std::move(plan), std::move(p)) : std::move(p);
   }
   if (!plan) plan = std::make_unique<LogicalOp>(LogicalKind::Dummy);
+  if (stmt.sample) plan = ApplySample(std::move(plan), *stmt.sample);  // USING SAMPLE: before WHERE
 
   // Expand the select list (* and t.*, bind_star.cpp).
   using Item = SelectListItem;

@@ -203,6 +203,11 @@ BoundExprPtr Binder::BindUsing(const ast::TableRef& ref, Scope& scope, size_t le
 }
 
 LogicalOpPtr Binder::BindFrom(const ast::TableRef& ref, Scope& scope) {
+  if (ref.sample && !ref.lateral) return ApplySample(BindFromItem(ref, scope), *ref.sample);  // TABLESAMPLE
+  return BindFromItem(ref, scope);
+}
+
+LogicalOpPtr Binder::BindFromItem(const ast::TableRef& ref, Scope& scope) {
   switch (ref.kind) {
     case ast::TableRefKind::Base: return BindBaseTable(ref, scope);
     case ast::TableRefKind::Describe:

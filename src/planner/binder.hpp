@@ -38,6 +38,9 @@ class Binder {
   // Whether what was bound holds the statement's time (now(), current_date): its plan must
   // not be cached either.
   bool reads_clock() const { return clock_micros_ >= 0; }
+  // Whether it samples rows without a seed (USING SAMPLE, TABLESAMPLE): its plan holds a
+  // seed drawn now, so it must not be cached either.
+  bool draws_random() const { return draws_random_; }
 
   // Shared typing rules (also used by the optimizer's constant folding).
   static Type CommonType(const Type& a, const Type& b, SourcePos pos = {});
@@ -186,7 +189,10 @@ class Binder {
   // DISTINCT over all of `plan`'s columns: an aggregate grouping by them all.
   LogicalOpPtr MakeDistinct(LogicalOpPtr plan, const std::vector<std::string>& names);
 
-  LogicalOpPtr BindFrom(const ast::TableRef& ref, Scope& scope);
+  LogicalOpPtr BindFrom(const ast::TableRef& ref, Scope& scope);  // with its TABLESAMPLE
+  LogicalOpPtr BindFromItem(const ast::TableRef& ref, Scope& scope);
+  // USING SAMPLE / TABLESAMPLE (bind_sample.cpp): the rows of `plan` the sample keeps.
+  LogicalOpPtr ApplySample(LogicalOpPtr plan, const ast::SampleSpec& spec);
   // JOIN ... USING (cols) / NATURAL JOIN: the condition equating the named columns of the
   // left side (scope entries [left_begin, right_begin)) with the right side's (the rest),
   // and the scope changes making each appear once (ScopeEntry::hidden, merged).
@@ -289,7 +295,8 @@ class Binder {
   const TableOverrides* overrides_ = nullptr;
   bool reads_files_ = false;
   unsigned file_threads_ = 0;
-  int64_t clock_micros_ = -1;  // the statement's time once read (now(), current_date)
+  int64_t clock_micros_ = -1;
+  bool draws_random_ = false;  // the statement's time once read (now(), current_date)
   uint32_t next_index_ = 0;
   using CteMap = IdentMap<const ast::CommonTableExpr*>;
   std::vector<CteMap> ctes_;
