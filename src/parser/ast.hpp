@@ -134,7 +134,9 @@ struct SampleSpec {
   std::optional<int64_t> seed;
 };
 
-enum class TableRefKind { Base, Join, Subquery, Describe, ShowTables, TableFunction };
+// Summarize: SUMMARIZE name | SUMMARIZE query (parse_summarize.cpp), DuckDB's statistics of
+// each column (planner/bind_summarize.cpp).
+enum class TableRefKind { Base, Join, Subquery, Describe, ShowTables, TableFunction, Summarize };
 enum class JoinType { Inner, Left, Right, Full, Cross };
 
 struct TableRef {
@@ -162,6 +164,8 @@ struct TableRef {
   std::vector<ExprPtr> func_args;
   // FROM item TABLESAMPLE ... (Base, Subquery, TableFunction).
   std::optional<SampleSpec> sample;
+  // Summarize of a query: the query's text as written.
+  std::string query_text;
   explicit TableRef(TableRefKind k, SourcePos p = {}) : kind(k), pos(p) {}
 };
 using TableRefPtr = std::unique_ptr<TableRef>;

@@ -45,6 +45,7 @@ std::unique_ptr<SelectStmt> Parser::ParseSetOperand() {
   }
   if (AtKw("select") || AtKw("from")) return ParseSelectCore();
   if (AtKw("values")) return ParseValues();
+  if (StartsSummarize(0)) return ParseSummarize();
   SyntaxError(Cur());
 }
 

@@ -207,6 +207,8 @@ class Binder {
   // Tables made from the catalog at bind time (bind_system_table.cpp): SHOW TABLES,
   // DESCRIBE, information_schema.tables and information_schema.columns.
   LogicalOpPtr BindSystemTable(const ast::TableRef& ref, Scope& scope);
+  // SUMMARIZE name | query: DuckDB's statistics of each column (bind_summarize.cpp).
+  LogicalOpPtr BindSummarize(const ast::TableRef& ref, Scope& scope);
   struct RelationColumn {
     std::string name;
     Type type;
