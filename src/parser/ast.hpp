@@ -98,11 +98,14 @@ struct Expr {
   // Star written as COLUMNS(...) (parse_star.cpp), which may stand inside an expression
   // (`max(COLUMNS('p.*')) + 1`): COLUMNS(*) / COLUMNS(t.*) with the modifiers above,
   // COLUMNS('regex') (columns_regex, the pattern in `text`), COLUMNS(['a', 'b'])
-  // (columns_list, the names in columns_names). The binder repeats the expression around
+  // (columns_list, the names in columns_names), COLUMNS(c -> cond) (columns_lambda). The binder repeats the expression around
   // it once per column it selects (bind_columns_star.cpp).
   bool columns = false;
   bool columns_regex = false;
   bool columns_list = false;
+  // COLUMNS(c -> cond) / COLUMNS(lambda c: cond): the columns whose name makes cond true,
+  // the parameter in `name`, cond the only child.
+  bool columns_lambda = false;
   std::vector<std::string> columns_names;
   std::unique_ptr<SelectStmt> subquery;
   // Function: a window function call, name(args) OVER (...) (parse_window.cpp); with

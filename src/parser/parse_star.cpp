@@ -46,7 +46,8 @@ void Parser::ParseStarModifiers(Expr& star) {
   }
 }
 
-// COLUMNS(* [modifiers]) | COLUMNS(t.* [modifiers]) | COLUMNS('regex') | COLUMNS(['a', ...]),
+// COLUMNS(* [modifiers]) | COLUMNS(t.* [modifiers]) | COLUMNS('regex') | COLUMNS(['a', ...])
+// | COLUMNS(c -> cond) | COLUMNS(lambda c: cond),
 // the word COLUMNS read: a Star with `columns` set.
 ExprPtr Parser::ParseColumnsStar(SourcePos pos) {
   ExpectOp("(");
@@ -61,6 +62,20 @@ ExprPtr Parser::ParseColumnsStar(SourcePos pos) {
     Next();
     Next();
     ParseStarModifiers(*e);
+  } else if (IsIdentToken(t) && IsOp(Peek(), "-") && IsOp(Peek(2), ">") && Peek().end == Peek(2).begin) {
+    e->columns_lambda = true;  // c -> cond
+    e->name = Spelling(t);
+    Next();
+    Next();
+    Next();
+    e->children.push_back(ParseExpr());
+  } else if (IsKw(t, "lambda") && IsIdentToken(Peek()) && IsOp(Peek(2), ":")) {
+    e->columns_lambda = true;  // lambda c: cond
+    e->name = Spelling(Peek());
+    Next();
+    Next();
+    Next();
+    e->children.push_back(ParseExpr());
   } else if (t.kind == TokenKind::String) {
     e->columns_regex = true;
     e->text = t.text;

@@ -1,12 +1,16 @@
 // DuckDB's COLUMNS(...) star expression: COLUMNS(*) / COLUMNS(t.*) (with EXCLUDE and
 // REPLACE), COLUMNS('regex') (the columns whose name the RE2 pattern matches anywhere,
-// case-sensitively, as DuckDB) and COLUMNS(['a', 'b']) (the named columns, in the FROM
-// items' order). Unlike `*` it may stand inside an expression: a select-list item holding
+// case-sensitively, as DuckDB), COLUMNS(['a', 'b']) (the named columns, in the FROM
+// items' order) and COLUMNS(c -> cond) / COLUMNS(lambda c: cond) (the columns whose name, as
+// c, makes cond true). Unlike `*` it may stand inside an expression: a select-list item holding
 // it becomes one item per selected column, the expression bound with COLUMNS standing for
 // that column (Binder::columns_current_), named as the column unless the item has an
 // alias (`SELECT max(COLUMNS('.*price')) FROM t`: one max per price column). In WHERE a
 // conjunct holding it is one conjunct per column (all must hold); in ORDER BY one key per
 // column. An expression may hold COLUMNS more than once only when they are the same.
+#include <functional>
+
+#include "execution/expression_executor.hpp"
 #include "function/regex_ops.hpp"
 #include "planner/binder.hpp"
 #include "planner/binder_internal.hpp"
@@ -18,7 +22,9 @@ using ast::ExprKind;
 namespace {
 
 bool SameColumnsStar(const ast::Expr& a, const ast::Expr& b) {
-  if (a.columns_regex != b.columns_regex || a.columns_list != b.columns_list) return false;
+  if (a.columns_regex != b.columns_regex || a.columns_list != b.columns_list || a.columns_lambda != b.columns_lambda)
+    return false;
+  if (a.columns_lambda) return &a == &b;
   if (a.columns_regex) return a.text == b.text;
   if (a.columns_list) {
     if (a.columns_names.size() != b.columns_names.size()) return false;
@@ -63,7 +69,7 @@ const ast::Expr* Binder::FindColumnsStar(const ast::Expr& e) {
 
 std::vector<Binder::SelectListItem> Binder::ExpandColumnsStar(const ast::Expr& star, const Scope& scope) {
   std::vector<SelectListItem> out;
-  if (!star.columns_regex && !star.columns_list) {
+  if (!star.columns_regex && !star.columns_list && !star.columns_lambda) {
     ExpandStar(star, scope, out);
     return out;
   }
@@ -84,6 +90,8 @@ std::vector<Binder::SelectListItem> Binder::ExpandColumnsStar(const ast::Expr& s
       bool take = false;
       if (re) {
         take = re->PartialMatch(name);
+      } else if (star.columns_lambda) {
+        take = ColumnsLambdaTakes(star, name);
       } else {
         for (size_t k = 0; k < star.columns_names.size(); k++)
           if (IdentEquals(star.columns_names[k], name)) take = found[k] = true;
@@ -96,7 +104,39 @@ std::vector<Binder::SelectListItem> Binder::ExpandColumnsStar(const ast::Expr& s
                       star.pos);
   if (re && out.empty())
     throw BindError("No matching columns found that match regex \"" + star.text + "\"", star.pos);
+  if (star.columns_lambda && out.empty())
+    throw BindError("Star expression \"COLUMNS(" + star.name + " -> ...)\" resulted in an empty set of columns", star.pos);
   return out;
+}
+
+bool Binder::ColumnsLambdaTakes(const ast::Expr& star, const std::string& name) {
+  // The condition sees only its parameter (a VARCHAR constant): no FROM items, no enclosing
+  // query's columns.
+  const Scope none;
+  const BoundExprPtr value = MakeConstant(Value::Varchar(name));
+  std::vector<std::pair<std::string, const BoundExpr*>> param{{star.name, value.get()}};
+  Ctx ctx;
+  ctx.scope = &none;
+  ctx.aliases = &param;
+  ctx.clause = "COLUMNS";
+  std::vector<const Scope*> outer;
+  std::swap(outer, outer_scopes_);
+  struct Restore {
+    std::vector<const Scope*>& a;
+    std::vector<const Scope*>& b;
+    ~Restore() { std::swap(a, b); }
+  } restore{outer, outer_scopes_};
+  std::function<void(const ast::Expr&)> only_param = [&](const ast::Expr& e) {
+    if (e.kind == ExprKind::Column && (!e.table.empty() || !IdentEquals(e.name, star.name)))
+      throw BindError("Failed to bind \"" + e.name + "\" - COLUMNS expression can only contain lambda parameters",
+                      e.pos);
+    for (auto& c : e.children)
+      if (c) only_param(*c);
+  };
+  only_param(*star.children[0]);
+  BoundExprPtr cond = ToBoolean(Bind(*star.children[0], ctx), star.children[0]->pos, "COLUMNS lambda");
+  const Value v = EvaluateConstant(*cond);
+  return !v.is_null() && v.int_value() != 0;
 }
 
 void Binder::ExpandColumnsItem(const ast::SelectItem& si, const Scope& scope, std::vector<SelectListItem>& items) {

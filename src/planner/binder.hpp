@@ -101,8 +101,10 @@ class Binder {
   // select-list item holding them expanded into one item per column; an item bound (with
   // its COLUMNS standing for its column).
   static const ast::Expr* FindColumnsStar(const ast::Expr& e);
-  static std::vector<SelectListItem> ExpandColumnsStar(const ast::Expr& star, const Scope& scope);
-  static void ExpandColumnsItem(const ast::SelectItem& si, const Scope& scope, std::vector<SelectListItem>& items);
+  std::vector<SelectListItem> ExpandColumnsStar(const ast::Expr& star, const Scope& scope);
+  void ExpandColumnsItem(const ast::SelectItem& si, const Scope& scope, std::vector<SelectListItem>& items);
+  // COLUMNS(c -> cond): whether cond holds with c the column's name.
+  bool ColumnsLambdaTakes(const ast::Expr& star, const std::string& name);
   // While an expression holding COLUMNS is bound: the column its COLUMNS stands for.
   const SelectListItem* columns_current_ = nullptr;
   struct ColumnsScope {  // sets columns_current_ for a scope, restoring it after

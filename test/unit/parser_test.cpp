@@ -411,6 +411,12 @@ TEST(columns_sample_summarize) {
   CHECK_EQ(q->select_list[3].expr->columns_names.size(), (size_t)2);
   CHECK_EQ(q->select_list[3].alias, std::string("x"));
   ExpectError("SELECT COLUMNS(1) FROM t", 1, 16, "COLUMNS expects", ErrorKind::Binder);
+  Q l = Sel("SELECT COLUMNS(c -> c LIKE 'x%'), COLUMNS(lambda k: k = 'a') FROM t");
+  CHECK(l->select_list[0].expr->columns_lambda);
+  CHECK_EQ(l->select_list[0].expr->name, std::string("c"));
+  CHECK_EQ(Dump(*l->select_list[0].expr->children[0]), std::string("(like c 'x%')"));
+  CHECK(l->select_list[1].expr->columns_lambda);
+  CHECK_EQ(l->select_list[1].expr->name, std::string("k"));
 
   Q s1 = Sel("SELECT * FROM t WHERE a > 1 USING SAMPLE 10% (bernoulli, 42) ORDER BY a");
   CHECK(s1->sample.has_value() && s1->sample->percent && s1->sample->method == SampleMethod::Bernoulli);
