@@ -26,10 +26,12 @@ std::vector<ScalarFunction> MathFunctions();
 // regexp_matches, regexp_full_match, regexp_replace, regexp_extract
 // (scalar_functions_regex.cpp).
 std::vector<ScalarFunction> RegexFunctions();
-// random, setseed (scalar_functions_random.cpp).
+// random, setseed, the samples' sample_key (scalar_functions_random.cpp).
 std::vector<ScalarFunction> RandomFunctions();
 // &, |, xor, <<, >>, ~, bit_count (scalar_functions_bitwise.cpp).
 std::vector<ScalarFunction> BitwiseFunctions();
+// format, printf (scalar_functions_format.cpp, over format_ops.hpp).
+std::vector<ScalarFunction> FormatFunctions();
 
 // Shared by the families' bind hooks: the arity check with the binder's message.
 void ExpectScalarArgs(const ScalarCall& c, size_t lo, size_t hi);

@@ -137,7 +137,7 @@ const std::vector<ScalarFunction>& Table() {
   };
   static const bool families = [] {
     for (auto* family : {TextFunctions, NumericFunctions, DateFunctions, TimestampFunctions, MathFunctions,
-                         RegexFunctions, RandomFunctions, BitwiseFunctions})
+                         RegexFunctions, RandomFunctions, BitwiseFunctions, FormatFunctions})
       for (ScalarFunction& f : family()) table.push_back(std::move(f));
     return true;
   }();

@@ -95,6 +95,18 @@ struct Expr {
   // may be qualified (t.a): {qualifier or "", name}.
   std::vector<std::pair<std::string, std::string>> star_exclude;
   std::vector<std::string> star_replace;
+  // Star written as COLUMNS(...) (parse_star.cpp), which may stand inside an expression
+  // (`max(COLUMNS('p.*')) + 1`): COLUMNS(*) / COLUMNS(t.*) with the modifiers above,
+  // COLUMNS('regex') (columns_regex, the pattern in `text`), COLUMNS(['a', 'b'])
+  // (columns_list, the names in columns_names), COLUMNS(c -> cond) (columns_lambda). The binder repeats the expression around
+  // it once per column it selects (bind_columns_star.cpp).
+  bool columns = false;
+  bool columns_regex = false;
+  bool columns_list = false;
+  // COLUMNS(c -> cond) / COLUMNS(lambda c: cond): the columns whose name makes cond true,
+  // the parameter in `name`, cond the only child.
+  bool columns_lambda = false;
+  std::vector<std::string> columns_names;
   std::unique_ptr<SelectStmt> subquery;
   // Function: a window function call, name(args) OVER (...) (parse_window.cpp); with
   // IGNORE NULLS written inside the call's parentheses.
@@ -112,7 +124,22 @@ struct Expr {
 // read_parquet('dir/*.parquet'), read_csv('f.csv', header = true)
 // (planner/bind_table_function.cpp, storage/file_table.hpp); also range(...) and
 // generate_series(...).
-enum class TableRefKind { Base, Join, Subquery, Describe, ShowTables, TableFunction };
+// USING SAMPLE (a query's FROM items, before WHERE) and TABLESAMPLE (one FROM item):
+// `size` rows (ROWS, or no unit) or percent of the rows (`%`, PERCENT), by a method
+// (parse_sample.cpp; the default made explicit there: System for a percentage, Reservoir
+// for a count) with an optional seed (REPEATABLE (n), or (method, n)).
+enum class SampleMethod { System, Bernoulli, Reservoir };
+struct SampleSpec {
+  SourcePos pos;
+  double size = 0;
+  bool percent = false;
+  SampleMethod method = SampleMethod::Reservoir;
+  std::optional<int64_t> seed;
+};
+
+// Summarize: SUMMARIZE name | SUMMARIZE query (parse_summarize.cpp), DuckDB's statistics of
+// each column (planner/bind_summarize.cpp).
+enum class TableRefKind { Base, Join, Subquery, Describe, ShowTables, TableFunction, Summarize };
 enum class JoinType { Inner, Left, Right, Full, Cross };
 
 struct TableRef {
@@ -138,6 +165,10 @@ struct TableRef {
   std::vector<std::pair<std::string, std::string>> func_options;
   // Other positional arguments (expressions: range(1, 10)), in order.
   std::vector<ExprPtr> func_args;
+  // FROM item TABLESAMPLE ... (Base, Subquery, TableFunction).
+  std::optional<SampleSpec> sample;
+  // Summarize of a query: the query's text as written.
+  std::string query_text;
   explicit TableRef(TableRefKind k, SourcePos p = {}) : kind(k), pos(p) {}
 };
 using TableRefPtr = std::unique_ptr<TableRef>;
@@ -208,6 +239,8 @@ struct SelectStmt {
   ExprPtr having;
   std::vector<std::pair<std::string, std::shared_ptr<WindowSpec>>> windows;  // WINDOW w AS (...)
   ExprPtr qualify;
+  // USING SAMPLE ...: a sample of the FROM items' rows, taken before WHERE.
+  std::optional<SampleSpec> sample;
   std::vector<OrderItem> order_by;
   // ORDER BY ALL [ASC|DESC] [NULLS FIRST|LAST]: every output column, left to right
   // (order_by empty; the item's expr is null).

@@ -384,7 +384,10 @@ ExprPtr Parser::ParseNameExpr() {
     }
   }
   // Function names are matched (and shown) in lower case, quoted or not, as in DuckDB.
-  if (AtOp("(")) return ParseCall(IdentFold(name), pos);
+  if (AtOp("(")) {
+    if (word && IdentEquals(name, "columns")) return ParseColumnsStar(pos);  // parse_star.cpp
+    return ParseCall(IdentFold(name), pos);
+  }
   if (AcceptOp(".")) {
     if (AcceptOp("*")) {
       auto e = std::make_unique<Expr>(ExprKind::Star, pos);

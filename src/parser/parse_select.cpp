@@ -45,6 +45,7 @@ std::unique_ptr<SelectStmt> Parser::ParseSetOperand() {
   }
   if (AtKw("select") || AtKw("from")) return ParseSelectCore();
   if (AtKw("values")) return ParseValues();
+  if (StartsSummarize(0)) return ParseSummarize();
   SyntaxError(Cur());
 }
 
@@ -249,6 +250,12 @@ std::unique_ptr<SelectStmt> Parser::ParseSelectCore() {
   if (AcceptKw("having")) s->having = ParseExpr();
   if (AcceptKw("window")) ParseWindowClause(*s);
   if (AcceptKw("qualify")) s->qualify = ParseExpr();
+  if (AtKw("using") && IsKw(Peek(), "sample")) {  // USING SAMPLE (parse_sample.cpp)
+    SourcePos pos = Cur().pos;
+    Next();
+    Next();
+    s->sample = ParseSampleSpec(pos);
+  }
   return s;
 }
 
@@ -283,7 +290,7 @@ SelectItem Parser::ParseSelectItem() {
     return item;
   }
   item.expr = ParseExpr();
-  if (item.expr->kind == ExprKind::Star) {
+  if (item.expr->kind == ExprKind::Star && !item.expr->columns) {
     ParseStarModifiers(*item.expr);
     item.expr = Done(std::move(item.expr));
     return item;
@@ -388,6 +395,7 @@ TableRefPtr Parser::ParseTablePrimary(int* height) {
     t->func_paths.push_back(Cur().text);
     Next();
     ParseTableAlias(*t);
+    ParseTableSample(*t);
     *height = 1;
     return t;
   }
@@ -405,6 +413,7 @@ TableRefPtr Parser::ParseTablePrimary(int* height) {
     ParseTableFunctionArgs(*t);
   }
   ParseTableAlias(*t);
+  ParseTableSample(*t);
   *height = 1;
   return t;
 }
@@ -492,13 +501,14 @@ TableRefPtr Parser::SubqueryRef(std::unique_ptr<SelectStmt> q, SourcePos pos, in
   *height = last_query_height_ + 1;
   Note(*height, pos);
   ParseTableAlias(*t);
+  ParseTableSample(*t);
   return t;
 }
 
 void Parser::ParseTableAlias(TableRef& t) {
   if (AcceptKw("as")) {
     t.alias = ParseIdent();
-  } else if (IsIdentToken(Cur())) {
+  } else if (IsIdentToken(Cur()) && !AtKw("tablesample")) {
     t.alias = Spelling(Cur());
     Next();
   } else {

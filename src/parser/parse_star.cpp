@@ -1,6 +1,7 @@
 // Star modifiers: * [EXCLUDE (col, ...) | EXCLUDE col] [REPLACE (expr AS col, ...) |
 // REPLACE expr AS col], also after t.* (DuckDB's order: EXCLUDE before REPLACE). The
-// binder (bind_star.cpp) applies them when it expands the star.
+// binder (bind_star.cpp) applies them when it expands the star. And DuckDB's COLUMNS(...)
+// star expression, which may stand inside expressions (bind_columns_star.cpp).
 #include "common/ascii.hpp"
 #include "common/identifier.hpp"
 #include "parser/parser_internal.hpp"
@@ -43,6 +44,60 @@ void Parser::ParseStarModifiers(Expr& star) {
     } while (paren && AcceptOp(","));
     if (paren) ExpectOp(")");
   }
+}
+
+// COLUMNS(* [modifiers]) | COLUMNS(t.* [modifiers]) | COLUMNS('regex') | COLUMNS(['a', ...])
+// | COLUMNS(c -> cond) | COLUMNS(lambda c: cond),
+// the word COLUMNS read: a Star with `columns` set.
+ExprPtr Parser::ParseColumnsStar(SourcePos pos) {
+  ExpectOp("(");
+  auto e = std::make_unique<Expr>(ExprKind::Star, pos);
+  e->columns = true;
+  const Token& t = Cur();
+  if (AcceptOp("*")) {
+    ParseStarModifiers(*e);
+  } else if (IsIdentToken(t) && IsOp(Peek(), ".") && IsOp(Peek(2), "*")) {
+    e->table = Spelling(t);
+    Next();
+    Next();
+    Next();
+    ParseStarModifiers(*e);
+  } else if (IsIdentToken(t) && IsOp(Peek(), "-") && IsOp(Peek(2), ">") && Peek().end == Peek(2).begin) {
+    e->columns_lambda = true;  // c -> cond
+    e->name = Spelling(t);
+    Next();
+    Next();
+    Next();
+    e->children.push_back(ParseExpr());
+  } else if (IsKw(t, "lambda") && IsIdentToken(Peek()) && IsOp(Peek(2), ":")) {
+    e->columns_lambda = true;  // lambda c: cond
+    e->name = Spelling(Peek());
+    Next();
+    Next();
+    Next();
+    e->children.push_back(ParseExpr());
+  } else if (t.kind == TokenKind::String) {
+    e->columns_regex = true;
+    e->text = t.text;
+    Next();
+  } else if (AtOp("[")) {
+    Next();
+    e->columns_list = true;
+    {
+      do {
+        if (Cur().kind != TokenKind::String)
+          throw UserError(ErrorKind::Binder, "COLUMNS expects either a VARCHAR argument (regex) or a LIST of VARCHAR (list of columns)", Cur().pos);
+        e->columns_names.push_back(Cur().text);
+        Next();
+      } while (AcceptOp(","));
+    }
+    ExpectOp("]");
+  } else {
+    throw UserError(ErrorKind::Binder,
+                    "COLUMNS expects either a VARCHAR argument (regex) or a LIST of VARCHAR (list of columns)", t.pos);
+  }
+  ExpectOp(")");
+  return Done(std::move(e));
 }
 
 }  // namespace tessera::parser_internal

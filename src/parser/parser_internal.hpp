@@ -79,7 +79,14 @@ class Parser {
   bool StartsQuery(size_t k) const {
     const Token& t = Peek(k);
     return IsKw(t, "select") || IsKw(t, "with") || IsKw(t, "from") ||
-           (IsKw(t, "values") && IsOp(Peek(k + 1), "("));
+           (IsKw(t, "values") && IsOp(Peek(k + 1), "(")) || StartsSummarize(k);
+  }
+  // SUMMARIZE name | SUMMARIZE query (parse_summarize.cpp), k tokens ahead.
+  bool StartsSummarize(size_t k) const {
+    if (!IsKw(Peek(k), "summarize")) return false;
+    const Token& n = Peek(k + 1);
+    return IsIdentToken(n) || IsOp(n, "(") || IsKw(n, "select") || IsKw(n, "with") || IsKw(n, "from") ||
+           IsKw(n, "values");
   }
   // A token that continues a query after a complete (parenthesised) operand.
   bool AtQueryTail() const {
@@ -170,6 +177,12 @@ class Parser {
   SelectItem ParseSelectItem();
   void ParseSelectList(SelectStmt& s);
   void ParseStarModifiers(Expr& star);  // parse_star.cpp: EXCLUDE (...) REPLACE (...)
+  ExprPtr ParseColumnsStar(SourcePos pos);  // parse_star.cpp: COLUMNS(...) after its name
+  std::unique_ptr<SelectStmt> ParseSummarize();  // parse_summarize.cpp
+  // parse_sample.cpp: the sample after USING SAMPLE or TABLESAMPLE; TABLESAMPLE after a FROM
+  // item (none: nothing read).
+  SampleSpec ParseSampleSpec(SourcePos pos);
+  void ParseTableSample(TableRef& t);
   void ParseUpsertSet(InsertStatement& st);  // parse_insert.cpp: DO UPDATE SET ... [WHERE ...]
   // parse_returning.cpp: RETURNING list, as SELECT list FROM table [AS alias] (`insert`:
   // EXCLUDED's columns are refused).

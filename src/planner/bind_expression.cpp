@@ -424,8 +424,12 @@ BoundExprPtr Binder::BindBinary(const ast::Expr& e, Ctx& ctx) {
 
 BoundExprPtr Binder::BindAggregate(const ast::Expr& e, Ctx& ctx) {
   if (IsGroupingName(e.name)) return BindGrouping(e, ctx);
-  if (!ctx.agg)
-    throw BindError("aggregate functions are not allowed in " + std::string(ctx.clause), e.pos);
+  if (!ctx.agg) {
+    const std::string clause = ctx.clause;
+    if (clause == "WHERE" || clause == "GROUP BY")  // DuckDB's words
+      throw BindError(clause + " clause cannot contain aggregates!", e.pos);
+    throw BindError("aggregate functions are not allowed in " + clause, e.pos);
+  }
   for (auto& c : e.children)
     if (AstContainsWindow(*c)) throw BindError("aggregate function calls cannot contain window function calls", c->pos);
   for (auto& c : e.children)
@@ -604,9 +608,13 @@ BoundExprPtr Binder::BindFunction(const ast::Expr& e, Ctx& ctx) {
 }
 
 BoundExprPtr Binder::Bind(const ast::Expr& e, Ctx& ctx) {
-  // In an aggregating query, an expression that equals a GROUP BY expression refers to it.
+  // A select-list alias in WHERE, GROUP BY or HAVING: its expression (bind_select_alias.cpp).
+  if (ctx.select_aliases)
+    if (BoundExprPtr b = TryBindSelectAlias(e, ctx)) return b;
+  // In an aggregating query, an expression that equals a GROUP BY expression refers to it
+  // (one naming aliases is matched part by part, as they are bound).
   if (ctx.agg && !AstContainsAggregate(e) && e.kind != ExprKind::Literal && !AstContainsSubquery(e) &&
-      !AstContainsWindow(e)) {
+      !AstContainsWindow(e) && !UsesSelectAlias(e, ctx)) {
     Ctx plain;
     plain.scope = ctx.scope;
     plain.clause = ctx.clause;
@@ -640,7 +648,15 @@ BoundExprPtr Binder::BindInner(const ast::Expr& e, Ctx& ctx) {
   switch (e.kind) {
     case ExprKind::Column: return BindColumn(e, ctx);
     case ExprKind::Literal: return BindLiteral(e);
-    case ExprKind::Star: throw BindError("* is not allowed here", e.pos);
+    case ExprKind::Star:
+      if (e.columns && columns_current_) {  // COLUMNS(...): the column it stands for now
+        const SelectListItem& col = *columns_current_;
+        if (!col.expr) return col.star_col->Copy();
+        ColumnsScope none(*this, nullptr);  // a REPLACE expression is bound as written
+        return Bind(*col.expr, ctx);
+      }
+      if (e.columns) throw BindError("STAR expression is not supported here", e.pos);
+      throw BindError("* is not allowed here", e.pos);
     case ExprKind::Unary: {
       auto c = Bind(*e.children[0], ctx);
       if (e.op == Op::Not) {

@@ -12,7 +12,7 @@ namespace {
 
 // Whether e reads a column outside aggregate calls (not looking into subqueries).
 bool ColumnOutsideAggregate(const ast::Expr& e) {
-  if (e.kind == ast::ExprKind::Column) return true;
+  if (e.kind == ast::ExprKind::Column || (e.kind == ast::ExprKind::Star && e.columns)) return true;
   if (e.kind == ast::ExprKind::Function && IsAggregateName(e.name) && !e.over) return false;
   for (auto& c : e.children)
     if (c && ColumnOutsideAggregate(*c)) return true;

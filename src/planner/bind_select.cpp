@@ -53,6 +53,7 @@ LogicalOpPtr Binder::MakeDistinct(LogicalOpPtr plan, const std::vector<std::stri
 BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
   ctes_.emplace_back();
   struct CtePop { std::vector<CteMap>& v; ~CtePop() { v.pop_back(); } } pop{ctes_};
+  ColumnsScope own_columns(*this, nullptr);  // an enclosing item's COLUMNS is not this query's
   for (auto& cte : stmt.ctes) ctes_.back()[cte.name] = &cte;
   if (stmt.set_op != ast::SetOpKind::None) {
     std::vector<std::string> other_names;
@@ -73,17 +74,23 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     plan = plan ? CrossJoin(std::move(plan), std::move(p)) : std::move(p);
   }
   if (!plan) plan = std::make_unique<LogicalOp>(LogicalKind::Dummy);
-
-  if (stmt.where) plan = BindWhere(*stmt.where, std::move(plan), scope);
+  if (stmt.sample) plan = ApplySample(std::move(plan), *stmt.sample);  // USING SAMPLE: before WHERE
 
   // Expand the select list (* and t.*, bind_star.cpp).
   using Item = SelectListItem;
   std::vector<Item> items;
   for (auto& si : stmt.select_list) {
-    if (si.expr->kind == ExprKind::Star) ExpandStar(*si.expr, scope, items);
+    if (si.expr->kind == ExprKind::Star && !si.expr->columns) ExpandStar(*si.expr, scope, items);
+    else if (FindColumnsStar(*si.expr)) ExpandColumnsItem(si, scope, items);  // bind_columns_star.cpp
     else items.push_back({si.expr.get(), si.alias, nullptr});
   }
   if (items.empty()) throw BindError("SELECT list is empty after resolving * expressions!", stmt.pos);
+  // The aliases WHERE, GROUP BY and HAVING may name (bind_select_alias.cpp).
+  std::vector<std::pair<std::string, const ast::Expr*>> select_aliases;
+  for (auto& it : items)
+    if (it.expr && !it.alias.empty() && !it.columns) select_aliases.emplace_back(it.alias, it.expr);
+
+  if (stmt.where) plan = BindWhere(*stmt.where, std::move(plan), scope, &select_aliases);
 
   bool aggregating = !stmt.group_by.empty() || !stmt.grouping_sets.empty() || stmt.group_by_all ||
                      (stmt.having != nullptr);
@@ -115,29 +122,24 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     Ctx gctx;
     gctx.scope = &scope;
     gctx.clause = "GROUP BY";
+    Ctx galias = gctx;
+    galias.select_aliases = &select_aliases;
+    galias.alias_group_expr = true;
     for (auto& g : stmt.group_by) {
       BoundExprPtr bg;
       if (g->kind == ExprKind::Literal && g->lit == ast::LiteralKind::Integer) {
         int64_t k = SelectListPosition(g->text);
         if (k < 1 || k > (int64_t)items.size())
           throw BindError("GROUP BY position " + g->text + " is not in the select list", g->pos);
-        auto& it = items[k - 1];
-        bg = it.expr ? Bind(*it.expr, gctx) : it.star_col->Copy();
-      } else if (g->kind == ExprKind::Column && g->table.empty()) {
-        try {
-          bg = Bind(*g, gctx);
-        } catch (const UserError&) {
-          // GROUP BY an output alias (the last of equal ones, as DuckDB)
-          const Item* match = nullptr;
-          for (auto& it : items)
-            if (IdentEquals(it.alias, g->name) && it.expr) match = &it;
-          if (!match) throw;
-          bg = Bind(*match->expr, gctx);
-        }
+        bg = BindItem(items[k - 1], gctx);
+      } else if (const ast::Expr* alias = FindSelectAlias(*g, galias)) {
+        // GROUP BY an output alias (the last of equal ones, as DuckDB), bound without aliases
+        if (AstContainsAggregate(*alias)) throw BindError("GROUP BY clause cannot contain aggregates!", alias->pos);
+        bg = Bind(*alias, gctx);
       } else {
-        bg = Bind(*g, gctx);
+        bg = Bind(*g, galias);  // an alias inside an expression is an error
       }
-      if (bg->ContainsAggregate()) throw BindError("aggregate functions are not allowed in GROUP BY", g->pos);
+      if (bg->ContainsAggregate()) throw BindError("GROUP BY clause cannot contain aggregates!", g->pos);
       uint32_t at = 0;
       while (at < agg.groups.size() && !agg.groups[at]->Equals(*bg)) at++;
       if (at == agg.groups.size()) agg.groups.push_back(std::move(bg));
@@ -146,7 +148,7 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     if (stmt.group_by_all) {  // GROUP BY ALL: the items with no aggregate (bind_group_order_all.cpp)
       for (auto& it : items) {
         if (!GroupByAllItem(it)) continue;
-        BoundExprPtr bg = it.expr ? Bind(*it.expr, gctx) : it.star_col->Copy();
+        BoundExprPtr bg = BindItem(it, gctx);
         uint32_t at = 0;
         while (at < agg.groups.size() && !agg.groups[at]->Equals(*bg)) at++;
         if (at == agg.groups.size()) agg.groups.push_back(std::move(bg));
@@ -162,7 +164,7 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
   for (auto& it : items) {
     BoundExprPtr b;
     if (it.expr) {
-      b = Bind(*it.expr, sel);
+      b = BindItem(it, sel);
       names.push_back(!it.alias.empty()                     ? it.alias
                       : it.expr->kind == ExprKind::Column ? ColumnDisplayName(*it.expr, sel)
                                                           : DisplayName(*it.expr, *b));
@@ -186,6 +188,7 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     Ctx h = sel;
     h.clause = "HAVING";
     h.win = nullptr;
+    h.select_aliases = &select_aliases;
     having = ToBoolean(Bind(*stmt.having, h), stmt.having->pos, "argument of HAVING");
   }
 
@@ -243,13 +246,23 @@ BoundQuery Binder::BindSelect(const ast::SelectStmt& stmt) {
     orders.push_back(std::move(spec));
   }
   for (auto& o : stmt.order_by) {
-    const int idx = output_column(*o.expr, "ORDER BY");
-    OrderSpec spec;
-    spec.desc = o.desc;
-    spec.nulls_first = o.nulls_first.value_or(false);  // DuckDB: NULLS LAST for ASC and DESC
-    spec.expr = MakeColumn({proj->table_index, (uint32_t)idx}, proj->exprs[idx]->type,
-                           idx < (int)names.size() ? names[idx] : proj->exprs[idx]->ToString());
-    orders.push_back(std::move(spec));
+    auto add_order = [&] {
+      const int idx = output_column(*o.expr, "ORDER BY");
+      OrderSpec spec;
+      spec.desc = o.desc;
+      spec.nulls_first = o.nulls_first.value_or(false);  // DuckDB: NULLS LAST for ASC and DESC
+      spec.expr = MakeColumn({proj->table_index, (uint32_t)idx}, proj->exprs[idx]->type,
+                             idx < (int)names.size() ? names[idx] : proj->exprs[idx]->ToString());
+      orders.push_back(std::move(spec));
+    };
+    if (const ast::Expr* star = FindColumnsStar(*o.expr)) {  // one key per column (bind_columns_star.cpp)
+      for (auto& col : ExpandColumnsStar(*star, scope)) {
+        ColumnsScope cs(*this, &col);
+        add_order();
+      }
+    } else {
+      add_order();
+    }
   }
   std::vector<int> distinct_on;
   for (auto& e : stmt.distinct_on) distinct_on.push_back(output_column(*e, "DISTINCT ON"));

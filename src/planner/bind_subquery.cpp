@@ -558,7 +558,8 @@ LogicalOpPtr Binder::BindLateral(const ast::TableRef& ref, Scope& scope) {
   return j;
 }
 
-LogicalOpPtr Binder::BindWhere(const ast::Expr& where, LogicalOpPtr plan, const Scope& scope) {
+LogicalOpPtr Binder::BindWhere(const ast::Expr& where, LogicalOpPtr plan, const Scope& scope,
+                               const std::vector<std::pair<std::string, const ast::Expr*>>* select_aliases) {
   // Conjuncts without subqueries filter first; the joins of subqueries follow; conjuncts
   // that use a subquery's value filter last.
   std::vector<const ast::Expr*> conj;
@@ -576,9 +577,20 @@ LogicalOpPtr Binder::BindWhere(const ast::Expr& where, LogicalOpPtr plan, const 
   ctx.scope = &scope;
   ctx.clause = "WHERE";
   ctx.joins = &joins;
+  ctx.select_aliases = select_aliases;
   std::vector<BoundExprPtr> early, late;
   for (const ast::Expr* c : conj) {
-    if (!AstContainsSubquery(*c)) {
+    if (const ast::Expr* star = FindColumnsStar(*c)) {  // COLUMNS(...): the conjunct for each column
+      const bool sub = AstContainsSubquery(*c);
+      for (auto& col : ExpandColumnsStar(*star, scope)) {
+        ColumnsScope cs(*this, &col);
+        auto b = ToBoolean(Bind(*c, ctx), c->pos, "argument of WHERE");
+        if (sub) late.push_back(std::move(b));
+        else SplitConjunction(std::move(b), early);
+      }
+      continue;
+    }
+    if (!AstContainsSubquery(*c) && !UsesSelectAlias(*c, ctx, AstContainsSubquery)) {
       SplitConjunction(ToBoolean(Bind(*c, ctx), c->pos, "argument of WHERE"), early);
       continue;
     }

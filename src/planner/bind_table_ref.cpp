@@ -203,11 +203,17 @@ BoundExprPtr Binder::BindUsing(const ast::TableRef& ref, Scope& scope, size_t le
 }
 
 LogicalOpPtr Binder::BindFrom(const ast::TableRef& ref, Scope& scope) {
+  if (ref.sample && !ref.lateral) return ApplySample(BindFromItem(ref, scope), *ref.sample);  // TABLESAMPLE
+  return BindFromItem(ref, scope);
+}
+
+LogicalOpPtr Binder::BindFromItem(const ast::TableRef& ref, Scope& scope) {
   switch (ref.kind) {
     case ast::TableRefKind::Base: return BindBaseTable(ref, scope);
     case ast::TableRefKind::Describe:
     case ast::TableRefKind::ShowTables: return BindSystemTable(ref, scope);
     case ast::TableRefKind::TableFunction: return BindTableFunction(ref, scope);
+    case ast::TableRefKind::Summarize: return BindSummarize(ref, scope);
     case ast::TableRefKind::Subquery:
       if (ref.lateral) return BindLateral(ref, scope);
       return BindSubqueryRef(*ref.subquery, ref.alias, ref.column_aliases, ref.pos, scope, true, true);

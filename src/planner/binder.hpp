@@ -38,6 +38,9 @@ class Binder {
   // Whether what was bound holds the statement's time (now(), current_date): its plan must
   // not be cached either.
   bool reads_clock() const { return clock_micros_ >= 0; }
+  // Whether it samples rows without a seed (USING SAMPLE, TABLESAMPLE): its plan holds a
+  // seed drawn now, so it must not be cached either.
+  bool draws_random() const { return draws_random_; }
 
   // Shared typing rules (also used by the optimizer's constant folding).
   static Type CommonType(const Type& a, const Type& b, SourcePos pos = {});
@@ -86,9 +89,32 @@ class Binder {
     const ast::Expr* expr;
     std::string alias;
     BoundExprPtr star_col;
+    // An expression holding COLUMNS(...) (bind_columns_star.cpp): bound with its COLUMNS
+    // standing for column `columns_at` of `columns`.
+    std::shared_ptr<const std::vector<SelectListItem>> columns = nullptr;
+    size_t columns_at = 0;
   };
   // `*` / `t.*` with its EXCLUDE and REPLACE modifiers, appended to `items` (bind_star.cpp).
   static void ExpandStar(const ast::Expr& star, const Scope& scope, std::vector<SelectListItem>& items);
+  // COLUMNS(...) (bind_columns_star.cpp): the COLUMNS stars in `e` (not in its subqueries),
+  // checked to be one and the same; the columns one selects (as ExpandStar's items); a
+  // select-list item holding them expanded into one item per column; an item bound (with
+  // its COLUMNS standing for its column).
+  static const ast::Expr* FindColumnsStar(const ast::Expr& e);
+  std::vector<SelectListItem> ExpandColumnsStar(const ast::Expr& star, const Scope& scope);
+  void ExpandColumnsItem(const ast::SelectItem& si, const Scope& scope, std::vector<SelectListItem>& items);
+  // COLUMNS(c -> cond): whether cond holds with c the column's name.
+  bool ColumnsLambdaTakes(const ast::Expr& star, const std::string& name);
+  // While an expression holding COLUMNS is bound: the column its COLUMNS stands for.
+  const SelectListItem* columns_current_ = nullptr;
+  struct ColumnsScope {  // sets columns_current_ for a scope, restoring it after
+    Binder& b;
+    const SelectListItem* saved;
+    ColumnsScope(Binder& binder, const SelectListItem* current) : b(binder), saved(binder.columns_current_) {
+      b.columns_current_ = current;
+    }
+    ~ColumnsScope() { b.columns_current_ = saved; }
+  };
   // GROUP BY ALL (bind_group_order_all.cpp): whether select-list item `it` is a group
   // (no aggregate, not a constant; an item mixing aggregates with other columns is an error).
   static bool GroupByAllItem(const SelectListItem& it);
@@ -117,6 +143,12 @@ class Binder {
     WindowState* win = nullptr;   // non-null: window functions allowed
     // QUALIFY: select-list aliases a name not in scope may refer to (bound items).
     const std::vector<std::pair<std::string, const BoundExpr*>>* aliases = nullptr;
+    // WHERE, GROUP BY, HAVING: the select list's aliases (name, expression as written) a
+    // name not in the query's scope may refer to; the expression is bound in its place
+    // (bind_select_alias.cpp). `alias_group_expr`: in a GROUP BY expression, where naming
+    // an alias is an error (DuckDB allows only a bare alias there).
+    const std::vector<std::pair<std::string, const ast::Expr*>>* select_aliases = nullptr;
+    bool alias_group_expr = false;
     const char* clause = "";      // for "not allowed in WHERE" messages
     // Where subqueries may appear: the joins that evaluate them are collected here (each
     // a Join with only its right child; ApplyJoins puts the query's plan on the left).
@@ -163,7 +195,10 @@ class Binder {
   // DISTINCT over all of `plan`'s columns: an aggregate grouping by them all.
   LogicalOpPtr MakeDistinct(LogicalOpPtr plan, const std::vector<std::string>& names);
 
-  LogicalOpPtr BindFrom(const ast::TableRef& ref, Scope& scope);
+  LogicalOpPtr BindFrom(const ast::TableRef& ref, Scope& scope);  // with its TABLESAMPLE
+  LogicalOpPtr BindFromItem(const ast::TableRef& ref, Scope& scope);
+  // USING SAMPLE / TABLESAMPLE (bind_sample.cpp): the rows of `plan` the sample keeps.
+  LogicalOpPtr ApplySample(LogicalOpPtr plan, const ast::SampleSpec& spec);
   // JOIN ... USING (cols) / NATURAL JOIN: the condition equating the named columns of the
   // left side (scope entries [left_begin, right_begin)) with the right side's (the rest),
   // and the scope changes making each appear once (ScopeEntry::hidden, merged).
@@ -178,6 +213,8 @@ class Binder {
   // Tables made from the catalog at bind time (bind_system_table.cpp): SHOW TABLES,
   // DESCRIBE, information_schema.tables and information_schema.columns.
   LogicalOpPtr BindSystemTable(const ast::TableRef& ref, Scope& scope);
+  // SUMMARIZE name | query: DuckDB's statistics of each column (bind_summarize.cpp).
+  LogicalOpPtr BindSummarize(const ast::TableRef& ref, Scope& scope);
   struct RelationColumn {
     std::string name;
     Type type;
@@ -210,6 +247,17 @@ class Binder {
                                const std::vector<std::string>& col_aliases, SourcePos pos,
                                Scope& scope, bool check_aliases, bool derived = false);
   BoundExprPtr Bind(const ast::Expr& e, Ctx& ctx);
+  BoundExprPtr BindItem(const SelectListItem& it, Ctx& ctx);  // bind_columns_star.cpp
+  // Select-list aliases in WHERE, GROUP BY and HAVING (bind_select_alias.cpp): the
+  // expression an unqualified column reference names when it is no column of the query's
+  // FROM items but an alias (the last of equal ones); whether `e` names one whose
+  // expression satisfies `pred` (or any alias, pred null); the alias bound in its place.
+  const ast::Expr* FindSelectAlias(const ast::Expr& e, const Ctx& ctx) const;
+  bool UsesSelectAlias(const ast::Expr& e, const Ctx& ctx, bool (*pred)(const ast::Expr&) = nullptr) const;
+  BoundExprPtr BindSelectAlias(const ast::Expr& ref, const ast::Expr& target, Ctx& ctx);
+  // `e` bound as the alias it names (in HAVING also a column of the FROM items that is not
+  // grouped), or null when it names none.
+  BoundExprPtr TryBindSelectAlias(const ast::Expr& e, Ctx& ctx);
   BoundExprPtr BindInner(const ast::Expr& e, Ctx& ctx);
   // What a column reference names: column `index` of a scope entry, or (QUALIFY) a
   // select-list alias's expression. Throws when it names nothing or is ambiguous.
@@ -247,14 +295,16 @@ class Binder {
   SubqueryPlan BindSubqueryPlan(const ast::Expr& e, const Ctx& ctx);
   BoundExprPtr BindSubqueryExpr(const ast::Expr& e, Ctx& ctx);
   bool BindSubqueryConjunct(const ast::Expr& e, Ctx& ctx, std::vector<BoundExprPtr>& late);
-  LogicalOpPtr BindWhere(const ast::Expr& where, LogicalOpPtr plan, const Scope& scope);
+  LogicalOpPtr BindWhere(const ast::Expr& where, LogicalOpPtr plan, const Scope& scope,
+                         const std::vector<std::pair<std::string, const ast::Expr*>>* select_aliases = nullptr);
   BoundExprPtr ToBoolean(BoundExprPtr e, SourcePos pos, const char* what);
 
   Catalog& catalog_;
   const TableOverrides* overrides_ = nullptr;
   bool reads_files_ = false;
   unsigned file_threads_ = 0;
-  int64_t clock_micros_ = -1;  // the statement's time once read (now(), current_date)
+  int64_t clock_micros_ = -1;
+  bool draws_random_ = false;  // the statement's time once read (now(), current_date)
   uint32_t next_index_ = 0;
   using CteMap = IdentMap<const ast::CommonTableExpr*>;
   std::vector<CteMap> ctes_;

@@ -37,15 +37,19 @@ std::vector<ColumnBinding> LogicalOp::Bindings() const {
       break;
     }
     case LogicalKind::Dummy: break;
-    case LogicalKind::UnionAll:
-      for (uint32_t i = 0; i < children[0]->Bindings().size(); i++) r.push_back({table_index, i});
+    case LogicalKind::UnionAll: {  // the child's width once: a chain of n UNION ALLs stays linear
+      const size_t width = children[0]->Bindings().size();
+      for (uint32_t i = 0; i < width; i++) r.push_back({table_index, i});
       break;
+    }
     case LogicalKind::Values:
       for (uint32_t i = 0; i < values[0].size(); i++) r.push_back({table_index, i});
       break;
-    case LogicalKind::RecursiveCte:
-      for (uint32_t i = 0; i < children[0]->Bindings().size(); i++) r.push_back({table_index, i});
+    case LogicalKind::RecursiveCte: {
+      const size_t width = children[0]->Bindings().size();
+      for (uint32_t i = 0; i < width; i++) r.push_back({table_index, i});
       break;
+    }
     case LogicalKind::WorkingTable:
       for (uint32_t i = 0; i < column_types.size(); i++) r.push_back({table_index, i});
       break;

@@ -285,6 +285,18 @@ const std::map<std::string, std::vector<Case>>& ScalarCases() {
         Re2Case({"SELECT regexp_replace(s, 'l', '_', 'x') FROM strs", {}, "line 1, column 8: Unrecognized Regex option x"})}},
       {"regexp_extract", {Re2Case({"SELECT regexp_extract(s, '(.)(.)$', 1), regexp_extract(s, t) FROM strs ORDER BY id",
          {"l|", "|", "NULL|NULL", "d|NULL", "Ж|"}})}},
+      // format and printf (scalar_functions_format.cpp); test/sql/function/string/format.test
+      // checks them against DuckDB.
+      {"format",
+       {{"SELECT format('{}|{:>4}|{:.1f}', s, i, m) FROM strs JOIN nums USING (id) ORDER BY id",
+         {"hello|  -5|-12.3", "NULL", "NULL", "ünïcode|-2147483647|100000000.0"}},
+        {"SELECT format('{} {}', 1)", {}, "Argument index \"1\" out of range"}}},
+      {"printf",
+       {{"SELECT printf('%s|%4d|%.1f', s, i, m) FROM strs JOIN nums USING (id) ORDER BY id",
+         {"hello|  -5|-12.3", "NULL", "NULL", "ünïcode|-2147483647|100000000.0"}},
+        {"SELECT printf('%d', 'a')", {}, "Invalid type specifier \"d\" for formatting a value of type string"}}},
+      // sample_key: only USING SAMPLE / TABLESAMPLE call it (planner/bind_sample.cpp).
+      {"sample_key", {{"SELECT count(*), count(DISTINCT i) FROM range(100) r(i) USING SAMPLE 10 ROWS (reservoir, 1)", {"10|10"}}}},
       // random and setseed (scalar_functions_random.cpp): properties, not values.
       {"random", {{"SELECT count(DISTINCT random()) = 100, max(random()) < 1.0 FROM range(100) r(i)", {"true|true"}}}},
       {"setseed",

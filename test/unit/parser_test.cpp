@@ -396,6 +396,53 @@ TEST(select_clauses) {
   CHECK_EQ(q5->select_list[1].alias, std::string("B"));
 }
 
+// COLUMNS(...) stars (parse_star.cpp), USING SAMPLE / TABLESAMPLE (parse_sample.cpp) and
+// SUMMARIZE (parse_summarize.cpp).
+TEST(columns_sample_summarize) {
+  Q q = Sel("SELECT max(COLUMNS('p.*')), COLUMNS(* EXCLUDE (a)) + 1, COLUMNS(t.*), COLUMNS(['a', 'B']) AS x FROM t");
+  const Expr& re = *q->select_list[0].expr->children[0];
+  CHECK(re.kind == ExprKind::Star && re.columns && re.columns_regex);
+  CHECK_EQ(re.text, std::string("p.*"));
+  const Expr& star = *q->select_list[1].expr->children[0];
+  CHECK(star.columns && !star.columns_regex && !star.columns_list);
+  CHECK_EQ(star.star_exclude.size(), (size_t)1);
+  CHECK_EQ(q->select_list[2].expr->table, std::string("t"));
+  CHECK(q->select_list[3].expr->columns_list);
+  CHECK_EQ(q->select_list[3].expr->columns_names.size(), (size_t)2);
+  CHECK_EQ(q->select_list[3].alias, std::string("x"));
+  ExpectError("SELECT COLUMNS(1) FROM t", 1, 16, "COLUMNS expects", ErrorKind::Binder);
+  Q l = Sel("SELECT COLUMNS(c -> c LIKE 'x%'), COLUMNS(lambda k: k = 'a') FROM t");
+  CHECK(l->select_list[0].expr->columns_lambda);
+  CHECK_EQ(l->select_list[0].expr->name, std::string("c"));
+  CHECK_EQ(Dump(*l->select_list[0].expr->children[0]), std::string("(like c 'x%')"));
+  CHECK(l->select_list[1].expr->columns_lambda);
+  CHECK_EQ(l->select_list[1].expr->name, std::string("k"));
+
+  Q s1 = Sel("SELECT * FROM t WHERE a > 1 USING SAMPLE 10% (bernoulli, 42) ORDER BY a");
+  CHECK(s1->sample.has_value() && s1->sample->percent && s1->sample->method == SampleMethod::Bernoulli);
+  CHECK_EQ(*s1->sample->seed, (int64_t)42);
+  CHECK_EQ(s1->order_by.size(), (size_t)1);
+  Q s2 = Sel("SELECT * FROM t AS x TABLESAMPLE reservoir(50 ROWS) REPEATABLE (7), u TABLESAMPLE 5");
+  CHECK_EQ(s2->from[0]->alias, std::string("x"));
+  CHECK(s2->from[0]->sample && !s2->from[0]->sample->percent && s2->from[0]->sample->size == 50);
+  CHECK_EQ(*s2->from[0]->sample->seed, (int64_t)7);
+  CHECK(s2->from[1]->alias.empty() && s2->from[1]->sample->method == SampleMethod::Reservoir);
+  Q s3 = Sel("SELECT * FROM t USING SAMPLE 5 PERCENT");
+  CHECK(s3->sample->method == SampleMethod::System && !s3->sample->seed);
+  ExpectError("SELECT * FROM t USING SAMPLE 101%", 1, 17, "out of range, must be between 0 and 100");
+  ExpectError("SELECT * FROM t USING SAMPLE 5 ROWS (system)", 1, 17, "cannot be used with a discrete sample count");
+  ExpectError("SELECT * FROM t USING SAMPLE 5% (nope)", 1, 34, "Unrecognized sampling method nope");
+
+  Q m1 = Sel("SUMMARIZE main.t");
+  CHECK(m1->from[0]->kind == TableRefKind::Summarize);
+  CHECK_EQ(m1->from[0]->schema, std::string("main"));
+  Q m2 = Sel("SELECT * FROM (SUMMARIZE SELECT a FROM t) WHERE count > 0");
+  CHECK(m2->from[0]->subquery->from[0]->kind == TableRefKind::Summarize);
+  CHECK_EQ(m2->from[0]->subquery->from[0]->query_text, std::string("SELECT a FROM t"));
+  // summarize is still a name
+  CHECK_EQ(E("summarize + 1"), std::string("(+ summarize 1)"));
+}
+
 TEST(window_functions) {
   Q q = Sel("SELECT lag(x, 2 IGNORE NULLS) OVER (PARTITION BY g, h ORDER BY x DESC NULLS FIRST ROWS BETWEEN 3 PRECEDING "
             "AND UNBOUNDED FOLLOWING), count(*) FILTER (WHERE x > 1) OVER w, rank() OVER (w RANGE 5 PRECEDING) "
