@@ -421,6 +421,13 @@ std::vector<std::string> GpuQuery::Sources() const {
   return out;
 }
 
+std::vector<std::string> GpuQuery::KernelBodies() const {
+  std::vector<std::string> out;
+  for (auto& p : programs_)
+    if (p) out.push_back(p->kernel_body);
+  return out;
+}
+
 void GpuQuery::Run(unsigned threads) {
   auto to = Clock::now();
   GpuContext& ctx = GpuContext::Shared();
