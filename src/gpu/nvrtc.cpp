@@ -58,6 +58,8 @@ struct NvrtcCompiler::Api {
   nvrtcResult (*nvrtcGetProgramLog)(nvrtcProgram, char*) = nullptr;
   nvrtcResult (*nvrtcGetCUBINSize)(nvrtcProgram, size_t*) = nullptr;
   nvrtcResult (*nvrtcGetCUBIN)(nvrtcProgram, char*) = nullptr;
+  nvrtcResult (*nvrtcGetPTXSize)(nvrtcProgram, size_t*) = nullptr;
+  nvrtcResult (*nvrtcGetPTX)(nvrtcProgram, char*) = nullptr;
   nvrtcResult (*nvrtcAddNameExpression)(nvrtcProgram, const char*) = nullptr;
   nvrtcResult (*nvrtcGetLoweredName)(nvrtcProgram, const char*, const char**) = nullptr;
   // Optional (NVRTC >= 11.2).
@@ -115,6 +117,8 @@ void NvrtcCompiler::Load() noexcept {
     BindSymbol(lib_, api->nvrtcGetProgramLog, {"nvrtcGetProgramLog"}, &missing);
     BindSymbol(lib_, api->nvrtcGetCUBINSize, {"nvrtcGetCUBINSize"}, &missing);
     BindSymbol(lib_, api->nvrtcGetCUBIN, {"nvrtcGetCUBIN"}, &missing);
+    BindSymbol(lib_, api->nvrtcGetPTXSize, {"nvrtcGetPTXSize"}, &missing);
+    BindSymbol(lib_, api->nvrtcGetPTX, {"nvrtcGetPTX"}, &missing);
     BindSymbol(lib_, api->nvrtcAddNameExpression, {"nvrtcAddNameExpression"}, &missing);
     BindSymbol(lib_, api->nvrtcGetLoweredName, {"nvrtcGetLoweredName"}, &missing);
     std::string optional_missing;
@@ -309,13 +313,20 @@ CompileResult NvrtcCompiler::Compile(const std::string& source, const std::strin
                             res.log);
   }
 
-  size_t cubin_size = 0;
-  Check(api_->nvrtcGetCUBINSize(prog, &cubin_size), "nvrtcGetCUBINSize");
-  if (cubin_size == 0)
-    throw InternalError("NVRTC produced no cubin for " + name + " (" + res.arch +
-                        "): a virtual architecture (compute_XY) yields PTX only");
-  res.cubin.resize(cubin_size);
-  Check(api_->nvrtcGetCUBIN(prog, res.cubin.data()), "nvrtcGetCUBIN");
+  if (res.arch.rfind("compute_", 0) == 0) {
+    // A virtual architecture: PTX only (measurements and checks: test/bench/nvrtc_bench.cpp).
+    size_t ptx_size = 0;
+    Check(api_->nvrtcGetPTXSize(prog, &ptx_size), "nvrtcGetPTXSize");
+    res.ptx.resize(ptx_size);
+    Check(api_->nvrtcGetPTX(prog, res.ptx.data()), "nvrtcGetPTX");
+    while (!res.ptx.empty() && res.ptx.back() == '\0') res.ptx.pop_back();
+  } else {
+    size_t cubin_size = 0;
+    Check(api_->nvrtcGetCUBINSize(prog, &cubin_size), "nvrtcGetCUBINSize");
+    if (cubin_size == 0) throw InternalError("NVRTC produced no cubin for " + name + " (" + res.arch + ")");
+    res.cubin.resize(cubin_size);
+    Check(api_->nvrtcGetCUBIN(prog, res.cubin.data()), "nvrtcGetCUBIN");
+  }
 
   for (const std::string& e : name_expressions) {
     const char* lowered = nullptr;

@@ -31,6 +31,7 @@ class NvrtcCompileError : public InternalError {
 
 struct CompileResult {
   std::vector<char> cubin;   // ELF image for cuModuleLoadData
+  std::string ptx;           // instead, for a virtual architecture (--gpu-architecture=compute_XY)
   std::string log;           // compiler output (warnings); often empty
   double compile_ms = 0;     // wall time of create + compile + fetch
   std::string arch;          // "sm_90"

@@ -11,6 +11,7 @@
 // the code generator; the first one wins.
 #include "gpu/tile_library.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <set>
 #include <string>
@@ -766,7 +767,12 @@ class LibraryIndex {
   }
 
   const std::string& text() const { return text_; }
-  size_t size() const { return items_.size(); }
+  std::vector<std::string> Names() const {
+    std::vector<std::string> names;
+    for (const auto& [name, items] : by_name_) names.push_back(name);
+    std::sort(names.begin(), names.end());
+    return names;
+  }
 
  private:
   // Top-level items: at brace depth 0 (namespace braces do not count) a preprocessor line,
@@ -889,6 +895,8 @@ const LibraryIndex& Index() {
 const char* TileLibrarySource() { return Index().text().c_str(); }
 
 std::string TileLibrarySourceFor(const std::string& kernel_body) { return Index().For(kernel_body); }
+
+std::vector<std::string> TileLibraryNames() { return Index().Names(); }
 
 const char* LibraryModuleSource() {
   static const std::string source = std::string(TileLibrarySource()) + kGenericKernels + kSortLibrary;
