@@ -17,7 +17,8 @@
 // for other tools: DIR/<bench>_<query>_p<i>.cu the body alone, .src.cu the source compiled.
 //
 // Usage: nvrtc_bench [--sf SF] [--reps N] [--modes before,after] [--check] [--dump DIR]
-//                    [all | tpch/q05 ssb/q1.1 ...]
+//                    [--body KERNEL.cu]... [all | tpch/q05 ssb/q1.1 ...]
+// (--body: a kernel body of one's own, e.g. a one-line kernel, measured the same way.)
 // (built as test/nvrtc_bench; not a test; docs/PERFORMANCE.md has its numbers.)
 #include <time.h>
 
@@ -154,7 +155,7 @@ int main(int argc, char** argv) {
   int reps = 3;
   bool check = false;
   std::string dump, modes_arg = "before,after";
-  std::vector<std::string> wanted;
+  std::vector<std::string> wanted, bodies;
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
     if (a == "--sf" && i + 1 < argc) sf = std::atof(argv[++i]);
@@ -162,13 +163,14 @@ int main(int argc, char** argv) {
     else if (a == "--modes" && i + 1 < argc) modes_arg = argv[++i];
     else if (a == "--dump" && i + 1 < argc) dump = argv[++i];
     else if (a == "--check") check = true;
+    else if (a == "--body" && i + 1 < argc) bodies.push_back(argv[++i]);
     else if (a == "-h" || a == "--help") {
       std::printf("usage: nvrtc_bench [--sf SF] [--reps N] [--modes before,minimal,pruned,after] [--check] "
-                  "[--dump DIR] [all | tpch/q05 ssb/q1.1 ...]\n");
+                  "[--dump DIR] [--body KERNEL.cu]... [all | tpch/q05 ssb/q1.1 ...]\n");
       return 0;
     } else wanted.push_back(a);
   }
-  if (wanted.empty()) wanted = {"tpch/q01", "tpch/q05", "tpch/q06", "tpch/q09", "tpch/q18", "ssb/q1.1", "ssb/q4.1"};
+  if (wanted.empty() && bodies.empty()) wanted = {"tpch/q01", "tpch/q05", "tpch/q06", "tpch/q09", "tpch/q18", "ssb/q1.1", "ssb/q4.1"};
   std::string why;
   if (!gpu::NvrtcCompiler::Instance().Available(&why)) {
     std::fprintf(stderr, "nvrtc_bench: %s\n", why.c_str());
@@ -210,6 +212,10 @@ int main(int argc, char** argv) {
       return 2;
     }
     add(w.substr(0, slash), w.substr(slash + 1));
+  }
+  for (const std::string& b : bodies) {
+    std::string stem = b.substr(b.find_last_of('/') + 1);
+    queries.push_back({"file", stem.substr(0, stem.rfind('.')), {ReadFile(b)}});
   }
   if (!dump.empty())
     for (const Query& q : queries)
