@@ -256,7 +256,7 @@ CompileResult NvrtcCompiler::Compile(const std::string& source, const std::strin
   res.options.push_back("-default-device");
   // Without the texture and surface functions, the runtime API's device functions and types
   // and device-side launches, none of which a kernel of ours uses: the front end parses
-  // about 9 ms less a kernel, and the PTX is the same (docs/PERFORMANCE.md). NVRTC before
+  // about 4 ms less CPU a kernel, and the PTX is the same (docs/PERFORMANCE.md). NVRTC before
   // 12.4 rejects the option: then it is dropped for the rest of the process.
   const bool minimal = minimal_ok_.load(std::memory_order_relaxed);
   if (minimal) res.options.push_back("-minimal");
