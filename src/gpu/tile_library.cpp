@@ -697,7 +697,10 @@ std::vector<std::string> DeclaredNames(const std::string& code) {
       return names;
     }
   if (ids[0] == "typedef") return {ids.back()};
-  if (ids[0] == "using" && ids.size() > 1) return {ids[1]};
+  if (ids[0] == "using") {  // an alias declares its name; a using-directive none (so it is kept always)
+    if (ids.size() > 1 && ids[1] != "namespace") names.push_back(ids[1]);
+    return names;
+  }
   // A function: the identifier before its first parenthesis at depth 0, past attributes.
   // A variable: the identifier before its initializer or terminator.
   int paren = 0;
