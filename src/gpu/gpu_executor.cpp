@@ -410,7 +410,7 @@ std::string GpuQuery::Kernels() const {
   for (size_t i = 0; i < pl.size(); i++)
     if (programs_[i])
       s += "// pipeline " + std::to_string(pl[i]->id) + " (" + std::to_string(programs_[i]->params.size()) +
-           " parameter words; the tile library precedes it)\n" + programs_[i]->kernel_body;
+           " parameter words; the part of the tile library it uses precedes it)\n" + programs_[i]->kernel_body;
   return s;
 }
 
@@ -418,6 +418,13 @@ std::vector<std::string> GpuQuery::Sources() const {
   std::vector<std::string> out;
   for (auto& p : programs_)
     if (p) out.push_back(p->source);
+  return out;
+}
+
+std::vector<std::string> GpuQuery::KernelBodies() const {
+  std::vector<std::string> out;
+  for (auto& p : programs_)
+    if (p) out.push_back(p->kernel_body);
   return out;
 }
 

@@ -67,8 +67,10 @@ class GpuQuery {
   // Compiles every GPU pipeline's kernel with NVRTC for sm_<major><minor>; needs no GPU
   // and launches nothing. Throws UserError when NVRTC is not available.
   std::vector<KernelCompilation> CompileWithoutDevice(int sm_major, int sm_minor) const;
-  // The complete source (tile library + kernel) of every GPU pipeline, in pipeline order.
+  // The complete source (the tile library's part it uses + kernel) of every GPU pipeline, in
+  // pipeline order; KernelBodies: the generated kernels alone.
   std::vector<std::string> Sources() const;
+  std::vector<std::string> KernelBodies() const;
   // "gpu" when every pipeline that scans a table runs on the GPU, "cpu" when none does,
   // else "gpu+cpu".
   std::string DeviceLabel() const;

@@ -16,6 +16,7 @@ using nvrtcResult = int;
 struct NvrtcProgramSt;
 using nvrtcProgram = NvrtcProgramSt*;
 constexpr nvrtcResult kNvrtcSuccess = 0;      // NVRTC_SUCCESS
+constexpr nvrtcResult kNvrtcInvalidOption = 5;  // NVRTC_ERROR_INVALID_OPTION
 constexpr nvrtcResult kNvrtcCompilation = 6;  // NVRTC_ERROR_COMPILATION
 
 std::vector<std::string> ToolkitRoots() {
@@ -57,6 +58,8 @@ struct NvrtcCompiler::Api {
   nvrtcResult (*nvrtcGetProgramLog)(nvrtcProgram, char*) = nullptr;
   nvrtcResult (*nvrtcGetCUBINSize)(nvrtcProgram, size_t*) = nullptr;
   nvrtcResult (*nvrtcGetCUBIN)(nvrtcProgram, char*) = nullptr;
+  nvrtcResult (*nvrtcGetPTXSize)(nvrtcProgram, size_t*) = nullptr;
+  nvrtcResult (*nvrtcGetPTX)(nvrtcProgram, char*) = nullptr;
   nvrtcResult (*nvrtcAddNameExpression)(nvrtcProgram, const char*) = nullptr;
   nvrtcResult (*nvrtcGetLoweredName)(nvrtcProgram, const char*, const char**) = nullptr;
   // Optional (NVRTC >= 11.2).
@@ -114,6 +117,8 @@ void NvrtcCompiler::Load() noexcept {
     BindSymbol(lib_, api->nvrtcGetProgramLog, {"nvrtcGetProgramLog"}, &missing);
     BindSymbol(lib_, api->nvrtcGetCUBINSize, {"nvrtcGetCUBINSize"}, &missing);
     BindSymbol(lib_, api->nvrtcGetCUBIN, {"nvrtcGetCUBIN"}, &missing);
+    BindSymbol(lib_, api->nvrtcGetPTXSize, {"nvrtcGetPTXSize"}, &missing);
+    BindSymbol(lib_, api->nvrtcGetPTX, {"nvrtcGetPTX"}, &missing);
     BindSymbol(lib_, api->nvrtcAddNameExpression, {"nvrtcAddNameExpression"}, &missing);
     BindSymbol(lib_, api->nvrtcGetLoweredName, {"nvrtcGetLoweredName"}, &missing);
     std::string optional_missing;
@@ -249,14 +254,18 @@ CompileResult NvrtcCompiler::Compile(const std::string& source, const std::strin
   res.options.push_back("-std=c++17");
   res.options.push_back("--device-int128");  // the scalar core's 64-bit multiply checks and DECIMAL(38)
   res.options.push_back("-default-device");
+  // Without the texture and surface functions, the runtime API's device functions and types
+  // and device-side launches, none of which a kernel of ours uses: the front end parses
+  // about 4 ms less CPU a kernel, and the PTX is the same (docs/PERFORMANCE.md). NVRTC before
+  // 12.4 rejects the option: then it is dropped for the rest of the process.
+  const bool minimal = minimal_ok_.load(std::memory_order_relaxed);
+  if (minimal) res.options.push_back("-minimal");
   if (!include_dir_.empty()) res.options.push_back("-I" + include_dir_);
   for (const std::string& o : extra_options) res.options.push_back(o);
   std::vector<const char*> opts;
   for (const std::string& o : res.options) opts.push_back(o.c_str());
 
   nvrtcProgram prog = nullptr;
-  Check(api_->nvrtcCreateProgram(&prog, source.c_str(), name.c_str(), 0, nullptr, nullptr),
-        "nvrtcCreateProgram");
   struct Guard {
     Api* api;
     nvrtcProgram* p;
@@ -264,11 +273,23 @@ CompileResult NvrtcCompiler::Compile(const std::string& source, const std::strin
       if (*p) api->nvrtcDestroyProgram(p);
     }
   } guard{api_.get(), &prog};
-
-  for (const std::string& e : name_expressions)
-    Check(api_->nvrtcAddNameExpression(prog, e.c_str()), "nvrtcAddNameExpression");
-
+  auto create = [&] {
+    if (prog) api_->nvrtcDestroyProgram(&prog);
+    Check(api_->nvrtcCreateProgram(&prog, source.c_str(), name.c_str(), 0, nullptr, nullptr),
+          "nvrtcCreateProgram");
+    for (const std::string& e : name_expressions)
+      Check(api_->nvrtcAddNameExpression(prog, e.c_str()), "nvrtcAddNameExpression");
+  };
+  create();
   nvrtcResult cr = api_->nvrtcCompileProgram(prog, (int)opts.size(), opts.data());
+  if (cr == kNvrtcInvalidOption && minimal) {
+    minimal_ok_.store(false, std::memory_order_relaxed);
+    res.options.erase(std::find(res.options.begin(), res.options.end(), "-minimal"));
+    opts.clear();
+    for (const std::string& o : res.options) opts.push_back(o.c_str());
+    create();
+    cr = api_->nvrtcCompileProgram(prog, (int)opts.size(), opts.data());
+  }
 
   size_t log_size = 0;
   Check(api_->nvrtcGetProgramLogSize(prog, &log_size), "nvrtcGetProgramLogSize");
@@ -292,13 +313,20 @@ CompileResult NvrtcCompiler::Compile(const std::string& source, const std::strin
                             res.log);
   }
 
-  size_t cubin_size = 0;
-  Check(api_->nvrtcGetCUBINSize(prog, &cubin_size), "nvrtcGetCUBINSize");
-  if (cubin_size == 0)
-    throw InternalError("NVRTC produced no cubin for " + name + " (" + res.arch +
-                        "): a virtual architecture (compute_XY) yields PTX only");
-  res.cubin.resize(cubin_size);
-  Check(api_->nvrtcGetCUBIN(prog, res.cubin.data()), "nvrtcGetCUBIN");
+  if (res.arch.rfind("compute_", 0) == 0) {
+    // A virtual architecture: PTX only (measurements and checks: test/bench/nvrtc_bench.cpp).
+    size_t ptx_size = 0;
+    Check(api_->nvrtcGetPTXSize(prog, &ptx_size), "nvrtcGetPTXSize");
+    res.ptx.resize(ptx_size);
+    Check(api_->nvrtcGetPTX(prog, res.ptx.data()), "nvrtcGetPTX");
+    while (!res.ptx.empty() && res.ptx.back() == '\0') res.ptx.pop_back();
+  } else {
+    size_t cubin_size = 0;
+    Check(api_->nvrtcGetCUBINSize(prog, &cubin_size), "nvrtcGetCUBINSize");
+    if (cubin_size == 0) throw InternalError("NVRTC produced no cubin for " + name + " (" + res.arch + ")");
+    res.cubin.resize(cubin_size);
+    Check(api_->nvrtcGetCUBIN(prog, res.cubin.data()), "nvrtcGetCUBIN");
+  }
 
   for (const std::string& e : name_expressions) {
     const char* lowered = nullptr;

@@ -6,6 +6,7 @@
 // Like the driver, NVRTC is dlopen()ed: libnvrtc.so.13, libnvrtc.so.12, libnvrtc.so, on the
 // loader's path and in $CUDA_HOME/lib64, $CUDA_PATH/lib64 and /usr/local/cuda/lib64.
 #pragma once
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -30,6 +31,7 @@ class NvrtcCompileError : public InternalError {
 
 struct CompileResult {
   std::vector<char> cubin;   // ELF image for cuModuleLoadData
+  std::string ptx;           // instead, for a virtual architecture (--gpu-architecture=compute_XY)
   std::string log;           // compiler output (warnings); often empty
   double compile_ms = 0;     // wall time of create + compile + fetch
   std::string arch;          // "sm_90"
@@ -68,7 +70,9 @@ class NvrtcCompiler {
 
   // Compiles `source` (CUDA C++; `name` is the file name used in messages, e.g.
   // "pipeline_3.cu") into a cubin for sm_<major><minor>. Options: --gpu-architecture=sm_XY,
-  // -std=c++17, -default-device, -I<toolkit include> when it exists, then extra_options.
+  // -std=c++17, --device-int128, -default-device, -minimal (where NVRTC knows it: no
+  // texture, surface or runtime-API declarations), -I<toolkit include> when it exists, then
+  // extra_options.
   // Kernels are looked up by name later: declare them extern "C", or pass their name
   // expressions (e.g. "filtered_sum<256, 4>") and use CompileResult::LoweredName.
   // Throws NvrtcCompileError with the log when the source does not compile, InternalError
@@ -77,6 +81,9 @@ class NvrtcCompiler {
   CompileResult Compile(const std::string& source, const std::string& name, int sm_major,
                         int sm_minor, const std::vector<std::string>& extra_options = {},
                         const std::vector<std::string>& name_expressions = {});
+  // Whether Compile passes -minimal (default: yes, where NVRTC accepts it); off for
+  // measurements against the earlier options (test/bench/nvrtc_bench.cpp).
+  void SetMinimal(bool on) { minimal_ok_.store(on, std::memory_order_relaxed); }
 
  private:
   struct Api;
@@ -87,6 +94,7 @@ class NvrtcCompiler {
   std::vector<std::string> candidates_;
   std::once_flag once_;
   bool ok_ = false;
+  std::atomic<bool> minimal_ok_{true};  // -minimal accepted (cleared on NVRTC_ERROR_INVALID_OPTION)
   void* lib_ = nullptr;
   std::unique_ptr<Api> api_;
   int major_ = 0, minor_ = 0;

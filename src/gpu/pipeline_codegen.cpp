@@ -1697,7 +1697,7 @@ void Generator::Run(const ir::Pipeline& p) {
   k += "  #pragma unroll\n  for (int i = 0; i < IPT; ++i) sel[i] = tb + i * BT < n;\n";
   k += body_ + "  }\n" + epilogue_ + "}\n";
   prog_.kernel_body = k;
-  prog_.source = std::string(TileLibrarySource()) + k;
+  prog_.source = TileLibrarySourceFor(k) + k;
 }
 
 }  // namespace

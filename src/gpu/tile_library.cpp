@@ -11,7 +11,12 @@
 // the code generator; the first one wins.
 #include "gpu/tile_library.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <set>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 namespace tessera::gpu {
 
@@ -595,12 +600,306 @@ extern "C" __global__ void __launch_bounds__(256) tsr_gather_rows(const u64* row
 }
 
 )tessera_cuda";
+
+// ---- the declarations a kernel needs ------------------------------------------------------
+// The library (scalar core + tile library) is split once into its top-level items: each
+// declaration or definition with the comments in front of it, and the structure kept in
+// every kernel (preprocessor lines, namespace openings and closings). Each declaration
+// records the names it declares and the identifiers it uses; a kernel gets the closure of
+// the names its body uses, in library order (declarations before uses, as in the whole
+// library). Nothing is copied: every definition stays where it is written, the table is
+// computed from the text.
+struct LibraryItem {
+  size_t begin = 0, end = 0;          // text [begin, end) of the library source
+  bool always = false;                // structure (or nothing recognised): kept in every kernel
+  std::vector<std::string> declares;  // names it declares (functions, types, constants, enumerators)
+  std::vector<int> needs;             // items declaring a name it uses (other than itself)
+};
+
+bool IdStart(char c) { return std::isalpha((unsigned char)c) || c == '_'; }
+bool IdChar(char c) { return std::isalnum((unsigned char)c) || c == '_'; }
+
+// The text without comments, string and character literals (each replaced by a space).
+std::string CodeOnly(const std::string& s, size_t b, size_t e) {
+  std::string out;
+  out.reserve(e - b);
+  for (size_t i = b; i < e;) {
+    if (s.compare(i, 2, "//") == 0) {
+      while (i < e && s[i] != '\n') i++;
+      out += ' ';
+    } else if (s.compare(i, 2, "/*") == 0) {
+      size_t j = s.find("*/", i + 2);
+      i = j == std::string::npos || j + 2 > e ? e : j + 2;
+      out += ' ';
+    } else if (s[i] == '"' || s[i] == '\'') {
+      const char q = s[i++];
+      while (i < e && s[i] != q) i += s[i] == '\\' ? 2 : 1;
+      i++;
+      out += ' ';
+    } else {
+      out += s[i++];
+    }
+  }
+  return out;
+}
+
+// The identifiers of code (numbers skipped).
+std::vector<std::string> Identifiers(const std::string& code) {
+  std::vector<std::string> ids;
+  for (size_t i = 0; i < code.size();) {
+    if (IdStart(code[i])) {
+      size_t j = i;
+      while (j < code.size() && IdChar(code[j])) j++;
+      ids.push_back(code.substr(i, j - i));
+      i = j;
+    } else if (std::isdigit((unsigned char)code[i])) {
+      while (i < code.size() && (IdChar(code[i]) || code[i] == '.')) i++;
+    } else {
+      i++;
+    }
+  }
+  return ids;
+}
+
+// Drops leading `template <...>` clauses (balanced angle brackets).
+std::string WithoutTemplateHeads(std::string h) {
+  for (;;) {
+    size_t i = h.find_first_not_of(" \t\n");
+    if (i == std::string::npos || h.compare(i, 8, "template") != 0 || (i + 8 < h.size() && IdChar(h[i + 8]))) return h;
+    size_t j = h.find('<', i + 8);
+    if (j == std::string::npos) return h;
+    int depth = 0;
+    for (; j < h.size(); j++) {
+      if (h[j] == '<') depth++;
+      else if (h[j] == '>' && --depth == 0) break;
+    }
+    h = j < h.size() ? h.substr(j + 1) : std::string();
+  }
+}
+
+// The names a declaration declares, from its code (comments and literals removed).
+std::vector<std::string> DeclaredNames(const std::string& code) {
+  const std::string h = WithoutTemplateHeads(code);
+  std::vector<std::string> names;
+  // The head: up to the first brace, parenthesis or initializer.
+  const std::vector<std::string> ids = Identifiers(h.substr(0, h.find_first_of("{(=;")));
+  if (ids.empty()) return names;
+  for (size_t k = 0; k + 1 < ids.size(); k++)
+    if (ids[k] == "struct" || ids[k] == "class" || ids[k] == "union" || ids[k] == "enum") {
+      size_t n = k + 1;
+      if (n < ids.size() && (ids[n] == "class" || ids[n] == "struct")) n++;  // enum class
+      if (n < ids.size()) names.push_back(ids[n]);
+      if (ids[k] == "enum") {  // and its enumerators
+        size_t open = h.find('{'), close = h.find('}');
+        if (open != std::string::npos && close != std::string::npos && close > open)
+          for (const std::string& id : Identifiers(h.substr(open, close - open))) names.push_back(id);
+      }
+      return names;
+    }
+  if (ids[0] == "typedef") return {ids.back()};
+  if (ids[0] == "using") {  // an alias declares its name; a using-directive none (so it is kept always)
+    if (ids.size() > 1 && ids[1] != "namespace") names.push_back(ids[1]);
+    return names;
+  }
+  // A function: the identifier before its first parenthesis at depth 0, past attributes.
+  // A variable: the identifier before its initializer or terminator.
+  int paren = 0;
+  std::string last;
+  for (size_t i = 0; i < h.size();) {
+    const char c = h[i];
+    if (IdStart(c)) {
+      size_t j = i;
+      while (j < h.size() && IdChar(h[j])) j++;
+      if (paren == 0) last = h.substr(i, j - i);
+      i = j;
+      continue;
+    }
+    if (c == '(') {
+      if (paren++ == 0 && !last.empty() && last != "__launch_bounds__" && last != "__attribute__" && last != "alignas" &&
+          last != "__align__" && last != "decltype" && last != "operator")
+        return {last};
+    } else if (c == ')') {
+      paren--;
+    } else if (paren == 0 && (c == '=' || c == ';' || c == '[' || c == '{')) {
+      if (!last.empty()) return {last};
+      break;
+    }
+    i++;
+  }
+  return names;
+}
+
+class LibraryIndex {
+ public:
+  explicit LibraryIndex(std::string text) : text_(std::move(text)) {
+    Split();
+    for (size_t i = 0; i < items_.size(); i++)
+      for (const std::string& n : items_[i].declares) by_name_[n].push_back((int)i);
+    for (size_t i = 0; i < items_.size(); i++) {
+      LibraryItem& it = items_[i];
+      if (it.always) continue;
+      std::set<int> needs;
+      for (const std::string& id : Identifiers(CodeOnly(text_, it.begin, it.end)))
+        if (auto f = by_name_.find(id); f != by_name_.end())
+          for (int j : f->second)
+            if (j != (int)i) needs.insert(j);
+      it.needs.assign(needs.begin(), needs.end());
+    }
+  }
+
+  std::string For(const std::string& body) const {
+    std::vector<char> keep(items_.size(), 0);
+    std::vector<int> work;
+    auto want = [&](int j) {
+      if (!keep[j]) keep[j] = 1, work.push_back(j);
+    };
+    for (size_t i = 0; i < items_.size(); i++)
+      if (items_[i].always) want((int)i);
+    for (const std::string& id : Identifiers(CodeOnly(body, 0, body.size())))
+      if (auto f = by_name_.find(id); f != by_name_.end())
+        for (int j : f->second) want(j);
+    while (!work.empty()) {
+      int j = work.back();
+      work.pop_back();
+      for (int k : items_[j].needs) want(k);
+    }
+    std::string out;
+    for (size_t i = 0; i < items_.size(); i++)
+      if (keep[i]) out.append(text_, items_[i].begin, items_[i].end - items_[i].begin);
+    return out;
+  }
+
+  const std::string& text() const { return text_; }
+  std::vector<std::string> Names() const {
+    std::vector<std::string> names;
+    for (const auto& [name, items] : by_name_) names.push_back(name);
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+ private:
+  // Top-level items: at brace depth 0 (namespace braces do not count) a preprocessor line,
+  // a namespace opening `namespace a::b {`, a namespace's closing `}`, or a declaration up
+  // to its `;` or, for a function definition, its body's closing `}`.
+  void Split() {
+    const std::string& s = text_;
+    size_t start = 0, i = 0;
+    int namespaces = 0;
+    auto emit = [&](size_t end, bool always, std::vector<std::string> declares) {
+      LibraryItem it;
+      it.begin = start;
+      it.end = end;
+      it.always = always || declares.empty();
+      it.declares = std::move(declares);
+      items_.push_back(std::move(it));
+      start = i = end;
+    };
+    auto skip_space_and_comments = [&] {
+      for (;;) {
+        while (i < s.size() && std::isspace((unsigned char)s[i])) i++;
+        if (s.compare(i, 2, "//") == 0) {
+          while (i < s.size() && s[i] != '\n') i++;
+        } else if (s.compare(i, 2, "/*") == 0) {
+          size_t j = s.find("*/", i + 2);
+          i = j == std::string::npos ? s.size() : j + 2;
+        } else {
+          return;
+        }
+      }
+    };
+    auto line_end = [&](size_t p) {
+      while (p < s.size() && s[p] != '\n') p += s[p] == '\\' ? 2 : 1;
+      return p < s.size() ? p + 1 : s.size();
+    };
+    while (true) {
+      skip_space_and_comments();
+      if (i >= s.size()) break;
+      if (s[i] == '#') {
+        emit(line_end(i), true, {});
+        continue;
+      }
+      if (s[i] == '}' && namespaces > 0) {
+        namespaces--;
+        emit(line_end(i), true, {});  // with its `// namespace x` comment
+        continue;
+      }
+      if (s.compare(i, 9, "namespace") == 0 && !IdChar(s[i + 9])) {
+        size_t open = s.find_first_of("{;", i);
+        if (open != std::string::npos && s[open] == '{') {
+          namespaces++;
+          emit(open + 1, true, {});
+          continue;
+        }
+      }
+      // A declaration: scan to its end.
+      size_t p = i;
+      int paren = 0, brace = 0;
+      bool function = false, done = false;
+      while (p < s.size() && !done) {
+        if (s.compare(p, 2, "//") == 0 || s.compare(p, 2, "/*") == 0 || s[p] == '"' || s[p] == '\'') {
+          size_t q = p;
+          if (s[p] == '/' && s[p + 1] == '/') {
+            while (q < s.size() && s[q] != '\n') q++;
+          } else if (s[p] == '/') {
+            size_t j = s.find("*/", p + 2);
+            q = j == std::string::npos ? s.size() : j + 2;
+          } else {
+            const char qc = s[q++];
+            while (q < s.size() && s[q] != qc) q += s[q] == '\\' ? 2 : 1;
+            q++;
+          }
+          p = q;
+          continue;
+        }
+        const char c = s[p++];
+        if (c == '(') paren++;
+        else if (c == ')') paren--;
+        else if (c == '{') {
+          if (brace++ == 0 && paren == 0 && !function) {
+            // A function body, unless the head is a type or an initializer.
+            const std::string head = WithoutTemplateHeads(CodeOnly(s, i, p - 1));
+            std::vector<std::string> ids = Identifiers(head);
+            bool type = false, init = false;
+            for (const std::string& id : ids) type = type || id == "struct" || id == "class" || id == "union" || id == "enum";
+            int d = 0;
+            for (char hc : head) {
+              if (hc == '(') d++;
+              else if (hc == ')') d--;
+              else if (hc == '=' && d == 0) init = true;
+            }
+            function = !type && !init && head.find('(') != std::string::npos;
+          }
+        } else if (c == '}') {
+          if (--brace == 0 && function) done = true;
+        } else if (c == ';' && brace == 0 && paren == 0) {
+          done = true;
+        }
+      }
+      emit(p, false, DeclaredNames(CodeOnly(s, i, p)));
+    }
+    if (start < s.size()) {
+      i = s.size();
+      emit(s.size(), true, {});
+    }
+  }
+
+  std::string text_;
+  std::vector<LibraryItem> items_;
+  std::unordered_map<std::string, std::vector<int>> by_name_;
+};
+
+const LibraryIndex& Index() {
+  static const LibraryIndex index(std::string(kScalarCore) + kTileLibrary);
+  return index;
+}
+
 }  // namespace
 
-const char* TileLibrarySource() {
-  static const std::string source = std::string(kScalarCore) + kTileLibrary;
-  return source.c_str();
-}
+const char* TileLibrarySource() { return Index().text().c_str(); }
+
+std::string TileLibrarySourceFor(const std::string& kernel_body) { return Index().For(kernel_body); }
+
+std::vector<std::string> TileLibraryNames() { return Index().Names(); }
 
 const char* LibraryModuleSource() {
   static const std::string source = std::string(TileLibrarySource()) + kGenericKernels + kSortLibrary;

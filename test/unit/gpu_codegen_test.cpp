@@ -3,17 +3,22 @@
 // NVRTC for sm_90. Also: other constants give the same kernel source (constants are kernel
 // parameters), and what the generator cannot express stays on the CPU with a reason.
 // Exits 77 (skipped) only when NVRTC itself is missing.
+#include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 #include "check.hpp"
 #include "execution/physical_planner.hpp"
 #include "gen/ssb_gen.hpp"
+#include "gen/tpch_gen.hpp"
 #include "gpu/gpu_executor.hpp"
 #include "gpu/kernel_cache.hpp"
 #include "gpu/nvrtc.hpp"
 #include "gpu/tile_library.hpp"
 #include "main/database.hpp"
+#include "main/prepared_query.hpp"
+#include "main/statement_executor.hpp"
 #include "optimizer/optimizer.hpp"
 #include "parser/parser.hpp"
 #include "planner/binder.hpp"
@@ -105,6 +110,82 @@ TEST(library_module_compiles_for_sm90) {
   }
 }
 
+// A kernel's source is the part of the tile library its body uses, then the body; every
+// TPC-H query's kernels compile so (the SSB ones above), and carry less than the library.
+TEST(tpch_kernels_compile_with_the_library_part_they_use) {
+  static Database* tpch = [] {
+    auto* d = new Database();
+    TpchOptions opt;
+    opt.sf = 0.01;
+    GenerateTpch(d->catalog(), opt);
+    return d;
+  }();
+  const size_t whole = std::string(gpu::TileLibrarySource()).size();
+  int kernels = 0;
+  for (int i = 1; i <= 22; i++) {
+    const std::string q = (i < 10 ? "q0" : "q") + std::to_string(i);
+    std::ifstream in(std::string(TESSERA_SOURCE_DIR) + "/queries/tpch/" + q + ".sql");
+    std::stringstream sql;
+    sql << in.rdbuf();
+    for (auto& st : ParseSQL(sql.str())) {
+      if (st->kind != ast::StmtKind::Select) {
+        ExecuteStatement(*tpch, *st);  // q15's view
+        continue;
+      }
+      PreparedQuery p = PrepareSelectForGpu(*tpch, *static_cast<const ast::SelectStatement&>(*st).select);
+      CHECK(p.gpu != nullptr);
+      if (!p.gpu) continue;
+      auto sources = p.gpu->Sources();
+      auto bodies = p.gpu->KernelBodies();
+      CHECK_EQ(sources.size(), bodies.size());
+      for (size_t k = 0; k < sources.size() && k < bodies.size(); k++) {
+        kernels++;
+        CHECK(sources[k] == gpu::TileLibrarySourceFor(bodies[k]) + bodies[k]);
+        CHECK(sources[k].size() < whole);
+        double ms = 0;
+        std::vector<char> cubin;
+        try {
+          cubin = gpu::KernelCache::Compile(sources[k], 9, 0, &ms);
+        } catch (const gpu::NvrtcCompileError& e) {
+          std::cerr << "tpch/" << q << ": " << e.log() << "\n" << bodies[k];
+          throw;
+        }
+        CHECK(cubin.size() > 4 && cubin[0] == 0x7f && cubin[1] == 'E');
+      }
+    }
+  }
+  CHECK(kernels > 100);
+}
+
+// Each declaration of the library compiles with the declarations it needs alone (the
+// dependency table is complete), and a kernel that names few gets few.
+TEST(every_library_declaration_compiles_with_what_it_needs) {
+  // The library alone: the same under the packed and presence variants of this test, so once.
+  if (std::getenv("TESSERA_GPU_PACK") || std::getenv("TESSERA_GPU_PRESENCE_MIN_BYTES")) return;
+  const std::vector<std::string> names = gpu::TileLibraryNames();
+  CHECK(names.size() > 80);
+  for (const char* n : {"tsr_fail", "ht_find_open", "BlockReduce", "I128", "AddChecked", "kLt", "ExtractDateField",
+                        "LikeMatch", "Field", "tsr_unpack", "u64"})
+    CHECK(std::find(names.begin(), names.end(), n) != names.end());
+  for (const std::string& n : names) {
+    const std::string body = "#define TSR_NEEDS " + n + "\nextern \"C\" __global__ void tsr_pipeline() {}\n";
+    const std::string src = gpu::TileLibrarySourceFor(body) + body;
+    double ms = 0;
+    try {
+      std::vector<char> cubin = gpu::KernelCache::Compile(src, 9, 0, &ms);
+      CHECK(cubin.size() > 4 && cubin[0] == 0x7f);
+    } catch (const gpu::NvrtcCompileError& e) {
+      std::cerr << n << ": " << e.log() << "\n";
+      CHECK(false);
+    }
+  }
+  const std::string probe = gpu::TileLibrarySourceFor("i64 s = ht_chain_first_open(keys, heads, mask, key);");
+  for (const char* needed : {"ht_find_open(", "tsr_hash(", "typedef long long i64;", "typedef unsigned long long u64;"})
+    CHECK(probe.find(needed) != std::string::npos);
+  for (const char* unused : {"tsr_group_row_wide(", "BlockReduce(", "LikeMatch(", "DaysFromCivil("})
+    CHECK(probe.find(unused) == std::string::npos);
+}
+
 TEST(constants_are_parameters) {
   auto a = PlanForGpu("select sum(lo_extendedprice * lo_discount) from lineorder, date where lo_orderdate = d_datekey "
                       "and d_year = 1993 and lo_discount between 1 and 3 and lo_quantity < 25");
@@ -128,12 +209,23 @@ TEST(group_keys_without_a_small_domain_use_a_hash_table) {
     CHECK_EQ(p.gpu->DeviceLabel(), std::string("gpu"));
     if (p.gpu->Describe().find("group hash table of") == std::string::npos) std::cerr << p.gpu->Describe();
     CHECK(p.gpu->Describe().find("group hash table of") != std::string::npos);
+    int hashed = 0;
     for (auto& src : p.gpu->Sources()) {
-      CHECK(src.find("tsr_group_row(") != std::string::npos);
+      // tsr_group_row (one key word) or tsr_group_row_wide (several), called by the
+      // aggregation's kernel and defined in front of it (a source carries only the library
+      // it uses).
+      const size_t body = src.find("tsr_pipeline(");
+      CHECK(body != std::string::npos);
+      const bool one = src.find("tsr_group_row(", body) != std::string::npos;
+      const bool wide = src.find("tsr_group_row_wide(", body) != std::string::npos;
+      if (one) CHECK(src.find("u64* tsr_group_row(") < body);
+      if (wide) CHECK(src.find("u64* tsr_group_row_wide(") < body);
+      hashed += one || wide;
       double ms = 0;
       auto cubin = gpu::KernelCache::Compile(src, 9, 0, &ms);
       CHECK(cubin.size() > 4 && cubin[0] == 0x7f);
     }
+    CHECK(hashed > 0);
   }
 }
 
