@@ -952,7 +952,7 @@ TEST(syntax_errors) {
   ExpectError("commit work work", 1, 13, "syntax error at or near \"work\"");
   ExpectError("savepoint s", 1, 1, "SAVEPOINT is not supported", ErrorKind::Unsupported);
   ExpectError("create unique index i on t(a)", 1, 8, "CREATE UNIQUE INDEX is not supported", ErrorKind::Unsupported);
-  ExpectError("create or replace index i on t(a)", 1, 19, "expected VIEW");
+  ExpectError("create or replace index i on t(a)", 1, 19, "expected TABLE or VIEW");
   ExpectError("frobnicate t", 1, 1, "syntax error at or near \"frobnicate\"");
   ExpectError("select * from a.b.c", 1, 18, "qualified by a database", ErrorKind::Unsupported);
   ExpectError("show", 1, 1, "SHOW without a table name", ErrorKind::Unsupported);
