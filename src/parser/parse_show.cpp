@@ -6,6 +6,21 @@
 
 namespace tessera::parser_internal {
 
+// The relation DESCRIBE and SUMMARIZE take: a query (in parentheses or not) into
+// ref.subquery, returning true, or a [schema.]name into ref.schema / ref.name.
+bool Parser::ParseRelationOrQuery(TableRef& ref) {
+  if (AtOp("(") || StartsQuery(0)) {
+    ref.subquery = ParseQuery();
+    return true;
+  }
+  ref.name = ParseIdent();
+  if (AcceptOp(".")) {
+    ref.schema = std::move(ref.name);
+    ref.name = ParseIdent();
+  }
+  return false;
+}
+
 StatementPtr Parser::ParseShow() {
   const Token start = Cur();
   const bool describe = start.text == "describe";
@@ -28,15 +43,7 @@ StatementPtr Parser::ParseShow() {
     Unsupported(Cur().pos, "SHOW " + Upper(Cur().text));
   } else {
     ref = std::make_unique<TableRef>(TableRefKind::Describe, Cur().pos);
-    if (AtOp("(") || StartsQuery(0)) {
-      ref->subquery = ParseQuery();
-    } else {
-      ref->name = ParseIdent();
-      if (AcceptOp(".")) {
-        ref->schema = std::move(ref->name);
-        ref->name = ParseIdent();
-      }
-    }
+    ParseRelationOrQuery(*ref);
   }
   q->from.push_back(std::move(ref));
   auto st = std::make_unique<SelectStatement>();

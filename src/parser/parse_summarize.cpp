@@ -13,17 +13,8 @@ std::unique_ptr<SelectStmt> Parser::ParseSummarize() {
   q->pos = start.pos;
   q->select_list.push_back({std::make_unique<Expr>(ExprKind::Star, start.pos), ""});
   auto ref = std::make_unique<TableRef>(TableRefKind::Summarize, Cur().pos);
-  if (AtOp("(") || StartsQuery(0)) {
-    const size_t begin = Cur().begin;
-    ref->subquery = ParseQuery();
-    ref->query_text = std::string(src_.substr(begin, prev_end_ - begin));
-  } else {
-    ref->name = ParseIdent();
-    if (AcceptOp(".")) {
-      ref->schema = std::move(ref->name);
-      ref->name = ParseIdent();
-    }
-  }
+  const size_t begin = Cur().begin;
+  if (ParseRelationOrQuery(*ref)) ref->query_text = std::string(src_.substr(begin, prev_end_ - begin));
   q->from.push_back(std::move(ref));
   return q;
 }

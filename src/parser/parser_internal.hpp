@@ -270,6 +270,7 @@ class Parser {
 
   // ---------------------------------------------------------------- parse_show.cpp
   StatementPtr ParseShow();
+  bool ParseRelationOrQuery(TableRef& ref);  // parse_show.cpp
 
   // ---------------------------------------------------------------- parse_unsupported.cpp
   [[noreturn]] void UnsupportedStatement();

@@ -44,7 +44,7 @@ int LineOf(const std::string& plan, const std::string& what) {
   return line;
 }
 
-bool Has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+using test::Has;
 
 std::string TpchQuery(const std::string& name) {
   std::ifstream in(std::string(TESSERA_SOURCE_DIR) + "/queries/tpch/" + name + ".sql");

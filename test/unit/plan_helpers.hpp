@@ -28,6 +28,14 @@ inline std::string Explain(Database& db, const std::string& options, const std::
   return s;
 }
 
+// How often `what` occurs in `text` (operators in an EXPLAIN), and whether it does.
+inline size_t Count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = 0; (at = text.find(what, at)) != std::string::npos; at += what.size()) n++;
+  return n;
+}
+inline bool Has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
 // Every row of a query as "a|b" lines joined by ';'.
 inline std::string All(Connection& c, const std::string& sql) {
   std::string out;

@@ -40,13 +40,8 @@ Database& SmallDb() {
 using test::Explain;
 using test::TpchDb;
 
-size_t Count(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = 0; (at = text.find(what, at)) != std::string::npos; at += what.size()) n++;
-  return n;
-}
-
-bool Has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+using test::Count;
+using test::Has;
 
 std::string TpchQuery(const std::string& name) {
   std::ifstream in(std::string(TESSERA_SOURCE_DIR) + "/queries/tpch/" + name + ".sql");

@@ -17,13 +17,8 @@ using test::All;
 using test::Explain;
 using test::TpchDb;
 
-size_t Count(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = 0; (at = text.find(what, at)) != std::string::npos; at += what.size()) n++;
-  return n;
-}
-
-bool Has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+using test::Count;
+using test::Has;
 
 const char* kTwoSets =
     "SELECT o_orderpriority, count(DISTINCT l_suppkey), count(DISTINCT c_nationkey) FROM lineitem "
