@@ -153,21 +153,14 @@ class Connection:
         self._check_open()
         tx = self._open_transaction()
         if tx is not None:
-            try:
-                tx._execute("COMMIT", None, None)
-            finally:
-                self._note_transaction(tx)
+            self._run(lambda cur: cur._execute("COMMIT", None, None), tx)
         return self
 
     def rollback(self):
         """Undoes the transaction ``BEGIN`` started on this connection; an error when
         none is open (as DuckDB)."""
         self._check_open()
-        tx = self._open_transaction() or self.cursor()
-        try:
-            tx._execute("ROLLBACK", None, None)
-        finally:
-            self._note_transaction(tx)
+        self._run(lambda cur: cur._execute("ROLLBACK", None, None))
         return self
 
     def _open_transaction(self):
@@ -176,16 +169,20 @@ class Connection:
             self._tx = None
         return self._tx
 
-    def _note_transaction(self, cur):
-        """After a statement on `cur` (by execute/sql): it holds the connection's open
-        transaction when it is inside one."""
+    def _run(self, run, cur=None):
+        """Calls run(cursor) on `cur`, by default the open transaction's cursor or else a
+        new one; afterwards that cursor holds the connection's open transaction when it is
+        inside one. Returns the cursor."""
+        cur = cur or self._open_transaction() or self.cursor()
         try:
-            self._tx = cur if not cur._conn.closed and cur._conn.in_transaction() else None
-        except Exception:
-            self._tx = None
+            run(cur)
+        finally:
+            try:
+                self._tx = cur if not cur._conn.closed and cur._conn.in_transaction() else None
+            except Exception:
+                self._tx = None
+        return cur
 
-    def _statement_cursor(self):
-        return self._open_transaction() or self.cursor()
 
     def close(self):
         """Closes the connection and its cursors. Tables made by register() go with the
@@ -207,34 +204,21 @@ class Connection:
         """Runs `sql` (with `parameters` for its ``?``/``$n`` placeholders) on a new
         cursor and returns the cursor. Names of tables that do not exist are looked up
         as Python variables of the caller (see :meth:`sql`)."""
-        cur = self._statement_cursor()
-        try:
-            cur._execute(sql, parameters, sys._getframe(1))
-        finally:
-            self._note_transaction(cur)
-        return cur
+        frame = sys._getframe(1)
+        return self._run(lambda cur: cur._execute(sql, parameters, frame))
 
     def sql(self, sql, parameters=None):
         """As :meth:`execute`. A table name that the database does not know but that
         is a variable of the calling function (a pandas or polars DataFrame, a pyarrow
         Table, anything with ``__arrow_c_stream__``) is registered for this statement
         and dropped after it: ``con.sql("SELECT COUNT(*) FROM df")``."""
-        cur = self._statement_cursor()
-        try:
-            cur._execute(sql, parameters, sys._getframe(1))
-        finally:
-            self._note_transaction(cur)
-        return cur
+        frame = sys._getframe(1)
+        return self._run(lambda cur: cur._execute(sql, parameters, frame))
 
     def executemany(self, sql, seq_of_parameters):
         """Runs `sql` once for each parameter sequence on a new cursor (the open
         transaction's, inside one); returns it."""
-        cur = self._statement_cursor()
-        try:
-            cur.executemany(sql, seq_of_parameters)
-        finally:
-            self._note_transaction(cur)
-        return cur
+        return self._run(lambda cur: cur.executemany(sql, seq_of_parameters))
 
     # -- Python data -------------------------------------------------------------------
 

@@ -204,6 +204,13 @@ TESSERA_HD inline double AvgOfSum(double sum, long long count) { return sum / (d
 // SUM into a BIGINT result: the exact sum must fit 64 bits.
 TESSERA_HD inline bool SumFitsInt64(__int128 sum) { return sum <= (__int128)0x7fffffffffffffffLL && sum >= -(__int128)0x7fffffffffffffffLL - 1; }
 
+// Whether the key range [lo, hi] of a finished join build (empty when lo > hi) meets the
+// values [min, max] of a row group's statistics: the join filters' row-group test, the CPU
+// scan's (JoinKeyFilter::MayOverlap) and the GPU kernels' per tile (tsr_tile_outside).
+TESSERA_HD inline bool KeyRangeMeets(long long lo, long long hi, long long min, long long max) {
+  return lo <= hi && min <= hi && max >= lo;
+}
+
 // Comparison operators by number: 0 =, 1 <>, 2 <, 3 <=, 4 >, 5 >=.
 enum CompareOp { kEq = 0, kNe = 1, kLt = 2, kLe = 3, kGt = 4, kGe = 5 };
 template <class T>

@@ -159,14 +159,14 @@ __device__ __forceinline__ bool tsr_tile_outside(const i64* zm, u64 rg_rows, i64
                                                  const i64* bounds) {
   const i64 last = (first + rows < n ? first + rows : n) - 1, lo = bounds[0], hi = bounds[1];
   for (i64 g = first / (i64)rg_rows; g <= last / (i64)rg_rows; ++g)
-    if (__ldg(zm + 2 * g) <= hi && __ldg(zm + 2 * g + 1) >= lo) return false;
+    if (tessera::ops::KeyRangeMeets(lo, hi, __ldg(zm + 2 * g), __ldg(zm + 2 * g + 1))) return false;
   return true;
 }
 // The same when a row group holds a whole number of tiles (tiles_per_group): one group.
 __device__ __forceinline__ bool tsr_tile_outside_aligned(const i64* zm, unsigned tiles_per_group, unsigned tile,
                                                          const i64* bounds) {
   const unsigned g = tile / tiles_per_group;
-  return __ldg(zm + 2 * g) > bounds[1] || __ldg(zm + 2 * g + 1) < bounds[0];
+  return !tessera::ops::KeyRangeMeets(bounds[0], bounds[1], __ldg(zm + 2 * g), __ldg(zm + 2 * g + 1));
 }
 __device__ __forceinline__ i64 ht_find_open(const i64* keys, u64 mask, i64 key) {
   if (key == -1) return -1;  // the empty slots' mark: never a key of the table

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "common/vector.hpp"
+#include "function/scalar_core.hpp"
 
 namespace tessera {
 
@@ -46,7 +47,7 @@ class JoinKeyFilter {
   bool Ready() const { return ready_.load(std::memory_order_acquire); }
 
   // Zone maps: whether a row group whose key column lies in [lo, hi] may hold a key.
-  bool MayOverlap(int64_t lo, int64_t hi) const { return !(hi < min_ || lo > max_ || min_ > max_); }
+  bool MayOverlap(int64_t lo, int64_t hi) const { return ops::KeyRangeMeets(min_, max_, lo, hi); }
   // The rows of `keys` (physical I32 or I64) among sel[0..count) (row i where sel is null)
   // that may match, into out (may alias sel); returns how many.
   uint32_t Apply(const Vector& keys, const uint32_t* sel, uint32_t count, uint32_t* out) const {
