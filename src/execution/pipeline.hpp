@@ -28,6 +28,9 @@ struct Pipeline {
   std::vector<uint64_t> operator_rows;
   // GPU: bytes of the join table this build fills, or of the aggregation state.
   double gpu_table_bytes = 0;
+  // GPU: device bytes a row of each scanned column (as the scan's columns; a packed
+  // column's compressed bytes), for the model's bound.
+  std::vector<double> gpu_read_widths;
   std::string ToString() const;
 };
 

@@ -13,8 +13,8 @@
 #include "common/error.hpp"
 #include "common/parallel.hpp"
 #include "gpu/gpu_context.hpp"
-#include "storage/compression/bitpack_core.hpp"
-#include "storage/compression/int_codec.hpp"
+#include "gpu/pipeline_codegen.hpp"
+#include "storage/compression/lanepack_core.hpp"
 
 namespace tessera::gpu {
 
@@ -224,57 +224,60 @@ static void ComputeHostInfo(CachedColumn& c, const TableData& data) {
     c.domain.lo = lo;
     c.domain.hi = hi;
   }
-  // Bit-packed on the device when the range needs at most 3/4 of the width (the packer
-  // finds each miniblock's own range at upload; this bound only sizes it). Off unless
-  // TESSERA_GPU_PACK=1: on the H200 the kernels ran slower with it (docs/PERFORMANCE.md).
+  // Lane-packed on the device when the range fits in fewer bytes than the width, with
+  // TESSERA_GPU_PACK=1: off by default, since the kernels ran 10-13% slower packed on the
+  // H200 (they are bound by instructions and latency, not by bytes; docs/PERFORMANCE.md).
   static const bool pack = [] {
     const char* e = std::getenv("TESSERA_GPU_PACK");
     return e && std::string(e) == "1";
   }();
   if (pack && c.domain.has_range && c.device_width >= 4 && c.type.id != TypeId::Double && c.rows > 0) {
-    const uint32_t bits = codec::BitsFor((uint64_t)c.domain.hi - (uint64_t)c.domain.lo);
-    if (bits * 4 <= (uint32_t)c.device_width * 8 * 3) {
+    const unsigned bytes = lanepack::BytesFor((uint64_t)c.domain.hi - (uint64_t)c.domain.lo);
+    if ((int)bytes < c.device_width) {
       c.packed = true;
-      c.packed_blocks = (c.rows + bitpack::kMiniblock - 1) / bitpack::kMiniblock;
-      c.packed_bytes = c.packed_blocks * bitpack::kDescriptorBytes + (c.packed_blocks * 4 * bits + bitpack::kPadWords) * 4;
+      c.packed_bytes_per_value = (int)bytes;
+      // No reference where the values fit the same bytes as they are (codes, small
+      // non-negative numbers): the kernels then add nothing.
+      c.packed_ref = c.domain.lo >= 0 && lanepack::BytesFor((uint64_t)c.domain.hi) == bytes ? 0 : c.domain.lo;
+      c.packed_bytes = LanePackedBytes(c.rows, (int)bytes);
     }
   }
 }
 
-PackedColumn PackColumn(uint64_t n, const std::function<void(uint64_t, uint32_t, int64_t*)>& get) {
-  const uint64_t nb = (n + bitpack::kMiniblock - 1) / bitpack::kMiniblock;
-  std::vector<uint8_t> bits(nb);
-  std::vector<int64_t> ref(nb);
-  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  const uint64_t per = 1024, tasks = (nb + per - 1) / per;  // miniblocks per task
-  auto block = [&](uint64_t b, int64_t* v) {
-    const uint32_t cnt = (uint32_t)std::min<uint64_t>(bitpack::kMiniblock, n - b * bitpack::kMiniblock);
-    get(b * bitpack::kMiniblock, cnt, v);
-    return cnt;
-  };
-  ParallelFor(tasks, threads, [&](uint64_t t, unsigned) {
-    int64_t v[bitpack::kMiniblock];
-    for (uint64_t b = t * per; b < std::min(nb, (t + 1) * per); b++) {
-      bits[b] = (uint8_t)codec::MiniblockFrame(v, block(b, v), &ref[b]);
-    }
-  });
-  std::vector<uint64_t> woff(nb + 1, 0);
-  for (uint64_t b = 0; b < nb; b++) woff[b + 1] = woff[b] + 4ull * bits[b];
-  if (woff[nb] > UINT32_MAX) throw InternalError("column cache: a column too large to bit-pack");
+uint64_t TileRows() { return (uint64_t)kBlockThreads * (uint64_t)ItemsPerThread(); }
+
+uint64_t LanePackedBytes(uint64_t rows, int bytes) {
+  const uint64_t tiles = (rows + TileRows() - 1) / TileRows();
+  return tiles * lanepack::LaneWords((unsigned)ItemsPerThread(), (unsigned)bytes) * kBlockThreads * 4;
+}
+
+// Packs tiles [first, first + count) of a column whose values get() reads into `out` (the
+// column's words from tile `first` on).
+static void PackTiles(uint64_t rows, int bytes, int64_t ref, uint64_t first, uint64_t count,
+                      const std::function<void(uint64_t, uint32_t, int64_t*)>& get, uint32_t* out) {
+  const uint64_t T = TileRows();
+  std::vector<int64_t> v(T);
+  std::vector<uint32_t> f(T);
+  for (uint64_t j = first; j < first + count; j++) {
+    const uint32_t cnt = (uint32_t)std::min<uint64_t>(T, rows - j * T);
+    get(j * T, cnt, v.data());
+    for (uint32_t i = 0; i < cnt; i++) f[i] = (uint32_t)((uint64_t)v[i] - (uint64_t)ref);
+    lanepack::PackTile(f.data(), cnt, (unsigned)bytes, kBlockThreads, (unsigned)ItemsPerThread(), j - first, out);
+  }
+}
+
+PackedColumn PackColumn(uint64_t n, int bytes, int64_t ref, const std::function<void(uint64_t, uint32_t, int64_t*)>& get) {
   PackedColumn out;
-  out.size = nb * bitpack::kDescriptorBytes + (woff[nb] + bitpack::kPadWords) * 4;
-  out.bytes.reset(new uint8_t[out.size]);  // every byte is written below, on the threads that pack
-  uint32_t* w = reinterpret_cast<uint32_t*>(out.bytes.get() + nb * bitpack::kDescriptorBytes);
-  std::memset(w + woff[nb], 0, bitpack::kPadWords * 4);
+  out.size = LanePackedBytes(n, bytes);
+  out.bytes.reset(new uint8_t[out.size]);  // every word is written below, on the threads that pack
+  const uint64_t tiles = (n + TileRows() - 1) / TileRows();
+  const uint64_t per = 64, tasks = (tiles + per - 1) / per;  // tiles per task
+  const uint64_t tile_words = out.size / 4 / std::max<uint64_t>(1, tiles);
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   ParallelFor(tasks, threads, [&](uint64_t t, unsigned) {
-    int64_t v[bitpack::kMiniblock];
-    for (uint64_t b = t * per; b < std::min(nb, (t + 1) * per); b++) {
-      const uint32_t off = (uint32_t)woff[b];
-      bitpack::WriteDescriptor(reinterpret_cast<unsigned*>(out.bytes.get() + b * bitpack::kDescriptorBytes),
-                               (uint64_t)ref[b], off, bits[b]);
-      const uint32_t cnt = block(b, v);
-      codec::PackMiniblock(v, cnt, ref[b], bits[b], w + off);  // writes all 4 * bits words
-    }
+    const uint64_t first = t * per, count = std::min(tiles, first + per) - first;
+    PackTiles(n, bytes, ref, first, count, get,
+              reinterpret_cast<uint32_t*>(out.bytes.get()) + first * tile_words);
   });
   return out;
 }
@@ -353,7 +356,7 @@ static PackedColumn PackFromRowGroups(const CachedColumn& c, const TableData& da
   std::vector<int32_t> codes;
   if (c.type.id == TypeId::Varchar) {
     codes = DictionaryCodes(c, data);
-    return PackColumn(c.rows, [&](uint64_t row, uint32_t cnt, int64_t* out) {
+    return PackColumn(c.rows, c.packed_bytes_per_value, c.packed_ref, [&](uint64_t row, uint32_t cnt, int64_t* out) {
       for (uint32_t i = 0; i < cnt; i++) out[i] = codes[row + i];
     });
   }
@@ -362,8 +365,8 @@ static PackedColumn PackFromRowGroups(const CachedColumn& c, const TableData& da
   std::vector<uint64_t> start(groups.size() + 1, 0);
   for (size_t g = 0; g < groups.size(); g++) start[g + 1] = start[g] + groups[g]->columns[c.column]->count;
   const bool four = c.device_width == 4;
-  return PackColumn(c.rows, [&](uint64_t row, uint32_t cnt, int64_t* out) {
-    // The row group holding `row` (a miniblock may span two when a group is not a multiple of 128).
+  return PackColumn(c.rows, c.packed_bytes_per_value, c.packed_ref, [&](uint64_t row, uint32_t cnt, int64_t* out) {
+    // The row group holding `row` (a tile may span two when a group is not a multiple of its rows).
     size_t g = std::upper_bound(start.begin(), start.end(), row) - start.begin() - 1;
     for (uint32_t i = 0; i < cnt;) {
       while (row + i >= start[g + 1]) g++;
@@ -387,11 +390,17 @@ size_t ColumnCache::EnsureResident(CachedColumn& c, GpuContext& ctx) {
   if (!c.data.empty()) return 0;
   auto snap = c.snapshot.lock();
   if (!snap) throw InternalError("column cache: table snapshot released before upload");
-  PackedColumn packed;
-  if (c.packed) {
-    packed = PackFromRowGroups(c, *snap);
-    c.packed_bytes = packed.size;
+  // A packed column whose row groups are whole tiles (all but the last) is packed a row
+  // group at a time straight into the staging buffers (its chunks decoded into a scratch
+  // buffer of the thread); otherwise it is packed whole on the host first.
+  const auto& groups = snap->row_groups;
+  bool by_group = c.packed && c.type.id != TypeId::Varchar;
+  for (size_t g = 0; by_group && g < groups.size(); g++) {
+    const uint64_t cnt = groups[g]->columns[c.column]->count;
+    by_group = (g + 1 == groups.size() || cnt % TileRows() == 0) && LanePackedBytes(cnt, c.packed_bytes_per_value) <= StagedUploader::kSlotBytes;
   }
+  PackedColumn packed;
+  if (c.packed && !by_group) packed = PackFromRowGroups(c, *snap);
   const size_t bytes = c.device_bytes();
   const size_t budget = ctx.info().free_memory / 4 * 3;
   // Evict least recently used columns of earlier queries until the new one fits.
@@ -411,7 +420,32 @@ size_t ColumnCache::EnsureResident(CachedColumn& c, GpuContext& ctx) {
   std::vector<UploadItem> items;
   std::vector<uint8_t> raw_bytes;
   std::vector<int32_t> codes;
-  if (c.packed) {
+  if (c.packed && by_group) {
+    for (auto& rg : groups) {
+      const ColumnChunk* ch = rg->columns[c.column].get();
+      items.push_back({LanePackedBytes(ch->count, c.packed_bytes_per_value), nullptr, [ch, &c, w](void* out) {
+                         thread_local std::vector<uint8_t> scratch;
+                         const void* values = ch->data;
+                         if (!ch->Loaded() && ch->CanDecodeInto()) {
+                           scratch.resize((size_t)ch->count * w);
+                           if (ch->DecodeInto(scratch.data())) values = scratch.data();
+                         }
+                         if (values != scratch.data()) {
+                           ch->EnsureVerified();
+                           values = ch->data;
+                         }
+                         const uint64_t tiles = (ch->count + TileRows() - 1) / TileRows();
+                         PackTiles(ch->count, c.packed_bytes_per_value, c.packed_ref, 0, tiles,
+                                   [values, w](uint64_t row, uint32_t cnt, int64_t* v) {
+                                     if (w == 4)
+                                       for (uint32_t i = 0; i < cnt; i++) v[i] = static_cast<const int32_t*>(values)[row + i];
+                                     else
+                                       std::memcpy(v, static_cast<const int64_t*>(values) + row, (size_t)cnt * 8);
+                                   },
+                                   static_cast<uint32_t*>(out));
+                       }});
+    }
+  } else if (c.packed) {
     items.push_back({packed.size, packed.bytes.get(), nullptr});
   } else if (c.raw) {
     raw_bytes = RawStrings(c, *snap);
@@ -448,8 +482,8 @@ std::vector<std::string> ColumnCache::Describe() {
   for (auto& e : entries_) {
     char buf[320], size[96];
     if (e->packed)
-      std::snprintf(size, sizeof size, "%.1f MiB bit-packed (%.1f MiB plain)%s", e->device_bytes() / 1048576.0,
-                    e->plain_bytes() / 1048576.0, e->data.empty() ? ", at most" : "");
+      std::snprintf(size, sizeof size, "%.1f MiB packed, %d byte%s a value (%.1f MiB plain)", e->device_bytes() / 1048576.0,
+                    e->packed_bytes_per_value, e->packed_bytes_per_value == 1 ? "" : "s", e->plain_bytes() / 1048576.0);
     else
       std::snprintf(size, sizeof size, "%.1f MiB", e->device_bytes() / 1048576.0);
     std::snprintf(buf, sizeof buf, "%s.%s  %s  %llu rows  %s  %s  (last used by query %llu of %llu)",

@@ -50,15 +50,17 @@ struct CachedColumn {
   // and then the string_bytes bytes of all values, one after another.
   bool raw = false;
   uint64_t string_bytes = 0;
-  // Bit-packed on the device (an integer, date, DECIMAL up to 18 digits or VARCHAR code
-  // column whose value range needs at most 3/4 of its width, with TESSERA_GPU_PACK=1;
-  // off by default until it is faster): `data` holds `packed_blocks` descriptors of 16 bytes, one per 128 rows (i64
-  // reference, u32 word offset, u8 bits, 3 zero bytes), then the packed u32 words and 4
-  // words of padding (storage/compression/bitpack_core.hpp); kernels decode a value where
-  // they load it (tile library: tsr_unpack).
+  // Lane-packed on the device (storage/compression/lanepack_core.hpp): an integer, date,
+  // DECIMAL up to 18 digits or VARCHAR code column whose value range fits in fewer bytes
+  // than its width, with TESSERA_GPU_PACK=1 (off by default: slower on the H200). `data` holds whole tiles of the kernels'
+  // shape (kBlockThreads x ItemsPerThread()), `packed_bytes_per_value` (0 to 4) bytes a
+  // value above `packed_ref` (the column's minimum, or 0 where the values fit as they
+  // are); kernels take a thread's fields out of its words (tile library: tsr_lane_load,
+  // tsr_lane_unpack).
   bool packed = false;
-  uint64_t packed_blocks = 0;
-  uint64_t packed_bytes = 0;  // device bytes: an upper bound (the range's bits) until uploaded
+  int packed_bytes_per_value = 0;
+  int64_t packed_ref = 0;
+  uint64_t packed_bytes = 0;  // device bytes
   DeviceBuffer data;        // empty until uploaded
   uint64_t last_use = 0;    // query epoch
   std::weak_ptr<const TableData> snapshot;
@@ -97,14 +99,18 @@ class ColumnCache {
   StagedUploader uploader_;
 };
 
-// A column of `rows` values in the bit-packed device layout (CachedColumn::packed), built on
-// all host threads; get(row, count, out) reads values [row, row + count) widened to 64
-// bits (count <= 128, called twice per miniblock, from several threads).
+// A column of `rows` values in the lane-packed device layout (CachedColumn::packed) with
+// `bytes` bytes a value above `ref`, built on all host threads; get(row, count, out) reads
+// values [row, row + count) widened to 64 bits (count <= one tile's rows, called once per
+// tile, from several threads).
 struct PackedColumn {
   std::unique_ptr<uint8_t[]> bytes;
   size_t size = 0;
 };
-PackedColumn PackColumn(uint64_t rows, const std::function<void(uint64_t, uint32_t, int64_t*)>& get);
+PackedColumn PackColumn(uint64_t rows, int bytes, int64_t ref, const std::function<void(uint64_t, uint32_t, int64_t*)>& get);
+// Rows of one tile of the kernels, and the device bytes of a lane-packed column.
+uint64_t TileRows();
+uint64_t LanePackedBytes(uint64_t rows, int bytes);
 
 // Sorts and de-duplicates string views on all host threads (dictionaries of millions).
 void SortUniqueStrings(std::vector<std::string_view>& v);

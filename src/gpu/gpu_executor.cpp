@@ -280,6 +280,7 @@ GpuQuery::GpuQuery(PipelineSet& ps, ChainedJoins chained) : pipelines_(ps), ir_(
   for (size_t i = 0; i < pl.size(); i++) {
     if (programs_[i]) {
       pl[i]->device = "gpu";
+      pl[i]->gpu_read_widths = programs_[i]->scan_widths;
       stats_.gpu_pipelines++;
     } else if (irp[i].source.kind == ir::Source::Kind::TableScan) {
       stats_.cpu_scan_pipelines++;

@@ -19,6 +19,7 @@
 #include "function/scalar_ops.hpp"
 #include "gpu/gpu_support.hpp"
 #include "gpu/tile_library.hpp"
+#include "storage/compression/lanepack_core.hpp"
 
 namespace tessera::gpu {
 
@@ -126,6 +127,10 @@ class Generator {
   std::vector<Probe> probes_;
   std::map<std::pair<const BoundExpr*, int>, DictMapping> dict_maps_;  // by expression and layer
   std::string prologue_, body_, epilogue_;
+  // Where a tile's eager loads go (after the tile's skip test), and what they are: the
+  // lane-packed columns' words (Need).
+  size_t eager_at_ = std::string::npos;
+  std::string eager_;
   int nvar_ = 0;
 };
 
@@ -144,17 +149,41 @@ std::string Generator::Need(int layer, int idx) {
       if (std::find(prog_.columns.begin(), prog_.columns.end(), cached) == prog_.columns.end())
         prog_.columns.push_back(cached);
       int k = Param([cached] { return (uint64_t)cached->data.ptr(); });
-      Declare(ct, v);
+      const bool eager_plain = !cached->packed && eager_at_ != std::string::npos && EagerPlainLoads();
+      if (!eager_plain) Declare(ct, v);
       if (cached->packed) {
-        // Decoded per item: the miniblock's descriptor, then the field's words. (Two other
-        // ways measured slower on the H200: a tile's descriptors loaded first, and a tile's
-        // words staged in shared memory by the whole block; docs/PERFORMANCE.md.)
-        int nb = Param([cached] { return cached->packed_blocks; });
-        ForItems(v + "[i] = (" + ct + ")tsr_unpack((const u64*)" + PV(k) + ", " + PV(nb) + ", (u64)(tb + i * BT));");
-      } else if (c.type.id == TypeId::Boolean)
-        ForItems(v + "[i] = __ldg(((const unsigned char*)" + PV(k) + ") + tb + i * BT) != 0;");
-      else
-        ForItems(v + "[i] = __ldg(((const " + ct + "*)" + PV(k) + ") + tb + i * BT);");
+        // Lane-packed: the thread's words of the tile, each loaded once, the fields taken out
+        // with constant shifts (tile library: tsr_lane_load, tsr_lane_unpack). The words are
+        // loaded where the tile starts (EagerLoads), all columns' at once, unless
+        // TESSERA_GPU_EAGER=0: then here, for the rows still selected.
+        const int B = cached->packed_bytes_per_value;
+        const std::string w = NewVar("w"), f = NewVar("f");
+        const std::string load = "  unsigned " + w + "[" + std::to_string(lanepack::LaneWords(ItemsPerThread(), B) + 1) +
+                                 "];\n  tsr_lane_load<" + std::to_string(B) + ", IPT, BT>((const unsigned*)" + PV(k) +
+                                 ", tile, sel, " + w + ");\n";
+        if (eager_at_ != std::string::npos && EagerLoads()) eager_ += load;
+        else body_ += load;
+        body_ += "  unsigned " + f + "[IPT];\n  tsr_lane_unpack<" + std::to_string(B) + ", IPT>(" + w + ", " + f + ");\n";
+        if (cached->packed_ref == 0)
+          ForItems(v + "[i] = (" + ct + ")" + f + "[i];");
+        else if (ct == "int")
+          ForItems(v + "[i] = (int)((unsigned)" + PV(ConstParam((uint64_t)cached->packed_ref)) + " + " + f + "[i]);");
+        else
+          ForItems(v + "[i] = (" + ct + ")(" + PV(ConstParam((uint64_t)cached->packed_ref)) + " + (u64)" + f + "[i]);");
+      } else {
+        // The thread's first row of the tile, its address computed once (the items' loads
+        // then take constant offsets).
+        const std::string et = c.type.id == TypeId::Boolean ? "unsigned char" : ct, cp = NewVar("c");
+        const std::string at = "  const " + et + "* __restrict__ " + cp + " = ((const " + et + "*)" + PV(k) + ") + tb;\n";
+        const std::string load = v + "[i] = __ldg(" + cp + " + i * BT)" + (c.type.id == TypeId::Boolean ? " != 0;" : ";");
+        if (eager_plain) {
+          // TESSERA_GPU_EAGER=all: plain columns too, where the tile starts (measured only).
+          eager_ += at + "  " + ct + " " + v + "[IPT];\n  #pragma unroll\n  for (int i = 0; i < IPT; ++i) if (sel[i]) { " + load + " }\n";
+        } else {
+          body_ += at;
+          ForItems(load);
+        }
+      }
       break;
     }
     case Col::Payload: {
@@ -830,6 +859,7 @@ void Generator::Source(const ir::ScanSource& scan, const std::vector<bool>& raw)
     if (!c.cached->unsupported.empty())
       throw NotOnGpu(scan.table + "." + scan.column_names[j] + ": " + c.cached->unsupported);
     c.domain = c.cached->domain;
+    prog_.scan_widths.push_back(c.cached->rows ? (double)c.cached->device_bytes() / (double)c.cached->rows : 0);
     cols.push_back(std::move(c));
   }
   layers_.push_back(std::move(cols));
@@ -928,8 +958,13 @@ int Generator::EmitProbe(const ir::Step& j, int layer) {
   // With a presence bitmap the bit decides, exactly: a present key's slot is key - lo, and
   // a set of keys is not read at all.
   const std::string present = t->presence ? PresenceTest(t, k) : "";
+  // One 32-bit key into a table of 32-bit keys: 32-bit arithmetic (ht_find_dense32).
+  const bool key32 = j.on.keys.size() == 1 && DeviceCType(j.on.keys[0]->type) == "int" && t->dense &&
+                     t->lo >= INT32_MIN && t->range <= (uint64_t)INT32_MAX && t->lo + (int64_t)t->range - 1 <= INT32_MAX;
   std::string find = t->presence
       ? "(" + present + " ? " + (t->keys_only ? std::string("0LL") : "(long long)" + k + " - (long long)" + PV(pr.p_lo)) + " : -1LL)"
+      : key32
+      ? "ht_find_dense32((const unsigned*)" + PV(pr.p_table) + ", (int)" + PV(pr.p_stride) + ", (int)" + PV(pr.p_lo) + ", (unsigned)" + PV(pr.p_range) + ", " + Expr(*j.on.keys[0], layer) + ")"
       : t->dense
       ? "ht_find_dense((const unsigned*)" + PV(pr.p_table) + ", (int)" + PV(pr.p_stride) + ", (long long)" + PV(pr.p_lo) + ", " + PV(pr.p_range) + ", (long long)" + k + ")"
       : "ht_find_open((const long long*)" + PV(pr.p_keys) + ", " + PV(pr.p_range) + ", (long long)" + k + ")";
@@ -1102,6 +1137,7 @@ size_t Generator::ScanPrefix(const ir::Pipeline& p) {
     steps.push_back({nullptr, nullptr, &st, (1 - sel) / probe_cost(*it->second)});
   }
   RangeTests(p, nscan);
+  eager_at_ = body_.size();
   std::stable_sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) { return a.rank > b.rank; });
   std::map<const ir::Step*, int> probe_of;
   for (auto& st : steps) {
@@ -1512,9 +1548,18 @@ void Generator::AggregateSink(const ir::Sink& a) {
       std::string acc = "acc" + std::to_string(k), at = "state + " + std::to_string(w);
       switch (prog_.words[w]) {
         case AggWord::SumLo:
-          prologue_ += "  I128 " + acc + " = {0ull, 0ll};\n";
-          add += " i128_add(" + acc + ", " + SumValue(a.aggs[k], values[k]) + ");";
-          epilogue_ += "  " + acc + " = BlockReduce<BT>(" + acc + ", SumI128());\n";
+          if (DeviceCType(a.aggs[k]->children[0]->type) == "int" && loop_ends_.empty() && prog_.rows > 0 &&
+              prog_.rows < (1ull << 32)) {
+            // 32-bit values, each row seen once, fewer than 2^32 rows: a thread's sum stays
+            // below 2^63 in magnitude, so it adds in 64 bits and widens once at the end.
+            prologue_ += "  long long " + acc + "_64 = 0;\n";
+            add += " " + acc + "_64 += (long long)" + values[k] + ";";
+            epilogue_ += "  I128 " + acc + " = BlockReduce<BT>(tsr_i128(" + acc + "_64), SumI128());\n";
+          } else {
+            prologue_ += "  I128 " + acc + " = {0ull, 0ll};\n";
+            add += " i128_add(" + acc + ", " + SumValue(a.aggs[k], values[k]) + ");";
+            epilogue_ += "  " + acc + " = BlockReduce<BT>(" + acc + ", SumI128());\n";
+          }
           flush += " atomic_add_i128(" + at + ", " + acc + ");";
           break;
         case AggWord::SumF64:
@@ -1683,6 +1728,7 @@ void Generator::Run(const ir::Pipeline& p) {
   else if (p.sink.kind == ir::Sink::Kind::Aggregate) AggregateSink(p.sink);
   else MaterialiseSink(p.sink);
   for (size_t l = loop_ends_.size(); l-- > 0;) body_ += loop_ends_[l];
+  if (eager_at_ != std::string::npos) body_.insert(eager_at_, eager_);
   prog_.expands = !loop_ends_.empty();
   std::string k;
   k += "#define BT " + std::to_string(kBlockThreads) + "\n#define IPT " + std::to_string(ItemsPerThread()) + "\n";
@@ -1694,13 +1740,31 @@ void Generator::Run(const ir::Pipeline& p) {
   k += "  const long long tiles = (n + BT * IPT - 1) / (BT * IPT);\n";
   k += "  for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {\n";
   k += "  const long long tb = tile * (BT * IPT) + threadIdx.x;  // row of item i: tb + i * BT\n  bool sel[IPT];\n";
-  k += "  #pragma unroll\n  for (int i = 0; i < IPT; ++i) sel[i] = tb + i * BT < n;\n";
+  // The rows of the tile past its first, in 32 bits (each item's test one comparison).
+  k += "  const int tile_rows = n - tile * (BT * IPT) < BT * IPT ? (int)(n - tile * (BT * IPT)) : BT * IPT;\n";
+  k += "  #pragma unroll\n  for (int i = 0; i < IPT; ++i) sel[i] = (int)threadIdx.x + i * BT < tile_rows;\n";
   k += body_ + "  }\n" + epilogue_ + "}\n";
   prog_.kernel_body = k;
   prog_.source = TileLibrarySourceFor(k) + k;
 }
 
 }  // namespace
+
+bool EagerLoads() {
+  static const bool eager = [] {
+    const char* e = std::getenv("TESSERA_GPU_EAGER");
+    return !(e && std::string(e) == "0");
+  }();
+  return eager;
+}
+
+bool EagerPlainLoads() {
+  static const bool all = [] {
+    const char* e = std::getenv("TESSERA_GPU_EAGER");
+    return e && std::string(e) == "all";
+  }();
+  return all;
+}
 
 int ItemsPerThread() {
   static const int ipt = [] {

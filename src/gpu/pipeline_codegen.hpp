@@ -62,6 +62,11 @@ inline constexpr int kItemsPerThread = 4;
 // Items per thread of the generated kernels: kItemsPerThread, or TESSERA_GPU_ITEMS (1-16)
 // for tuning experiments.
 int ItemsPerThread();
+// Whether a kernel loads the words of its lane-packed columns where a tile starts, all at
+// once (default), rather than each where it is first used, for the rows still selected
+// (TESSERA_GPU_EAGER=0). docs/PERFORMANCE.md compares them.
+bool EagerLoads();
+bool EagerPlainLoads();  // TESSERA_GPU_EAGER=all: plain columns' loads there too
 
 // A hash table built on the device by a join's build pipeline and probed by its consumer.
 struct GpuHashTable {
@@ -173,6 +178,7 @@ struct PipelineProgram {
   std::string kernel_body;                // the generated kernel alone (EXPLAIN (KERNELS))
   std::vector<std::function<uint64_t()>> params;  // resolved at launch
   std::vector<std::shared_ptr<CachedColumn>> columns;  // scanned columns the kernel reads
+  std::vector<double> scan_widths;  // device bytes a row of each column of the scan (CachedColumn)
   uint64_t rows = 0;                      // rows of the scanned table
   std::vector<std::string> errors;        // error id k+1 -> message
   std::vector<bool> error_is_fallback;    // true: re-run on the CPU; false: a user error

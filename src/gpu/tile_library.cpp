@@ -30,15 +30,28 @@ const char* kTileLibrary = R"tessera_cuda(
 typedef unsigned long long u64;
 typedef long long i64;
 
-// ---- bit-packed columns (gpu/column_cache.hpp: CachedColumn::packed) -------------------
-// The value of `row` of a column held as `nblocks` miniblock descriptors (i64 reference,
-// u32 word offset, u8 bits; one per 128 rows) followed by the packed words: the storage
-// format's bit layout (storage/compression/bitpack_core.hpp), decoded in registers where
-// the kernel loads it.
-__device__ __forceinline__ u64 tsr_unpack(const u64* __restrict__ col, u64 nblocks, u64 row) {
-  const tessera::bitpack::Descriptor d = tessera::bitpack::ReadDescriptor((const unsigned*)(col + 2 * (row >> 7)));
-  const unsigned* w = (const unsigned*)(col + 2 * nblocks) + d.word_offset;
-  return d.ref + tessera::bitpack::Field(w, (unsigned)(row & 127), d.bits);
+// ---- lane-packed columns (gpu/column_cache.hpp: CachedColumn::packed) ----------------
+// A thread's words of tile `tile` of a column held in the lane-packed layout with B bytes
+// a value, N items a thread, T threads a block (storage/compression/lanepack_core.hpp):
+// each word loaded once (only those holding a selected item's bytes), coalesced with the
+// warp; w has LaneWords(N, B) + 1 entries, the last zero.
+template <int B, int N, int T>
+__device__ __forceinline__ void tsr_lane_load(const unsigned* __restrict__ col, long long tile, const bool* sel, unsigned* w) {
+  constexpr unsigned L = tessera::lanepack::LaneWords(N, B);
+  #pragma unroll
+  for (unsigned r = 0; r < L; ++r) {
+    bool need = false;
+    #pragma unroll
+    for (int i = 0; i < N; ++i) need = need || (sel[i] && tessera::lanepack::WordHolds(r, i, B));
+    w[r] = need ? __ldg(col + tessera::lanepack::WordIndex((u64)tile, r, threadIdx.x, T, L)) : 0u;
+  }
+  w[L] = 0u;
+}
+// The fields of the N items from the words: shifts fixed at compile time.
+template <int B, int N>
+__device__ __forceinline__ void tsr_lane_unpack(const unsigned* w, unsigned* f) {
+  #pragma unroll
+  for (int i = 0; i < N; ++i) f[i] = tessera::lanepack::Field(w, i, B);
 }
 
 // ---- errors ---------------------------------------------------------------------------
@@ -139,6 +152,15 @@ __device__ __forceinline__ i64 ht_find_dense(const unsigned* ht, int stride, i64
   u64 off = (u64)(key - lo);
   if (off >= range) return -1;
   return __ldg(ht + off * stride) ? (i64)off : -1;
+}
+// The same for a 32-bit key of a table whose keys [lo, lo + range) are 32-bit values: the
+// difference taken modulo 2^32 is below range exactly when the key is in the table's range.
+// Without a branch: the slot's load is predicated.
+__device__ __forceinline__ int ht_find_dense32(const unsigned* ht, int stride, int lo, unsigned range, int key) {
+  const unsigned off = (unsigned)key - (unsigned)lo;
+  const bool in = off < range;
+  const unsigned flag = in ? __ldg(ht + (u64)off * (unsigned)stride) : 0u;
+  return flag ? (int)off : -1;
 }
 // Presence bitmap of a direct-mapped table (GpuHashTable::presence): bit (key - lo) set
 // for a key the build inserted. A probe tests it before the table's slot, and a scan

@@ -69,7 +69,8 @@ PipelineRun DescribeRun(const Pipeline& p) {
       if (join_filtered)
         for (const auto& u : scan.join_filters) full |= u.col == (int)i;
       std::string name = table + "." + scan.table->schema.columns[scan.column_ids[i]].name;
-      t.reads.push_back({name, rows, full ? rows : flow, StoredWidth(scan, i)});
+      const double width = gpu && i < p.gpu_read_widths.size() ? p.gpu_read_widths[i] : StoredWidth(scan, i);
+      t.reads.push_back({name, rows, full ? rows : flow, width});
     }
   } else {
     flow = r.rows_exact ? (double)p.source_rows : (double)p.source->rows_out;

@@ -20,6 +20,8 @@
 #include "row_group_versions.hpp"
 #include "gpu/column_cache.hpp"
 #include "storage/compression/bitpack_core.hpp"
+#include "storage/compression/lanepack_core.hpp"
+#include "gpu/pipeline_codegen.hpp"
 #include "main/database.hpp"
 #include "storage/column_chunk.hpp"
 #include "storage/compression/chunk_codec.hpp"
@@ -420,34 +422,55 @@ TEST(encoded_chunks_decode_into_a_buffer_without_loading) {
   fs::remove_all(dir, ec);
 }
 
-// The GPU column cache's bit-packed layout, read back the way the kernels read it
-// (tile library tsr_unpack: descriptor of the row's miniblock, then bitpack::Field).
+// The GPU column cache's lane-packed layout, read back the way the kernels read it (tile
+// library tsr_lane_load: a lane's words of its tile; tsr_lane_unpack: lanepack::Field per item).
 TEST(gpu_packed_columns_read_back_exactly) {
+  CHECK_EQ(lanepack::BytesFor(0), 0u);
+  CHECK_EQ(lanepack::BytesFor(255), 1u);
+  CHECK_EQ(lanepack::BytesFor(256), 2u);
+  CHECK_EQ(lanepack::BytesFor((1ull << 24) - 1), 3u);
+  CHECK_EQ(lanepack::BytesFor(UINT32_MAX), 4u);
+  CHECK_EQ(lanepack::BytesFor(1ull << 32), 8u);  // not packed (the cache keeps it plain)
   std::mt19937_64 rng(9);
-  for (uint64_t n : {1ull, 127ull, 128ull, 300000ull}) {
-    for (int kind = 0; kind < 5; kind++) {
+  const unsigned lanes = gpu::kBlockThreads, items = (unsigned)gpu::ItemsPerThread();
+  const uint64_t T = gpu::TileRows();
+  CHECK_EQ(T, (uint64_t)lanes * items);
+  for (uint64_t n : {(uint64_t)1, T - 1, T, T + 1, (uint64_t)300000}) {
+    for (int kind = 0; kind < 6; kind++) {
       std::vector<int64_t> v(n);
       for (uint64_t i = 0; i < n; i++) {
         switch (kind) {
-          case 0: v[i] = 7; break;                                   // one value
-          case 1: v[i] = (int64_t)(rng() % 50) * 100 - 2500; break;  // small, negative
-          case 2: v[i] = 19920101 + (int64_t)(i / 3); break;          // sorted
-          case 3: v[i] = (int64_t)(rng() >> (rng() % 64)) - (int64_t)(rng() >> 1); break;
-          default: v[i] = i % 2 ? INT64_MIN : INT64_MAX; break;      // the full range
+          case 0: v[i] = 7; break;                                      // one value: 0 bytes
+          case 1: v[i] = (int64_t)(rng() % 256) - 128; break;           // 1 byte, negative reference
+          case 2: v[i] = (int64_t)(rng() % 50) * 100 - 2500; break;     // 2 bytes
+          case 3: v[i] = 19920101 + (int64_t)(i / 3) + (i + 1 == n ? 1 << 23 : 0); break;  // sorted, 3 bytes
+          case 4: v[i] = -5000000000ll + (int64_t)(rng() % (1ull << 32)); break;  // 4 bytes (a 64-bit column)
+          default: v[i] = i % 2 ? 100 : 100 + 0xffffff; break;          // the ends of 3 bytes
         }
       }
-      const gpu::PackedColumn packed = gpu::PackColumn(n, [&](uint64_t row, uint32_t cnt, int64_t* out) {
+      const int64_t lo = *std::min_element(v.begin(), v.end()), hi = *std::max_element(v.begin(), v.end());
+      const unsigned bytes = lanepack::BytesFor((uint64_t)hi - (uint64_t)lo);
+      CHECK(bytes <= 4);
+      const gpu::PackedColumn packed = gpu::PackColumn(n, (int)bytes, lo, [&](uint64_t row, uint32_t cnt, int64_t* out) {
         std::copy(v.begin() + (long)row, v.begin() + (long)(row + cnt), out);
       });
-      const uint8_t* col = packed.bytes.get();
-      const uint64_t nb = (n + 127) / 128;
-      CHECK(packed.size >= nb * 16 + 16);
-      const uint32_t* words = reinterpret_cast<const uint32_t*>(col + nb * 16);
+      CHECK_EQ(packed.size, gpu::LanePackedBytes(n, (int)bytes));
+      const uint64_t tiles = (n + T - 1) / T;
+      const unsigned L = lanepack::LaneWords(items, bytes);
+      CHECK_EQ(packed.size, tiles * L * lanes * 4);
+      const uint32_t* col = reinterpret_cast<const uint32_t*>(packed.bytes.get());
       uint64_t bad = 0;
-      for (uint64_t r = 0; r < n; r++) {
-        const bitpack::Descriptor d = bitpack::ReadDescriptor(reinterpret_cast<const unsigned*>(col + (r >> 7) * 16));
-        const uint64_t got = d.ref + bitpack::Field(words + d.word_offset, (unsigned)(r & 127), d.bits);
-        if ((int64_t)got != v[r]) bad++;
+      std::vector<unsigned> w(L + 1);
+      for (uint64_t j = 0; j < tiles; j++) {
+        for (unsigned t = 0; t < lanes; t++) {
+          for (unsigned r = 0; r < L; r++) w[r] = col[lanepack::WordIndex(j, r, t, lanes, L)];
+          w[L] = 0xdeadbeef;  // the kernels' spare word: never part of a field
+          for (unsigned i = 0; i < items; i++) {
+            const uint64_t row = j * T + (uint64_t)i * lanes + t;
+            const int64_t got = (int64_t)((uint64_t)lo + lanepack::Field(w.data(), i, bytes));
+            if (row < n ? got != v[row] : got != lo) bad++;
+          }
+        }
       }
       CHECK_EQ(bad, 0ull);
     }

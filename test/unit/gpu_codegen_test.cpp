@@ -165,7 +165,7 @@ TEST(every_library_declaration_compiles_with_what_it_needs) {
   const std::vector<std::string> names = gpu::TileLibraryNames();
   CHECK(names.size() > 80);
   for (const char* n : {"tsr_fail", "ht_find_open", "BlockReduce", "I128", "AddChecked", "kLt", "ExtractDateField",
-                        "LikeMatch", "Field", "tsr_unpack", "u64"})
+                        "LikeMatch", "Field", "tsr_lane_load", "tsr_lane_unpack", "WordIndex", "u64"})
     CHECK(std::find(names.begin(), names.end(), n) != names.end());
   for (const std::string& n : names) {
     const std::string body = "#define TSR_NEEDS " + n + "\nextern \"C\" __global__ void tsr_pipeline() {}\n";

@@ -11,6 +11,7 @@
 
 #include "check.hpp"
 #include "gen/ssb_gen.hpp"
+#include "gpu/column_cache.hpp"
 #include "gpu/gpu_executor.hpp"
 #include "main/database.hpp"
 #include "main/plan_cache.hpp"
@@ -94,6 +95,16 @@ TEST(ssb_queries_match_the_cpu_and_run_on_the_gpu) {
     std::string dev = Same(ReadQuery(q));
     std::cout << "  " << q << ": " << dev << "\n";
     CHECK_EQ(dev, std::string("gpu"));
+  }
+  // Under TESSERA_GPU_PACK=1 (ctest unit.gpu_ssb_test_packed*) the lineorder columns the
+  // queries read were lane-packed: the comparisons above read them decoded on the GPU.
+  const char* pack = std::getenv("TESSERA_GPU_PACK");
+  if (pack && std::string(pack) == "1") {
+    int packed = 0;
+    for (const std::string& line : gpu::ColumnCache::Instance().Describe())
+      if (line.rfind("lineorder.", 0) == 0 && line.find(" packed, ") != std::string::npos) packed++;
+    std::cout << "  lineorder columns lane-packed: " << packed << "\n";
+    CHECK(packed >= 6);
   }
 }
 

@@ -1,7 +1,6 @@
-// The bit-packed miniblock (storage format version 2's BitPack codec, int_codec.hpp), read
-// by the CPU decoder and, embedded in the NVRTC source (src/function/embed_core.cmake), by
-// the generated GPU kernels over columns the GPU column cache holds bit-packed: one
-// definition of where a value's bits are. Include-free, no std::.
+// The bit-packed miniblock (storage format version 2's BitPack codec, int_codec.hpp): one
+// definition of where a value's bits are, for its writer and its reader. (The GPU column
+// cache's packed layout is lanepack_core.hpp's.) Include-free, no std::.
 //
 // A miniblock of 128 values with `bits` bits each owns 4 * bits little-endian u32 words;
 // value j occupies the `bits` bits from bit j * bits on, counted from the least significant bit
@@ -37,16 +36,6 @@ TESSERA_HD inline void WriteDescriptor(unsigned* d, unsigned long long ref, unsi
 
 // The unsigned field of value j (0 <= j < 128) of a miniblock whose words start at w.
 TESSERA_HD inline unsigned long long Field(const unsigned* w, unsigned j, unsigned bits) {
-#if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
-  // On the GPU a field of at most 32 bits is one funnel shift of two loads (the same bits
-  // as below, in 32-bit instructions; `bits` is uniform across a warp's rows; `w` may be
-  // in shared memory).
-  if (bits <= 32) {
-    const unsigned bp = j * bits, k = bp >> 5;
-    const unsigned x = __funnelshift_r(w[k], w[k + 1], bp & 31);
-    return bits == 32 ? x : (x & ((1u << bits) - 1));
-  }
-#endif
   const unsigned long long bp = (unsigned long long)j * bits;
   const unsigned k = (unsigned)(bp >> 5), sh = (unsigned)(bp & 31);
   unsigned long long x = ((unsigned long long)w[k] | ((unsigned long long)w[k + 1] << 32)) >> sh;
