@@ -1468,6 +1468,11 @@ void Generator::AggregateSink(const ir::Sink& a) {
   // State words: count, then each aggregate.
   prog_.words = {AggWord::Count};
   std::vector<std::string> values;
+  // Sums of non-negative 32-bit values, each row seen once, fewer than 2^32 rows: a group's
+  // sum stays below 2^63, so its low word never carries and the add needs no answer back
+  // (a fire-and-forget atomic; atomic_add_i128 waits for the old value to carry).
+  std::vector<bool> sum_nonneg32(a.aggs.size(), false);
+  const bool rows_bounded = loop_ends_.empty() && prog_.rows > 0 && prog_.rows < (1ull << 32);
   for (const BoundExpr* ag : a.aggs) {
     const std::string& n = ag->name;  // GpuSupport: COUNT, SUM, AVG, MIN, MAX without DISTINCT
     const BoundExpr* arg = ag->children.empty() ? nullptr : ag->children[0].get();
@@ -1496,6 +1501,8 @@ void Generator::AggregateSink(const ir::Sink& a) {
       } else {
         prog_.words.push_back(AggWord::SumLo);
         prog_.words.push_back(AggWord::SumHi);
+        const ColumnDomain d = Domain(*ag->children[0], L);
+        sum_nonneg32[values.size()] = rows_bounded && DeviceCType(in) == "int" && d.has_range && d.lo >= 0;
         // Values of 64 bits cannot overflow the 128-bit sum; a wider one (DECIMAL above 18
         // digits), whose sum the CPU checks add by add, hands the query back to the CPU.
         if (DeviceCType(in) == "__int128")
@@ -1526,7 +1533,10 @@ void Generator::AggregateSink(const ir::Sink& a) {
       int w = prog_.agg_word[k];
       std::string at = st + " + " + std::to_string(w);
       switch (prog_.words[w]) {
-        case AggWord::SumLo: s += " atomic_add_i128(" + at + ", " + SumValue(a.aggs[k], values[k]) + ");"; break;
+        case AggWord::SumLo:
+          s += sum_nonneg32[k] ? " atomicAdd(" + at + ", (u64)(unsigned)" + values[k] + ");"
+                               : " atomic_add_i128(" + at + ", " + SumValue(a.aggs[k], values[k]) + ");";
+          break;
         case AggWord::SumF64: s += " atomic_add_f64(" + at + ", (double)" + values[k] + ");"; break;
         case AggWord::Min: s += " atomic_min_i64(" + at + ", (long long)" + values[k] + ");"; break;
         case AggWord::Max: s += " atomic_max_i64(" + at + ", (long long)" + values[k] + ");"; break;
@@ -1584,12 +1594,18 @@ void Generator::AggregateSink(const ir::Sink& a) {
     epilogue_ += "  if (threadIdx.x == 0) { " + flush + " }\n";
     return;
   }
-  // Grouped: the packed key words.
-  std::vector<std::string> gids(K, "(u64)0");
+  // Grouped: the packed key words. A direct-mapped table of 32-bit keys (fewer than 2^24
+  // slots) takes the slot in 32-bit arithmetic: each key's offset is below its range, so
+  // the differences taken modulo 2^32 are exact.
+  bool keys32 = !prog_.hashed;
+  for (const BoundExpr* g : a.groups) keys32 = keys32 && DeviceCType(g->type) == "int";
+  std::vector<std::string> gids(K, keys32 ? "0u" : "(u64)0");
   for (size_t k = 0; k < a.groups.size(); k++) {
     int p_lo = ConstParam((uint64_t)prog_.keys[k].lo), p_stride = ConstParam(prog_.keys[k].stride);
-    gids[prog_.keys[k].word] += " + " + PackedOffset(key_values[k], PV(p_lo)) + " * " + PV(p_stride);
+    gids[prog_.keys[k].word] += keys32 ? " + ((unsigned)(" + key_values[k] + ") - (unsigned)" + PV(p_lo) + ") * (unsigned)" + PV(p_stride)
+                                       : " + " + PackedOffset(key_values[k], PV(p_lo)) + " * " + PV(p_stride);
   }
+  if (keys32) gids[0] = "(u64)(" + gids[0] + ")";
   const std::string gid = gids[0];
   if (prog_.hashed) {
     // The table's size is a run-time parameter: growing it needs no new kernel.
@@ -1733,7 +1749,7 @@ void Generator::Run(const ir::Pipeline& p) {
   std::string k;
   k += "#define BT " + std::to_string(kBlockThreads) + "\n#define IPT " + std::to_string(ItemsPerThread()) + "\n";
   k += "struct Params { unsigned long long v[" + std::to_string(prog_.params.size()) + "]; };\n";
-  k += "extern \"C\" __global__ void __launch_bounds__(BT) tsr_pipeline(const Params p) {\n";
+  k += "extern \"C\" __global__ void __launch_bounds__(BT" + MinBlocksBound() + ") tsr_pipeline(const Params p) {\n";
   k += "  const long long n = (long long)" + PV(kParamRows) + ";\n  int* err = (int*)" + PV(kParamErr) +
        ";\n  u64* state = (u64*)" + PV(kParamState) + ";\n";
   k += "  (void)err; (void)state;\n" + prologue_;
@@ -1749,6 +1765,17 @@ void Generator::Run(const ir::Pipeline& p) {
 }
 
 }  // namespace
+
+// TESSERA_GPU_MIN_BLOCKS=N: the kernels ask ptxas for registers for N resident blocks a
+// multiprocessor (", N" in __launch_bounds__); measured, not a default.
+std::string MinBlocksBound() {
+  static const std::string bound = [] {
+    const char* e = std::getenv("TESSERA_GPU_MIN_BLOCKS");
+    const int n = e ? std::atoi(e) : 0;
+    return n >= 1 && n <= 32 ? ", " + std::to_string(n) : std::string();
+  }();
+  return bound;
+}
 
 bool EagerLoads() {
   static const bool eager = [] {

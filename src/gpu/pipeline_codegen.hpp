@@ -67,6 +67,9 @@ int ItemsPerThread();
 // (TESSERA_GPU_EAGER=0). docs/PERFORMANCE.md compares them.
 bool EagerLoads();
 bool EagerPlainLoads();  // TESSERA_GPU_EAGER=all: plain columns' loads there too
+// ", N" for __launch_bounds__ with TESSERA_GPU_MIN_BLOCKS=N (register budget for N blocks
+// a multiprocessor), else "".
+std::string MinBlocksBound();
 
 // A hash table built on the device by a join's build pipeline and probed by its consumer.
 struct GpuHashTable {
