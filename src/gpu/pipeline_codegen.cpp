@@ -507,6 +507,17 @@ std::string Generator::Expr(const BoundExpr& e, int layer) {
         case ast::Op::Div:
           if (ct == "double") return "(" + a + " / " + b + ")";
           break;
+        case ast::Op::Mod:
+        case ast::Op::IntDiv:
+          // Integers only (DECIMAL operands keep their scales; DOUBLE's `%` is fmod).
+          if (e.type.id == TypeId::Integer || e.type.id == TypeId::BigInt) {
+            const bool mod = e.op == ast::Op::Mod;
+            const int id = Error(std::string(mod ? "modulo" : "integer division") +
+                                     " by zero (NULL) or of the minimum value by -1 (not on the GPU)",
+                                 true);
+            return std::string(mod ? "tsr_mod<" : "tsr_intdiv<") + ct + ">(" + a + ", " + b + ", err, " + std::to_string(id) + ")";
+          }
+          break;
         default: break;
       }
       throw NotOnGpu("operator " + e.ToString() + " is not supported on the GPU yet");

@@ -78,6 +78,17 @@ template <class T> __device__ __forceinline__ T tsr_mul(T a, T b, int* err, int 
 template <class T> __device__ __forceinline__ T tsr_neg(T a, int* err, int id) {
   T r; if (!tessera::ops::NegChecked(a, r)) tsr_fail(err, id); return r; }
 
+// Integer modulo and division (`%`, `//`): the scalar core's Mod and IntDiv. A zero divisor
+// gives NULL, which GPU values cannot hold, and the minimum value over -1 overflows: either
+// is error `id`, which hands the query back to the CPU (its NULL, or its error message
+// naming the values).
+template <class T> __device__ __forceinline__ T tsr_mod(T a, T b, int* err, int id) {
+  T r = 0; bool overflow = false;
+  if (!tessera::ops::Mod(a, b, r, overflow) || overflow) tsr_fail(err, id); return r; }
+template <class T> __device__ __forceinline__ T tsr_intdiv(T a, T b, int* err, int id) {
+  T r = 0; bool overflow = false;
+  if (!tessera::ops::IntDiv(a, b, r, overflow) || overflow) tsr_fail(err, id); return r; }
+
 // A DECIMAL result must fit its precision p (|v| < 10^p), as on the CPU: one of 128 bits,
 // and one of 64 (DECIMAL(18, s), to which the binder narrows wider results of narrow operands).
 __device__ __forceinline__ __int128 tsr_precision(__int128 v, int p, int* err, int id) {
