@@ -1498,7 +1498,12 @@ void Generator::AggregateSink(const ir::Sink& a) {
       continue;
     }
     if (n == "count_star" || n == "count") {
-      if (n == "count") Expr(*ag->children[0], L);  // no NULLs on the GPU: COUNT(x) = COUNT(*)
+      // No NULLs on the GPU: COUNT(x) = COUNT(*). An expression is still evaluated for the
+      // rows counted: where it would be NULL (a zero divisor) its error hands the query back.
+      if (n == "count") {
+        const std::string x = Expr(*ag->children[0], L);
+        if (ag->children[0]->kind != BExpr::Column && ag->children[0]->kind != BExpr::Constant) ForItems("(void)(" + x + ");");
+      }
       prog_.agg_word.push_back(0);                  // the group's row count
       values.push_back("");
       continue;
