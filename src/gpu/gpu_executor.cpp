@@ -715,6 +715,11 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
     unsigned blocks = (unsigned)std::min<uint64_t>((words + 255) / 256, (uint64_t)ctx.info().sm_count * 8);
     ctx.LaunchKernel(kernel.lib->init_state, blocks, 256, 0, nullptr, prog.state.ptr(), words, W, pat);
     LaunchPipeline(prog, index);
+    if (prog.sign_extend_words) {
+      unsigned sblocks = (unsigned)std::min<uint64_t>((prog.slots + 255) / 256, (uint64_t)ctx.info().sm_count * 8);
+      ctx.LaunchKernel(kernel.lib->sign_extend_sums, sblocks, 256, 0, nullptr, prog.state.ptr(), prog.slots, W,
+                       prog.sign_extend_words);
+    }
     // Aggregation result to the host, through a pinned buffer: a small state (up to 1 MiB)
     // in one copy, scanned here for non-empty groups; a larger one compacted on the device
     // first (non-empty groups only, one atomic per tile), then copied.

@@ -136,6 +136,7 @@ const LibraryKernels& KernelCache::Library(GpuContext& ctx, double* compile_ms) 
   k->module = Load(LibraryModuleSource(), ctx, out);
   if (compile_ms) *compile_ms += out.compile_ms;
   k->init_state = k->module.Function("tsr_init_state");
+  k->sign_extend_sums = k->module.Function("tsr_sign_extend_sums");
   k->compact_groups = k->module.Function("tsr_compact_groups");
   k->order_keys = k->module.Function("tsr_order_keys");
   k->radix_hist = k->module.Function("tsr_radix_hist");

@@ -21,6 +21,7 @@ namespace tessera::gpu {
 struct LibraryKernels {
   Module module;
   CUfunction init_state = nullptr;     // tsr_init_state
+  CUfunction sign_extend_sums = nullptr;  // tsr_sign_extend_sums
   CUfunction compact_groups = nullptr; // tsr_compact_groups
   CUfunction order_keys = nullptr;     // top-N pre-selection (tsr_order_keys,
   CUfunction radix_hist = nullptr;     //   tsr_radix_hist, tsr_select_rows)

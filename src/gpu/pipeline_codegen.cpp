@@ -1479,10 +1479,11 @@ void Generator::AggregateSink(const ir::Sink& a) {
   // State words: count, then each aggregate.
   prog_.words = {AggWord::Count};
   std::vector<std::string> values;
-  // Sums of non-negative 32-bit values, each row seen once, fewer than 2^32 rows: a group's
-  // sum stays below 2^63, so its low word never carries and the add needs no answer back
-  // (a fire-and-forget atomic; atomic_add_i128 waits for the old value to carry).
-  std::vector<bool> sum_nonneg32(a.aggs.size(), false);
+  // Sums of 32-bit values, each row seen once, fewer than 2^32 rows: a group's sum stays
+  // below 2^63 in magnitude, so the low word, added to modulo 2^64 by a fire-and-forget
+  // atomic, holds it exactly (atomic_add_i128 waits for the old value to carry). Non-negative
+  // values never carry; others leave the high word to tsr_sign_extend_sums.
+  std::vector<bool> sum32(a.aggs.size(), false), sum_nonneg(a.aggs.size(), false);
   const bool rows_bounded = loop_ends_.empty() && prog_.rows > 0 && prog_.rows < (1ull << 32);
   for (const BoundExpr* ag : a.aggs) {
     const std::string& n = ag->name;  // GpuSupport: COUNT, SUM, AVG, MIN, MAX without DISTINCT
@@ -1518,7 +1519,8 @@ void Generator::AggregateSink(const ir::Sink& a) {
         prog_.words.push_back(AggWord::SumLo);
         prog_.words.push_back(AggWord::SumHi);
         const ColumnDomain d = Domain(*ag->children[0], L);
-        sum_nonneg32[values.size()] = rows_bounded && DeviceCType(in) == "int" && d.has_range && d.lo >= 0;
+        sum32[values.size()] = rows_bounded && DeviceCType(in) == "int";
+        sum_nonneg[values.size()] = d.has_range && d.lo >= 0;
         // Values of 64 bits cannot overflow the 128-bit sum; a wider one (DECIMAL above 18
         // digits), whose sum the CPU checks add by add, hands the query back to the CPU.
         if (DeviceCType(in) == "__int128")
@@ -1550,8 +1552,12 @@ void Generator::AggregateSink(const ir::Sink& a) {
       std::string at = st + " + " + std::to_string(w);
       switch (prog_.words[w]) {
         case AggWord::SumLo:
-          s += sum_nonneg32[k] ? " atomicAdd(" + at + ", (u64)(unsigned)" + values[k] + ");"
-                               : " atomic_add_i128(" + at + ", " + SumValue(a.aggs[k], values[k]) + ");";
+          if (sum32[k]) {
+            s += " atomicAdd(" + at + ", (u64)(long long)" + values[k] + ");";
+            if (!sum_nonneg[k]) prog_.sign_extend_words |= 1u << w;
+          } else {
+            s += " atomic_add_i128(" + at + ", " + SumValue(a.aggs[k], values[k]) + ");";
+          }
           break;
         case AggWord::SumF64: s += " atomic_add_f64(" + at + ", (double)" + values[k] + ");"; break;
         case AggWord::Min: s += " atomic_min_i64(" + at + ", (long long)" + values[k] + ");"; break;

@@ -215,6 +215,10 @@ struct PipelineProgram {
   int table_full_error = 0;
   DeviceBuffer fill;  // hashed: rows claimed (one word)
   std::vector<AggWord> words;  // W = words.size()
+  // SumLo words (bit w) whose 32-bit values were added to the low word alone, signs
+  // included: the executor sets each high word to its low word's sign after the kernel
+  // (tsr_sign_extend_sums).
+  uint32_t sign_extend_words = 0;
   int key_words = 1;           // packed key words; above 1 the table is hashed with KeyWord/Ready words
   // Key word j of the group in `slot` whose W state words are `row`: the slot itself
   // (direct-mapped), the Key word - 1 (hashed, one word) or the j-th KeyWord.

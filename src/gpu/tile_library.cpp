@@ -408,6 +408,16 @@ extern "C" __global__ void tsr_init_state(u64* st, u64 words, int W, StatePatter
     st[x] = pat.w[x % W];
 }
 
+// After an aggregation whose 32-bit sums were added in their low words alone (fire-and-
+// forget atomics; pipeline_codegen.cpp, PipelineProgram::sign_extend_words): below 2^32
+// rows each such sum fits 64 bits, so its high word is the low word's sign, whatever
+// carries reached it.
+extern "C" __global__ void tsr_sign_extend_sums(u64* st, u64 slots, int W, unsigned words) {
+  for (u64 s = blockIdx.x * (u64)blockDim.x + threadIdx.x; s < slots; s += (u64)gridDim.x * blockDim.x)
+    for (int w = 0; w < W; w++)
+      if ((words >> w) & 1u) st[s * W + w + 1] = (u64)((i64)st[s * W + w] >> 63);
+}
+
 // Compacted store of the non-empty groups: each non-empty slot's row is the slot number
 // followed by its W state words.
 extern "C" __global__ void __launch_bounds__(256) tsr_compact_groups(const u64* st, u64 slots, int W,
