@@ -2,7 +2,8 @@
 // types: round (half away from zero; DECIMAL(p, s) to DECIMAL(p, min(s, max(d, 0)))),
 // ceil and floor (DECIMAL(p, s) to DECIMAL(p, 0); integers to DOUBLE, as DuckDB), greatest
 // and least (NULLs skipped), nullif (the first argument's type, compared in the common
-// type). Exact rounding is the scalar core's RescaleChecked, as casts round.
+// type), gcd and lcm (BIGINT), even (DOUBLE). Exact rounding is the scalar core's
+// RescaleChecked, as casts round.
 #include <cmath>
 
 #include "common/error.hpp"
@@ -184,6 +185,75 @@ void NullIfCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
   });
 }
 
+// gcd / lcm (and their long names): BIGINT over INTEGER or BIGINT arguments, as DuckDB
+// (whose other overload is HUGEINT; DECIMAL and DOUBLE are type errors there too).
+Type BindGcd(ScalarCall& c) {
+  ExpectScalarArgs(c, 2, 2);
+  for (auto& a : c.args) {
+    const TypeId id = a->type.id;
+    if (id != TypeId::Integer && id != TypeId::BigInt && id != TypeId::Null)
+      throw UserError(ErrorKind::Type,
+                      "no function matches " + std::string(c.written) + "(" + a->type.ToString() +
+                          "): it takes INTEGER or BIGINT arguments (add an explicit cast)",
+                      c.pos);
+    a = Binder::Coerce(std::move(a), Type::BigInt(), c.pos);
+  }
+  return Type::BigInt();
+}
+
+uint64_t Magnitude(int64_t v) {
+  if (v == INT64_MIN) throw UserError(ErrorKind::Conversion, "Overflow on abs(" + std::to_string(v) + ")");
+  return v < 0 ? (uint64_t)-v : (uint64_t)v;
+}
+uint64_t Gcd(uint64_t a, uint64_t b) {
+  while (b) {
+    const uint64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+template <bool Lcm>
+void GcdCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  const int64_t* a = args[0].data<int64_t>();
+  const int64_t* b = args[1].data<int64_t>();
+  int64_t* r = out.data<int64_t>();
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    const uint64_t x = Magnitude(a[i]), y = Magnitude(b[i]), g = Gcd(x, y);
+    if constexpr (!Lcm) {
+      r[i] = (int64_t)g;
+    } else {
+      if (x == 0 || y == 0) {
+        r[i] = 0;
+        continue;
+      }
+      const uint64_t q = x / g;
+      if (q > (uint64_t)INT64_MAX / y) throw UserError(ErrorKind::Conversion, "lcm value is out of range");
+      r[i] = (int64_t)(q * y);
+    }
+  }
+}
+
+// even(x): x rounded away from zero to the next even integer, as a DOUBLE.
+Type BindEven(ScalarCall& c) {
+  ExpectScalarArgs(c, 1, 1);
+  NeedNumeric(c);
+  c.args[0] = Binder::Coerce(std::move(c.args[0]), Type::Double(), c.pos);
+  return Type::Double();
+}
+void EvenCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  const double* x = args[0].data<double>();
+  double* r = out.data<double>();
+  for (uint32_t i = 0; i < n; i++) {
+    if (!out.IsValid(i)) continue;
+    double v = x[i] >= 0 ? std::ceil(x[i]) : std::floor(x[i]);
+    if (std::isfinite(v) && std::fmod(v, 2.0) != 0) v += x[i] >= 0 ? 1 : -1;
+    r[i] = v;
+  }
+}
+
 }  // namespace
 
 std::vector<ScalarFunction> NumericFunctions() {
@@ -195,6 +265,9 @@ std::vector<ScalarFunction> NumericFunctions() {
       {"greatest", {"greatest"}, BindExtreme, true, ExtremeCpu<true>},
       {"least", {"least"}, BindExtreme, true, ExtremeCpu<false>},
       {"nullif", {"nullif"}, BindNullIf, true, NullIfCpu},
+      {"gcd", {"gcd", "greatest_common_divisor"}, BindGcd, false, GcdCpu<false>},
+      {"lcm", {"lcm", "least_common_multiple"}, BindGcd, false, GcdCpu<true>},
+      {"even", {"even"}, BindEven, false, EvenCpu},
   };
 }
 
