@@ -476,19 +476,24 @@ size_t ColumnCache::EnsureResident(CachedColumn& c, GpuContext& ctx) {
   return bytes;
 }
 
+std::string CachedColumn::SizeText() const {
+  char size[96];
+  if (packed)
+    std::snprintf(size, sizeof size, "%.1f MiB packed, %d byte%s a value (%.1f MiB plain)", device_bytes() / 1048576.0,
+                  packed_bytes_per_value, packed_bytes_per_value == 1 ? "" : "s", plain_bytes() / 1048576.0);
+  else
+    std::snprintf(size, sizeof size, "%.1f MiB", device_bytes() / 1048576.0);
+  return size;
+}
+
 std::vector<std::string> ColumnCache::Describe() {
   std::lock_guard<std::mutex> g(mu_);
   std::vector<std::string> out;
   for (auto& e : entries_) {
-    char buf[320], size[96];
-    if (e->packed)
-      std::snprintf(size, sizeof size, "%.1f MiB packed, %d byte%s a value (%.1f MiB plain)", e->device_bytes() / 1048576.0,
-                    e->packed_bytes_per_value, e->packed_bytes_per_value == 1 ? "" : "s", e->plain_bytes() / 1048576.0);
-    else
-      std::snprintf(size, sizeof size, "%.1f MiB", e->device_bytes() / 1048576.0);
+    char buf[320];
     std::snprintf(buf, sizeof buf, "%s.%s  %s  %llu rows  %s  %s  (last used by query %llu of %llu)",
                   e->table.c_str(), e->name.c_str(), (e->type.ToString() + (e->raw ? " (bytes)" : "")).c_str(), (unsigned long long)e->rows,
-                  size,
+                  e->SizeText().c_str(),
                   !e->unsupported.empty() ? ("not on the GPU: " + e->unsupported).c_str()
                                           : (e->data.empty() ? "not resident" : "resident"),
                   (unsigned long long)e->last_use, (unsigned long long)epoch_);

@@ -68,6 +68,9 @@ struct CachedColumn {
     return raw ? (size_t)(rows + 1) * 8 + string_bytes : packed ? (size_t)packed_bytes : (size_t)rows * device_width;
   }
   size_t plain_bytes() const { return raw ? device_bytes() : (size_t)rows * device_width; }
+  // Its device size for people: "12.0 MiB", or "3.0 MiB packed, 1 byte a value (12.0 MiB
+  // plain)" (the cache's `.gpu` listing and EXPLAIN).
+  std::string SizeText() const;
 };
 
 class ColumnCache {

@@ -1,6 +1,7 @@
 #include "gpu/gpu_executor.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -362,6 +363,21 @@ std::string GpuQuery::Describe() const {
     } else if (!why_cpu_[i].empty()) {
       s += "pipeline " + std::to_string(pl[i]->id) + " on the CPU: " + why_cpu_[i] + "\n";
     }
+  }
+  // The table columns the GPU pipelines read, with their device size (packed or plain).
+  std::vector<const CachedColumn*> cols;
+  for (auto& p : programs_)
+    if (p)
+      for (auto& c : p->columns)
+        if (std::find(cols.begin(), cols.end(), c.get()) == cols.end()) cols.push_back(c.get());
+  if (!cols.empty()) {
+    size_t device = 0, plain = 0;
+    for (const CachedColumn* c : cols) device += c->device_bytes(), plain += c->plain_bytes();
+    char total[96];
+    std::snprintf(total, sizeof total, "%.1f MiB on the device (%.1f MiB plain)", device / 1048576.0, plain / 1048576.0);
+    s += "device columns: " + std::string(total) + "\n";
+    for (const CachedColumn* c : cols)
+      s += "  " + c->table + "." + c->name + ": " + c->SizeText() + (c->data.empty() ? "" : ", resident") + "\n";
   }
   return s;
 }
