@@ -17,6 +17,7 @@
 #include "gpu/column_cache.hpp"
 #include "gpu/gpu_context.hpp"
 #include "gpu/kernel_cache.hpp"
+#include "model/machine_probe.hpp"
 #include "parser/parser.hpp"
 
 namespace tessera::cli {
@@ -105,9 +106,14 @@ Shell::Outcome Shell::RunSql(std::string_view sql) {
         const auto& ph = result.phases;
         out << " (" << result.device << "; kernels " << FormatMs(result.gpu_kernel_ms) << " ms, compile "
                   << FormatMs(result.gpu_compile_ms) << " ms, column upload " << FormatMs(result.gpu_transfer_ms) << " ms";
-        if (result.gpu_transfer_bytes)
-          out << " for " << FormatMs(result.gpu_transfer_bytes / 1e6) << " MB ("
-                    << FormatMs(result.gpu_transfer_bytes / 1e6 / std::max(result.gpu_transfer_ms, 1e-3)) << " GB/s)";
+        if (result.gpu_transfer_bytes) {
+          const double gbps = result.gpu_transfer_bytes / 1e6 / std::max(result.gpu_transfer_ms, 1e-3);
+          out << " for " << FormatMs(result.gpu_transfer_bytes / 1e6) << " MB (" << FormatMs(gbps) << " GB/s";
+          // Against the probed pinned host-to-device bandwidth (`tessera probe`), when saved.
+          if (auto c = model::SavedCeilings(); c && c->h2d_pinned_gbps > 0)
+            out << ", " << FormatMs(100 * gbps / c->h2d_pinned_gbps) << "% of pinned " << FormatMs(c->h2d_pinned_gbps) << " GB/s";
+          out << ")";
+        }
         if (!ph.plan_cached)
           out << ", plan " << FormatMs(ph.plan_ms) << " ms, GPU plan " << FormatMs(ph.gpu_plan_ms) << " ms";
         if (result.gpu_open_ms >= 0.05) out << ", GPU open " << FormatMs(result.gpu_open_ms) << " ms";
