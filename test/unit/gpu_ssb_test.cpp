@@ -265,6 +265,9 @@ TEST(join_key_ranges_skip_tiles_on_the_gpu) {
       "select count(*) from lineorder, rk where lo_orderkey = k and k < 0"};
   for (const std::string& q : queries) {
     CHECK_EQ(Same(q), std::string("gpu"));
+    // One row group (TESSERA_GPU_TEST_SF=0.01, as under compute-sanitizer): nothing to skip
+    // by, so the scan has no range test (SkipsByKeyRange) and EXPLAIN shows none.
+    if (lineorder_rows <= 122880) continue;
     Db().settings().device = "gpu";
     Connection conn(Db());
     std::string all;
