@@ -407,6 +407,30 @@ const Vector& EvaluateOperand(const BoundExpr& e, const DataChunk& in, Vector& s
   return scratch;
 }
 
+namespace {
+void CollectColumnRefs(const BoundExpr& e, std::vector<uint8_t>& used) {
+  if (e.kind == BExpr::Column && e.index >= 0 && (size_t)e.index < used.size()) used[e.index] = 1;
+  for (auto& c : e.children) CollectColumnRefs(*c, used);
+}
+}  // namespace
+
+// `e` over rows `rows` of `in` (ascending): out's row j is row rows[j]'s value. All rows:
+// `in` itself; fewer: a chunk of those rows, holding only the columns `e` reads.
+void EvaluateRows(const BoundExpr& e, const DataChunk& in, const std::vector<uint32_t>& rows, Vector& out) {
+  if (rows.size() == in.size) return Evaluate(e, in, out);
+  std::vector<uint8_t> used(in.cols.size(), 0);
+  CollectColumnRefs(e, used);
+  DataChunk sub;
+  sub.cols.resize(in.cols.size());
+  sub.size = (uint32_t)rows.size();
+  for (size_t c = 0; c < in.cols.size(); c++) {
+    if (!used[c]) continue;
+    sub.cols[c].Init(in.cols[c].type(), Cap(sub.size));
+    CopyRows(in.cols[c], rows.data(), sub.size, sub.cols[c], 0);
+  }
+  Evaluate(e, sub, out);
+}
+
 void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
   const uint32_t n = in.size;
   out.Init(e.type, Cap(n));
@@ -614,30 +638,33 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
       return;
     }
     case BExpr::Case: {
-      std::vector<uint8_t> done(n, 0);
+      // As DuckDB: a WHEN is evaluated only for the rows no earlier WHEN took, and a THEN
+      // (or the ELSE) only for the rows it gives the result of, so a branch that would fail
+      // elsewhere (CASE WHEN s ~ '^[0-9]+$' THEN CAST(s AS INTEGER) END) does not.
       uint8_t* ov = out.validity();
       std::fill(ov, ov + n, 1);
-      size_t pairs = (e.children.size() - 1) / 2;
-      for (size_t k = 0; k <= pairs; k++) {
-        bool is_else = k == pairs;
-        std::vector<uint32_t> take;
+      const size_t pairs = (e.children.size() - 1) / 2, w = (size_t)e.type.width();
+      std::vector<uint32_t> open(n);  // rows no WHEN has taken yet
+      for (uint32_t i = 0; i < n; i++) open[i] = i;
+      for (size_t k = 0; k <= pairs && !open.empty(); k++) {
+        const bool is_else = k == pairs;
+        std::vector<uint32_t> take;  // rows of `in` this branch gives the result of
         if (!is_else) {
           Vector c;
-          Evaluate(*e.children[2 * k], in, c);
-          for (uint32_t i = 0; i < n; i++)
-            if (!done[i] && c.IsValid(i) && c.data<uint8_t>()[i]) take.push_back(i);
+          EvaluateRows(*e.children[2 * k], in, open, c);
+          std::vector<uint32_t> rest;
+          for (uint32_t j = 0; j < open.size(); j++)
+            (c.IsValid(j) && c.data<uint8_t>()[j] ? take : rest).push_back(open[j]);
+          open.swap(rest);
         } else {
-          for (uint32_t i = 0; i < n; i++)
-            if (!done[i]) take.push_back(i);
+          take.swap(open);
         }
         if (take.empty()) continue;
         Vector v;
-        Evaluate(*e.children[is_else ? e.children.size() - 1 : 2 * k + 1], in, v);
-        size_t w = (size_t)e.type.width();
-        for (uint32_t i : take) {
-          std::memcpy(out.raw() + i * w, v.raw() + i * w, w);
-          ov[i] = v.IsValid(i);
-          done[i] = 1;
+        EvaluateRows(*e.children[is_else ? e.children.size() - 1 : 2 * k + 1], in, take, v);
+        for (uint32_t j = 0; j < take.size(); j++) {
+          std::memcpy(out.raw() + take[j] * w, v.raw() + j * w, w);
+          ov[take[j]] = v.IsValid(j);
         }
         if (e.type.physical() == PhysType::Str) out.ShareStrings(v);
       }

@@ -34,6 +34,10 @@ void CastVector(const Vector& src, Vector& out, uint32_t n);
 // TRY_CAST: CastVector, but a row that cannot convert is NULL.
 void TryCastVector(const Vector& src, Vector& out, uint32_t n);
 
+// `e` over rows `rows` of `in` (ascending row numbers): out's row j is the value of row
+// rows[j] (CASE's branches; all rows: Evaluate itself).
+void EvaluateRows(const BoundExpr& e, const DataChunk& in, const std::vector<uint32_t>& rows, Vector& out);
+
 // Copies rows sel[0..n) of `src` into `dst` rows [dst_off, dst_off+n); dst must be large
 // enough and of the same type. sel == nullptr means rows [0, n).
 void CopyRows(const Vector& src, const uint32_t* sel, uint32_t n, Vector& dst, uint32_t dst_off);
