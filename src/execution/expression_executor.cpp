@@ -671,6 +671,30 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
       return;
     }
     case BExpr::Func: {
+      if (e.fn->first_non_null) {
+        // COALESCE: each argument only over the rows still NULL.
+        uint8_t* ov = out.validity();
+        std::fill(ov, ov + n, 0);
+        const size_t w = (size_t)e.type.width();
+        std::vector<uint32_t> open(n);
+        for (uint32_t i = 0; i < n; i++) open[i] = i;
+        for (size_t k = 0; k < e.children.size() && !open.empty(); k++) {
+          Vector v;
+          EvaluateRows(*e.children[k], in, open, v);
+          std::vector<uint32_t> rest;
+          for (uint32_t j = 0; j < open.size(); j++) {
+            if (!v.IsValid(j)) {
+              rest.push_back(open[j]);
+              continue;
+            }
+            std::memcpy(out.raw() + open[j] * w, v.raw() + j * w, w);
+            ov[open[j]] = 1;
+          }
+          if (e.type.physical() == PhysType::Str) out.ShareStrings(v);
+          open.swap(rest);
+        }
+        return;
+      }
       std::vector<Vector> args(e.children.size());
       for (size_t k = 0; k < e.children.size(); k++) Evaluate(*e.children[k], in, args[k]);
       // The registry's function (function/scalar_functions.cpp); NULL in, NULL out

@@ -51,6 +51,10 @@ struct ScalarFunction {
   // A call's value may differ per row and per evaluation (random, setseed): it is never
   // a constant (BoundExpr::IsConstant), so nothing folds it.
   bool is_volatile = false;
+  // Argument k > 0 is evaluated only for the rows whose earlier arguments were all NULL,
+  // and `cpu` is not called (COALESCE, as DuckDB: a later argument that would fail on the
+  // other rows does not; the executor takes each row's first non-NULL argument).
+  bool first_non_null = false;
 };
 
 // The function a SQL call `name(...)` means; null when there is none.

@@ -132,7 +132,7 @@ const std::vector<ScalarFunction>& Table() {
       {"length", {"length", "len", "char_length", "character_length"}, BindFixed<Type::BigInt, Type::Varchar>, false, LengthCpu},
       {"||", {}, BindFixed<Type::Varchar, Type::Varchar, Type::Varchar>, false, ConcatCpu},
       {"abs", {"abs"}, BindAbs, false, AbsCpu},
-      {"coalesce", {"coalesce", "ifnull"}, BindCoalesce, true, CoalesceCpu},
+      {"coalesce", {"coalesce", "ifnull"}, BindCoalesce, true, CoalesceCpu, nullptr, nullptr, false, /*first_non_null=*/true},
       {"typeof", {"typeof"}, BindTypeof, true, TypeofCpu},
   };
   static const bool families = [] {
