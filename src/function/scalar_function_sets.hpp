@@ -8,7 +8,7 @@
 
 namespace tessera {
 
-// concat, trim, ltrim, rtrim, replace, starts_with, ends_with, contains, strpos / instr, left,
+// concat, concat_ws, trim, ltrim, rtrim, replace, starts_with, ends_with, contains, strpos / instr, left,
 // right, repeat, lpad, rpad, split_part, reverse, ascii, unicode, chr, translate, md5,
 // strlen / octet_length, bit_length (scalar_functions_text.cpp).
 std::vector<ScalarFunction> TextFunctions();
@@ -32,6 +32,9 @@ std::vector<ScalarFunction> RandomFunctions();
 std::vector<ScalarFunction> BitwiseFunctions();
 // format, printf (scalar_functions_format.cpp, over format_ops.hpp).
 std::vector<ScalarFunction> FormatFunctions();
+// levenshtein, damerau_levenshtein, hamming / mismatches, jaccard, jaro_similarity,
+// jaro_winkler_similarity (scalar_functions_distance.cpp).
+std::vector<ScalarFunction> DistanceFunctions();
 
 // Shared by the families' bind hooks: the arity check with the binder's message.
 void ExpectScalarArgs(const ScalarCall& c, size_t lo, size_t hi);
