@@ -35,6 +35,9 @@ std::vector<ScalarFunction> FormatFunctions();
 // levenshtein, damerau_levenshtein, hamming / mismatches, jaccard, jaro_similarity,
 // jaro_winkler_similarity (scalar_functions_distance.cpp).
 std::vector<ScalarFunction> DistanceFunctions();
+// to_hex / hex, from_hex / unhex, to_base64 / base64, from_base64, sha256
+// (scalar_functions_encoding.cpp).
+std::vector<ScalarFunction> EncodingFunctions();
 
 // Shared by the families' bind hooks: the arity check with the binder's message.
 void ExpectScalarArgs(const ScalarCall& c, size_t lo, size_t hi);

@@ -138,7 +138,7 @@ const std::vector<ScalarFunction>& Table() {
   static const bool families = [] {
     for (auto* family : {TextFunctions, NumericFunctions, DateFunctions, TimestampFunctions, MathFunctions,
                          RegexFunctions, RandomFunctions, BitwiseFunctions, FormatFunctions,
-                         DistanceFunctions})
+                         DistanceFunctions, EncodingFunctions})
       for (ScalarFunction& f : family()) table.push_back(std::move(f));
     return true;
   }();
