@@ -21,7 +21,7 @@ std::vector<ScalarFunction> DateFunctions();
 // make_timestamp, make_time, strftime, strptime (scalar_functions_timestamp.cpp).
 std::vector<ScalarFunction> TimestampFunctions();
 // sign, sqrt, cbrt, exp, ln, log, log10, log2, power, pi, trigonometry, isnan, isinf,
-// isfinite (scalar_functions_math.cpp).
+// isfinite, signbit, gamma, lgamma, nextafter (scalar_functions_math.cpp).
 std::vector<ScalarFunction> MathFunctions();
 // regexp_matches, regexp_full_match, regexp_replace, regexp_extract
 // (scalar_functions_regex.cpp).
