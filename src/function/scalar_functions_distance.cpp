@@ -3,7 +3,8 @@
 // damerau_levenshtein (BIGINT), hamming / mismatches (BIGINT; the strings must be of equal,
 // non-zero length), jaccard (DOUBLE: the sets of bytes; neither string may be empty),
 // jaro_similarity and jaro_winkler_similarity (DOUBLE; 0 for an empty string; an optional
-// third argument, a score cutoff below which the result is 0).
+// third argument, a score cutoff below which the result is 0). damerau_levenshtein of
+// strings whose table would pass 2^28 cells is an error (DuckDB computes it).
 #include <algorithm>
 #include <array>
 #include <bitset>
@@ -39,31 +40,36 @@ int64_t Levenshtein(Bytes a, Bytes b) {
 
 // The unrestricted Damerau-Levenshtein distance (transpositions of adjacent bytes, which
 // later edits may separate: 'ca' to 'abc' is 2), by the Lowrance-Wagner recurrence over a
-// table with a border row and column of "infinity".
+// table with a border row and column of "infinity". The table has (|a| + 2) * (|b| + 2)
+// cells; beyond kMaxDamerauCells (1 GiB) the call is refused rather than allocated.
+constexpr size_t kMaxDamerauCells = size_t(1) << 28;
 int64_t DamerauLevenshtein(Bytes a, Bytes b) {
   const size_t n = a.size(), m = b.size();
-  const int64_t inf = (int64_t)(n + m);
+  if ((n + 2) > kMaxDamerauCells / (m + 2))
+    throw UserError(ErrorKind::Input, "damerau_levenshtein: strings of " + std::to_string(n) + " and " +
+                                          std::to_string(m) + " bytes are too long (a table of more than 2^28 cells)");
+  const int32_t inf = (int32_t)(n + m);
   const size_t w = m + 2;
-  std::vector<int64_t> d((n + 2) * w);
-  auto at = [&](size_t i, size_t j) -> int64_t& { return d[i * w + j]; };
+  std::vector<int32_t> d((n + 2) * w);
+  auto at = [&](size_t i, size_t j) -> int32_t& { return d[i * w + j]; };
   at(0, 0) = inf;
   for (size_t i = 0; i <= n; i++) {
     at(i + 1, 0) = inf;
-    at(i + 1, 1) = (int64_t)i;
+    at(i + 1, 1) = (int32_t)i;
   }
   for (size_t j = 0; j <= m; j++) {
     at(0, j + 1) = inf;
-    at(1, j + 1) = (int64_t)j;
+    at(1, j + 1) = (int32_t)j;
   }
   std::array<size_t, 256> last_row{};  // the last row (1-based) where a byte occurred in a
   for (size_t i = 1; i <= n; i++) {
     size_t last_col = 0;  // the last column (1-based) in this row where b matched a[i-1]
     for (size_t j = 1; j <= m; j++) {
       const size_t k = last_row[(uint8_t)b[j - 1]], l = last_col;
-      const int64_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      const int32_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
       if (cost == 0) last_col = j;
       at(i + 1, j + 1) = std::min({at(i, j) + cost, at(i + 1, j) + 1, at(i, j + 1) + 1,
-                                   at(k, l) + (int64_t)(i - k - 1) + 1 + (int64_t)(j - l - 1)});
+                                   at(k, l) + (int32_t)(i - k - 1) + 1 + (int32_t)(j - l - 1)});
     }
     last_row[(uint8_t)a[i - 1]] = i;
   }
