@@ -8,7 +8,7 @@
 
 namespace tessera {
 
-// concat, trim, ltrim, rtrim, replace, starts_with, ends_with, contains, strpos / instr, left,
+// concat, concat_ws, trim, ltrim, rtrim, replace, starts_with, ends_with, contains, strpos / instr, left,
 // right, repeat, lpad, rpad, split_part, reverse, ascii, unicode, chr, translate, md5,
 // strlen / octet_length, bit_length (scalar_functions_text.cpp).
 std::vector<ScalarFunction> TextFunctions();
@@ -21,7 +21,7 @@ std::vector<ScalarFunction> DateFunctions();
 // make_timestamp, make_time, strftime, strptime (scalar_functions_timestamp.cpp).
 std::vector<ScalarFunction> TimestampFunctions();
 // sign, sqrt, cbrt, exp, ln, log, log10, log2, power, pi, trigonometry, isnan, isinf,
-// isfinite (scalar_functions_math.cpp).
+// isfinite, signbit, gamma, lgamma, nextafter (scalar_functions_math.cpp).
 std::vector<ScalarFunction> MathFunctions();
 // regexp_matches, regexp_full_match, regexp_replace, regexp_extract
 // (scalar_functions_regex.cpp).
@@ -32,6 +32,12 @@ std::vector<ScalarFunction> RandomFunctions();
 std::vector<ScalarFunction> BitwiseFunctions();
 // format, printf (scalar_functions_format.cpp, over format_ops.hpp).
 std::vector<ScalarFunction> FormatFunctions();
+// levenshtein, damerau_levenshtein, hamming / mismatches, jaccard, jaro_similarity,
+// jaro_winkler_similarity (scalar_functions_distance.cpp).
+std::vector<ScalarFunction> DistanceFunctions();
+// to_hex / hex, from_hex / unhex, to_base64 / base64, from_base64, sha256
+// (scalar_functions_encoding.cpp).
+std::vector<ScalarFunction> EncodingFunctions();
 
 // Shared by the families' bind hooks: the arity check with the binder's message.
 void ExpectScalarArgs(const ScalarCall& c, size_t lo, size_t hi);

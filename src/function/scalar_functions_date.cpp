@@ -1,6 +1,6 @@
 // Date functions of the registry, with DuckDB's results and types: the date parts (EXTRACT,
 // date_part and the functions named after a part: year, month, day / dayofmonth, quarter,
-// dayofweek, isodow, dayofyear, week / weekofyear, isoyear, yearweek, decade, century,
+// dayofweek / weekday, isodow, dayofyear, week / weekofyear, isoyear, yearweek, decade, century,
 // millennium, era, and of a TIMESTAMP or TIME hour, minute, second, millisecond,
 // microsecond; of an INTERVAL year, month, day, quarter, decade, century, millennium and
 // the time fields; BIGINT; epoch DOUBLE seconds), date_diff / datediff (part boundaries
@@ -282,7 +282,7 @@ std::vector<ScalarFunction> DateFunctions() {
       DatePart<ops::kMonth>("extract_month", {"month"}, FixedRange<1, 12>),
       DatePart<ops::kDay>("extract_day", {"day", "dayofmonth"}, FixedRange<1, 31>),
       DatePart<ops::kQuarter>("extract_quarter", {"quarter"}, FixedRange<1, 4>),
-      DatePart<ops::kDow>("extract_dow", {"dayofweek"}, FixedRange<0, 6>),
+      DatePart<ops::kDow>("extract_dow", {"dayofweek", "weekday"}, FixedRange<0, 6>),
       DatePart<ops::kIsoDow>("extract_isodow", {"isodow"}, FixedRange<1, 7>),
       DatePart<ops::kDoy>("extract_doy", {"dayofyear"}, FixedRange<1, 366>),
       DatePart<ops::kWeek>("extract_week", {"week", "weekofyear"}, FixedRange<1, 53>),

@@ -1,8 +1,9 @@
 // Mathematical functions of the registry, with DuckDB's results, types and errors: sign
 // (-1, 0 or 1; NaN 0), sqrt, cbrt, exp, ln, log (base 10, or log(b, x)), log10, log2, power
 // / pow, pi, sin, cos, tan, cot, asin, acos, atan, atan2, radians, degrees (all DOUBLE),
-// isnan, isinf, isfinite (BOOLEAN). A logarithm of zero or a negative number, the square root of a
-// negative number and asin/acos outside [-1, 1] are errors, as in DuckDB.
+// isnan, isinf, isfinite, signbit (BOOLEAN), gamma, lgamma, nextafter (DOUBLE; tessera has
+// no FLOAT, DuckDB's other overload). A logarithm of zero or a negative number, the square root of a
+// negative number, asin/acos outside [-1, 1] and gamma/lgamma of zero are errors, as in DuckDB.
 #include <cmath>
 
 #include "common/error.hpp"
@@ -52,6 +53,17 @@ double Acos(double x) {
   if (x < -1 || x > 1) throw UserError(ErrorKind::Conversion, "ACOS is undefined outside [-1,1]");
   return std::acos(x);
 }
+// gamma and lgamma: the C library's (NaN at the poles of gamma, infinity at those of
+// lgamma), zero an error as in DuckDB.
+double Gamma(double x) {
+  if (x == 0) throw UserError(ErrorKind::Conversion, "cannot take gamma of zero");
+  return std::tgamma(x);
+}
+double LGamma(double x) {
+  if (x == 0) throw UserError(ErrorKind::Conversion, "cannot take log gamma of zero");
+  int sign;
+  return ::lgamma_r(x, &sign);  // the reentrant form: std::lgamma sets the global signgam
+}
 double Radians(double x) { return x * (M_PI / 180.0); }
 double Degrees(double x) { return x * (180.0 / M_PI); }
 
@@ -66,6 +78,7 @@ void BinaryCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
 }
 double Power(double a, double b) { return std::pow(a, b); }
 double Atan2(double a, double b) { return std::atan2(a, b); }
+double NextAfter(double a, double b) { return std::nextafter(a, b); }
 // log(b, x): the logarithm of x to base b.
 double LogBase(double b, double x) {
   const double lb = std::log(CheckLogArgument(b));
@@ -87,12 +100,15 @@ void PiCpu(std::vector<Vector>&, Vector& out, uint32_t n) {
   for (uint32_t i = 0; i < n; i++) out.data<double>()[i] = M_PI;
 }
 
-template <int Which>  // 0 isnan, 1 isinf, 2 isfinite
+template <int Which>  // 0 isnan, 1 isinf, 2 isfinite, 3 signbit
 void FloatClassCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
   const double* x = args[0].data<double>();
   for (uint32_t i = 0; i < n; i++)
     if (out.IsValid(i))
-      out.data<uint8_t>()[i] = Which == 0 ? std::isnan(x[i]) : Which == 1 ? std::isinf(x[i]) : std::isfinite(x[i]);
+      out.data<uint8_t>()[i] = Which == 0 ? std::isnan(x[i])
+                              : Which == 1 ? std::isinf(x[i])
+                              : Which == 2 ? std::isfinite(x[i])
+                                           : std::signbit(x[i]);
 }
 
 // sign: DuckDB's TINYINT, here INTEGER (tessera has no TINYINT); the values agree.
@@ -144,6 +160,10 @@ std::vector<ScalarFunction> MathFunctions() {
       {"isnan", {"isnan"}, BindFixed<Type::Boolean, Type::Double>, false, FloatClassCpu<0>},
       {"isinf", {"isinf"}, BindFixed<Type::Boolean, Type::Double>, false, FloatClassCpu<1>},
       {"isfinite", {"isfinite"}, BindFixed<Type::Boolean, Type::Double>, false, FloatClassCpu<2>},
+      {"signbit", {"signbit"}, BindFixed<Type::Boolean, Type::Double>, false, FloatClassCpu<3>},
+      Unary("gamma", {"gamma"}, UnaryCpu<Gamma>),
+      Unary("lgamma", {"lgamma"}, UnaryCpu<LGamma>),
+      {"nextafter", {"nextafter"}, BindFixed<Type::Double, Type::Double, Type::Double>, false, BinaryCpu<NextAfter>},
   };
 }
 

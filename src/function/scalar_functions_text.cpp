@@ -24,6 +24,20 @@ Type BindConcat(ScalarCall& c) {
   for (auto& a : c.args) a = MakeCast(std::move(a), Type::Varchar());
   return Type::Varchar();
 }
+// concat_ws(sep, x, ...): the arguments as text joined by sep, NULL arguments skipped; a
+// NULL separator gives NULL (DuckDB's). The separator must be VARCHAR (or NULL).
+Type BindConcatWs(ScalarCall& c) {
+  if (c.args.size() < 2)
+    throw UserError(ErrorKind::Binder, "concat_ws needs a separator and at least one more argument", c.pos);
+  const TypeId sep = c.args[0]->type.id;
+  if (sep != TypeId::Varchar && sep != TypeId::Null)
+    throw UserError(ErrorKind::Type,
+                    "no function matches concat_ws(" + c.args[0]->type.ToString() +
+                        ", ...): the separator must be VARCHAR (add an explicit cast)",
+                    c.pos);
+  for (auto& a : c.args) a = MakeCast(std::move(a), Type::Varchar());
+  return Type::Varchar();
+}
 Type BindTrim(ScalarCall& c) { return BindStrings(c, 1, 2, Type::Varchar()); }
 Type BindReplace(ScalarCall& c) { return BindStrings(c, 3, 3, Type::Varchar()); }
 Type BindPredicate(ScalarCall& c) { return BindStrings(c, 2, 2, Type::Boolean()); }
@@ -49,6 +63,25 @@ void ConcatCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
     for (auto& a : args)
       if (a.IsValid(i)) tmp.append(a.data<StrRef>()[i]);
     ov[i] = 1;
+    out.data<StrRef>()[i] = out.heap().Add(tmp);
+  }
+}
+
+void ConcatWsCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  std::string tmp;
+  uint8_t* ov = out.validity();
+  for (uint32_t i = 0; i < n; i++) {
+    ov[i] = args[0].IsValid(i);
+    if (!ov[i]) continue;
+    const std::string_view sep = Str(args, 0, i);
+    tmp.clear();
+    bool first = true;
+    for (size_t k = 1; k < args.size(); k++) {
+      if (!args[k].IsValid(i)) continue;
+      if (!first) tmp.append(sep);
+      tmp.append(Str(args, k, i));
+      first = false;
+    }
     out.data<StrRef>()[i] = out.heap().Add(tmp);
   }
 }
@@ -201,6 +234,7 @@ void ByteLengthCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
 std::vector<ScalarFunction> TextFunctions() {
   return {
       {"concat", {"concat"}, BindConcat, true, ConcatCpu},
+      {"concat_ws", {"concat_ws"}, BindConcatWs, true, ConcatWsCpu},
       {"trim", {"trim"}, BindTrim, false, TrimCpu<true, true>},
       {"ltrim", {"ltrim"}, BindTrim, false, TrimCpu<true, false>},
       {"rtrim", {"rtrim"}, BindTrim, false, TrimCpu<false, true>},

@@ -570,11 +570,13 @@ BoundExprPtr Binder::BindFunction(const ast::Expr& e, Ctx& ctx) {
     if (part.is_null()) return MakeConstant(Value::Null(Type::BigInt()));
     const std::string name = AsciiLower(part.str_value());
     const ScalarFunction* fn = FindDatePart(name);
-    if (!fn) throw UserError(ErrorKind::Unsupported, "date_part('" + name + "') is not supported", e.pos);
+    if (!fn) throw UserError(ErrorKind::Conversion, "extract specifier \"" + name + "\" not recognized", e.pos);
     std::vector<BoundExprPtr> date;
     date.push_back(std::move(args[1]));
     return MakeFunction(*fn, e.name, std::move(date), e.pos);
   }
+  if ((e.name == "date_part" || e.name == "datepart") && args.size() == 2)
+    throw UserError(ErrorKind::Unsupported, e.name + "(part, x) needs the part as a constant string", e.pos);
   // now(), current_timestamp, current_date: the time the statement was bound, one value
   // for all of it (DuckDB: the transaction's start), as a constant; a plan holding it is
   // not cached. TIMESTAMP in UTC (DuckDB's TIMESTAMP WITH TIME ZONE: no time zones here).
@@ -834,7 +836,7 @@ BoundExprPtr Binder::BindInner(const ast::Expr& e, Ctx& ctx) {
     case ExprKind::Extract: {
       auto c = Bind(*e.children[0], ctx);  // the part's bind hook takes a DATE, TIMESTAMP or TIME
       const ScalarFunction* fn = FindDatePart(AsciiLower(e.name));
-      if (!fn) throw UserError(ErrorKind::Unsupported, "EXTRACT(" + e.name + ") is not supported", e.pos);
+      if (!fn) throw UserError(ErrorKind::Conversion, "extract specifier \"" + e.name + "\" not recognized", e.pos);
       std::vector<BoundExprPtr> args;
       args.push_back(std::move(c));
       return MakeFunction(*fn, e.name, std::move(args), e.pos);

@@ -33,10 +33,12 @@ def main():
         send('CREATE TABLE customers (customer_name VARCHAR, customer_id INTEGER);\r')
         if not after('CREATE TABLE\r\n'):
             fail('no prompt after CREATE')
-        # Keywords in upper case, a unique column, and `cust`, which extends to the common
-        # prefix `customer` of customers, customer_id and customer_name, then the table.
+        # Keywords in upper case, a unique column, `FR`, which extends to the common prefix
+        # `FROM` of from, from_base64 and from_hex (so no space follows), and `cust`, which
+        # extends to the common prefix `customer` of customers, customer_id and
+        # customer_name, then the table.
         del out[:]
-        send('SEL\tcustomer_n\tFR\tcust\ts\t;\r')
+        send('SEL\tcustomer_n\tFR\t cust\ts\t;\r')
         if not after('0 rows'):
             fail('completed SELECT customer_name FROM customers did not run')
         # Several matches that share no longer prefix: listed under the line.
