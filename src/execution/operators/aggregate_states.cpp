@@ -717,7 +717,9 @@ static std::vector<Value> InKeyOrder(const AggColumn& a, const std::vector<Value
   return out;
 }
 
-// entropy: -sum p log2 p over the frequencies p of the distinct values (0 for none).
+// entropy: the sum of p log2(1 / p) over the frequencies p = c / total of the distinct
+// values (0 for none), each term computed as (c / total) * log2(total / c), as DuckDB
+// rounds it.
 static double Entropy(std::vector<Value> v) {
   std::sort(v.begin(), v.end(), [](const Value& x, const Value& y) { return x.Compare(y) < 0; });
   const double total = (double)v.size();
@@ -725,11 +727,11 @@ static double Entropy(std::vector<Value> v) {
   for (size_t i = 0; i < v.size();) {
     size_t j = i + 1;
     while (j < v.size() && v[j].Compare(v[i]) == 0) j++;
-    const double p = (double)(j - i) / total;
-    h -= p * std::log2(p);
+    const double c = (double)(j - i);
+    h += c / total * std::log2(total / c);
     i = j;
   }
-  return h + 0.0;  // -0.0 (one distinct value) prints as 0.0
+  return h;
 }
 
 // A holistic aggregate's result over a group's values (at least one, in input order, or
