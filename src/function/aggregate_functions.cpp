@@ -182,6 +182,27 @@ Type BindEntropy(ScalarCall& c) {
   return Type::Double();
 }
 
+// mad(x): the median absolute deviation from the median. DOUBLE for integers and doubles,
+// the DECIMAL type for decimals (interpolated and truncated in its scaled integers, as
+// median); DuckDB gives an INTERVAL for dates and timestamps, which tessera does not yet.
+Type BindMad(ScalarCall& c) {
+  Arity(c, 1, 1);
+  NullAsInteger(c.args[0]);
+  const Type& t = c.args[0]->type;
+  switch (t.id) {
+    case TypeId::Integer:
+    case TypeId::BigInt:
+    case TypeId::Double: return Type::Double();
+    case TypeId::Decimal: return t;
+    default:
+      throw TypeError("no function matches " + std::string(c.written) + "(" + t.ToString() + ")" +
+                          (t.id == TypeId::Date || t.id == TypeId::Timestamp
+                               ? ": DuckDB's result is an INTERVAL, not supported yet"
+                               : ": argument must be numeric"),
+                      c.pos);
+  }
+}
+
 const AggregateFunction kAggregates[] = {
     {"count", true, "count_star", false, BigIntResult, nullptr, nullptr, nullptr, false, false, true},
     {"count_star", false, nullptr, false, BigIntResult, nullptr, nullptr, nullptr, false, false, true},
@@ -246,6 +267,8 @@ const AggregateFunction kAggregates[] = {
     {"kurtosis_pop", true, nullptr, false, nullptr, nullptr, nullptr, BindDoubleAggregate},
     // Holistic: the values' frequencies at the end.
     {"entropy", true, nullptr, false, nullptr, nullptr, nullptr, BindEntropy},
+    // Holistic: the median of |x - median(x)|.
+    {"mad", true, nullptr, false, nullptr, nullptr, nullptr, BindMad},
 };
 
 }  // namespace

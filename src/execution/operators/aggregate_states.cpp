@@ -734,6 +734,29 @@ static double Entropy(std::vector<Value> v) {
   return h;
 }
 
+// mad: the median (interpolated as median's) of the distances of sorted values v from their
+// median; in double, or in a DECIMAL's scaled integers with each interpolation step
+// truncated (DuckDB's).
+static Value MedianAbsoluteDeviation(const AggColumn& a, const std::vector<Value>& v) {
+  const size_t n = v.size(), lo = (n - 1) / 2, hi = n / 2;  // the middle one or two
+  if (a.out_type.id == TypeId::Decimal) {
+    auto median = [&](const std::vector<int128_t>& x) { return x[lo] + (x[hi] - x[lo]) / 2; };
+    std::vector<int128_t> x(n);
+    for (size_t i = 0; i < n; i++) x[i] = v[i].int_value();
+    const int128_t m = median(x);
+    for (auto& e : x) e = e < m ? m - e : e - m;
+    std::sort(x.begin(), x.end());
+    return Value::Decimal(median(x), a.out_type.precision, a.out_type.scale);
+  }
+  auto median = [&](const std::vector<double>& x) { return lo == hi ? x[lo] : x[lo] * 0.5 + x[hi] * 0.5; };
+  std::vector<double> x(n);
+  for (size_t i = 0; i < n; i++) x[i] = v[i].AsDouble();
+  const double m = median(x);
+  for (auto& e : x) e = std::fabs(e - m);
+  std::sort(x.begin(), x.end());
+  return Value::Double(median(x));
+}
+
 // A holistic aggregate's result over a group's values (at least one, in input order, or
 // rows of a value and its keys with ORDER BY).
 static Value FinishHolistic(const AggColumn& a, std::vector<Value> v) {
@@ -780,6 +803,7 @@ static Value FinishHolistic(const AggColumn& a, std::vector<Value> v) {
     const size_t k = std::max<double>(1, (double)n - std::floor((double)n - rn)) - 1;
     return v[std::min(k, n - 1)];
   }
+  if (a.name == "mad") return MedianAbsoluteDeviation(a, v);
   // median, quantile_cont: between the values at floor and ceil of (n - 1) * q.
   const double rn = (double)(n - 1) * a.fraction;
   const size_t lo = (size_t)std::floor(rn), hi = (size_t)std::ceil(rn);
