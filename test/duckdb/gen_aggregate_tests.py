@@ -85,6 +85,7 @@ FILES = [
          ('query', 'nosort', "SELECT product(DISTINCT x), fsum(DISTINCT x), favg(DISTINCT d), product(x), fsum(x) FROM t",
           "DISTINCT"),
          ('query', 'nosort', "SELECT k, product(DISTINCT d), fsum(DISTINCT d), favg(DISTINCT d) FROM t GROUP BY k ORDER BY k"),
+         ('query', 'nosort', "SELECT product(DISTINCT x), fsum(DISTINCT x), favg(DISTINCT x) FROM (VALUES (1.0::DOUBLE), ('nan'::DOUBLE), (3), (4), ('nan'::DOUBLE)) v(x)"),
          ('query', 'nosort', "SELECT x, product(x) OVER w, fsum(x) OVER w, favg(x) OVER w FROM (VALUES (1), (2), (3), (5), (8), (13)) v(x) "
           "WINDOW w AS (ORDER BY x ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) ORDER BY x", "Window frames"),
          ('query', 'nosort', "SELECT k, d, fsum(d) OVER (PARTITION BY k ORDER BY d), product(d) OVER (ORDER BY k, d NULLS FIRST) "
@@ -161,6 +162,9 @@ FILES = [
           "Decimals: interpolated in the scaled integers, truncated (0.9995 is 0.999)"),
          ('query', 'nosort', "SELECT mad(x) FROM (VALUES (-1.5::DOUBLE), (2), (7.25), (3), (-40)) v(x)"),
          ('query', 'nosort', "SELECT mad(x) FROM (VALUES (-2147483648), (2147483647)) v(x)"),
+         ('query', 'nosort', "SELECT mad(x) FROM (VALUES (1.0::DOUBLE), ('nan'::DOUBLE), (3), (4), ('nan'::DOUBLE)) v(x)",
+          "NaN sorts after every number; inf - inf is NaN"),
+         ('query', 'nosort', "SELECT mad(x) FROM (VALUES ('inf'::DOUBLE), ('inf'::DOUBLE), (3)) v(x)"),
          ('query', 'nosort', "SELECT mad(x), mad(m) FROM t WHERE k > 10", "Empty input, a single row, NULLs"),
          ('query', 'nosort', "SELECT mad(NULL), mad(5), mad(2.50)"),
          ('query', 'nosort', "SELECT k, mad(x), mad(d), mad(m) FROM t GROUP BY k ORDER BY k"),

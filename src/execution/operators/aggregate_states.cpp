@@ -734,6 +734,11 @@ static double Entropy(std::vector<Value> v) {
   return h;
 }
 
+// Doubles in ascending order, NaNs last (a strict weak order, which `<` is not with NaNs).
+static void SortDoubles(std::vector<double>& x) {
+  std::sort(x.begin(), x.end(), [](double p, double q) { return p < q || (!std::isnan(p) && std::isnan(q)); });
+}
+
 // mad: the median (interpolated as median's) of the distances of sorted values v from their
 // median; in double, or in a DECIMAL's scaled integers with each interpolation step
 // truncated (DuckDB's).
@@ -753,7 +758,7 @@ static Value MedianAbsoluteDeviation(const AggColumn& a, const std::vector<Value
   for (size_t i = 0; i < n; i++) x[i] = v[i].AsDouble();
   const double m = median(x);
   for (auto& e : x) e = std::fabs(e - m);
-  std::sort(x.begin(), x.end());
+  SortDoubles(x);
   return Value::Double(median(x));
 }
 
@@ -893,7 +898,7 @@ static bool DistinctOther(const AggColumn& a, const std::unordered_set<std::stri
     std::memcpy(&x, b.data(), sizeof x);
     v.push_back(x);
   }
-  std::sort(v.begin(), v.end());  // one order, whatever order the set holds them in
+  SortDoubles(v);  // one order, whatever order the set holds them in
   int64_t count = 0;
   if (n == "skewness" || n == "kurtosis" || n == "kurtosis_pop") {
     std::array<double, 5> m{};
