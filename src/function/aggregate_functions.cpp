@@ -184,7 +184,8 @@ Type BindEntropy(ScalarCall& c) {
 
 // mad(x): the median absolute deviation from the median. DOUBLE for integers and doubles,
 // the DECIMAL type for decimals (interpolated and truncated in its scaled integers, as
-// median); DuckDB gives an INTERVAL for dates and timestamps, which tessera does not yet.
+// median); an INTERVAL for dates, timestamps and times (DuckDB's: the distances in
+// microseconds, as days and microseconds).
 Type BindMad(ScalarCall& c) {
   Arity(c, 1, 1);
   NullAsInteger(c.args[0]);
@@ -194,11 +195,12 @@ Type BindMad(ScalarCall& c) {
     case TypeId::BigInt:
     case TypeId::Double: return Type::Double();
     case TypeId::Decimal: return t;
+    case TypeId::Date:
+    case TypeId::Timestamp:
+    case TypeId::Time: return Type::Interval();
     default:
-      throw TypeError("no function matches " + std::string(c.written) + "(" + t.ToString() + ")" +
-                          (t.id == TypeId::Date || t.id == TypeId::Timestamp
-                               ? ": DuckDB's result is an INTERVAL, not supported yet"
-                               : ": argument must be numeric"),
+      throw TypeError("no function matches " + std::string(c.written) + "(" + t.ToString() +
+                          "): argument must be numeric, DATE, TIMESTAMP or TIME",
                       c.pos);
   }
 }

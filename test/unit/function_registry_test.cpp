@@ -569,7 +569,8 @@ const std::map<std::string, std::vector<Case>>& AggregateCases() {
       {"kurtosis_pop", {{"SELECT kurtosis_pop(d), kurtosis_pop(id) FROM nums", {"-1.4999999999999998|-1.36"}}}},
       {"entropy", {{"SELECT entropy(s), entropy(id % 2), entropy(t) FROM strs", {"2.0|0.9709505944546687|2.0"}}}},
       {"mad", {{"SELECT mad(i), mad(d), mad(m) FROM nums", {"2147483642.0|1.5|12.34"}},
-               {"SELECT mad(dt) FROM dates", {}, "INTERVAL"}}},
+               {"SELECT mad(dt) FROM dates", {"10988 days"}},
+               {"SELECT mad(s) FROM strs", {}, "mad(VARCHAR)"}}},
   };
   return cases;
 }

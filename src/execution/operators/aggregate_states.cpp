@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "common/decimal.hpp"
+#include "common/interval.hpp"
 #include "execution/expression_executor.hpp"
 #include "execution/operators/group_table.hpp"
 #include "function/arith_errors.hpp"
@@ -752,6 +753,23 @@ static Value MedianAbsoluteDeviation(const AggColumn& a, const std::vector<Value
     for (auto& e : x) e = e < m ? m - e : e - m;
     std::sort(x.begin(), x.end());
     return Value::Decimal(median(x), a.out_type.precision, a.out_type.scale);
+  }
+  if (a.out_type.id == TypeId::Interval) {  // dates, timestamps, times: in microseconds
+    // Between the middle two in double, rounded half away from zero (DuckDB's).
+    auto median = [&](const std::vector<int64_t>& x) {
+      return lo == hi ? x[lo] : (int64_t)std::llround((double)x[lo] * 0.5 + (double)x[hi] * 0.5);
+    };
+    constexpr int64_t kDay = 86400000000;
+    std::vector<int64_t> x(n);
+    for (size_t i = 0; i < n; i++) {
+      const int64_t w = (int64_t)v[i].int_value();
+      x[i] = v[i].type().id == TypeId::Date ? w * kDay : w;
+    }
+    const int64_t m = median(x);
+    for (auto& e : x) e = e < m ? m - e : e - m;
+    std::sort(x.begin(), x.end());
+    const int64_t us = median(x);
+    return Value::Interval(PackInterval({0, (int32_t)(us / kDay), us % kDay}));
   }
   auto median = [&](const std::vector<double>& x) { return lo == hi ? x[lo] : x[lo] * 0.5 + x[hi] * 0.5; };
   std::vector<double> x(n);
