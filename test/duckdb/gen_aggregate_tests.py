@@ -127,6 +127,8 @@ FILES = [
          ('query', 'nosort', "SELECT entropy(s), entropy(b), entropy(dt) FROM (VALUES ('a', true, DATE '2020-01-01'), "
           "('b', false, DATE '2020-01-02'), ('a', true, DATE '2020-01-01'), (NULL, NULL, NULL)) v(s, b, dt)",
           "entropy over VARCHAR, BOOLEAN, DATE"),
+         ('query', 'nosort', "SELECT entropy(x), entropy(DISTINCT x) FROM (VALUES ('nan'::DOUBLE), ('nan'::DOUBLE), (-0.0::DOUBLE), (0.0::DOUBLE), (1.5)) v(x)",
+          "entropy: each NaN a value of its own (DuckDB's), -0.0 equal to 0.0"),
          ('query', 'nosort', "SELECT k, skewness(d), kurtosis_pop(d), entropy(x) FROM t GROUP BY k ORDER BY k"),
          ('query', 'nosort', "SELECT skewness(d) FILTER (WHERE k < 3), kurtosis_pop(x) FILTER (WHERE x > 0), entropy(x) FILTER (WHERE k = 2) FROM t",
           "FILTER"),

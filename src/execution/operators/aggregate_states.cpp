@@ -720,14 +720,16 @@ static std::vector<Value> InKeyOrder(const AggColumn& a, const std::vector<Value
 
 // entropy: the sum of p log2(1 / p) over the frequencies p = c / total of the distinct
 // values (0 for none), each term computed as (c / total) * log2(total / c), as DuckDB
-// rounds it.
+// rounds it. A NaN counts as a value of its own each time (DuckDB's: NaN is not equal to
+// NaN there; DISTINCT keeps one).
 static double Entropy(std::vector<Value> v) {
   std::sort(v.begin(), v.end(), [](const Value& x, const Value& y) { return x.Compare(y) < 0; });
   const double total = (double)v.size();
   double h = 0;
   for (size_t i = 0; i < v.size();) {
     size_t j = i + 1;
-    while (j < v.size() && v[j].Compare(v[i]) == 0) j++;
+    const bool nan = v[i].type().id == TypeId::Double && std::isnan(v[i].double_value());
+    while (!nan && j < v.size() && v[j].Compare(v[i]) == 0) j++;
     const double c = (double)(j - i);
     h += c / total * std::log2(total / c);
     i = j;
