@@ -21,8 +21,8 @@ static bool IsCovariance(const std::string& n) {
   return n == "covar_samp" || n == "covar_pop" || n == "corr" || n.starts_with("regr_");
 }
 static bool IsHolistic(const std::string& n) {
-  return n == "median" || n == "entropy" || n == "mad" || n == "quantile_cont" || n == "quantile_disc" || n == "mode" || n == "string_agg" ||
-         n == "first" || n == "last";
+  return n == "median" || n == "quantile_cont" || n == "quantile_disc" || n == "mode" || n == "string_agg" ||
+         n == "first" || n == "last" || n == "entropy" || n == "mad";
 }
 bool GroupTable::TwoInputs(const std::string& n) { return n == "arg_min" || n == "arg_max" || IsCovariance(n); }
 
