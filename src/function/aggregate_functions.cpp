@@ -148,6 +148,63 @@ Type BindApproxCountDistinct(ScalarCall& c) {
   return Type::BigInt();
 }
 
+// bit_and, bit_or, bit_xor: INTEGER or BIGINT, the argument's type (a NULL argument: BIGINT,
+// as DuckDB reads it); DuckDB's other overloads are the types tessera does not have.
+Type BindBitwise(ScalarCall& c) {
+  Arity(c, 1, 1);
+  if (c.args[0]->type.id == TypeId::Null) c.args[0] = MakeCast(std::move(c.args[0]), Type::BigInt());
+  const Type& t = c.args[0]->type;
+  if (t.id != TypeId::Integer && t.id != TypeId::BigInt)
+    throw TypeError("no function matches " + std::string(c.written) + "(" + t.ToString() +
+                        "): it takes INTEGER or BIGINT arguments (add an explicit cast)",
+                    c.pos);
+  return t;
+}
+
+// product, fsum (sumkahan, kahan_sum), favg, skewness, kurtosis, kurtosis_pop: one numeric
+// argument read as DOUBLE (DuckDB's only overload), a DOUBLE result.
+Type BindDoubleAggregate(ScalarCall& c) {
+  Arity(c, 1, 1);
+  NullAsInteger(c.args[0]);
+  if (!c.args[0]->type.IsNumeric())
+    throw TypeError("no function matches " + std::string(c.written) + "(" + c.args[0]->type.ToString() +
+                        "): argument must be numeric (DOUBLE)",
+                    c.pos);
+  c.args[0] = Binder::Coerce(std::move(c.args[0]), Type::Double(), c.pos);
+  return Type::Double();
+}
+
+// entropy(x): DOUBLE, the base-2 entropy of the non-NULL values' distribution, of any type;
+// 0 over no rows (not NULL, as DuckDB).
+Type BindEntropy(ScalarCall& c) {
+  Arity(c, 1, 1);
+  NullAsInteger(c.args[0]);
+  return Type::Double();
+}
+
+// mad(x): the median absolute deviation from the median. DOUBLE for integers and doubles,
+// the DECIMAL type for decimals (interpolated and truncated in its scaled integers, as
+// median); an INTERVAL for dates, timestamps and times (DuckDB's: the distances in
+// microseconds, as days and microseconds).
+Type BindMad(ScalarCall& c) {
+  Arity(c, 1, 1);
+  NullAsInteger(c.args[0]);
+  const Type& t = c.args[0]->type;
+  switch (t.id) {
+    case TypeId::Integer:
+    case TypeId::BigInt:
+    case TypeId::Double: return Type::Double();
+    case TypeId::Decimal: return t;
+    case TypeId::Date:
+    case TypeId::Timestamp:
+    case TypeId::Time: return Type::Interval();
+    default:
+      throw TypeError("no function matches " + std::string(c.written) + "(" + t.ToString() +
+                          "): argument must be numeric, DATE, TIMESTAMP or TIME",
+                      c.pos);
+  }
+}
+
 const AggregateFunction kAggregates[] = {
     {"count", true, "count_star", false, BigIntResult, nullptr, nullptr, nullptr, false, false, true},
     {"count_star", false, nullptr, false, BigIntResult, nullptr, nullptr, nullptr, false, false, true},
@@ -195,6 +252,25 @@ const AggregateFunction kAggregates[] = {
     {"regr_sxy", true, nullptr, false, nullptr, nullptr, nullptr, BindCovariance, false, true},
     {"regr_count", true, nullptr, false, nullptr, nullptr, nullptr, BindRegrCount, false, true},
     {"approx_count_distinct", true, nullptr, false, nullptr, nullptr, nullptr, BindApproxCountDistinct, true},
+    // Bitwise AND/OR/XOR of the non-NULL values (count + lsum); NULL over no rows. AND and OR
+    // do not change under DISTINCT.
+    {"bit_and", true, nullptr, false, nullptr, nullptr, nullptr, BindBitwise, true},
+    {"bit_or", true, nullptr, false, nullptr, nullptr, nullptr, BindBitwise, true},
+    {"bit_xor", true, nullptr, false, nullptr, nullptr, nullptr, BindBitwise},
+    // The product in DOUBLE (inf and NaN as IEEE arithmetic gives them, as DuckDB).
+    {"product", true, nullptr, false, nullptr, nullptr, nullptr, BindDoubleAggregate},
+    // Kahan-compensated sum and mean in DOUBLE.
+    {"fsum", true, nullptr, false, nullptr, "sumkahan", "kahan_sum", BindDoubleAggregate},
+    {"favg", true, nullptr, false, nullptr, nullptr, nullptr, BindDoubleAggregate},
+    // Sample skewness, sample and population excess kurtosis from running central moments
+    // (count, mean, M2, M3, M4; updated and merged as the variance family).
+    {"skewness", true, nullptr, false, nullptr, nullptr, nullptr, BindDoubleAggregate},
+    {"kurtosis", true, nullptr, false, nullptr, nullptr, nullptr, BindDoubleAggregate},
+    {"kurtosis_pop", true, nullptr, false, nullptr, nullptr, nullptr, BindDoubleAggregate},
+    // Holistic: the values' frequencies at the end.
+    {"entropy", true, nullptr, false, nullptr, nullptr, nullptr, BindEntropy},
+    // Holistic: the median of |x - median(x)|.
+    {"mad", true, nullptr, false, nullptr, nullptr, nullptr, BindMad},
 };
 
 }  // namespace

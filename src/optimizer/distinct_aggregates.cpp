@@ -157,7 +157,7 @@ bool DistinctKind(const BoundExpr& g) {
 // An aggregate giving the same value whatever order its rows come in (exact arithmetic).
 bool OrderInsensitive(const BoundExpr& g) {
   if (g.name == "count" || g.name == "count_star" || g.name == "min" || g.name == "max" || g.name == "bool_and" ||
-      g.name == "bool_or")
+      g.name == "bool_or" || g.name == "bit_and" || g.name == "bit_or" || g.name == "bit_xor")
     return true;
   if (g.name == "sum" || g.name == "avg")
     return g.children.size() == 1 && g.children[0]->type.physical() != PhysType::F64 &&

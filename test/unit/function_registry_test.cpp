@@ -615,6 +615,24 @@ const std::map<std::string, std::vector<Case>>& AggregateCases() {
       {"regr_sxy", {{"SELECT regr_sxy(d, id) FROM nums", {"5.833333333333334"}}}},
       {"regr_count", {{"SELECT regr_count(d, id), regr_count(i, id) FROM nums", {"3|3"}}}},
       {"approx_count_distinct", {{"SELECT approx_count_distinct(id % 3), approx_count_distinct(s) FROM strs", {"3|4"}}}},
+      // bit_*, product, fsum, favg, skewness, kurtosis, entropy: CPU only (test/sql/aggregate/
+      // bit_aggregates.test, product_fsum.test and moments.test check them against DuckDB).
+      {"bit_and", {{"SELECT bit_and(i), bit_and(b), bit_and(NULL) FROM nums", {"1|1|NULL"}},
+                   {"SELECT bit_and(d) FROM nums", {}, "bit_and(DOUBLE)"}}},
+      {"bit_or", {{"SELECT bit_or(i), bit_or(b) FROM nums", {"-1|-1"}}}},
+      {"bit_xor", {{"SELECT bit_xor(i), bit_xor(b), bit_xor(id) FROM nums", {"5|5|4"}}}},
+      {"product", {{"SELECT product(d), product(id), product(m) FROM nums", {"-0.0|24.0|-0.0"}},
+                   {"SELECT product(s) FROM strs", {}, "product(VARCHAR)"}}},
+      {"fsum", {{"SELECT fsum(d), sumkahan(m), kahan_sum(i) FROM nums", {"1.0|99999987.64999999|-5.0"}}}},
+      {"favg", {{"SELECT favg(d), favg(m) FROM nums", {"0.3333333333333333|33333329.216666665"}}}},
+      {"skewness", {{"SELECT skewness(d), skewness(id) FROM nums", {"0.7221086457211354|0.0"}}}},
+      {"kurtosis", {{"SELECT kurtosis(id), kurtosis(d) FROM nums", {"-1.200000000000001|NULL"}}}},
+      // DuckDB: -1.4999999999999996 (from power sums; here from central moments).
+      {"kurtosis_pop", {{"SELECT kurtosis_pop(d), kurtosis_pop(id) FROM nums", {"-1.4999999999999998|-1.36"}}}},
+      {"entropy", {{"SELECT entropy(s), entropy(id % 2), entropy(t) FROM strs", {"2.0|0.9709505944546687|2.0"}}}},
+      {"mad", {{"SELECT mad(i), mad(d), mad(m) FROM nums", {"2147483642.0|1.5|12.34"}},
+               {"SELECT mad(dt) FROM dates", {"10988 days"}},
+               {"SELECT mad(s) FROM strs", {}, "mad(VARCHAR)"}}},
   };
   return cases;
 }

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "common/decimal.hpp"
+#include "common/interval.hpp"
 #include "execution/expression_executor.hpp"
 #include "execution/operators/group_table.hpp"
 #include "function/arith_errors.hpp"
@@ -106,6 +107,78 @@ static void CovarianceCombine(AggColumn& a, uint32_t g, const AggColumn& b, uint
   c[0] += dx * nb / total;
   c[1] += dy * nb / total;
   a.count[g] += b.count[sg];
+}
+
+// bit_and, bit_or, bit_xor over 64-bit bits (INTEGER values sign-extended: the low 32
+// bits are the INTEGER result).
+static int64_t BitsApply(const std::string& name, int64_t acc, int64_t v) {
+  if (name == "bit_and") return acc & v;
+  if (name == "bit_or") return acc | v;
+  return acc ^ v;
+}
+
+// fsum, favg: Kahan's compensated sum; the exact sum is about sum - err.
+static void KahanAdd(double x, double& sum, double& err) {
+  const double y = x - err, t = sum + y;
+  err = (t - sum) - y;
+  sum = t;
+}
+
+// skewness, kurtosis, kurtosis_pop: count n and m = {mean, M2, M3, M4}, the sums of the
+// 2nd..4th powers of the deviations from the mean, updated one value at a time and merged
+// pairwise with the exact update formulas of central moments (Welford's and Chan's method
+// carried to the 4th power), so no large power sums cancel.
+static void MomentsAdd(int64_t& count, std::array<double, 5>& m, double x) {
+  const double n1 = (double)count, n = n1 + 1;
+  count++;
+  const double d = x - m[0], dn = d / n, dn2 = dn * dn, t1 = d * dn * n1;
+  m[0] += dn;
+  m[3] += t1 * dn2 * (n * n - 3 * n + 3) + 6 * dn2 * m[1] - 4 * dn * m[2];
+  m[2] += t1 * dn * (n - 2) - 3 * dn * m[1];
+  m[1] += t1;
+}
+static void MomentsMerge(int64_t& count, std::array<double, 5>& a, int64_t bcount, const std::array<double, 5>& b) {
+  if (bcount == 0) return;
+  if (count == 0) {
+    count = bcount;
+    a = b;
+    return;
+  }
+  const double na = (double)count, nb = (double)bcount, n = na + nb;
+  const double d = b[0] - a[0], d2 = d * d;
+  const double m2 = a[1] + b[1] + d2 * na * nb / n;
+  const double m3 = a[2] + b[2] + d2 * d * na * nb * (na - nb) / (n * n) + 3 * d * (na * b[1] - nb * a[1]) / n;
+  const double m4 = a[3] + b[3] + d2 * d2 * na * nb * (na * na - na * nb + nb * nb) / (n * n * n) +
+                    6 * d2 * (na * na * b[1] + nb * nb * a[1]) / (n * n) + 4 * d * (na * b[2] - nb * a[2]) / n;
+  a[0] += d * nb / n;
+  a[1] = m2;
+  a[2] = m3;
+  a[3] = m4;
+  count += bcount;
+}
+// The finished value (false: NULL), DuckDB's definitions: skewness NULL under 3 rows, NaN
+// where the values do not vary; kurtosis (sample, excess) NULL under 4 rows or where they
+// do not vary; kurtosis_pop (population excess) NULL under 2 rows or where they do not
+// vary; a result out of the doubles' range is an error.
+static bool MomentsFinish(const std::string& name, int64_t count, const std::array<double, 5>& m, double& out) {
+  const double n = (double)count;
+  if (name == "skewness") {
+    if (count < 3) return false;
+    const double m2 = m[1] / n, m3 = m[2] / n;
+    if (m2 == 0) {
+      out = std::nan("");
+      return true;
+    }
+    out = std::sqrt(n * (n - 1)) / (n - 2) * m3 / std::pow(m2, 1.5);
+    if (!std::isfinite(out)) throw UserError(ErrorKind::Conversion, "SKEW is out of range!");
+    return true;
+  }
+  if (count < (name == "kurtosis" ? 4 : 2) || m[1] == 0) return false;
+  const double m2 = m[1] / n, m4 = m[3] / n, g = m4 / (m2 * m2);  // g - 3: the population excess kurtosis
+  if (name == "kurtosis") out = (n - 1) * ((n + 1) * g - 3 * (n - 1)) / ((n - 2) * (n - 3));
+  else out = g - 3;
+  if (!std::isfinite(out)) throw UserError(ErrorKind::Conversion, "Kurtosis is out of range!");
+  return true;
 }
 
 // arg_min/arg_max: row i of (x, by) replaces group g's pair where its `by` is smaller
@@ -377,6 +450,43 @@ void GroupTable::Update(size_t ai, const AggInput& x, const uint32_t* gids, uint
         }
         return;
       }
+      case AggKind::Bits: {  // count: rows, lsum: the bits
+        const bool wide = in->type().physical() == PhysType::I64;
+        for (uint32_t i = 0; i < n; i++) {
+          const uint32_t r = at[i], g = gids[i];
+          if (!in->IsValid(r)) continue;
+          const int64_t v = wide ? in->data<int64_t>()[r] : (int64_t)in->data<int32_t>()[r];
+          a.lsum[g] = a.count[g]++ ? BitsApply(a.name, a.lsum[g], v) : v;
+        }
+        return;
+      }
+      case AggKind::Product: {
+        const double* d = in->data<double>();
+        for (uint32_t i = 0; i < n; i++) {
+          const uint32_t r = at[i], g = gids[i];
+          if (!in->IsValid(r)) continue;
+          a.dsum[g] = a.count[g]++ ? a.dsum[g] * d[r] : d[r];
+        }
+        return;
+      }
+      case AggKind::Kahan: {
+        const double* d = in->data<double>();
+        for (uint32_t i = 0; i < n; i++) {
+          const uint32_t r = at[i], g = gids[i];
+          if (!in->IsValid(r)) continue;
+          KahanAdd(d[r], a.dsum[g], a.m2[g]);
+          a.count[g]++;
+        }
+        return;
+      }
+      case AggKind::Moments: {
+        const double* d = in->data<double>();
+        for (uint32_t i = 0; i < n; i++) {
+          const uint32_t r = at[i], g = gids[i];
+          if (in->IsValid(r)) MomentsAdd(a.count[g], a.cov[g], d[r]);
+        }
+        return;
+      }
       case AggKind::Distinct:
         for (uint32_t i = 0; i < n; i++) {
           const uint32_t r = at[i];
@@ -435,6 +545,34 @@ void GroupTable::CombineBatch(size_t ai, const uint32_t* dst, const GroupTable& 
       return;
     case AggKind::Covariance:
       for (uint32_t i = 0; i < n; i++) CovarianceCombine(a, dst[i], b, sg[i]);
+      return;
+    case AggKind::Moments:
+      for (uint32_t i = 0; i < n; i++) MomentsMerge(a.count[dst[i]], a.cov[dst[i]], b.count[sg[i]], b.cov[sg[i]]);
+      return;
+    case AggKind::Bits:
+      for (uint32_t i = 0; i < n; i++) {
+        const uint32_t g = dst[i], s = sg[i];
+        if (!b.count[s]) continue;
+        a.lsum[g] = a.count[g] ? BitsApply(a.name, a.lsum[g], b.lsum[s]) : b.lsum[s];
+        a.count[g] += b.count[s];
+      }
+      return;
+    case AggKind::Product:
+      for (uint32_t i = 0; i < n; i++) {
+        const uint32_t g = dst[i], s = sg[i];
+        if (!b.count[s]) continue;
+        a.dsum[g] = a.count[g] ? a.dsum[g] * b.dsum[s] : b.dsum[s];
+        a.count[g] += b.count[s];
+      }
+      return;
+    case AggKind::Kahan:
+      for (uint32_t i = 0; i < n; i++) {
+        const uint32_t g = dst[i], s = sg[i];
+        if (!b.count[s]) continue;
+        KahanAdd(b.dsum[s], a.dsum[g], a.m2[g]);
+        KahanAdd(-b.m2[s], a.dsum[g], a.m2[g]);
+        a.count[g] += b.count[s];
+      }
       return;
     case AggKind::Holistic:
       for (uint32_t i = 0; i < n; i++) {
@@ -580,6 +718,70 @@ static std::vector<Value> InKeyOrder(const AggColumn& a, const std::vector<Value
   return out;
 }
 
+// entropy: the sum of p log2(1 / p) over the frequencies p = c / total of the distinct
+// values (0 for none), each term computed as (c / total) * log2(total / c), as DuckDB
+// rounds it. A NaN counts as a value of its own each time (DuckDB's: NaN is not equal to
+// NaN there; DISTINCT keeps one).
+static double Entropy(std::vector<Value> v) {
+  std::sort(v.begin(), v.end(), [](const Value& x, const Value& y) { return x.Compare(y) < 0; });
+  const double total = (double)v.size();
+  double h = 0;
+  for (size_t i = 0; i < v.size();) {
+    size_t j = i + 1;
+    const bool nan = v[i].type().id == TypeId::Double && std::isnan(v[i].double_value());
+    while (!nan && j < v.size() && v[j].Compare(v[i]) == 0) j++;
+    const double c = (double)(j - i);
+    h += c / total * std::log2(total / c);
+    i = j;
+  }
+  return h;
+}
+
+// Doubles in ascending order, NaNs last (a strict weak order, which `<` is not with NaNs).
+static void SortDoubles(std::vector<double>& x) {
+  std::sort(x.begin(), x.end(), [](double p, double q) { return p < q || (!std::isnan(p) && std::isnan(q)); });
+}
+
+// mad: the median (interpolated as median's) of the distances of sorted values v from their
+// median; in double, or in a DECIMAL's scaled integers with each interpolation step
+// truncated (DuckDB's).
+static Value MedianAbsoluteDeviation(const AggColumn& a, const std::vector<Value>& v) {
+  const size_t n = v.size(), lo = (n - 1) / 2, hi = n / 2;  // the middle one or two
+  if (a.out_type.id == TypeId::Decimal) {
+    auto median = [&](const std::vector<int128_t>& x) { return x[lo] + (x[hi] - x[lo]) / 2; };
+    std::vector<int128_t> x(n);
+    for (size_t i = 0; i < n; i++) x[i] = v[i].int_value();
+    const int128_t m = median(x);
+    for (auto& e : x) e = e < m ? m - e : e - m;
+    std::sort(x.begin(), x.end());
+    return Value::Decimal(median(x), a.out_type.precision, a.out_type.scale);
+  }
+  if (a.out_type.id == TypeId::Interval) {  // dates, timestamps, times: in microseconds
+    // Between the middle two in double, rounded half away from zero (DuckDB's).
+    auto median = [&](const std::vector<int64_t>& x) {
+      return lo == hi ? x[lo] : (int64_t)std::llround((double)x[lo] * 0.5 + (double)x[hi] * 0.5);
+    };
+    constexpr int64_t kDay = 86400000000;
+    std::vector<int64_t> x(n);
+    for (size_t i = 0; i < n; i++) {
+      const int64_t w = (int64_t)v[i].int_value();
+      x[i] = v[i].type().id == TypeId::Date ? w * kDay : w;
+    }
+    const int64_t m = median(x);
+    for (auto& e : x) e = e < m ? m - e : e - m;
+    std::sort(x.begin(), x.end());
+    const int64_t us = median(x);
+    return Value::Interval(PackInterval({0, (int32_t)(us / kDay), us % kDay}));
+  }
+  auto median = [&](const std::vector<double>& x) { return lo == hi ? x[lo] : x[lo] * 0.5 + x[hi] * 0.5; };
+  std::vector<double> x(n);
+  for (size_t i = 0; i < n; i++) x[i] = v[i].AsDouble();
+  const double m = median(x);
+  for (auto& e : x) e = std::fabs(e - m);
+  SortDoubles(x);
+  return Value::Double(median(x));
+}
+
 // A holistic aggregate's result over a group's values (at least one, in input order, or
 // rows of a value and its keys with ORDER BY).
 static Value FinishHolistic(const AggColumn& a, std::vector<Value> v) {
@@ -597,6 +799,7 @@ static Value FinishHolistic(const AggColumn& a, std::vector<Value> v) {
       if (keep[i]) u.push_back(std::move(v[i]));
     v = std::move(u);
   }
+  if (a.name == "entropy") return Value::Double(Entropy(std::move(v)));
   if (a.name == "string_agg") {
     std::string r;
     for (size_t i = 0; i < v.size(); i++) r += (i ? a.separator : "") + v[i].str_value();
@@ -625,6 +828,7 @@ static Value FinishHolistic(const AggColumn& a, std::vector<Value> v) {
     const size_t k = std::max<double>(1, (double)n - std::floor((double)n - rn)) - 1;
     return v[std::min(k, n - 1)];
   }
+  if (a.name == "mad") return MedianAbsoluteDeviation(a, v);
   // median, quantile_cont: between the values at floor and ceil of (n - 1) * q.
   const double rn = (double)(n - 1) * a.fraction;
   const size_t lo = (size_t)std::floor(rn), hi = (size_t)std::ceil(rn);
@@ -674,13 +878,80 @@ static void DistinctSum(const AggColumn& a, const std::unordered_set<std::string
   }
 }
 
+static double KahanFinish(const std::string& name, double sum, double err, int64_t count) {
+  const double total = sum - err;
+  return name == "favg" ? total / (double)count : total;
+}
+
+// bit_xor, product, fsum, favg, skewness, kurtosis, kurtosis_pop over the distinct values a
+// set holds (their bytes, as CellBytes keeps them; DOUBLE but for bit_xor): the plain rule
+// over each value once. False for other aggregates.
+static bool DistinctOther(const AggColumn& a, const std::unordered_set<std::string>& set, Vector& o, uint32_t i) {
+  const std::string& n = a.name;
+  if (n == "bit_xor") {
+    if (set.empty()) {
+      o.SetNull(i);
+      return true;
+    }
+    int64_t acc = 0;
+    for (const std::string& b : set) {
+      int64_t v;
+      if (a.in_type.physical() == PhysType::I64) {
+        std::memcpy(&v, b.data(), sizeof v);
+      } else {
+        int32_t w;
+        std::memcpy(&w, b.data(), sizeof w);
+        v = w;
+      }
+      acc ^= v;
+    }
+    if (a.out_type.physical() == PhysType::I64) o.data<int64_t>()[i] = acc;
+    else o.data<int32_t>()[i] = (int32_t)acc;
+    return true;
+  }
+  if (n != "product" && n != "fsum" && n != "favg" && n != "skewness" && n != "kurtosis" && n != "kurtosis_pop")
+    return false;
+  std::vector<double> v;
+  v.reserve(set.size());
+  for (const std::string& b : set) {
+    double x;
+    std::memcpy(&x, b.data(), sizeof x);
+    v.push_back(x);
+  }
+  SortDoubles(v);  // one order, whatever order the set holds them in
+  int64_t count = 0;
+  if (n == "skewness" || n == "kurtosis" || n == "kurtosis_pop") {
+    std::array<double, 5> m{};
+    for (double x : v) MomentsAdd(count, m, x);
+    double r;
+    if (MomentsFinish(n, count, m, r)) o.data<double>()[i] = r;
+    else o.SetNull(i);
+    return true;
+  }
+  if (v.empty()) {
+    o.SetNull(i);
+    return true;
+  }
+  if (n == "product") {
+    double p = 1;
+    for (double x : v) p *= x;
+    o.data<double>()[i] = p;
+    return true;
+  }
+  double sum = 0, err = 0;
+  for (double x : v) KahanAdd(x, sum, err);
+  o.data<double>()[i] = KahanFinish(n, sum, err, (int64_t)v.size());
+  return true;
+}
+
 // Aggregate a's finished values of groups [from, from+n) into o (initialised).
 void GroupTable::EmitAggregate(const AggColumn& a, uint32_t from, uint32_t n, Vector& o) const {
   switch (a.kind) {
     case AggKind::Holistic:
       for (uint32_t i = 0; i < n; i++) {
         const uint32_t g = from + i;
-        if (a.lists[g].empty() || a.null_separator) o.SetNull(i);
+        if (a.lists[g].empty() && a.name == "entropy") o.data<double>()[i] = 0;
+        else if (a.lists[g].empty() || a.null_separator) o.SetNull(i);
         else o.SetValue(i, FinishHolistic(a, a.lists[g]));
       }
       return;
@@ -703,6 +974,7 @@ void GroupTable::EmitAggregate(const AggColumn& a, uint32_t from, uint32_t n, Ve
           DistinctSum(a, a.sets[g], o, i);
           continue;
         }
+        if (DistinctOther(a, a.sets[g], o, i)) continue;
         if (a.name != "count" && a.name != "approx_count_distinct")
           throw UserError(ErrorKind::Unsupported, a.name + "(DISTINCT ...) is not supported yet");
         o.data<int64_t>()[i] = (int64_t)a.sets[g].size();
@@ -744,6 +1016,34 @@ void GroupTable::EmitAggregate(const AggColumn& a, uint32_t from, uint32_t n, Ve
           else r = c[2];  // regr_sxy
           if (null) o.SetNull(i);
           else o.data<double>()[i] = r;
+        }
+      }
+      return;
+    case AggKind::Bits:
+    case AggKind::Product:
+    case AggKind::Kahan:
+    case AggKind::Moments:
+      for (uint32_t i = 0; i < n; i++) {
+        const uint32_t g = from + i;
+        switch (a.kind) {
+          case AggKind::Bits:
+            if (!a.count[g]) o.SetNull(i);
+            else if (a.out_type.physical() == PhysType::I64) o.data<int64_t>()[i] = a.lsum[g];
+            else o.data<int32_t>()[i] = (int32_t)a.lsum[g];
+            break;
+          case AggKind::Product:
+            if (!a.count[g]) o.SetNull(i);
+            else o.data<double>()[i] = a.dsum[g];
+            break;
+          case AggKind::Kahan:
+            if (!a.count[g]) o.SetNull(i);
+            else o.data<double>()[i] = KahanFinish(a.name, a.dsum[g], a.m2[g], a.count[g]);
+            break;
+          default: {
+            double r;
+            if (MomentsFinish(a.name, a.count[g], a.cov[g], r)) o.data<double>()[i] = r;
+            else o.SetNull(i);
+          }
         }
       }
       return;

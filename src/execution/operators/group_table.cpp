@@ -22,7 +22,7 @@ static bool IsCovariance(const std::string& n) {
 }
 static bool IsHolistic(const std::string& n) {
   return n == "median" || n == "quantile_cont" || n == "quantile_disc" || n == "mode" || n == "string_agg" ||
-         n == "first" || n == "last";
+         n == "first" || n == "last" || n == "entropy" || n == "mad";
 }
 bool GroupTable::TwoInputs(const std::string& n) { return n == "arg_min" || n == "arg_max" || IsCovariance(n); }
 
@@ -37,6 +37,10 @@ static AggKind KindOf(const std::string& n, bool distinct) {
   if (n == "bool_and" || n == "bool_or" || n == "count_if") return AggKind::BoolCount;
   if (n == "count_star") return AggKind::CountStar;
   if (distinct) return AggKind::Distinct;
+  if (n == "bit_and" || n == "bit_or" || n == "bit_xor") return AggKind::Bits;
+  if (n == "product") return AggKind::Product;
+  if (n == "fsum" || n == "favg") return AggKind::Kahan;
+  if (n == "skewness" || n == "kurtosis" || n == "kurtosis_pop") return AggKind::Moments;
   if (n == "count") return AggKind::Count;
   if (n == "sum" || n == "avg") return AggKind::Sum;
   return AggKind::MinMax;
@@ -129,8 +133,22 @@ static void ForEachState(AggColumn& a, F&& f) {
       f(a.m2);
       break;
     case AggKind::Covariance:
+    case AggKind::Moments:
       f(a.count);
       f(a.cov);
+      break;
+    case AggKind::Bits:
+      f(a.count);
+      f(a.lsum);
+      break;
+    case AggKind::Product:
+      f(a.count);
+      f(a.dsum);
+      break;
+    case AggKind::Kahan:
+      f(a.count);
+      f(a.dsum);
+      f(a.m2);
       break;
     case AggKind::Holistic: f(a.lists); break;
     case AggKind::Distinct: f(a.sets); break;

@@ -40,6 +40,10 @@ enum class AggKind : uint8_t {
   ArgExt,      // arg_min, arg_max: ext (value) + ext2 (by) + has
   Variance,    // var_*, stddev_*: count + dsum (running mean) + m2
   Covariance,  // covar_samp, covar_pop, corr: count + cov
+  Bits,        // bit_and, bit_or, bit_xor: count + lsum (the bits so far; set by the first value)
+  Product,     // product: count + dsum (the product so far; set by the first value)
+  Kahan,       // fsum, favg: count + dsum (sum) + m2 (the compensation: the exact sum is dsum - m2)
+  Moments,     // skewness, kurtosis, kurtosis_pop: count + cov (mean, M2, M3, M4)
   Holistic,    // median, quantile_*, mode, string_agg, first, last, any_value with ORDER BY: lists
   Distinct,    // count/sum/avg(DISTINCT), approx_count_distinct: sets
 };
@@ -78,6 +82,8 @@ struct AggColumn {
   bool null_separator = false;  // string_agg(x, NULL) is NULL
   // covar_samp, covar_pop, corr: mean x, mean y, co-moment, and x's and y's sums of
   // squared deviations (Welford; merged as the variance family).
+  // skewness, kurtosis, kurtosis_pop: the running mean and sums of the 2nd, 3rd and 4th
+  // powers of the deviations from it (cov[g][0..3]).
   std::vector<std::array<double, 5>> cov;
 
   bool IntSum() const { return kind == AggKind::Sum && in_type.physical() != PhysType::F64; }
