@@ -289,7 +289,16 @@ void Generator::ForDictChunks(int layer, int idx, const std::function<void(const
   for (size_t t = 1; t < threads; t++) pool.emplace_back(work);
   work();
   for (auto& t : pool) t.join();
-  if (failed) std::rethrow_exception(failed);
+  if (!failed) return;
+  try {
+    std::rethrow_exception(failed);
+  } catch (const UserError& ue) {
+    // The expression fails for some dictionary value (a cast of a non-number, ...), which
+    // rows may never reach: under a CASE or COALESCE guard the CPU evaluates it only for
+    // the rows it applies to, and raises the error if one does.
+    throw NotOnGpu(std::string("an expression over a string column's values fails for one of them (") + ue.what() +
+                   "): the CPU evaluates it row by row");
+  }
 }
 
 std::string Generator::DictPredicate(const BoundExpr& e, int layer, int idx) {
