@@ -40,7 +40,8 @@ struct ScalarFunction {
   // False: a row with a NULL argument is NULL, and the executor marks those rows in `out`
   // before `cpu` runs (which skips them: out.IsValid(i)). True: `cpu` reads NULLs itself.
   bool reads_nulls;
-  // Evaluates rows [0, n) of the arguments into `out` (initialised to the result type).
+  // Evaluates rows [0, n) of the arguments into `out` (initialised to the result type);
+  // null for first_non_null functions, which the executor evaluates itself.
   void (*cpu)(std::vector<Vector>& args, Vector& out, uint32_t n);
   // The GPU: the device expression of a call, given the generated expressions of its
   // arguments; it calls the same scalar core function `cpu` calls. Null: not on the GPU.

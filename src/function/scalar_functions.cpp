@@ -45,20 +45,8 @@ Type BindCoalesce(ScalarCall& c) {
 }
 
 // ---------------------------------------------------------------------------------------
-// CPU loops. Except coalesce's, rows with a NULL argument are already NULL in `out`.
-
-void CoalesceCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
-  uint8_t* ov = out.validity();
-  for (uint32_t i = 0; i < n; i++) {
-    ov[i] = 0;
-    for (auto& a : args)
-      if (a.IsValid(i)) {
-        CopyRows(a, &i, 1, out, i);
-        ov[i] = 1;
-        break;
-      }
-  }
-}
+// CPU loops: rows with a NULL argument are already NULL in `out` (coalesce has none: the
+// executor takes each row's first non-NULL argument, ScalarFunction::first_non_null).
 
 // typeof(x): the name of x's type (DuckDB's; 'NULL' for an untyped NULL), for every row.
 Type BindTypeof(ScalarCall& c) {
@@ -132,7 +120,8 @@ const std::vector<ScalarFunction>& Table() {
       {"length", {"length", "len", "char_length", "character_length"}, BindFixed<Type::BigInt, Type::Varchar>, false, LengthCpu},
       {"||", {}, BindFixed<Type::Varchar, Type::Varchar, Type::Varchar>, false, ConcatCpu},
       {"abs", {"abs"}, BindAbs, false, AbsCpu},
-      {"coalesce", {"coalesce", "ifnull"}, BindCoalesce, true, CoalesceCpu, nullptr, nullptr, false, /*first_non_null=*/true},
+      {"coalesce", {"coalesce", "ifnull"}, BindCoalesce, true, /*cpu: the executor (first_non_null)*/ nullptr, nullptr, nullptr, false,
+       /*first_non_null=*/true},
       {"typeof", {"typeof"}, BindTypeof, true, TypeofCpu},
   };
   static const bool families = [] {
