@@ -414,6 +414,31 @@ void CollectColumnRefs(const BoundExpr& e, std::vector<uint8_t>& used) {
 }
 }  // namespace
 
+// Whether evaluating `e` can raise an error on some row (a cast, checked arithmetic, a
+// function): only then do CASE and COALESCE evaluate it over their rows alone; otherwise
+// over the whole chunk, which costs no gather.
+static bool MayFail(const BoundExpr& e) {
+  switch (e.kind) {
+    case BExpr::Column:
+    case BExpr::Constant:
+    case BExpr::Compare:
+    case BExpr::And:
+    case BExpr::Or:
+    case BExpr::Not:
+    case BExpr::IsNull:
+    case BExpr::Case:
+      break;
+    case BExpr::Cast:
+      if (!e.negated) return true;  // TRY_CAST never fails
+      break;
+    default:
+      return true;
+  }
+  for (auto& c : e.children)
+    if (MayFail(*c)) return true;
+  return false;
+}
+
 // `e` over rows `rows` of `in` (ascending): out's row j is row rows[j]'s value. All rows:
 // `in` itself; fewer: a chunk of those rows, holding only the columns `e` reads.
 void EvaluateRows(const BoundExpr& e, const DataChunk& in, const std::vector<uint32_t>& rows, Vector& out) {
@@ -651,20 +676,29 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
         std::vector<uint32_t> take;  // rows of `in` this branch gives the result of
         if (!is_else) {
           Vector c;
-          EvaluateRows(*e.children[2 * k], in, open, c);
+          const BoundExpr& when = *e.children[2 * k];
+          const bool all = !MayFail(when);  // c's rows are in's, else open's
+          if (all) Evaluate(when, in, c);
+          else EvaluateRows(when, in, open, c);
           std::vector<uint32_t> rest;
-          for (uint32_t j = 0; j < open.size(); j++)
-            (c.IsValid(j) && c.data<uint8_t>()[j] ? take : rest).push_back(open[j]);
+          for (uint32_t j = 0; j < open.size(); j++) {
+            const uint32_t r = all ? open[j] : j;
+            (c.IsValid(r) && c.data<uint8_t>()[r] ? take : rest).push_back(open[j]);
+          }
           open.swap(rest);
         } else {
           take.swap(open);
         }
         if (take.empty()) continue;
         Vector v;
-        EvaluateRows(*e.children[is_else ? e.children.size() - 1 : 2 * k + 1], in, take, v);
+        const BoundExpr& then = *e.children[is_else ? e.children.size() - 1 : 2 * k + 1];
+        const bool all = !MayFail(then);  // v's rows are in's, else take's
+        if (all) Evaluate(then, in, v);
+        else EvaluateRows(then, in, take, v);
         for (uint32_t j = 0; j < take.size(); j++) {
-          std::memcpy(out.raw() + take[j] * w, v.raw() + j * w, w);
-          ov[take[j]] = v.IsValid(j);
+          const uint32_t r = all ? take[j] : j;
+          std::memcpy(out.raw() + take[j] * w, v.raw() + r * w, w);
+          ov[take[j]] = v.IsValid(r);
         }
         if (e.type.physical() == PhysType::Str) out.ShareStrings(v);
       }
@@ -680,14 +714,17 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
         for (uint32_t i = 0; i < n; i++) open[i] = i;
         for (size_t k = 0; k < e.children.size() && !open.empty(); k++) {
           Vector v;
-          EvaluateRows(*e.children[k], in, open, v);
+          const bool all = !MayFail(*e.children[k]);  // v's rows are in's, else open's
+          if (all) Evaluate(*e.children[k], in, v);
+          else EvaluateRows(*e.children[k], in, open, v);
           std::vector<uint32_t> rest;
           for (uint32_t j = 0; j < open.size(); j++) {
-            if (!v.IsValid(j)) {
+            const uint32_t r = all ? open[j] : j;
+            if (!v.IsValid(r)) {
               rest.push_back(open[j]);
               continue;
             }
-            std::memcpy(out.raw() + open[j] * w, v.raw() + j * w, w);
+            std::memcpy(out.raw() + open[j] * w, v.raw() + r * w, w);
             ov[open[j]] = 1;
           }
           if (e.type.physical() == PhysType::Str) out.ShareStrings(v);
