@@ -216,6 +216,46 @@ void Md5Cpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
     if (out.IsValid(i)) out.data<StrRef>()[i] = out.heap().Add(ops::Md5Hex(Str(args, 0, i)));
 }
 
+// s[i] (array_extract) and s[a:b] (array_slice) over VARCHAR: integer positions only
+// (DuckDB has no overload for other types; its LIST and STRUCT overloads are types tessera
+// does not have).
+Type BindSubscript(ScalarCall& c) {
+  ExpectScalarArgs(c, 2, 3);
+  c.args[0] = Binder::Coerce(std::move(c.args[0]), Type::Varchar(), c.pos);
+  for (size_t k = 1; k < c.args.size(); k++) {
+    const TypeId id = c.args[k]->type.id;
+    if (id != TypeId::Integer && id != TypeId::BigInt && id != TypeId::Null)
+      throw UserError(ErrorKind::Type,
+                      "no function matches " + std::string(c.written) + "(VARCHAR, " + c.args[k]->type.ToString() +
+                          "): string positions are INTEGER or BIGINT",
+                      c.pos);
+    c.args[k] = Binder::Coerce(std::move(c.args[k]), Type::BigInt(), c.pos);
+  }
+  return Type::Varchar();
+}
+Type BindExtract(ScalarCall& c) {
+  ExpectScalarArgs(c, 2, 2);
+  return BindSubscript(c);
+}
+Type BindSlice(ScalarCall& c) {
+  ExpectScalarArgs(c, 3, 3);
+  return BindSubscript(c);
+}
+
+void ExtractCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (out.IsValid(i)) out.data<StrRef>()[i] = ops::CharAt(args[0].data<StrRef>()[i], args[1].data<int64_t>()[i]);
+  out.ShareStrings(args[0]);
+}
+
+void SliceCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (out.IsValid(i))
+      out.data<StrRef>()[i] =
+          ops::CharSlice(args[0].data<StrRef>()[i], args[1].data<int64_t>()[i], args[2].data<int64_t>()[i]);
+  out.ShareStrings(args[0]);
+}
+
 }  // namespace
 
 // strlen / octet_length: the bytes of the UTF-8 string or BLOB; bit_length: 8 per byte
@@ -235,6 +275,8 @@ std::vector<ScalarFunction> TextFunctions() {
   return {
       {"concat", {"concat"}, BindConcat, true, ConcatCpu},
       {"concat_ws", {"concat_ws"}, BindConcatWs, true, ConcatWsCpu},
+      {"array_extract", {"array_extract"}, BindExtract, false, ExtractCpu},
+      {"array_slice", {"array_slice"}, BindSlice, false, SliceCpu},
       {"trim", {"trim"}, BindTrim, false, TrimCpu<true, true>},
       {"ltrim", {"ltrim"}, BindTrim, false, TrimCpu<true, false>},
       {"rtrim", {"rtrim"}, BindTrim, false, TrimCpu<false, true>},

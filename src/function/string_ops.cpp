@@ -22,6 +22,23 @@ size_t ByteOffset(std::string_view s, int64_t k) {
 }
 }  // namespace
 
+std::string_view CharAt(std::string_view s, int64_t i) {
+  const int64_t n = CharLength(s);
+  if (i < 0) i += n + 1;
+  if (i < 1 || i > n) return {};
+  return Substring(s, i, 1, true);
+}
+
+std::string_view CharSlice(std::string_view s, int64_t begin, int64_t end) {
+  const int64_t n = CharLength(s);
+  if (begin < 0) begin = std::max<int64_t>(begin + n + 1, 1);
+  if (end < 0) end += n + 1;
+  begin = std::max<int64_t>(begin, 1);
+  end = std::min(end, n);
+  if (begin > end) return {};
+  return Substring(s, begin, end - begin + 1, true);
+}
+
 std::string_view Substring(std::string_view s, int64_t start, int64_t length, bool has_length) {
   constexpr int64_t kMax = 4294967295LL;  // DuckDB's supported range
   if (start > kMax) throw UserError(ErrorKind::Conversion, "Substring offset outside of supported range (> 4294967295)");

@@ -12,6 +12,11 @@ namespace tessera::ops {
 
 // Number of code points.
 int64_t CharLength(std::string_view s);
+// s[i] and s[a:b] (DuckDB's array_extract and array_slice over a VARCHAR): 1-based character
+// positions, a negative one counted from the end (-1 the last); a position outside the
+// string gives '', a slice's ends are clamped to it and both are included.
+std::string_view CharAt(std::string_view s, int64_t i);
+std::string_view CharSlice(std::string_view s, int64_t begin, int64_t end);
 // DuckDB's substring(s, start, length) over code points: start is 1-based, counts from
 // the end when negative, and 0 stands one before the first character; a negative length
 // takes the characters before start. `has_length` false: to the end. Throws a UserError

@@ -72,7 +72,7 @@ int Parser::InfixPrec() const {
     if (o == "**" || o == "^") return kPow;
     if (o == "+" || o == "-") return kAdd;
     if (o == "*" || o == "/" || o == "//" || o == "%") return kMul;
-    if (o == "::") return kCast;
+    if (o == "::" || o == "[") return kCast;  // postfix: a cast, a subscript or slice
     return kNone;
   }
   if (t.kind != TokenKind::Word) return kNone;
@@ -156,6 +156,24 @@ ExprPtr Parser::ParseInfix(ExprPtr left, int prec) {
       args.push_back(std::move(left));
       args.push_back(ParseBinary(prec + 1));
       return Done(OperatorCall(o == "**" || o == "^" ? "power" : o, std::move(args), pos));
+    }
+    if (o == "[") {
+      // s[i], s[a:b], s[:b], s[a:]: DuckDB's array_extract / array_slice (over VARCHAR; an
+      // omitted end of a slice is the string's start or end).
+      ExprPtr begin, end;
+      if (!AtOp(":")) begin = ParseExpr();
+      const bool slice = AcceptOp(":");
+      if (slice && !AtOp("]")) end = ParseExpr();
+      ExpectOp("]");
+      std::vector<ExprPtr> args;
+      args.push_back(std::move(left));
+      if (!slice) {
+        args.push_back(std::move(begin));
+        return Done(OperatorCall("array_extract", std::move(args), pos));
+      }
+      args.push_back(begin ? std::move(begin) : Literal(LiteralKind::Integer, "0", pos));
+      args.push_back(end ? std::move(end) : Literal(LiteralKind::Integer, "9223372036854775807", pos));
+      return Done(OperatorCall("array_slice", std::move(args), pos));
     }
     if (o == "::") {
       auto e = std::make_unique<Expr>(ExprKind::Cast, pos);
