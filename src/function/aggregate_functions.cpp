@@ -124,8 +124,8 @@ Type BindQuantileDisc(ScalarCall& c) {
 
 // corr(y, x), covar_samp(y, x), covar_pop(y, x), regr_*(y, x): DOUBLE over rows where both
 // are non-NULL.
-Type BindCovariance(ScalarCall& c) {
-  Arity(c, 2, 2);
+// Every argument numeric (a NULL literal read as INTEGER), coerced to DOUBLE; a DOUBLE result.
+Type NumericArgsAsDouble(ScalarCall& c) {
   for (auto& a : c.args) {
     NullAsInteger(a);
     if (!a->type.IsNumeric())
@@ -134,6 +134,10 @@ Type BindCovariance(ScalarCall& c) {
     a = Binder::Coerce(std::move(a), Type::Double(), c.pos);
   }
   return Type::Double();
+}
+Type BindCovariance(ScalarCall& c) {
+  Arity(c, 2, 2);
+  return NumericArgsAsDouble(c);
 }
 Type BindRegrCount(ScalarCall& c) {
   BindCovariance(c);
@@ -165,13 +169,7 @@ Type BindBitwise(ScalarCall& c) {
 // argument read as DOUBLE (DuckDB's only overload), a DOUBLE result.
 Type BindDoubleAggregate(ScalarCall& c) {
   Arity(c, 1, 1);
-  NullAsInteger(c.args[0]);
-  if (!c.args[0]->type.IsNumeric())
-    throw TypeError("no function matches " + std::string(c.written) + "(" + c.args[0]->type.ToString() +
-                        "): argument must be numeric (DOUBLE)",
-                    c.pos);
-  c.args[0] = Binder::Coerce(std::move(c.args[0]), Type::Double(), c.pos);
-  return Type::Double();
+  return NumericArgsAsDouble(c);
 }
 
 // entropy(x): DOUBLE, the base-2 entropy of the non-NULL values' distribution, of any type;
