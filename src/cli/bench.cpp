@@ -139,6 +139,7 @@ QueryFigures RunQuery(Connection& conn, const BenchQuery& q, const Options& opt,
     t.compile_ms = cold.gpu_compile_ms;
     t.transfer_ms = cold.gpu_transfer_ms;
     t.transfer_bytes = (double)cold.gpu_transfer_bytes;
+    t.column_bytes = (double)cold.gpu_column_bytes;
     t.note = cold.note;
     t.cold_parse_ms = cold.phases.parse_ms;
     t.cold_plan_ms = cold.phases.plan_ms;

@@ -31,7 +31,8 @@ struct QueryFigures {
   std::string note;
   std::optional<double> cold, median, min, max;  // end to end, ms
   double compile_ms = 0, transfer_ms = 0;        // cold run (GPU)
-  double transfer_bytes = 0;                     // cold run (GPU): column bytes uploaded
+  double transfer_bytes = 0;                     // cold run (GPU): bytes copied for the columns uploaded
+  double column_bytes = 0;                       //   and those columns' device bytes
   std::optional<double> kernel_median;           // warm, GPU kernels
   std::optional<double> cpu_median;              // warm, sum of the CPU pipelines' times
   std::vector<PipelineFigures> pipelines;        // last warm run

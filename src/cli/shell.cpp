@@ -108,7 +108,10 @@ Shell::Outcome Shell::RunSql(std::string_view sql) {
                   << FormatMs(result.gpu_compile_ms) << " ms, column upload " << FormatMs(result.gpu_transfer_ms) << " ms";
         if (result.gpu_transfer_bytes) {
           const double gbps = result.gpu_transfer_bytes / 1e6 / std::max(result.gpu_transfer_ms, 1e-3);
-          out << " for " << FormatMs(result.gpu_transfer_bytes / 1e6) << " MB (" << FormatMs(gbps) << " GB/s";
+          out << " for " << FormatMs(result.gpu_transfer_bytes / 1e6) << " MB";
+          if (result.gpu_column_bytes > result.gpu_transfer_bytes)
+            out << " (" << FormatMs(result.gpu_column_bytes / 1e6) << " MB decoded on the GPU)";
+          out << " (" << FormatMs(gbps) << " GB/s";
           // Against the probed pinned host-to-device bandwidth (`tessera probe`), when saved.
           if (auto c = model::SavedCeilings(); c && c->h2d_pinned_gbps > 0)
             out << ", " << FormatMs(100 * gbps / c->h2d_pinned_gbps) << "% of pinned " << FormatMs(c->h2d_pinned_gbps) << " GB/s";

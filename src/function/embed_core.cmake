@@ -1,5 +1,5 @@
 # Embeds the scalar core (src/function/scalar_core.hpp, date_core.hpp, string_core.hpp, and
-# storage/compression/lanepack_core.hpp) in the binary as text, so the GPU's
+# storage/compression/lanepack_core.hpp and gpu_stream_core.hpp with bitpack_core.hpp) in the binary as text, so the GPU's
 # NVRTC kernels compile the very same definitions the CPU's loops call
 # (gpu/tile_library.cpp puts it in front of the tile library). Project headers it includes
 # ("common/host_device.hpp") are inlined; it may include nothing else.
@@ -33,6 +33,7 @@ if(CMAKE_SCRIPT_MODE_FILE)
   inline_header("function/date_core.hpp")
   inline_header("function/string_core.hpp")
   inline_header("storage/compression/lanepack_core.hpp")
+  inline_header("storage/compression/gpu_stream_core.hpp")
   file(WRITE ${OUTPUT}.tmp "// Generated from src/function/scalar_core.hpp by src/function/embed_core.cmake; do not edit.\nR\"tessera_core(${text})tessera_core\"\n")
   file(COPY_FILE ${OUTPUT}.tmp ${OUTPUT} ONLY_IF_DIFFERENT)
   file(REMOVE ${OUTPUT}.tmp)
@@ -47,6 +48,8 @@ add_custom_command(
   DEPENDS ${CMAKE_SOURCE_DIR}/src/function/scalar_core.hpp ${CMAKE_SOURCE_DIR}/src/function/date_core.hpp
           ${CMAKE_SOURCE_DIR}/src/function/string_core.hpp
           ${CMAKE_SOURCE_DIR}/src/storage/compression/lanepack_core.hpp
+          ${CMAKE_SOURCE_DIR}/src/storage/compression/gpu_stream_core.hpp
+          ${CMAKE_SOURCE_DIR}/src/storage/compression/bitpack_core.hpp
           ${CMAKE_SOURCE_DIR}/src/common/host_device.hpp
           ${CMAKE_CURRENT_LIST_FILE}
   COMMENT "Embedding src/function/scalar_core.hpp for NVRTC")

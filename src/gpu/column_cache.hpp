@@ -73,6 +73,14 @@ struct CachedColumn {
   std::string SizeText() const;
 };
 
+// What the cache has uploaded since the process started (tests, measurements).
+struct UploadCounts {
+  uint64_t columns = 0;
+  uint64_t column_bytes = 0;  // their device bytes
+  uint64_t moved_bytes = 0;   // bytes copied over PCIe for them
+  uint64_t device_decoded_chunks = 0;  // chunks uploaded as stored and decoded on the device
+};
+
 class ColumnCache {
  public:
   static ColumnCache& Instance();
@@ -85,13 +93,15 @@ class ColumnCache {
   // storage found no small dictionary), so its GPU dictionary would be costly to build.
   static bool StoredPlain(const TableData& data, int column);
   // Uploads the column unless resident; returns the bytes copied to the device (0 if it
-  // was resident). Evicts least recently used columns of earlier queries to make room.
+  // was resident; fewer than its device bytes where stored encodings are decoded on the
+  // device). Evicts least recently used columns of earlier queries to make room.
   size_t EnsureResident(CachedColumn& c, GpuContext& ctx);
   // Starts a new query epoch: columns used from now on are not evicted until the next one.
   void BeginQuery();
   // One line per column: table.column, rows, bytes, resident or not, last use.
   std::vector<std::string> Describe();
   size_t resident_bytes();
+  UploadCounts upload_counts();
   void Clear();
 
  private:
@@ -99,6 +109,12 @@ class ColumnCache {
   std::vector<std::shared_ptr<CachedColumn>> entries_;
   uint64_t epoch_ = 1;
   size_t resident_ = 0;
+  UploadCounts counts_;
+  // A fixed-width column some of whose chunks are stored bit-packed or as a dictionary:
+  // uploads every chunk's stream as stored (gpu_stream_core.hpp) into a scratch buffer and
+  // decodes them into dst on the device (tsr_decode_streams); *moved: the bytes copied.
+  // False (nothing done) when no chunk is so stored or TESSERA_GPU_DEVICE_DECODE=0.
+  bool UploadEncoded(const CachedColumn& c, const TableData& snap, GpuContext& ctx, DeviceBuffer& dst, size_t* moved);
   StagedUploader uploader_;
 };
 

@@ -537,7 +537,7 @@ void GpuQuery::LaunchPipeline(PipelineProgram& prog, size_t index) {
   GpuContext& ctx = GpuContext::Shared();
   // Columns (cold: upload once; again when evicted meanwhile, e.g. before a re-run).
   auto tt = Clock::now();
-  for (auto& c : prog.columns) stats_.transfer_bytes += ColumnCache::Instance().EnsureResident(*c, ctx);
+  for (auto& c : prog.columns) AddUpload(*c, ctx);
   stats_.transfer_ms += MsSince(tt);
   CompiledKernel& kernel = *prog.kernel;
   const int W = (int)prog.words.size();
@@ -563,6 +563,13 @@ void GpuQuery::LaunchPipeline(PipelineProgram& prog, size_t index) {
   ctx.Launch(kernel.pipeline, grid, kBlockThreads, shared, args);
   ctx.Record(timing->end);
   timings_.push_back(std::move(timing));
+}
+
+void GpuQuery::AddUpload(CachedColumn& c, GpuContext& ctx) {
+  const size_t moved = ColumnCache::Instance().EnsureResident(c, ctx);
+  if (!moved) return;
+  stats_.transfer_bytes += moved;
+  stats_.column_bytes += c.device_bytes();
 }
 
 void GpuQuery::PrepareKernels(GpuContext& ctx) {
@@ -604,7 +611,7 @@ void GpuQuery::PrepareKernels(GpuContext& ctx) {
   try {
     for (auto& p : programs_)
       if (p)
-        for (auto& c : p->columns) stats_.transfer_bytes += ColumnCache::Instance().EnsureResident(*c, ctx);
+        for (auto& c : p->columns) AddUpload(*c, ctx);
   } catch (...) {
     compiler.join();
     throw;

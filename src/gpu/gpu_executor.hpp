@@ -39,7 +39,8 @@ struct KernelCompilation {
 struct GpuQueryStats {
   double compile_ms = 0;   // NVRTC (0 when every kernel was cached)
   double transfer_ms = 0;  // column uploads
-  uint64_t transfer_bytes = 0;
+  uint64_t transfer_bytes = 0;  // copied over PCIe
+  uint64_t column_bytes = 0;    // the columns they made resident (more where decoded on the device)
   double kernel_ms = 0;    // device time of the pipeline kernels (CUDA events)
   double open_ms = 0;      // opening the GPU (driver, context), or waiting for it to open
   int gpu_pipelines = 0, cpu_scan_pipelines = 0;
@@ -80,6 +81,8 @@ class GpuQuery {
   // Before the first pipeline runs: compiles (or loads from the kernel cache) every kernel
   // the plan lacks, all in parallel, while this thread uploads every program's columns.
   void PrepareKernels(GpuContext& ctx);
+  // Makes a column resident (ColumnCache::EnsureResident), counting its upload.
+  void AddUpload(CachedColumn& c, GpuContext& ctx);
   void RunProgram(PipelineProgram& prog, size_t index);
   // A pipeline that materialises rows: the kernel, then the sort (order/top-N) or the
   // download into the query's result.

@@ -148,6 +148,7 @@ const LibraryKernels& KernelCache::Library(GpuContext& ctx, double* compile_ms) 
   k->sort_scatter = k->module.Function("tsr_sort_scatter");
   k->sort_small = k->module.Function("tsr_sort_small");
   k->gather_rows = k->module.Function("tsr_gather_rows");
+  k->decode_streams = k->module.Function("tsr_decode_streams");
   library_ = std::move(k);
   return *library_;
 }

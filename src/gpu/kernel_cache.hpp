@@ -33,6 +33,7 @@ struct LibraryKernels {
   CUfunction sort_scatter = nullptr;
   CUfunction sort_small = nullptr;
   CUfunction gather_rows = nullptr;
+  CUfunction decode_streams = nullptr;  // tsr_decode_streams (the column cache's encoded uploads)
 };
 
 struct CompiledKernel {

@@ -1,8 +1,12 @@
 #include "gpu/staged_upload.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string>
 #include <atomic>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <mutex>
@@ -22,6 +26,25 @@ struct Piece {
 };
 }  // namespace
 
+namespace {
+size_t EnvSize(const char* name, size_t dflt, size_t lo, size_t hi) {
+  const char* e = std::getenv(name);
+  if (!e || !*e) return dflt;
+  const long long v = std::atoll(e);
+  return v < (long long)lo ? lo : v > (long long)hi ? hi : (size_t)v;
+}
+}  // namespace
+
+size_t StagedUploader::SlotCount() {
+  static const size_t n = EnvSize("TESSERA_STAGING_SLOTS", 4, 2, 64);
+  return n;
+}
+
+size_t StagedUploader::SlotBytes() {
+  static const size_t b = EnvSize("TESSERA_STAGING_MB", 4, 1, 1024) << 20;
+  return b;
+}
+
 void StagedUploader::Upload(GpuContext& ctx, const std::vector<UploadItem>& items, DeviceBuffer& dst,
                             unsigned threads) {
   // The pieces, and the windows they fall into: [window_start[w], window_start[w + 1]) of
@@ -30,7 +53,7 @@ void StagedUploader::Upload(GpuContext& ctx, const std::vector<UploadItem>& item
   std::vector<size_t> window_start{0};
   size_t total = 0, in_window = 0;
   auto add = [&](const UploadItem* item, size_t from, size_t bytes) {
-    if (in_window + bytes > kSlotBytes) {
+    if (in_window + bytes > SlotBytes()) {
       window_start.push_back(total);
       in_window = 0;
     }
@@ -43,7 +66,7 @@ void StagedUploader::Upload(GpuContext& ctx, const std::vector<UploadItem>& item
     if (item.data) {
       for (size_t from = 0; from < item.bytes; from += kPieceBytes) add(&item, from, std::min(kPieceBytes, item.bytes - from));
     } else {
-      if (item.bytes > kSlotBytes) throw InternalError("StagedUploader: a produced item above the staging size");
+      if (item.bytes > SlotBytes()) throw InternalError("StagedUploader: a produced item above the staging size");
       add(&item, 0, item.bytes);
     }
   }
@@ -51,16 +74,21 @@ void StagedUploader::Upload(GpuContext& ctx, const std::vector<UploadItem>& item
   window_start.push_back(total);
   if (total > dst.size()) throw InternalError("StagedUploader: destination smaller than the data");
   if (slots_.empty()) {
-    for (size_t s = 0; s < kSlots; s++) slots_.push_back({ctx.AllocatePinned(kSlotBytes), ctx.CreateStream()});
+    const auto t0 = std::chrono::steady_clock::now();
+    for (size_t s = 0; s < SlotCount(); s++) slots_.push_back({ctx.AllocatePinned(SlotBytes()), ctx.CreateStream()});
+    const char* trace = std::getenv("TESSERA_UPLOAD_TRACE");
+    if (trace && std::string(trace) == "1")
+      std::fprintf(stderr, "upload staging: %zu x %zu MB pinned in %.2f ms\n", SlotCount(), SlotBytes() >> 20,
+                   std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
   const size_t windows = window_start.size() - 1;
   // Per window: pieces still to be filled in; per slot: the windows whose copy has been
-  // issued (the slot may take window w once window w - kSlots was issued and its stream
+  // issued (the slot may take window w once window w - SlotCount() was issued and its stream
   // has finished it).
   std::vector<std::atomic<size_t>> left(windows);
   for (auto& l : left) l = 0;
   for (const Piece& p : pieces) left[p.window]++;
-  std::vector<size_t> issued(kSlots, 0), freed(kSlots, 0);  // guarded by mu
+  std::vector<size_t> issued(SlotCount(), 0), freed(SlotCount(), 0);  // guarded by mu
   bool failed = false;                                       // guarded by mu: a thread threw
   std::mutex mu;
   std::condition_variable cv;
@@ -69,7 +97,7 @@ void StagedUploader::Upload(GpuContext& ctx, const std::vector<UploadItem>& item
     ctx.MakeCurrent();
     for (size_t i; (i = next.fetch_add(1)) < pieces.size();) {
       const Piece& p = pieces[i];
-      const size_t s = p.window % kSlots, round = p.window / kSlots;
+      const size_t s = p.window % SlotCount(), round = p.window / SlotCount();
       Slot& slot = slots_[s];
       if (round > 0) {
         std::unique_lock<std::mutex> lock(mu);

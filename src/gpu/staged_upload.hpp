@@ -5,8 +5,8 @@
 // memory (a decoded chunk, a packed buffer) or a producer that writes its bytes itself (an
 // encoded chunk decoded straight into the staging buffer, never materialised on the host).
 // Memory items are cut into pieces of at most kPieceBytes; a producer's item is one piece.
-// Consecutive pieces form windows of at most kSlotBytes, each staged in one of kSlots
-// pinned buffers (window w in slot w % kSlots). All host threads take pieces in order and
+// Consecutive pieces form windows of at most SlotBytes(), each staged in one of SlotCount()
+// pinned buffers (window w in slot w % SlotCount()). All host threads take pieces in order and
 // fill them in; the thread that completes a window issues its asynchronous copy on the
 // slot's own stream, so the DMA engine copies one window while the threads fill the next.
 // A slot is refilled only after its previous window's copy finished. Pageable memory cannot
@@ -26,13 +26,17 @@ namespace tessera::gpu {
 struct UploadItem {
   size_t bytes = 0;
   const void* data = nullptr;              // host memory, or
-  std::function<void(void* out)> produce;  // writes exactly `bytes` bytes to out (<= kSlotBytes)
+  std::function<void(void* out)> produce;  // writes exactly `bytes` bytes to out (<= SlotBytes())
 };
 
 class StagedUploader {
  public:
-  static constexpr size_t kSlots = 4;
-  static constexpr size_t kSlotBytes = 16u << 20;
+  // Staging buffers: SlotCount() of SlotBytes() each, 4 of 4 MiB (TESSERA_STAGING_SLOTS and
+  // TESSERA_STAGING_MB override them, for measurements). Pinning costs about 2.2 ms a MiB on
+  // the H200 host, paid by a process's first upload: 4 x 16 MiB took 33-38 ms of a cold
+  // q1.1's upload, 4 x 4 MiB 9 ms, and copied no slower (docs/PERFORMANCE.md).
+  static size_t SlotCount();
+  static size_t SlotBytes();
   static constexpr size_t kPieceBytes = 1u << 20;
 
   // Copies the items one after another into dst from offset 0 (dst must hold them all);

@@ -418,6 +418,41 @@ extern "C" __global__ void tsr_sign_extend_sums(u64* st, u64 slots, int W, unsig
       if ((words >> w) & 1u) st[s * W + w + 1] = (u64)((i64)st[s * W + w] >> 63);
 }
 
+// Decodes a column's chunks uploaded in their stored encoding (gpu_stream_core.hpp, one
+// stream per chunk at scratch + src[c]) into the plain column: chunk c's rows start at row
+// dst_row[c] of dst (width bytes a value). Block b decodes 1,024 rows of the chunk c with
+// first_block[c] <= b < first_block[c + 1] (first_block[nchunks]: the grid). A dictionary
+// code out of range (a corrupt file) sets *bad.
+extern "C" __global__ void __launch_bounds__(256) tsr_decode_streams(const unsigned char* scratch, const u64* src,
+                                                                    const u64* dst_row, const unsigned* first_block,
+                                                                    unsigned nchunks, unsigned char* dst, int width,
+                                                                    unsigned* bad) {
+  unsigned lo = 0, hi = nchunks;
+  while (hi - lo > 1) {
+    const unsigned mid = (lo + hi) / 2;
+    if (first_block[mid] <= blockIdx.x) lo = mid;
+    else hi = mid;
+  }
+  const unsigned char* s = scratch + src[lo];
+  const unsigned count = ((const unsigned*)s)[2];
+  const unsigned base = (blockIdx.x - first_block[lo]) * 1024u;
+  unsigned char* out = dst + dst_row[lo] * (u64)width;
+  bool b = false;
+#pragma unroll
+  for (int k = 0; k < 4; k++) {
+    const unsigned i = base + k * 256 + threadIdx.x;
+    if (i >= count) break;
+    const u64 v = tessera::gpustream::Value(s, i, &b);
+    switch (width) {
+      case 1: out[i] = (unsigned char)v; break;
+      case 2: ((unsigned short*)out)[i] = (unsigned short)v; break;
+      case 4: ((unsigned*)out)[i] = (unsigned)v; break;
+      default: ((u64*)out)[i] = v; break;
+    }
+  }
+  if (b) *bad = 1;
+}
+
 // Compacted store of the non-empty groups: each non-empty slot's row is the slot number
 // followed by its W state words.
 extern "C" __global__ void __launch_bounds__(256) tsr_compact_groups(const u64* st, u64 slots, int W,

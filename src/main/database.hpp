@@ -29,7 +29,8 @@ struct QueryResult {
   // GPU's cold costs and device time (ms), and a note when the GPU handed a query back.
   std::string device = "cpu";
   double gpu_compile_ms = 0, gpu_transfer_ms = 0, gpu_kernel_ms = 0;
-  uint64_t gpu_transfer_bytes = 0;  // columns uploaded by this run
+  uint64_t gpu_transfer_bytes = 0;  // bytes copied to the device for the columns this run uploaded
+  uint64_t gpu_column_bytes = 0;    // those columns' device bytes (more: stored encodings decoded there)
   double gpu_open_ms = 0;           // waiting for the GPU to open (its first query only)
   std::string note;
   // Per pipeline of a SELECT: device, rows, time and memory traffic (the cost model's input).

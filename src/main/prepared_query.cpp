@@ -179,6 +179,7 @@ QueryResult RunPrepared(Database& db, const ast::SelectStmt& select, PreparedQue
     r.gpu_transfer_ms = st.transfer_ms;
     r.gpu_kernel_ms = st.kernel_ms;
     r.gpu_transfer_bytes = st.transfer_bytes;
+    r.gpu_column_bytes = st.column_bytes;
     r.gpu_open_ms = st.open_ms;
   }
   r.pipelines = model::DescribeRuns(*q.pipelines);

@@ -57,6 +57,12 @@ struct ChunkVerifier {
   virtual bool DecodeInto(void* /*out*/) const { return false; }
   // Whether DecodeInto would decode now (its statistics' null_count is then exact).
   virtual bool CanDecodeInto() const { return false; }
+  // A fixed-width chunk not loaded yet, encoded in a database file: sets its stored blob
+  // (compression/chunk_codec.hpp) and returns true, without decoding it (the GPU upload
+  // moves it as it is and decodes it on the device). With `verify` its checksum is
+  // checked first (throws like Verify()); without, only its headers may be read. False
+  // when it is not such a chunk (then use DecodeInto or EnsureVerified).
+  virtual bool EncodedBlob(bool /*verify*/, const uint8_t** /*p*/, size_t* /*len*/) const { return false; }
   // A chunk that may be read once without being loaded to keep (a file table's first
   // scan, streamed): fills `view` (type, count, stats, buffers and the owner that keeps
   // them) and returns true; the buffers go when `view` and the vectors that hold its owner
@@ -90,6 +96,9 @@ struct ColumnChunk {
   // See ChunkVerifier::DecodeInto / CanDecodeInto.
   bool DecodeInto(void* out) const { return verifier && verifier->DecodeInto(out); }
   bool CanDecodeInto() const { return verifier && verifier->CanDecodeInto(); }
+  bool EncodedBlob(bool verify, const uint8_t** p, size_t* len) const {
+    return verifier && verifier->EncodedBlob(verify, p, len);
+  }
   bool IsValid(uint32_t i) const { return !validity || ((validity[i >> 6] >> (i & 63)) & 1); }
   std::string_view DictEntry(uint32_t code) const {
     return {bytes + offsets[code], offsets[code + 1] - offsets[code]};

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <iostream>
 #include <cstring>
 #include <filesystem>
@@ -25,6 +26,8 @@
 #include "main/database.hpp"
 #include "storage/column_chunk.hpp"
 #include "storage/compression/chunk_codec.hpp"
+#include "storage/compression/gpu_stream.hpp"
+#include "storage/compression/gpu_stream_core.hpp"
 #include "storage/compression/int_codec.hpp"
 
 using namespace tessera;
@@ -38,6 +41,25 @@ std::vector<uint64_t> Bitmap(uint32_t n, const std::vector<bool>& valid) {
   for (uint32_t i = 0; i < n; i++)
     if (valid[i]) b[i >> 6] |= 1ull << (i & 63);
   return b;
+}
+
+// The GPU's form of a fixed-width chunk blob (kind byte 0, then the stream s), decoded the
+// way the device decodes it (gpustream::Value) into out; false when the device does not take
+// the stream (then the host decodes it). Checks that the form fills exactly plan.bytes.
+template <class T>
+bool GpuStreamDecode(const std::string& s, uint32_t n, std::vector<T>& out) {
+  const std::string blob = std::string(1, '\0') + s;
+  GpuStreamPlan plan;
+  if (!PlanGpuStream(reinterpret_cast<const uint8_t*>(blob.data()), blob.size(), n, sizeof(T), &plan)) return false;
+  CHECK_EQ(plan.bytes % 16, (size_t)0);
+  std::vector<uint64_t> form(plan.bytes / 8 + 1, 0x5a5a5a5a5a5a5a5aull);  // 16-byte aligned via new
+  WriteGpuStream(reinterpret_cast<const uint8_t*>(blob.data()), plan, reinterpret_cast<uint8_t*>(form.data()));
+  CHECK_EQ(form.back(), 0x5a5a5a5a5a5a5a5aull);  // nothing written past plan.bytes
+  out.assign(n, (T)0);
+  bool bad = false;
+  DecodeGpuStream(reinterpret_cast<const uint8_t*>(form.data()), out.data(), &bad);
+  CHECK(!bad);
+  return true;
 }
 
 // Encodes with the codecs in `allow`, decodes, and compares the valid rows; returns the
@@ -65,6 +87,16 @@ IntCodec RoundTrip(const std::vector<T>& v, bool is_signed, unsigned allow = 0xF
   for (uint32_t i = 0; i < n; i++)
     if ((!valid || (*valid)[i]) && out[i] != v[i]) bad++;
   CHECK_EQ(bad, 0u);
+  // The device's decoding of the same stream gives the host's values, row for row; it
+  // takes every codec but run-length.
+  std::vector<T> dev;
+  const bool taken = GpuStreamDecode(s, n, dev);
+  CHECK_EQ(taken, c != IntCodec::Rle);
+  if (taken) {
+    uint32_t differ = 0;
+    for (uint32_t i = 0; i < n; i++) differ += dev[i] != out[i];
+    CHECK_EQ(differ, 0u);
+  }
   return c;
 }
 
@@ -212,6 +244,64 @@ TEST(corrupt_int_streams_are_refused_not_crashing) {
     CHECK_THROWS(DecodeInts(reinterpret_cast<const uint8_t*>(s.data()), s.size(), 999, 4, out.data()));
     CHECK_THROWS(DecodeInts(reinterpret_cast<const uint8_t*>(s.data()), s.size(), 1000, 8, out.data()));
   }
+}
+
+// The GPU's form of a corrupt stream: refused when planned (the host then decodes it and
+// reports the corrupt file), refused when written (a miniblock pointing outside the words),
+// or decoded within its bytes, a dictionary code out of range flagged; never a read out of
+// bounds (the form is allocated to exactly its planned size here, so that a sanitizer or
+// the allocator would see one).
+TEST(corrupt_streams_for_the_gpu_are_refused_or_flagged) {
+  std::mt19937_64 rng(5);
+  std::vector<int32_t> v(1000);
+  for (auto& x : v) x = (int32_t)(rng() % 3000);
+  int planned = 0, refused_on_write = 0;
+  for (unsigned a : {1u << 1, 1u << 2}) {
+    std::string s;
+    EncodeInts(v.data(), (uint32_t)v.size(), 4, true, nullptr, s, a | 1u);
+    for (int trial = 0; trial < 2000; trial++) {
+      std::string t = std::string(1, '\0') + s;
+      if (trial % 3 == 0) t.resize(1 + rng() % (t.size() - 1));
+      for (int k = 0; k < 1 + trial % 4; k++) t[1 + rng() % (t.size() - 1)] ^= (char)(1 + rng() % 255);
+      GpuStreamPlan plan;
+      if (!PlanGpuStream(reinterpret_cast<const uint8_t*>(t.data()), t.size(), (uint32_t)v.size(), 4, &plan)) continue;
+      planned++;
+      std::unique_ptr<uint8_t[]> form(new uint8_t[plan.bytes]);
+      try {
+        WriteGpuStream(reinterpret_cast<const uint8_t*>(t.data()), plan, form.get());
+      } catch (const DecodeError&) {
+        refused_on_write++;
+        continue;
+      }
+      std::vector<int32_t> out(v.size());
+      bool bad = false;
+      DecodeGpuStream(form.get(), out.data(), &bad);
+    }
+  }
+  CHECK(planned > 0);
+  CHECK(refused_on_write > 0);
+  // A dictionary whose size says 15 where codes reach 15: the code is flagged, not read.
+  std::vector<int64_t> d(300);
+  for (size_t i = 0; i < d.size(); i++) d[i] = (int64_t)(i % 16) * 1000003;
+  std::string s;
+  CHECK(EncodeInts(d.data(), (uint32_t)d.size(), 8, true, nullptr, s, 1u << 2 | 1u) == IntCodec::Dictionary);
+  const std::string blob = std::string(1, '\0') + s;
+  GpuStreamPlan plan;
+  CHECK(PlanGpuStream(reinterpret_cast<const uint8_t*>(blob.data()), blob.size(), (uint32_t)d.size(), 8, &plan));
+  CHECK_EQ(plan.kind, (unsigned)gpustream::kDictionary);
+  CHECK_EQ(plan.dict_size, 16u);
+  std::vector<uint64_t> form(plan.bytes / 8);
+  WriteGpuStream(reinterpret_cast<const uint8_t*>(blob.data()), plan, reinterpret_cast<uint8_t*>(form.data()));
+  reinterpret_cast<uint32_t*>(form.data())[3] = 15;  // the same layout (16 * 8 and 15 * 8 bytes pad to 128)
+  std::vector<int64_t> out(d.size());
+  bool bad = false;
+  DecodeGpuStream(reinterpret_cast<const uint8_t*>(form.data()), out.data(), &bad);
+  CHECK(bad);
+  // A plan checks the chunk's kind, width and count.
+  CHECK(!PlanGpuStream(reinterpret_cast<const uint8_t*>(blob.data()), blob.size(), (uint32_t)d.size() - 1, 8, &plan));
+  CHECK(!PlanGpuStream(reinterpret_cast<const uint8_t*>(blob.data()), blob.size(), (uint32_t)d.size(), 4, &plan));
+  const std::string wrong_kind = std::string(1, '\1') + s;
+  CHECK(!PlanGpuStream(reinterpret_cast<const uint8_t*>(wrong_kind.data()), wrong_kind.size(), (uint32_t)d.size(), 8, &plan));
 }
 
 namespace {

@@ -101,7 +101,7 @@ TEST(library_module_compiles_for_sm90) {
   double ms = 0;
   std::vector<char> cubin = gpu::KernelCache::Compile(gpu::LibraryModuleSource(), 9, 0, &ms);
   CHECK(cubin.size() > 4 && cubin[0] == 0x7f && cubin[1] == 'E');
-  for (const char* name : {"tsr_init_state", "tsr_compact_groups", "tsr_sort_small", "tsr_gather_rows"})
+  for (const char* name : {"tsr_init_state", "tsr_compact_groups", "tsr_sort_small", "tsr_gather_rows", "tsr_decode_streams"})
     CHECK(std::string(gpu::LibraryModuleSource()).find(name) != std::string::npos);
   auto p = PlanForGpu(ReadQuery("q2.1"));
   for (auto& src : p.gpu->Sources()) {
