@@ -74,27 +74,6 @@ ChunkBuffers BuffersOf(const ColumnChunk& c) {
   return b;
 }
 
-// Maps the pages of [p, p + len) of a file mapping before they are read, in one system call
-// (MADV_POPULATE_READ, Linux 5.14+) instead of one page fault per 4 KiB page: a cold
-// process's first read of a column took most of its time in page faults, which contend for
-// the process's memory map lock across the upload's threads. Best effort: older kernels
-// refuse it and the pages fault in as before. TESSERA_PREFAULT=0 turns it off (measurements).
-void PrefaultMapped(const void* p, size_t len) {
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22
-#endif
-  static const bool on = [] {
-    const char* e = std::getenv("TESSERA_PREFAULT");
-    return !(e && std::string(e) == "0");
-  }();
-  static std::atomic<bool> refused{false};
-  if (!on || len < (64u << 10) || refused.load(std::memory_order_relaxed)) return;
-  const uintptr_t page = 4096, a = reinterpret_cast<uintptr_t>(p) & ~(page - 1);
-  const uintptr_t b = reinterpret_cast<uintptr_t>(p) + len;
-  if (::madvise(reinterpret_cast<void*>(a), b - a, MADV_POPULATE_READ) != 0 && (errno == EINVAL || errno == ENOSYS))
-    refused.store(true, std::memory_order_relaxed);
-}
-
 uint32_t ChunkCrc(const ChunkBuffers& b) {
   uint32_t crc = 0;
   for (int i = 0; i < kNumBuffers; i++)
@@ -188,7 +167,6 @@ class EncodedChunkLoader final : public CheckedOnce {
   // (The blob stays mapped after the chunk was loaded: its validity bitmap is read there.)
   bool EncodedBlob(bool verify, const uint8_t** p, size_t* len) const override {
     if (target_->type.physical() == PhysType::Str) return false;
-    if (verify) PrefaultMapped(bufs_.ptr[kData], bufs_.len[kData]);
     if (verify && !verified_ && !Done() && ChunkCrc(bufs_) != crc_)
       throw UserError(ErrorKind::IO, "database file " + where_ + " is corrupt (checksum mismatch)");
     *p = static_cast<const uint8_t*>(bufs_.ptr[kData]);
@@ -203,7 +181,6 @@ class EncodedChunkLoader final : public CheckedOnce {
   // Checks the blob's checksum and runs `decode` over it; the error text, or "".
   template <class F>
   std::string Decode(F decode) const {
-    PrefaultMapped(bufs_.ptr[kData], bufs_.len[kData]);
     if (!verified_ && ChunkCrc(bufs_) != crc_)
       return "database file " + where_ + " is corrupt (checksum mismatch)";
     try {
