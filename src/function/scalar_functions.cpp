@@ -126,7 +126,7 @@ const std::vector<ScalarFunction>& Table() {
   };
   static const bool families = [] {
     for (auto* family : {TextFunctions, NumericFunctions, DateFunctions, TimestampFunctions, MathFunctions,
-                         RegexFunctions, RandomFunctions, BitwiseFunctions, FormatFunctions,
+                         RegexFunctions, RandomFunctions, SequenceFunctions, BitwiseFunctions, FormatFunctions,
                          DistanceFunctions, EncodingFunctions})
       for (ScalarFunction& f : family()) table.push_back(std::move(f));
     return true;
