@@ -51,6 +51,9 @@ Type BindCoalesce(ScalarCall& c) {
 // typeof(x): the name of x's type (DuckDB's; 'NULL' for an untyped NULL), for every row.
 Type BindTypeof(ScalarCall& c) {
   ExpectScalarArgs(c, 1, 1);
+  // Only the argument's type counts: as in DuckDB, a volatile argument (nextval) is not
+  // evaluated.
+  if (c.args[0]->CallsVolatile()) c.args[0] = MakeConstant(Value::Null(c.args[0]->type));
   return Type::Varchar();
 }
 
