@@ -150,7 +150,10 @@ LogicalOpPtr Binder::BindSystemTable(const ast::TableRef& ref, Scope& scope) {
   std::vector<std::vector<Value>> rows;
 
   if (ref.kind == ast::TableRefKind::ShowTables) {
-    for (auto& entry : state) rows.push_back({Text(entry->schema.name)});
+    std::vector<std::string> names;
+    for (auto& entry : state) names.push_back(entry->schema.name);
+    std::stable_sort(names.begin(), names.end(), IdentLess{});  // temporary ones among them
+    for (auto& name : names) rows.push_back({Text(name)});
     table = MakeTable("show_tables", VarcharColumns({"name"}), rows);
   } else if (ref.kind == ast::TableRefKind::Describe) {
     for (auto& c : DescribeRelation(ref))
