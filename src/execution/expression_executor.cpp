@@ -738,7 +738,8 @@ void Evaluate(const BoundExpr& e, const DataChunk& in, Vector& out) {
       // unless it reads NULLs itself.
       if (!e.fn->reads_nulls)
         for (auto& a : args) MergeNulls(out, n, {&a});
-      e.fn->cpu(args, out, n);
+      if (e.fn->cpu_call) e.fn->cpu_call(e, args, out, n);
+      else e.fn->cpu(args, out, n);
       return;
     }
     case BExpr::Agg: throw InternalError("aggregate evaluated as a scalar expression");

@@ -49,13 +49,20 @@ struct ScalarFunction {
   // The range of the results given the ranges of the arguments (the generator's domains:
   // dense group keys, narrow words). Null: unknown.
   ValueRange (*range)(std::span<const ValueRange> args) = nullptr;
-  // A call's value may differ per row and per evaluation (random, setseed): it is never
-  // a constant (BoundExpr::IsConstant), so nothing folds it.
+  // A call's value may differ per row and per evaluation (random, setseed, nextval): it is
+  // never a constant (BoundExpr::IsConstant), so nothing folds it, and two calls are never
+  // the same expression (BoundExpr::Equals).
   bool is_volatile = false;
   // Argument k > 0 is evaluated only for the rows whose earlier arguments were all NULL,
   // and `cpu` is not called (COALESCE, as DuckDB: a later argument that would fail on the
   // other rows does not; the executor takes each row's first non-NULL argument).
   bool first_non_null = false;
+  // (Fields below are set by name, after the positional ones above.)
+  // The call names a sequence (nextval, currval): its first argument must be a constant,
+  // which the binder resolves to BoundExpr::sequence.
+  bool reads_sequence = false;
+  // Evaluates with the bound call at hand (its `sequence`); called instead of `cpu` when set.
+  void (*cpu_call)(const BoundExpr& call, std::vector<Vector>& args, Vector& out, uint32_t n) = nullptr;
 };
 
 // The function a SQL call `name(...)` means; null when there is none.

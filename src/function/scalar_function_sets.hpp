@@ -28,6 +28,8 @@ std::vector<ScalarFunction> MathFunctions();
 std::vector<ScalarFunction> RegexFunctions();
 // random, setseed, the samples' sample_key (scalar_functions_random.cpp).
 std::vector<ScalarFunction> RandomFunctions();
+// nextval, currval (scalar_functions_sequence.cpp).
+std::vector<ScalarFunction> SequenceFunctions();
 // &, |, xor, <<, >>, ~, bit_count (scalar_functions_bitwise.cpp).
 std::vector<ScalarFunction> BitwiseFunctions();
 // format, printf (scalar_functions_format.cpp, over format_ops.hpp).

@@ -51,6 +51,9 @@ Type BindCoalesce(ScalarCall& c) {
 // typeof(x): the name of x's type (DuckDB's; 'NULL' for an untyped NULL), for every row.
 Type BindTypeof(ScalarCall& c) {
   ExpectScalarArgs(c, 1, 1);
+  // Only the argument's type counts: as in DuckDB, a volatile argument (nextval) is not
+  // evaluated.
+  if (c.args[0]->CallsVolatile()) c.args[0] = MakeConstant(Value::Null(c.args[0]->type));
   return Type::Varchar();
 }
 
@@ -126,7 +129,7 @@ const std::vector<ScalarFunction>& Table() {
   };
   static const bool families = [] {
     for (auto* family : {TextFunctions, NumericFunctions, DateFunctions, TimestampFunctions, MathFunctions,
-                         RegexFunctions, RandomFunctions, BitwiseFunctions, FormatFunctions,
+                         RegexFunctions, RandomFunctions, SequenceFunctions, BitwiseFunctions, FormatFunctions,
                          DistanceFunctions, EncodingFunctions})
       for (ScalarFunction& f : family()) table.push_back(std::move(f));
     return true;

@@ -124,17 +124,29 @@ std::vector<std::shared_ptr<const RowGroup>> Rebuild(const RowGroup& rg, const s
 
 }  // namespace
 
-Value ColumnDefaultValue(Catalog& catalog, const ColumnDef& col, SourcePos pos) {
-  if (col.default_sql.empty()) return Value::Null(col.type);
+BoundExprPtr BindColumnDefault(Catalog& catalog, const ColumnDef& col, SourcePos pos) {
   try {
     auto stmts = ParseSQL("SELECT " + col.default_sql);
     auto& select = *static_cast<const ast::SelectStatement&>(*stmts.at(0)).select;
     Binder binder(catalog);
-    Value v = EvaluateConstant(*binder.BindStandalone(*select.select_list.at(0).expr));
+    return binder.BindStandalone(*select.select_list.at(0).expr);
+  } catch (const UserError& e) {
+    throw UserError(e.kind(), "DEFAULT of column \"" + col.name + "\": " + e.raw(), pos);
+  }
+}
+
+Value EvaluateColumnDefault(const BoundExpr& def, const ColumnDef& col, SourcePos pos) {
+  try {
+    Value v = EvaluateConstant(def);
     return v.is_null() ? Value::Null(col.type) : v.CastTo(col.type);
   } catch (const UserError& e) {
     throw UserError(e.kind(), "DEFAULT of column \"" + col.name + "\": " + e.raw(), pos);
   }
+}
+
+Value ColumnDefaultValue(Catalog& catalog, const ColumnDef& col, SourcePos pos) {
+  if (col.default_sql.empty()) return Value::Null(col.type);
+  return EvaluateColumnDefault(*BindColumnDefault(catalog, col, pos), col, pos);
 }
 
 QueryResult ExecuteDelete(Database& db, const ast::DeleteStatement& st) {

@@ -25,5 +25,9 @@ QueryResult ExecuteAlterTable(Database& db, const ast::AlterTableStatement& st);
 // The value of a column's DEFAULT (ColumnDef::default_sql; NULL when it has none), cast to
 // the column's type; errors at `pos`.
 Value ColumnDefaultValue(Catalog& catalog, const ColumnDef& col, SourcePos pos = {});
+// The DEFAULT of `col` bound (its SQL text must not be empty), and evaluated: a DEFAULT
+// that calls a volatile function (nextval('seq')) is evaluated once per row.
+BoundExprPtr BindColumnDefault(Catalog& catalog, const ColumnDef& col, SourcePos pos = {});
+Value EvaluateColumnDefault(const BoundExpr& def, const ColumnDef& col, SourcePos pos = {});
 
 }  // namespace tessera

@@ -56,14 +56,26 @@ unsigned Database::threads() const {
   return s.threads ? s.threads : HardwareThreads();
 }
 
-Database::Database(Database& parent, std::unique_ptr<Catalog> catalog)
-    : path_(parent.path_), parent_(&parent), catalog_(std::move(catalog)), plan_cache_(std::make_unique<PlanCache>()) {}
+Database::Database(Database& parent, std::unique_ptr<Catalog> catalog, bool session)
+    : path_(parent.path_),
+      parent_(&parent),
+      session_(session),
+      catalog_(std::move(catalog)),
+      plan_cache_(std::make_unique<PlanCache>()) {}
 
-Connection::Connection(Database& db) : db_(db), prepared_(std::make_unique<PreparedStatements>()) {}
+Connection::Connection(Database& db)
+    : db_(db),
+      temp_(Catalog::MakeTemp()),
+      session_(std::make_unique<Database>(db, std::make_unique<Catalog>(&db.catalog(), temp_), true)),
+      prepared_(std::make_unique<PreparedStatements>()) {}
 
 Connection::~Connection() = default;
 
-Database& Connection::database() { return txn_ ? txn_->db() : db_; }
+Database& Connection::database() { return txn_ ? txn_->db() : *session_; }
+
+void Connection::PersistSequences() {
+  if (!txn_) db_.catalog().PersistSequences();
+}
 
 QueryResult Connection::Execute(const ast::Statement& stmt, ResultConsumer* consumer) {
   // A streamed SELECT runs here; every other statement through ExecuteStatement.
@@ -79,12 +91,13 @@ QueryResult Connection::Execute(const ast::Statement& stmt, ResultConsumer* cons
           txn_->Abort();
           throw UserError(ErrorKind::Transaction, "cannot start a transaction within a transaction", stmt.pos);
         }
-        txn_ = std::make_unique<Transaction>(db_);
+        txn_ = std::make_unique<Transaction>(db_, temp_);
         return Status("BEGIN");
       case ast::TransactionOp::Commit: {
         if (!txn_) throw UserError(ErrorKind::Transaction, "cannot commit - no transaction is active", stmt.pos);
         auto txn = std::move(txn_);  // over, whether COMMIT succeeds or not
         txn->Commit();
+        PersistSequences();
         return Status("COMMIT");
       }
       case ast::TransactionOp::Rollback:
@@ -104,7 +117,11 @@ QueryResult Connection::Execute(const ast::Statement& stmt, ResultConsumer* cons
     default:
       break;
   }
-  if (!txn_) return run(db_);
+  if (!txn_) {
+    QueryResult r = run(*session_);
+    PersistSequences();
+    return r;
+  }
   if (txn_->aborted())
     throw UserError(ErrorKind::Transaction, "Current transaction is aborted (please ROLLBACK)", stmt.pos);
   try {
@@ -164,6 +181,7 @@ std::vector<QueryResult> Connection::ExecuteAll(std::string_view sql, ResultCons
     r.phases.parse_ms = parse_ms;
     r.phases.plan_cached = cached;
     r.elapsed_ms = MsSince(t0);
+    PersistSequences();
     if (entry->query.cacheable) db.plan_cache().Put(std::move(entry), db.catalog().version());
     results.push_back(std::move(r));
     return results;

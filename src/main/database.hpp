@@ -93,13 +93,19 @@ class Database {
   explicit Database(const std::string& path = "");
   // A transaction's view of `parent` (main/transaction.hpp): `catalog` is the transaction's,
   // settings are the parent's.
-  Database(Database& parent, std::unique_ptr<Catalog> catalog);
+  // `session`: a connection's view (its catalog searches the connection's temporary
+  // objects first), which shares the parent's plan cache while it has none.
+  Database(Database& parent, std::unique_ptr<Catalog> catalog, bool session = false);
   ~Database();
   Catalog& catalog() { return *catalog_; }
   Settings& settings() { return parent_ ? parent_->settings() : settings_; }
   unsigned threads() const;
   const std::string& path() const { return path_; }
-  PlanCache& plan_cache() { return *plan_cache_; }
+  // A connection with temporary objects keeps its plans to itself: a temporary table may
+  // shadow the table another connection's plan of the same text reads.
+  PlanCache& plan_cache() {
+    return session_ && !catalog_->HasTempObjects() ? parent_->plan_cache() : *plan_cache_;
+  }
   // Starts opening the GPU on a background thread when the device setting may use it
   // (gpu or auto), so the first query finds it open; joined by the destructor.
   void OpenDeviceEarly();
@@ -107,6 +113,7 @@ class Database {
  private:
   std::string path_;
   Database* parent_ = nullptr;
+  bool session_ = false;
   std::unique_ptr<Catalog> catalog_;
   Settings settings_;
   std::unique_ptr<PlanCache> plan_cache_;  // declared last: its plans go before the catalog
@@ -132,7 +139,8 @@ class Connection {
   // rows (EXPLAIN, SHOW ...) once it ran. The returned result has no chunks; when it
   // has_rows, consumer.Begin was called and row_count counts the rows handed over.
   QueryResult Stream(std::string_view sql, ResultConsumer& consumer);
-  // The database statements run against: inside BEGIN ... COMMIT the transaction's view.
+  // The database statements run against: the connection's view (its temporary objects
+  // first, then the database's), inside BEGIN ... COMMIT the transaction's view.
   Database& database();
   bool in_transaction() const { return txn_ != nullptr; }
   // Asks the statement running on this connection (from another thread) to stop: its CPU
@@ -148,7 +156,14 @@ class Connection {
   QueryResult Execute(const ast::Statement& stmt, ResultConsumer* consumer = nullptr);
   // ExecuteAll, the last statement streamed to `consumer` when not null (Stream).
   std::vector<QueryResult> ExecuteAll(std::string_view sql, ResultConsumer* consumer);
+  // After a statement outside a transaction, and after COMMIT: the sequences' positions
+  // that nextval moved are written (Catalog::PersistSequences).
+  void PersistSequences();
   Database& db_;
+  // The connection's temporary tables, views and sequences (CREATE TEMP ...: DuckDB's
+  // `temp` catalog), gone with the connection, and the view of db_ that sees them first.
+  std::shared_ptr<Catalog> temp_;
+  std::unique_ptr<Database> session_;
   std::unique_ptr<Transaction> txn_;
   std::unique_ptr<PreparedStatements> prepared_;  // PREPARE ... / EXECUTE ...
   std::atomic<bool> interrupted_{false};

@@ -17,6 +17,7 @@
 #include "main/data_change.hpp"
 #include "main/plan_cache.hpp"
 #include "main/prepared_query.hpp"
+#include "main/sequences.hpp"
 #include "model/machine_probe.hpp"
 #include "model/pipeline_traffic.hpp"
 #include "optimizer/optimizer.hpp"
@@ -44,10 +45,16 @@ std::vector<std::shared_ptr<const RowGroup>> ResultRowGroups(Database& db, const
   RowGroupWriter writer(schema.types());
   rows = 0;
   // Columns the statement gives no value: their DEFAULT, else NULL.
+  // A DEFAULT that calls a volatile function (nextval) gets a value per row.
   std::vector<Value> defaults;
+  std::vector<BoundExprPtr> per_row(cols.size());
   for (size_t c = 0; c < cols.size(); c++) {
     const bool targeted = std::find(target_cols.begin(), target_cols.end(), (int)c) != target_cols.end();
-    defaults.push_back(targeted ? Value::Null(cols[c].type) : ColumnDefaultValue(db.catalog(), cols[c]));
+    defaults.push_back(Value::Null(cols[c].type));
+    if (targeted || cols[c].default_sql.empty()) continue;
+    auto def = BindColumnDefault(db.catalog(), cols[c]);
+    if (def->CallsVolatile()) per_row[c] = std::move(def);
+    else defaults[c] = EvaluateColumnDefault(*def, cols[c]);
   }
   for (auto& ch : chunks) {
     DataChunk out;
@@ -56,11 +63,19 @@ std::vector<std::shared_ptr<const RowGroup>> ResultRowGroups(Database& db, const
       Vector& v = out.cols[c];
       uint8_t* valid = v.validity();
       std::fill(valid, valid + std::max<uint32_t>(ch.size, 1), 0);  // unspecified columns: NULL
-      if (!defaults[c].is_null())
+      if (per_row[c]) {
+        for (uint32_t r = 0; r < ch.size; r++) {
+          const Value d = EvaluateColumnDefault(*per_row[c], cols[c]);
+          if (d.is_null()) continue;
+          v.SetValue(r, d);
+          valid[r] = 1;
+        }
+      } else if (!defaults[c].is_null()) {
         for (uint32_t r = 0; r < ch.size; r++) {
           v.SetValue(r, defaults[c]);
           valid[r] = 1;
         }
+      }
     }
     for (size_t i = 0; i < target_cols.size(); i++) {
       int tc = target_cols[i];
@@ -77,7 +92,7 @@ std::vector<std::shared_ptr<const RowGroup>> ResultRowGroups(Database& db, const
     }
     for (size_t c = 0; c < cols.size(); c++) {
       bool targeted = std::find(target_cols.begin(), target_cols.end(), (int)c) != target_cols.end();
-      if (!targeted && cols[c].not_null && defaults[c].is_null() && ch.size > 0)
+      if (!targeted && cols[c].not_null && !per_row[c] && defaults[c].is_null() && ch.size > 0)
         throw UserError(ErrorKind::Constraint, "NULL value in column \"" + cols[c].name + "\" violates its NOT NULL constraint");
     }
     out.size = ch.size;
@@ -187,7 +202,9 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
       TableSchema schema;
       schema.name = ct.table;
       if (ct.as_select) {
-        if (db.catalog().GetTable(ct.table) && !ct.or_replace) {
+        // Only the catalog the table goes to counts (`temp` for a TEMP table, else main).
+        auto existing = ct.temporary ? db.catalog().GetTempEntry(ct.table) : db.catalog().GetMainEntry(ct.table);
+        if (existing && !existing->is_view() && !ct.or_replace) {
           if (ct.if_not_exists) return Status("CREATE TABLE");
           throw UserError(ErrorKind::Catalog, "table \"" + ct.table + "\" already exists", stmt.pos);
         }
@@ -202,7 +219,7 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
         uint64_t n = 0;
         auto groups = ResultRowGroups(db, schema, r.chunks, all, n);
         try {
-          db.catalog().CreateTable(schema, false, std::move(groups), ct.or_replace);
+          db.catalog().CreateTable(schema, false, std::move(groups), ct.or_replace, ct.temporary);
         } catch (const UserError& e) {
           throw UserError(e.kind(), e.raw(), stmt.pos);
         }
@@ -212,7 +229,7 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
       if (schema.columns.empty()) throw UserError(ErrorKind::Syntax, "a table needs at least one column", stmt.pos);
       schema.keys = BindKeyConstraints(ct, schema.columns);
       try {
-        db.catalog().CreateTable(schema, ct.if_not_exists, {}, ct.or_replace);
+        db.catalog().CreateTable(schema, ct.if_not_exists, {}, ct.or_replace, ct.temporary);
       } catch (const UserError& e) {
         throw UserError(e.kind(), e.raw(), stmt.pos);
       }
@@ -319,12 +336,16 @@ QueryResult ExecuteStatement(Database& db, const ast::Statement& stmt) {
                                                " columns but its query returns " + std::to_string(bq.names.size()),
                         stmt.pos);
       try {
-        db.catalog().CreateView(cv.name, cv.query_sql, cv.column_aliases, cv.or_replace);
+        db.catalog().CreateView(cv.name, cv.query_sql, cv.column_aliases, cv.or_replace, cv.temporary);
       } catch (const UserError& e) {
         throw UserError(e.kind(), e.raw(), stmt.pos);
       }
       return Status("CREATE VIEW");
     }
+    case ast::StmtKind::CreateSequence:
+      return ExecuteCreateSequence(db, static_cast<const ast::CreateSequenceStatement&>(stmt));
+    case ast::StmtKind::DropSequence:
+      return ExecuteDropSequence(db, static_cast<const ast::DropStatement&>(stmt));
     case ast::StmtKind::Transaction:
       throw UserError(ErrorKind::Transaction, "transaction statements run on a connection", stmt.pos);
     case ast::StmtKind::Prepare:

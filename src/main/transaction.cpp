@@ -2,10 +2,12 @@
 
 namespace tessera {
 
-Transaction::Transaction(Database& db) : parent_(db) {
+Transaction::Transaction(Database& db, std::shared_ptr<Catalog> temp) : parent_(db), temp_(std::move(temp)) {
   CatalogState snapshot;
   id_ = db.catalog().BeginTransaction(&snapshot);
-  view_ = std::make_unique<Database>(db, std::make_unique<Catalog>(&db.catalog(), id_, std::move(snapshot)));
+  auto temp_copy = temp_ ? Catalog::MakeTemp(temp_->Snapshot()) : nullptr;
+  view_ = std::make_unique<Database>(
+      db, std::make_unique<Catalog>(&db.catalog(), id_, std::move(snapshot), std::move(temp_copy)));
 }
 
 Transaction::~Transaction() {
@@ -19,6 +21,7 @@ void Transaction::Commit() {
   }
   done_ = true;
   parent_.catalog().CommitTransaction(id_, view_->catalog());
+  if (temp_) temp_->ResetState(view_->catalog().temp()->Snapshot());
 }
 
 void Transaction::Rollback() {

@@ -17,7 +17,9 @@ namespace tessera {
 
 class Transaction {
  public:
-  explicit Transaction(Database& db);
+  // `temp`: the connection's temporary objects; the transaction changes a copy of them,
+  // which COMMIT makes the connection's (ROLLBACK drops it).
+  Transaction(Database& db, std::shared_ptr<Catalog> temp);
   ~Transaction();  // rolls back when neither committed nor rolled back
   Transaction(const Transaction&) = delete;
   Transaction& operator=(const Transaction&) = delete;
@@ -34,6 +36,7 @@ class Transaction {
 
  private:
   Database& parent_;
+  std::shared_ptr<Catalog> temp_;
   uint64_t id_;
   std::unique_ptr<Database> view_;
   bool aborted_ = false;

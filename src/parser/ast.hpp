@@ -268,7 +268,7 @@ struct ColumnDefAst {
 
 enum class StmtKind {
   Select, CreateTable, DropTable, Insert, Copy, Explain, Set, CreateView, DropView, Update, Delete, AlterTable, Transaction,
-  Analyze, Prepare, Execute, Deallocate, Checkpoint
+  Analyze, Prepare, Execute, Deallocate, Checkpoint, CreateSequence, DropSequence
 };
 
 struct Statement {
@@ -299,6 +299,7 @@ struct CreateTableStatement : Statement {
   std::vector<ColumnDefAst> columns;
   std::vector<KeyConstraintAst> keys;  // in the order written
   std::unique_ptr<SelectStmt> as_select;  // CREATE TABLE t AS SELECT ...
+  bool temporary = false;  // CREATE TEMP[ORARY] TABLE (or a name qualified by `temp`)
   CreateTableStatement() : Statement(StmtKind::CreateTable) {}
 };
 
@@ -313,7 +314,7 @@ struct TransactionStatement : Statement {
 struct DropStatement : Statement {
   std::string name;
   bool if_exists = false;
-  explicit DropStatement(StmtKind k) : Statement(k) {}  // DropTable or DropView
+  explicit DropStatement(StmtKind k) : Statement(k) {}  // DropTable, DropView or DropSequence
 };
 
 // ANALYZE [table]: refreshes the statistics (distinct-count sketches) of one table or all.
@@ -388,7 +389,18 @@ struct CreateViewStatement : Statement {
   std::vector<std::string> column_aliases;
   std::unique_ptr<SelectStmt> query;
   std::string query_sql;  // the SELECT's text, stored in the catalog
+  bool temporary = false;  // CREATE TEMP[ORARY] VIEW
   CreateViewStatement() : Statement(StmtKind::CreateView) {}
+};
+
+// CREATE [OR REPLACE] [TEMP] SEQUENCE [IF NOT EXISTS] name [options] (parse_sequence.cpp):
+// the options as written (unset: DuckDB's defaults, storage/sequence.hpp).
+struct CreateSequenceStatement : Statement {
+  std::string name;
+  bool or_replace = false, if_not_exists = false, temporary = false;
+  std::optional<int64_t> start, increment, min, max;
+  bool cycle = false;
+  CreateSequenceStatement() : Statement(StmtKind::CreateSequence) {}
 };
 
 // The name of the row number column UPDATE and DELETE read: their `select` scans the table

@@ -1,5 +1,6 @@
-// CREATE [OR REPLACE] TABLE [IF NOT EXISTS] name (columns and constraints) | CREATE [OR
-// REPLACE] TABLE name AS query, CREATE [OR REPLACE] VIEW name [(columns)] AS query.
+// CREATE [OR REPLACE] [TEMP | TEMPORARY] TABLE [IF NOT EXISTS] name (columns and
+// constraints) | CREATE [OR REPLACE] [TEMP] TABLE name AS query, CREATE [OR REPLACE] [TEMP]
+// VIEW name [(columns)] AS query; CREATE ... SEQUENCE is parse_sequence.cpp's.
 #include "parser/parser_internal.hpp"
 
 namespace tessera::parser_internal {
@@ -11,13 +12,15 @@ StatementPtr Parser::ParseCreate() {
     ExpectKw("replace");
     or_replace = true;
   }
-  if (AcceptKw("view")) return ParseCreateView(or_replace);
-  if (AtKw("temp") || AtKw("temporary")) Unsupported(Cur().pos, "CREATE TEMPORARY TABLE");
-  if (or_replace && !AtKw("table")) SyntaxError(Cur(), "expected TABLE or VIEW");
+  const bool temporary = AcceptKw("temp") || AcceptKw("temporary");
+  if (AcceptKw("view")) return ParseCreateView(or_replace, temporary);
+  if (AcceptKw("sequence")) return ParseCreateSequence(or_replace, temporary);
+  if (or_replace && !AtKw("table")) SyntaxError(Cur(), "expected TABLE, VIEW or SEQUENCE");
   if (!AtKw("table")) UnsupportedCreateOrDrop("CREATE");
   ExpectKw("table");
   auto st = std::make_unique<CreateTableStatement>();
   st->or_replace = or_replace;
+  st->temporary = temporary;
   if (AtKw("if")) {
     if (or_replace)
       throw UserError(ErrorKind::Syntax, "CREATE OR REPLACE and IF NOT EXISTS cannot be used together", Cur().pos);
@@ -26,7 +29,7 @@ StatementPtr Parser::ParseCreate() {
     ExpectKw("exists");
     st->if_not_exists = true;
   }
-  st->table = ParseIdent();
+  st->table = ParseCreatedName(&st->temporary, "table");
   if (AcceptKw("as")) {
     st->as_select = ParseQuery();
     return st;
@@ -101,10 +104,30 @@ void Parser::ParseColumnDefault(ColumnDefAst& col) {
   col.default_sql = std::string(src_.substr(start.begin, prev_end_ - start.begin));
 }
 
-StatementPtr Parser::ParseCreateView(bool or_replace) {
+std::string Parser::ParseCreatedName(bool* temporary, const char* object) {
+  const SourcePos pos = Cur().pos;
+  std::vector<std::string> parts{ParseIdent()};
+  while (parts.size() < 3 && AcceptOp(".")) parts.push_back(ParseIdent());
+  if (AtOp(".")) SyntaxError(Cur());
+  if (parts.size() == 3) {
+    if (!IdentEquals(parts[0], "temp"))
+      Unsupported(pos, std::string("a ") + object + " name qualified by a database other than temp");
+    if (!IdentEquals(parts[1], "main"))
+      throw UserError(ErrorKind::Catalog, "schema \"" + parts[1] + "\" does not exist", pos);
+  } else if (parts.size() == 2 && !IdentEquals(parts[0], "temp") && !IdentEquals(parts[0], "main")) {
+    throw UserError(ErrorKind::Catalog, "schema \"" + parts[0] + "\" does not exist", pos);
+  }
+  if (parts.size() > 1 && IdentEquals(parts[0], "temp") && !*temporary)
+    throw UserError(ErrorKind::Syntax,
+                    std::string("Only TEMPORARY ") + object + " names can use the \"temp\" catalog", pos);
+  return parts.back();
+}
+
+StatementPtr Parser::ParseCreateView(bool or_replace, bool temporary) {
   auto st = std::make_unique<CreateViewStatement>();
   st->or_replace = or_replace;
-  st->name = ParseIdent();
+  st->temporary = temporary;
+  st->name = ParseCreatedName(&st->temporary, "view");
   if (AtOp("(")) st->column_aliases = ParseIdentList();
   ExpectKw("as");
   const Token start = Cur();

@@ -1,4 +1,5 @@
-// DROP TABLE | VIEW [IF EXISTS] name.
+// DROP TABLE | VIEW | SEQUENCE [IF EXISTS] name (a connection's temporary object of the
+// name first, as DuckDB's search path finds it).
 #include "parser/parser_internal.hpp"
 
 namespace tessera::parser_internal {
@@ -10,6 +11,8 @@ StatementPtr Parser::ParseDrop() {
     kind = StmtKind::DropTable;
   } else if (AcceptKw("view")) {
     kind = StmtKind::DropView;
+  } else if (AcceptKw("sequence")) {
+    kind = StmtKind::DropSequence;
   } else {
     UnsupportedCreateOrDrop("DROP");
   }

@@ -404,7 +404,13 @@ TableRefPtr Parser::ParseTablePrimary(int* height) {
   if (AcceptOp(".")) {
     t->schema = std::move(t->name);
     t->name = ParseIdent();
-    if (AtOp(".")) Unsupported(Cur().pos, "a table name qualified by a database");
+    if (AtOp(".")) {
+      // temp.main.name: the connection's temporary object (DuckDB's `temp` catalog).
+      if (!IdentEquals(t->schema, "temp") || !IdentEquals(t->name, "main"))
+        Unsupported(Cur().pos, "a table name qualified by a database");
+      Next();
+      t->name = ParseIdent();
+    }
   }
   if (AtOp("(")) {
     if (!t->schema.empty()) Unsupported(Cur().pos, "a table function qualified by a schema");

@@ -29,10 +29,10 @@ void Parser::UnsupportedStatement() {
   SyntaxError(t);
 }
 
-// CREATE or DROP of something other than a table or view (the current token names it):
-// CREATE [UNIQUE] INDEX, SEQUENCE, SCHEMA, MACRO, FUNCTION, TYPE, ... are not supported.
+// CREATE or DROP of something other than a table, view or sequence (the current token names
+// it): CREATE [UNIQUE] INDEX, SCHEMA, MACRO, FUNCTION, TYPE, ... are not supported.
 void Parser::UnsupportedCreateOrDrop(const char* verb) {
-  static const char* const kObjects[] = {"index",  "unique", "sequence", "schema", "macro", "function",
+  static const char* const kObjects[] = {"index",  "unique", "schema", "macro", "function",
                                          "type",   "secret", "database", "trigger", "role", "user",
                                          "materialized", "extension", "procedure", "domain"};
   const Token& t = Cur();
@@ -43,7 +43,7 @@ void Parser::UnsupportedCreateOrDrop(const char* verb) {
         if (t.text == "unique") what += " INDEX";
         Unsupported(t.pos, what);
       }
-  SyntaxError(t, std::string("expected TABLE or VIEW"));
+  SyntaxError(t, std::string("expected TABLE, VIEW or SEQUENCE"));
 }
 
 }  // namespace tessera::parser_internal

@@ -234,7 +234,15 @@ class Parser {
   StatementPtr ParseCreate();
   void ParseTableElement(CreateTableStatement& st);
   void ParseColumnDefault(ColumnDefAst& col);
-  StatementPtr ParseCreateView(bool or_replace);
+  StatementPtr ParseCreateView(bool or_replace, bool temporary);
+  // The name a CREATE gives its object: `name`, `main.name`, `temp.name` or
+  // `temp.main.name` (the `temp` catalog makes it temporary; only for a TEMP object, as in
+  // DuckDB).
+  std::string ParseCreatedName(bool* temporary, const char* object);
+
+  // ---------------------------------------------------------------- parse_sequence.cpp
+  StatementPtr ParseCreateSequence(bool or_replace, bool temporary);
+  int64_t ParseSequenceNumber(const char* option);
 
   // ---------------------------------------------------------------- parse_drop.cpp
   StatementPtr ParseDrop();

@@ -606,7 +606,37 @@ BoundExprPtr Binder::BindFunction(const ast::Expr& e, Ctx& ctx) {
   }
   const ScalarFunction* fn = FindScalarFunction(e.name);
   if (!fn) throw BindError("function \"" + e.name + "\" does not exist", e.pos);
-  return MakeFunction(*fn, e.name, std::move(args), e.pos);
+  auto call = MakeFunction(*fn, e.name, std::move(args), e.pos);
+  if (fn->reads_sequence) BindSequence(*call, e);
+  return call;
+}
+
+// nextval / currval: the sequence their constant argument names (`seq`, `main.seq`,
+// `temp.seq`), as DuckDB finds it: the connection's temporary sequences first.
+void Binder::BindSequence(BoundExpr& call, const ast::Expr& e) {
+  const BoundExpr& arg = *call.children.at(0);
+  if (!arg.IsConstant() || arg.CallsVolatile())
+    throw UserError(ErrorKind::Unsupported,
+                    "currval/nextval requires a constant sequence - non-constant sequences are not supported",
+                    e.pos);
+  const Value v = EvaluateConstant(arg);
+  if (v.is_null()) return;  // NULL in, NULL out
+  std::string name = v.ToString();
+  bool temp_only = false;
+  if (const size_t dot = name.find('.'); dot != std::string::npos) {
+    const std::string schema = name.substr(0, dot);
+    temp_only = IdentEquals(schema, "temp");
+    if (!temp_only && !IdentEquals(schema, "main"))
+      throw UserError(ErrorKind::Catalog, "schema \"" + schema + "\" does not exist", e.pos);
+    name = name.substr(dot + 1);
+  }
+  if (temp_only) {
+    const auto& temp = catalog_.temp();
+    call.sequence = temp ? temp->GetSequence(name) : nullptr;
+  } else {
+    call.sequence = catalog_.GetSequence(name);
+  }
+  if (!call.sequence) throw UserError(ErrorKind::Catalog, "sequence \"" + name + "\" does not exist", e.pos);
 }
 
 BoundExprPtr Binder::Bind(const ast::Expr& e, Ctx& ctx) {

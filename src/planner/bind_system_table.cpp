@@ -108,8 +108,9 @@ void NumericFacts(const Type& t, Value* precision, Value* radix, Value* scale) {
 
 std::vector<Binder::RelationColumn> Binder::DescribeRelation(const ast::TableRef& ref) {
   std::vector<RelationColumn> out;
-  if (!ref.subquery && (ref.schema.empty() || IdentEquals(ref.schema, "main"))) {
-    auto entry = catalog_.GetEntry(ref.name);
+  const bool temp_only = IdentEquals(ref.schema, "temp");
+  if (!ref.subquery && (ref.schema.empty() || IdentEquals(ref.schema, "main") || temp_only)) {
+    auto entry = temp_only ? catalog_.GetTempEntry(ref.name) : catalog_.GetEntry(ref.name);
     if (entry && !entry->is_view()) {
       for (auto& c : entry->schema.columns) out.push_back({c.name, c.type, c.not_null, c.default_sql});
       for (const KeyConstraint& key : entry->schema.keys)
@@ -139,13 +140,20 @@ std::vector<Binder::RelationColumn> Binder::DescribeRelation(const ast::TableRef
 }
 
 LogicalOpPtr Binder::BindSystemTable(const ast::TableRef& ref, Scope& scope) {
-  const CatalogState state = catalog_.Snapshot();
+  // The main catalog's tables and views, then the connection's temporary ones (which may
+  // share a name with one of them: a list, not a map).
+  std::vector<std::shared_ptr<const TableEntry>> state;
+  for (auto& [name, entry] : catalog_.Snapshot()) state.push_back(entry);
+  for (auto& [name, entry] : catalog_.TempSnapshot()) state.push_back(entry);
   const std::string database = catalog_.Name();
   std::shared_ptr<const TableEntry> table;
   std::vector<std::vector<Value>> rows;
 
   if (ref.kind == ast::TableRefKind::ShowTables) {
-    for (auto& [name, entry] : state) rows.push_back({Text(entry->schema.name)});
+    std::vector<std::string> names;
+    for (auto& entry : state) names.push_back(entry->schema.name);
+    std::stable_sort(names.begin(), names.end(), IdentLess{});  // temporary ones among them
+    for (auto& name : names) rows.push_back({Text(name)});
     table = MakeTable("show_tables", VarcharColumns({"name"}), rows);
   } else if (ref.kind == ast::TableRefKind::Describe) {
     for (auto& c : DescribeRelation(ref))
@@ -156,7 +164,7 @@ LogicalOpPtr Binder::BindSystemTable(const ast::TableRef& ref, Scope& scope) {
     table = MakeTable("describe",
                       VarcharColumns({"column_name", "column_type", "null", "key", "default", "extra"}), rows);
   } else if (IdentEquals(ref.name, "tables")) {
-    for (auto& [name, entry] : state) {
+    for (auto& entry : state) {
       std::vector<Value> row(13, Value::Null(Type::Varchar()));
       row[0] = Text(entry->temporary ? "temp" : database);
       row[1] = Text("main");
@@ -190,14 +198,14 @@ LogicalOpPtr Binder::BindSystemTable(const ast::TableRef& ref, Scope& scope) {
     for (int i : {4, 8, 9, 10, 11, 12, 13, 15}) cols[i].type = Type::Integer();
     cols[31].type = Type::BigInt();
     for (int i : {33, 34, 40, 43}) cols[i].type = Type::Boolean();
-    for (auto& [name, entry] : state) {
+    for (auto& entry : state) {
       std::vector<RelationColumn> rel;
       if (!entry->is_view()) {
         for (auto& c : entry->schema.columns) rel.push_back({c.name, c.type, c.not_null, c.default_sql});
       } else {
         ast::TableRef view(ast::TableRefKind::Base, ref.pos);
         view.name = entry->schema.name;
-        view.schema = "main";  // the catalog's view, not a CTE of that name
+        view.schema = entry->temporary ? "temp" : "main";  // the catalog's view, not a CTE of that name
         try {
           rel = DescribeRelation(view);
         } catch (const UserError&) {

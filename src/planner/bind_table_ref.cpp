@@ -23,7 +23,10 @@ static void CheckAliasCount(const std::string& name, size_t columns, size_t alia
 
 LogicalOpPtr Binder::BindBaseTable(const ast::TableRef& ref, Scope& scope) {
   if (IdentEquals(ref.schema, "information_schema")) return BindSystemTable(ref, scope);
-  if (!ref.schema.empty() && !IdentEquals(ref.schema, "main"))
+  // `temp.name`: only the connection's temporary objects; `main.name` searches them first
+  // too, as DuckDB's search path does.
+  const bool temp_only = IdentEquals(ref.schema, "temp");
+  if (!ref.schema.empty() && !IdentEquals(ref.schema, "main") && !temp_only)
     throw UserError(ErrorKind::Catalog, "schema \"" + ref.schema + "\" does not exist", ref.pos);
   // A CTE of an enclosing WITH shadows catalog tables (not main.name).
   if (ref.schema.empty())
@@ -44,7 +47,7 @@ LogicalOpPtr Binder::BindBaseTable(const ast::TableRef& ref, Scope& scope) {
     auto o = overrides_->find(ref.name);
     if (o != overrides_->end()) entry = o->second;
   }
-  if (!entry) entry = catalog_.GetEntry(ref.name);
+  if (!entry) entry = temp_only ? catalog_.GetTempEntry(ref.name) : catalog_.GetEntry(ref.name);
   if (!entry) throw UserError(ErrorKind::Catalog, "table \"" + ref.name + "\" does not exist", ref.pos);
   if (entry->is_view()) {
     // A view is its query, parsed and bound here like a subquery in FROM.

@@ -277,6 +277,8 @@ class Binder {
   BoundExprPtr BindBinary(const ast::Expr& e, Ctx& ctx);
   BoundExprPtr BindArith(ast::Op op, BoundExprPtr l, BoundExprPtr r, SourcePos pos);
   BoundExprPtr BindFunction(const ast::Expr& e, Ctx& ctx);
+  // nextval / currval: resolves the sequence their constant argument names (call.sequence).
+  void BindSequence(BoundExpr& call, const ast::Expr& e);
   BoundExprPtr BindAggregate(const ast::Expr& e, Ctx& ctx);
   // GROUPING SETS, ROLLUP, CUBE and GROUPING() (bind_grouping_sets.cpp): the call, and the
   // aggregation of each set (of indices into agg.groups) under one UNION ALL whose columns,

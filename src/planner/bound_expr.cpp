@@ -18,6 +18,7 @@ BoundExprPtr BoundExpr::Copy() const {
   r->agg_fn = agg_fn;
   r->window = window;
   r->agg_order = agg_order;
+  r->sequence = sequence;
   for (auto& c : children) r->children.push_back(c->Copy());
   return r;
 }
@@ -34,6 +35,8 @@ bool BoundExpr::Equals(const BoundExpr& o, const std::function<bool(ColumnBindin
       children.size() != o.children.size() || agg_order != o.agg_order)
     return false;
   if (kind == BExpr::Column && !same_column(binding, o.binding)) return false;
+  // Two volatile calls give different values (nextval('s'), nextval('s'): 1, 2).
+  if (kind == BExpr::Func && fn && fn->is_volatile && this != &o) return false;
   if (kind == BExpr::Window && !(*window == *o.window)) return false;
   if (kind == BExpr::Constant) {
     if (value.is_null() != o.value.is_null()) return false;

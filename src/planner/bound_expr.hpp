@@ -44,6 +44,7 @@ struct BoundExpr;
 struct ScalarFunction;     // function/function_registry.hpp
 struct AggregateFunction;  // function/function_registry.hpp
 struct WindowInfo;         // planner/bound_window.hpp
+struct SequenceEntry;      // storage/catalog.hpp
 namespace ops {
 class LikePattern;         // function/like_pattern.hpp
 }
@@ -74,6 +75,9 @@ struct BoundExpr {
   // planner (its Resolve), on the final expression; Copy() leaves it out (a copy may get
   // other children). Null: the executor compiles the pattern per call.
   std::shared_ptr<const ops::LikePattern> like;
+  // Func of a sequence function (nextval, currval): the sequence its constant argument
+  // names, resolved by the binder; null for a NULL name (the call is NULL).
+  std::shared_ptr<const SequenceEntry> sequence;
   std::vector<BoundExprPtr> children;
 
   BoundExpr(BExpr k, Type t) : kind(k), type(t) {}

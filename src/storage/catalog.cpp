@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "storage/key_index.hpp"
+#include "storage/sequence.hpp"
 
 namespace tessera {
 
@@ -10,8 +11,52 @@ Catalog::Catalog(std::unique_ptr<StorageBackend> backend) : backend_(std::move(b
   if (backend_) state_ = backend_->Load();
 }
 
-Catalog::Catalog(Catalog* parent, uint64_t txn, CatalogState snapshot)
-    : parent_(parent), txn_(txn), base_(snapshot), state_(std::move(snapshot)) {}
+Catalog::Catalog(Catalog* parent, uint64_t txn, CatalogState snapshot, std::shared_ptr<Catalog> temp)
+    : parent_(parent), txn_(txn), base_(snapshot), temp_(std::move(temp)), state_(std::move(snapshot)) {}
+
+Catalog::Catalog(Catalog* shared, std::shared_ptr<Catalog> temp) : shared_(shared), temp_(std::move(temp)) {}
+
+std::shared_ptr<Catalog> Catalog::MakeTemp(CatalogState state) {
+  auto c = std::make_shared<Catalog>();
+  c->state_ = std::move(state);
+  c->holds_temporary_ = true;
+  return c;
+}
+
+Catalog* Catalog::TempHolding(const std::string& name) const {
+  return temp_ && temp_->GetEntry(name) ? temp_.get() : nullptr;
+}
+
+std::shared_ptr<const TableEntry> Catalog::GetMainEntry(const std::string& name) const {
+  if (shared_) return shared_->GetMainEntry(name);
+  std::lock_guard<std::mutex> g(mu_);
+  auto it = state_.find(name);
+  return it == state_.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<const TableEntry> Catalog::GetTempEntry(const std::string& name) const {
+  return temp_ ? temp_->GetEntry(name) : nullptr;
+}
+
+bool Catalog::HasTempObjects() const {
+  if (!temp_) return false;
+  std::lock_guard<std::mutex> g(temp_->mu_);
+  return !temp_->state_.empty() || !temp_->state_.sequences.empty();
+}
+
+CatalogState Catalog::TempSnapshot() const { return temp_ ? temp_->Snapshot() : CatalogState{}; }
+
+void Catalog::ResetState(CatalogState state) {
+  std::lock_guard<std::mutex> g(mu_);
+  state_ = std::move(state);
+  key_indexes_.clear();
+  version_.fetch_add(1, std::memory_order_acq_rel);
+}
+
+uint64_t Catalog::version() const {
+  uint64_t v = shared_ ? shared_->version() : version_.load(std::memory_order_acquire);
+  return temp_ ? v + temp_->version() : v;
+}
 
 namespace {
 std::shared_ptr<const TableEntry> Find(const CatalogState& s, const std::string& name) {
@@ -86,8 +131,23 @@ void Catalog::CommitTransaction(uint64_t txn, const Catalog& txn_catalog) {
   } release{this, txn};
   const CatalogState& base = txn_catalog.base_;
   auto changed = ChangedNames(base, mine);
-  if (changed.empty()) return;
+  // Sequences the transaction created, replaced or dropped (their positions are shared).
+  std::vector<std::string> changed_sequences;
+  auto sequence_in = [](const CatalogState& s, const std::string& name) -> std::shared_ptr<const SequenceEntry> {
+    auto it = s.sequences.find(name);
+    return it == s.sequences.end() ? nullptr : it->second;
+  };
+  for (auto& [name, e] : mine.sequences)
+    if (sequence_in(base, name) != e) changed_sequences.push_back(name);
+  for (auto& [name, e] : base.sequences)
+    if (!mine.sequences.count(name)) changed_sequences.push_back(name);
+  if (changed.empty() && changed_sequences.empty()) return;
   CatalogState next = state_;
+  for (auto& name : changed_sequences) {
+    if (sequence_in(state_, name) != sequence_in(base, name)) throw Conflict(name, false);
+    next.sequences.erase(name);
+    if (auto e = sequence_in(mine, name)) next.sequences[e->def.name] = e;
+  }
   // Rows appended by the transaction to a table committed by someone else meanwhile: the
   // current table with them appended, their keys checked against its index.
   struct Rebased {
@@ -132,6 +192,9 @@ void Catalog::CommitTransaction(uint64_t txn, const Catalog& txn_catalog) {
 }
 
 std::shared_ptr<const TableEntry> Catalog::GetEntry(const std::string& name) const {
+  if (temp_)
+    if (auto e = temp_->GetEntry(name)) return e;
+  if (shared_) return shared_->GetEntry(name);
   std::lock_guard<std::mutex> g(mu_);
   auto it = state_.find(name);
   return it == state_.end() ? nullptr : it->second;
@@ -143,7 +206,12 @@ std::shared_ptr<const TableEntry> Catalog::GetTable(const std::string& name) con
 }
 
 void Catalog::CreateView(const std::string& name, std::string sql, std::vector<std::string> columns,
-                         bool or_replace) {
+                         bool or_replace, bool temporary) {
+  if (temporary) {
+    if (!temp_) throw InternalError("CREATE TEMP VIEW without a connection's temp catalog");
+    return temp_->CreateView(name, std::move(sql), std::move(columns), or_replace);
+  }
+  if (shared_) return shared_->CreateView(name, std::move(sql), std::move(columns), or_replace);
   std::lock_guard<std::mutex> g(mu_);
   auto it = state_.find(name);
   if (it != state_.end()) {
@@ -155,6 +223,7 @@ void Catalog::CreateView(const std::string& name, std::string sql, std::vector<s
   e->data = std::make_shared<TableData>();
   e->view_sql = std::move(sql);
   e->view_columns = std::move(columns);
+  e->temporary = holds_temporary_;
   CatalogState next = state_;
   next.erase(name);  // a replaced view takes the new spelling
   next[name] = e;
@@ -162,6 +231,8 @@ void Catalog::CreateView(const std::string& name, std::string sql, std::vector<s
 }
 
 bool Catalog::DropView(const std::string& name, bool if_exists) {
+  if (Catalog* t = TempHolding(name)) return t->DropView(name, if_exists);
+  if (shared_) return shared_->DropView(name, if_exists);
   std::lock_guard<std::mutex> g(mu_);
   auto it = state_.find(name);
   if (it == state_.end()) {
@@ -177,13 +248,19 @@ bool Catalog::DropView(const std::string& name, bool if_exists) {
 }
 
 std::vector<std::string> Catalog::TableNames() const {
+  std::vector<std::string> r = temp_ ? temp_->TableNames() : std::vector<std::string>{};
+  if (shared_) {
+    auto rest = shared_->TableNames();
+    r.insert(r.end(), rest.begin(), rest.end());
+    return r;
+  }
   std::lock_guard<std::mutex> g(mu_);
-  std::vector<std::string> r;
   for (auto& [k, e] : state_) r.push_back(e->schema.name);
   return r;
 }
 
 CatalogState Catalog::Snapshot() const {
+  if (shared_) return shared_->Snapshot();
   std::lock_guard<std::mutex> g(mu_);
   return state_;
 }
@@ -229,7 +306,12 @@ UserError AlreadyExists(const TableEntry& existing, const std::string& name) {
 }  // namespace
 
 void Catalog::CreateTable(TableSchema schema, bool if_not_exists, std::vector<std::shared_ptr<const RowGroup>> groups,
-                          bool or_replace) {
+                          bool or_replace, bool temporary) {
+  if (temporary) {
+    if (!temp_) throw InternalError("CREATE TEMP TABLE without a connection's temp catalog");
+    return temp_->CreateTable(std::move(schema), if_not_exists, std::move(groups), or_replace);
+  }
+  if (shared_) return shared_->CreateTable(std::move(schema), if_not_exists, std::move(groups), or_replace);
   std::lock_guard<std::mutex> g(mu_);
   auto old = state_.find(schema.name);
   if (old != state_.end()) {
@@ -240,6 +322,7 @@ void Catalog::CreateTable(TableSchema schema, bool if_not_exists, std::vector<st
   TESSERA_ASSERT(groups.empty() || schema.keys.empty(), "a new table with rows has no key constraints");
   auto e = std::make_shared<TableEntry>();
   e->schema = std::move(schema);
+  e->temporary = holds_temporary_;
   auto data = std::make_shared<TableData>();
   for (auto& rg : groups) {
     TESSERA_ASSERT(rg->columns.size() == e->schema.columns.size(), "row group has the wrong column count");
@@ -255,6 +338,8 @@ void Catalog::CreateTable(TableSchema schema, bool if_not_exists, std::vector<st
 }
 
 bool Catalog::DropTable(const std::string& name, bool if_exists) {
+  if (Catalog* t = TempHolding(name)) return t->DropTable(name, if_exists);
+  if (shared_) return shared_->DropTable(name, if_exists);
   std::lock_guard<std::mutex> g(mu_);
   if (!state_.count(name)) {
     if (if_exists) return false;
@@ -271,6 +356,8 @@ bool Catalog::DropTable(const std::string& name, bool if_exists) {
 
 void Catalog::ReplaceTable(const std::string& name, const TableEntry* expected,
                            std::shared_ptr<const TableEntry> next) {
+  if (Catalog* t = TempHolding(name)) return t->ReplaceTable(name, expected, std::move(next));
+  if (shared_) return shared_->ReplaceTable(name, expected, std::move(next));
   std::lock_guard<std::mutex> g(mu_);
   auto it = state_.find(name);
   if (it == state_.end() || it->second->is_view())
@@ -302,6 +389,7 @@ std::shared_ptr<KeyIndex> Catalog::KeyIndexLocked(const std::string& name, const
 }
 
 void Catalog::PutTemporaryTable(TableSchema schema, std::shared_ptr<const TableData> data, bool replace) {
+  if (shared_) return shared_->PutTemporaryTable(std::move(schema), std::move(data), replace);
   std::lock_guard<std::mutex> g(mu_);
   auto it = state_.find(schema.name);
   if (it != state_.end() && (!replace || !it->second->temporary))
@@ -318,6 +406,8 @@ void Catalog::PutTemporaryTable(TableSchema schema, std::shared_ptr<const TableD
 
 void Catalog::Append(const std::string& name,
                      std::vector<std::shared_ptr<const RowGroup>> groups) {
+  if (Catalog* t = TempHolding(name)) return t->Append(name, std::move(groups));
+  if (shared_) return shared_->Append(name, std::move(groups));
   std::lock_guard<std::mutex> g(mu_);
   auto it = state_.find(name);
   if (it == state_.end())
@@ -346,11 +436,67 @@ void Catalog::Append(const std::string& name,
 
 std::string Catalog::Describe() const {
   if (parent_) return parent_->Describe();
+  if (shared_) return shared_->Describe();
   return backend_ ? backend_->Describe() : std::string("in-memory database");
 }
 
 std::string Catalog::Name() const {
   if (parent_) return parent_->Name();
+  if (shared_) return shared_->Name();
   return backend_ ? backend_->Name() : std::string("memory"); }
+
+std::shared_ptr<const SequenceEntry> Catalog::GetSequence(const std::string& name) const {
+  if (temp_)
+    if (auto e = temp_->GetSequence(name)) return e;
+  if (shared_) return shared_->GetSequence(name);
+  std::lock_guard<std::mutex> g(mu_);
+  auto it = state_.sequences.find(name);
+  return it == state_.sequences.end() ? nullptr : it->second;
+}
+
+void Catalog::CreateSequence(const SequenceDef& def, bool temporary, bool if_not_exists, bool or_replace) {
+  if (temporary) {
+    if (!temp_) throw InternalError("CREATE TEMP SEQUENCE without a connection's temp catalog");
+    return temp_->CreateSequence(def, false, if_not_exists, or_replace);
+  }
+  if (shared_) return shared_->CreateSequence(def, false, if_not_exists, or_replace);
+  std::lock_guard<std::mutex> g(mu_);
+  auto old = state_.sequences.find(def.name);
+  if (old != state_.sequences.end()) {
+    if (if_not_exists) return;
+    if (!or_replace) throw UserError(ErrorKind::Catalog, "sequence \"" + def.name + "\" already exists");
+  }
+  auto e = std::make_shared<SequenceEntry>();
+  e->def = def;
+  e->counter = std::make_shared<SequenceCounter>(def.start);
+  e->temporary = holds_temporary_;
+  CatalogState next = state_;
+  if (old != state_.sequences.end()) next.sequences.erase(old->first);  // replaced (its name may be spelled otherwise)
+  next.sequences[def.name] = std::move(e);
+  CommitLocked(std::move(next));
+}
+
+bool Catalog::DropSequence(const std::string& name, bool if_exists) {
+  if (temp_ && temp_->GetSequence(name)) return temp_->DropSequence(name, if_exists);
+  if (shared_) return shared_->DropSequence(name, if_exists);
+  std::lock_guard<std::mutex> g(mu_);
+  if (!state_.sequences.count(name)) {
+    if (if_exists) return false;
+    throw UserError(ErrorKind::Catalog, "sequence \"" + name + "\" does not exist");
+  }
+  CatalogState next = state_;
+  next.sequences.erase(name);
+  CommitLocked(std::move(next));
+  return true;
+}
+
+void Catalog::PersistSequences() {
+  if (shared_) return shared_->PersistSequences();
+  if (parent_ || !backend_) return;
+  std::lock_guard<std::mutex> g(mu_);
+  bool moved = false;
+  for (auto& [name, e] : state_.sequences) moved |= e->counter->TakeDirty();
+  if (moved) CommitLocked(state_);
+}
 
 }  // namespace tessera

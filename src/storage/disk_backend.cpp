@@ -19,6 +19,7 @@
 #include "storage/disk_files.hpp"
 #include "storage/manifest.hpp"
 #include "storage/row_group_file.hpp"
+#include "storage/sequence.hpp"
 
 static_assert(std::endian::native == std::endian::little, "the storage format is little-endian");
 
@@ -66,7 +67,14 @@ class DiskBackend final : public StorageBackend {
       SyncDir(dir_);
     } else {
       uint64_t next_id = 1;
-      std::vector<ManifestTable> tables = ParseManifest(data, path, &next_id);
+      std::vector<ManifestSequence> sequences;
+      std::vector<ManifestTable> tables = ParseManifest(data, path, &next_id, &sequences);
+      for (auto& ms : sequences) {
+        auto e = std::make_shared<SequenceEntry>();
+        e->counter = std::make_shared<SequenceCounter>(SequenceCounter::Position{ms.next, ms.past, ms.used, ms.last});
+        e->def = std::move(ms.def);
+        state.sequences[e->def.name] = std::move(e);
+      }
       next_id_ = std::max<uint64_t>(next_id, 1);
       for (auto& mt : tables) {
         auto entry = std::make_shared<TableEntry>();
@@ -135,6 +143,7 @@ class DiskBackend final : public StorageBackend {
     }
     std::map<std::string, FileInfo> files;  // the new manifest's files
     CatalogState result;
+    result.sequences = next.sequences;
     const std::string mpath = JoinPath(dir_, kManifestFileName);
     const std::string mtmp = mpath + ".tmp";
     size_t renamed = 0;

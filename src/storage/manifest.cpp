@@ -8,6 +8,7 @@
 #include "storage/crc32c.hpp"
 #include "storage/disk_backend.hpp"
 #include "storage/disk_files.hpp"
+#include "storage/sequence.hpp"
 
 namespace tessera::disk {
 
@@ -28,12 +29,16 @@ constexpr char kManifestMagic[8] = {'T', 'E', 'S', 'S', 'C', 'A', 'T', '\0'};
 //          name, u32 column index, the DEFAULT's SQL text]
 //         [flags bit 2 (kManifestHasKeys): u32 count, per PRIMARY KEY / UNIQUE constraint:
 //          table name, u8 primary, u32 column count, u32 column indexes]
+//         [flags bit 3 (kManifestHasSequences): u32 count, per sequence: name, i64 start,
+//          i64 increment, i64 min, i64 max, u8 cycle, then its position: i64 next value,
+//          u8 past the end, u8 used, i64 last value]
 // A manifest without the newer sections has the older builds' layout (they open it); one
 // with a flag they do not know they refuse.
 
 constexpr uint32_t kManifestHasViews = 1;
 constexpr uint32_t kManifestHasDefaults = 2;
 constexpr uint32_t kManifestHasKeys = 4;
+constexpr uint32_t kManifestHasSequences = 8;
 
 }  // namespace
 
@@ -107,10 +112,31 @@ std::string SerializeManifest(uint64_t next_id, const CatalogState& state,
       }
     }
   }
+  uint32_t nsequences = 0;
+  for (auto& [name, seq] : state.sequences) nsequences += !seq->temporary;
+  if (nsequences) {
+    body.U32(nsequences);
+    for (auto& [name, seq] : state.sequences) {
+      if (seq->temporary) continue;
+      const SequenceDef& d = seq->def;
+      body.Str(d.name);
+      body.U64((uint64_t)d.start);
+      body.U64((uint64_t)d.increment);
+      body.U64((uint64_t)d.min);
+      body.U64((uint64_t)d.max);
+      body.U8(d.cycle ? 1 : 0);
+      const SequenceCounter::Position p = seq->counter->position();
+      body.U64((uint64_t)p.next);
+      body.U8(p.past ? 1 : 0);
+      body.U8(p.used ? 1 : 0);
+      body.U64((uint64_t)p.last);
+    }
+  }
   BufWriter m;
   m.Raw(kManifestMagic, 8);
   m.U32(kStorageFormatVersion);
-  m.U32((nviews ? kManifestHasViews : 0) | (ndefaults ? kManifestHasDefaults : 0) | (nkeys ? kManifestHasKeys : 0));
+  m.U32((nviews ? kManifestHasViews : 0) | (ndefaults ? kManifestHasDefaults : 0) | (nkeys ? kManifestHasKeys : 0) |
+        (nsequences ? kManifestHasSequences : 0));
   m.U64(body.buf.size());
   m.buf += body.buf;
   m.U32(Crc32c(m.buf.data(), m.buf.size()));
@@ -118,7 +144,7 @@ std::string SerializeManifest(uint64_t next_id, const CatalogState& state,
 }
 
 std::vector<ManifestTable> ParseManifest(const std::string& data, const std::string& path,
-                                         uint64_t* next_id) {
+                                         uint64_t* next_id, std::vector<ManifestSequence>* sequences) {
   auto corrupt = [&](const std::string& why) -> UserError {
     return UserError(ErrorKind::IO, "database manifest " + path + " is corrupt (" + why + ")");
   };
@@ -135,7 +161,7 @@ std::vector<ManifestTable> ParseManifest(const std::string& data, const std::str
                                        std::to_string(kStorageFormatVersion) + ")");
   uint32_t flags;
   std::memcpy(&flags, data.data() + 12, 4);
-  if (flags & ~(kManifestHasViews | kManifestHasDefaults | kManifestHasKeys))
+  if (flags & ~(kManifestHasViews | kManifestHasDefaults | kManifestHasKeys | kManifestHasSequences))
     throw UserError(ErrorKind::IO, "database manifest " + path + " uses features this build does not know (flags " +
                                        std::to_string(flags) + ")");
   uint64_t body_size;
@@ -224,6 +250,27 @@ std::vector<ManifestTable> ParseManifest(const std::string& data, const std::str
           key.columns.push_back(col);
         }
         t->schema.keys.push_back(std::move(key));
+      }
+    }
+    if (flags & kManifestHasSequences) {
+      uint32_t n = r.U32();
+      std::set<std::string> seen;
+      for (uint32_t k = 0; k < n; k++) {
+        ManifestSequence ms;
+        SequenceDef& d = ms.def;
+        d.name = std::string(r.Str());
+        if (!seen.insert(d.name).second) throw Corrupt{"duplicate sequence " + d.name};
+        d.start = (int64_t)r.U64();
+        d.increment = (int64_t)r.U64();
+        d.min = (int64_t)r.U64();
+        d.max = (int64_t)r.U64();
+        d.cycle = r.U8() != 0;
+        ms.next = (int64_t)r.U64();
+        ms.past = r.U8() != 0;
+        ms.used = r.U8() != 0;
+        ms.last = (int64_t)r.U64();
+        if (d.increment == 0 || d.min >= d.max) throw Corrupt{"definition of sequence " + d.name};
+        if (sequences) sequences->push_back(std::move(ms));
       }
     }
     if (!r.AtEnd()) throw Corrupt{"trailing bytes"};

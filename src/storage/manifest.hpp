@@ -27,12 +27,21 @@ struct ManifestTable {
   std::vector<std::string> view_columns;
 };
 
-// The manifest of `state` (views and tables; temporary tables already left out) whose row
+// The manifest of `state` (views, tables and sequences; temporary tables already left out) whose row
 // groups are the files in `files` (by RowGroup::file_id).
 std::string SerializeManifest(uint64_t next_id, const CatalogState& state,
                               const std::map<std::string, FileInfo>& files);
+// A sequence as the manifest keeps it: its definition and position.
+struct ManifestSequence {
+  SequenceDef def;
+  int64_t next = 0;
+  bool past = false, used = false;
+  int64_t last = 0;
+};
+
 // Parses and checks a manifest read from `path`; throws UserError(IO) when it is corrupt.
+// `sequences` (when not null) receives its sequences.
 std::vector<ManifestTable> ParseManifest(const std::string& data, const std::string& path,
-                                         uint64_t* next_id);
+                                         uint64_t* next_id, std::vector<ManifestSequence>* sequences = nullptr);
 
 }  // namespace tessera::disk

@@ -47,6 +47,8 @@ const char* kSetup[] = {
     "INSERT INTO stamps VALUES (1, '2000-02-29 13:14:15.123456', '13:14:15.123456'), (2, NULL, NULL), "
     "(3, '1969-12-31 23:59:59.999999', '23:59:59.999999'), (4, '1970-01-01 00:00:00', '00:00:00'), "
     "(5, '9999-12-31 23:59:59', '24:00:00')",
+    "CREATE SEQUENCE fseq",
+    "CREATE SEQUENCE cseq START 7",
 };
 
 // A case of a regular-expression function: as written with RE2, its error without.
@@ -302,6 +304,15 @@ const std::map<std::string, std::vector<Case>>& ScalarCases() {
         {"SELECT printf('%d', 'a')", {}, "Invalid type specifier \"d\" for formatting a value of type string"}}},
       // sample_key: only USING SAMPLE / TABLESAMPLE call it (planner/bind_sample.cpp).
       {"sample_key", {{"SELECT count(*), count(DISTINCT i) FROM range(100) r(i) USING SAMPLE 10 ROWS (reservoir, 1)", {"10|10"}}}},
+      // nextval and currval (scalar_functions_sequence.cpp): a value per row; properties
+      // where a case may run more than once.
+      {"nextval",
+       {{"SELECT count(DISTINCT nextval('fseq')), min(nextval('fseq')) > 0 FROM range(100) r(i)", {"100|true"}},
+        {"SELECT nextval(NULL)", {"NULL"}},
+        {"SELECT nextval('nope')", {}, "line 1, column 8: sequence \"nope\" does not exist"}}},
+      {"currval",
+       {{"SELECT currval('cseq')", {}, "currval: sequence is not yet defined in this session"},
+        {"SELECT nextval('cseq') = currval('cseq'), currval('cseq') >= 7", {"true|true"}}}},
       // random and setseed (scalar_functions_random.cpp): properties, not values.
       {"random", {{"SELECT count(DISTINCT random()) = 100, max(random()) < 1.0 FROM range(100) r(i)", {"true|true"}}}},
       {"setseed",

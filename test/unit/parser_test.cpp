@@ -952,7 +952,14 @@ TEST(syntax_errors) {
   ExpectError("commit work work", 1, 13, "syntax error at or near \"work\"");
   ExpectError("savepoint s", 1, 1, "SAVEPOINT is not supported", ErrorKind::Unsupported);
   ExpectError("create unique index i on t(a)", 1, 8, "CREATE UNIQUE INDEX is not supported", ErrorKind::Unsupported);
-  ExpectError("create or replace index i on t(a)", 1, 19, "expected TABLE or VIEW");
+  ExpectError("create or replace index i on t(a)", 1, 19, "expected TABLE, VIEW or SEQUENCE");
+  ExpectError("create sequence s start with x", 1, 30, "expected an integer after START");
+  ExpectError("create sequence s cycle no cycle", 1, 28, "conflicting or redundant options: CYCLE");
+  ExpectError("create sequence s increment 1 no start", 1, 34, "expected MINVALUE, MAXVALUE or CYCLE after NO");
+  ExpectError("create sequence s minvalue 99999999999999999999", 1, 28, "MINVALUE must be an integer");
+  ExpectError("create table temp.t (i int)", 1, 14, "Only TEMPORARY table names can use the \"temp\" catalog");
+  ExpectError("create temp view a.b.c.d as select 1", 1, 23, "syntax error at or near \".\"");
+  ExpectError("create temp table x.main.t (i int)", 1, 19, "qualified by a database other than temp", ErrorKind::Unsupported);
   ExpectError("frobnicate t", 1, 1, "syntax error at or near \"frobnicate\"");
   ExpectError("select * from a.b.c", 1, 18, "qualified by a database", ErrorKind::Unsupported);
   ExpectError("show", 1, 1, "SHOW without a table name", ErrorKind::Unsupported);
@@ -982,7 +989,7 @@ TEST(syntax_errors) {
   ExpectError("select x from t where a between 1", 1, 34, "expected AND");
   ExpectError("create view v as", 1, 17, "syntax error at end of input");
   ExpectError("drop index i", 1, 6, "DROP INDEX is not supported", ErrorKind::Unsupported);
-  ExpectError("drop foo", 1, 6, "expected TABLE or VIEW");
+  ExpectError("drop foo", 1, 6, "expected TABLE, VIEW or SEQUENCE");
   ExpectError("select 'abc' 'def'", 1, 14, "syntax error at or near \"'def'\"");
 }
 
