@@ -4,6 +4,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 namespace tessera {
 
@@ -116,16 +118,39 @@ int128_t RescaleDecimal(int128_t v, int from_scale, int to_scale) {
   return r;
 }
 
+// The shortest digits that read back as d, written as DuckDB (and Python's repr) write
+// them: positional where the decimal exponent is in [-4, 16) ("1000000000000000.0",
+// "0.0001", integral values with ".0"), otherwise scientific with a signed exponent of at
+// least two digits ("1e+16", "1.5e-07", "1.2345678901234568e+17").
 std::string FormatDouble(double d) {
   if (std::isnan(d)) return "nan";
   if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
-  if (d == 0) return d == 0 && std::signbit(d) ? "-0.0" : "0.0";
+  if (d == 0) return std::signbit(d) ? "-0.0" : "0.0";
   char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof buf, d);
-  std::string s(buf, r.ptr);
-  // Integral values print as "3.0" (DuckDB style), exponents left as to_chars gives them.
-  if (s.find_first_of(".e") == std::string::npos) s += ".0";
-  return s;
+  auto r = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
+  const std::string sci(buf, r.ptr);  // [-]d[.ddd]e(+|-)xx
+  const size_t e = sci.find('e');
+  const bool neg = sci[0] == '-';
+  std::string digits;
+  for (size_t i = neg ? 1 : 0; i < e; i++)
+    if (sci[i] != '.') digits += sci[i];
+  const int exp = std::atoi(sci.c_str() + e + 1);
+  std::string out = neg ? "-" : "";
+  if (exp >= -4 && exp < 16) {
+    if (exp < 0) {
+      out += "0." + std::string((size_t)(-exp - 1), '0') + digits;
+    } else if ((size_t)exp + 1 >= digits.size()) {
+      out += digits + std::string((size_t)exp + 1 - digits.size(), '0') + ".0";
+    } else {
+      out += digits.substr(0, (size_t)exp + 1) + "." + digits.substr((size_t)exp + 1);
+    }
+    return out;
+  }
+  out += digits.substr(0, 1);
+  if (digits.size() > 1) out += "." + digits.substr(1);
+  char ex[8];
+  std::snprintf(ex, sizeof ex, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+  return out + ex;
 }
 
 }  // namespace tessera
