@@ -549,6 +549,11 @@ bool ColumnCache::UploadEncoded(const CachedColumn& c, const TableData& snap, Gp
     chunks.push_back(k);
   }
   if (!any) return false;
+  // Worth it only when the stored forms are clearly smaller than the values (the scratch
+  // buffer and the decoding cost a little; a column stored mostly plain goes directly).
+  size_t stored = 0;
+  for (const Chunk& k : chunks) stored += k.encoded ? k.plan.bytes : (size_t)k.ch->count * w + 32;
+  if (stored * 10 > (size_t)c.rows * w * 9) return false;
   // The scratch buffer: a table (per chunk its stream's offset and first row, the first
   // decoding block of each chunk, the corruption flag), then the streams, 16-byte aligned.
   const size_t n = chunks.size();

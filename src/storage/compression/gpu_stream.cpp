@@ -64,10 +64,21 @@ bool PlanGpuStream(const uint8_t* blob, size_t len, uint32_t count, int width, G
         if (!BitPackParts(r, blob, count, plan)) return false;
         break;
       }
-      default: return false;  // run-length: decoded on the host
+      case IntCodec::Rle: {
+        plan->kind = gpustream::kRle;
+        plan->dict_size = r.Get<uint32_t>();
+        if (plan->dict_size > count || (plan->dict_size == 0 && count > 0) || count == 0) return false;
+        plan->values_at = (size_t)(r.at() - blob);
+        r.Take((size_t)plan->dict_size * width);
+        plan->ends_at = (size_t)(r.at() - blob);
+        r.Take((size_t)plan->dict_size * 4);
+        plan->bytes = gpustream::RunEndsAt(plan->width, plan->dict_size) + gpustream::Pad16((size_t)plan->dict_size * 4);
+        break;
+      }
+      default: return false;
     }
     if (!r.AtEnd()) return false;
-    if (plan->kind != gpustream::kValues)
+    if (plan->kind == gpustream::kBitPack || plan->kind == gpustream::kDictionary)
       plan->bytes = gpustream::Pad16(gpustream::WordsAt(plan->kind, plan->width, count, plan->dict_size) +
                                      (size_t)plan->nwords * 4);
     return true;
@@ -84,6 +95,20 @@ void WriteGpuStream(const uint8_t* blob, const GpuStreamPlan& plan, uint8_t* out
     const size_t n = (size_t)plan.count * plan.width;
     std::memcpy(out + gpustream::kHeaderBytes, blob + plan.values_at, n);
     end = gpustream::kHeaderBytes + n;
+  } else if (plan.kind == gpustream::kRle) {
+    const uint32_t nruns = plan.dict_size;
+    const size_t n = (size_t)nruns * plan.width, at = gpustream::RunEndsAt(plan.width, nruns);
+    std::memcpy(out + gpustream::kHeaderBytes, blob + plan.values_at, n);
+    std::memset(out + gpustream::kHeaderBytes + n, 0, at - gpustream::kHeaderBytes - n);
+    uint32_t* ends = reinterpret_cast<uint32_t*>(out + at);
+    std::memcpy(ends, blob + plan.ends_at, (size_t)nruns * 4);
+    uint32_t prev = 0;
+    for (uint32_t k = 0; k < nruns; k++) {
+      if (ends[k] <= prev || ends[k] > plan.count) throw DecodeError("run-length stream has a bad run end");
+      prev = ends[k];
+    }
+    if (prev != plan.count) throw DecodeError("run-length stream ends early");
+    end = at + (size_t)nruns * 4;
   } else {
     if (plan.kind == gpustream::kDictionary) {
       const size_t n = (size_t)plan.dict_size * plan.width;

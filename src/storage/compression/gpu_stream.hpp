@@ -9,26 +9,27 @@ namespace tessera::codec {
 
 struct GpuStreamPlan {
   unsigned kind = 0;          // gpustream::Kind
-  unsigned width = 0, count = 0, dict_size = 0;
+  unsigned width = 0, count = 0, dict_size = 0;  // dict_size: kind 3's number of runs
   size_t bytes = 0;           // of the aligned form, a multiple of 16
   // Where the parts are in the stored blob.
-  size_t values_at = 0;       // kind 0: the values; kind 2: the dictionary's values
+  size_t values_at = 0;       // kind 0: the values; kind 2: the dictionary's; kind 3: the runs'
+  size_t ends_at = 0;         // kind 3: the run ends
   size_t descriptors_at = 0;  // kinds 1, 2
   uint32_t nwords = 0;
   size_t words_at = 0;
 };
 
 // Plans the aligned form of a fixed-width chunk's blob (chunk_codec.hpp: kind 0, an integer
-// stream of `count` values of `width` bytes) when the device decodes its codec: bit-packed
-// or dictionary, or plain (then the values are copied as they are). False for run-length
-// streams and anything that does not parse as expected (the caller decodes those on the
-// host, which reports a corrupt file properly). Reads only the headers.
+// stream of `count` values of `width` bytes): bit-packed, dictionary, run-length, or plain
+// (then the values are copied as they are). False for anything that does not parse as
+// expected (the caller decodes it on the host, which reports a corrupt file properly).
+// Reads only the headers.
 bool PlanGpuStream(const uint8_t* blob, size_t len, uint32_t count, int width, GpuStreamPlan* plan);
 
 // Writes the planned form (plan.bytes bytes) to out (16-byte aligned), checking every
-// miniblock's descriptor against the words (throws DecodeError, byte_io.hpp, when one
-// points outside them: the device never reads out of bounds). Dictionary codes are checked
-// by the device.
+// miniblock's descriptor against the words and the run ends (throws DecodeError, byte_io.hpp,
+// when a descriptor points outside the words or the ends do not increase to the count: the
+// device never reads out of bounds). Dictionary codes are checked by the device.
 void WriteGpuStream(const uint8_t* blob, const GpuStreamPlan& plan, uint8_t* out);
 
 // Values of a written form, decoded on the host the way the device does (tests).
