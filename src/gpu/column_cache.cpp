@@ -323,12 +323,24 @@ void ColumnCache::BeginQuery() {
   epoch_++;
 }
 
-// Codes of the sorted dictionary of a VARCHAR column: per row group (a binary search per
-// dictionary entry of a dictionary-encoded chunk, per row of a plain one: TPC-H's comments,
-// 15 M distinct at SF10), the row groups spread over the host's threads.
-static std::vector<int32_t> DictionaryCodes(const CachedColumn& c, const TableData& data) {
+// One row group's codes of the sorted dictionary of a VARCHAR column: a binary search per
+// dictionary entry of a dictionary-encoded chunk, per row of a plain one (TPC-H's comments,
+// 15 M distinct at SF10). `remap`: the caller's scratch.
+static void ChunkDictionaryCodes(const CachedColumn& c, const ColumnChunk& ch, int32_t* out, std::vector<int32_t>& remap) {
   const auto& dict = *c.domain.dict;
   auto code_of = [&](std::string_view v) { return (int32_t)(std::lower_bound(dict.begin(), dict.end(), v) - dict.begin()); };
+  if (ch.str_enc == StringEncoding::Dictionary) {
+    remap.resize(ch.dict_size);
+    for (uint32_t k = 0; k < ch.dict_size; k++) remap[k] = code_of(ch.DictEntry(k));
+    const uint32_t* codes = reinterpret_cast<const uint32_t*>(ch.data);
+    for (uint32_t i = 0; i < ch.count; i++) out[i] = remap[codes[i]];
+  } else {
+    for (uint32_t i = 0; i < ch.count; i++) out[i] = code_of(ch.GetString(i));
+  }
+}
+
+// The codes of a whole VARCHAR column, the row groups spread over the host's threads.
+static std::vector<int32_t> DictionaryCodes(const CachedColumn& c, const TableData& data) {
   const auto& groups = data.row_groups;
   std::vector<size_t> start(groups.size() + 1, 0);
   for (size_t g = 0; g < groups.size(); g++) start[g + 1] = start[g] + groups[g]->columns[c.column]->count;
@@ -336,18 +348,8 @@ static std::vector<int32_t> DictionaryCodes(const CachedColumn& c, const TableDa
   std::atomic<size_t> next{0};
   auto work = [&] {
     std::vector<int32_t> remap;
-    for (size_t g; (g = next.fetch_add(1)) < groups.size();) {
-      const ColumnChunk& ch = *groups[g]->columns[c.column];
-      int32_t* out = all.data() + start[g];
-      if (ch.str_enc == StringEncoding::Dictionary) {
-        remap.resize(ch.dict_size);
-        for (uint32_t k = 0; k < ch.dict_size; k++) remap[k] = code_of(ch.DictEntry(k));
-        const uint32_t* codes = reinterpret_cast<const uint32_t*>(ch.data);
-        for (uint32_t i = 0; i < ch.count; i++) out[i] = remap[codes[i]];
-      } else {
-        for (uint32_t i = 0; i < ch.count; i++) out[i] = code_of(ch.GetString(i));
-      }
-    }
+    for (size_t g; (g = next.fetch_add(1)) < groups.size();)
+      ChunkDictionaryCodes(c, *groups[g]->columns[c.column], all.data() + start[g], remap);
   };
   const size_t nthreads = std::min<size_t>(groups.size(), std::max(1u, std::thread::hardware_concurrency()));
   std::vector<std::thread> pool;
@@ -487,8 +489,23 @@ size_t ColumnCache::EnsureResident(CachedColumn& c, GpuContext& ctx) {
     raw_bytes = RawStrings(c, *snap);
     items.push_back({raw_bytes.size(), raw_bytes.data(), nullptr});
   } else if (c.type.id == TypeId::Varchar) {
-    codes = DictionaryCodes(c, *snap);
-    items.push_back({codes.size() * 4, codes.data(), nullptr});
+    // A row group's codes are written straight into the staging buffer where they fit
+    // (no column-sized array filled first and copied again); the chunks are loaded.
+    bool per_group = true;
+    for (auto& rg : groups) per_group = per_group && (size_t)rg->columns[c.column]->count * 4 <= StagedUploader::SlotBytes();
+    if (per_group) {
+      for (auto& rg : groups) {
+        const ColumnChunk* ch = rg->columns[c.column].get();
+        items.push_back({(size_t)ch->count * 4, nullptr, [ch, &c](void* out) {
+                           thread_local std::vector<int32_t> remap;
+                           ch->EnsureVerified();
+                           ChunkDictionaryCodes(c, *ch, static_cast<int32_t*>(out), remap);
+                         }});
+      }
+    } else {
+      codes = DictionaryCodes(c, *snap);
+      items.push_back({codes.size() * 4, codes.data(), nullptr});
+    }
   } else if (UploadEncoded(c, *snap, ctx, buf, &moved)) {
     items.clear();
   } else {
