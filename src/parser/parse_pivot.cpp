@@ -20,7 +20,7 @@ constexpr int kAboveIn = 7;
 bool Parser::AtPivotSuffix() const {
   if (AtKw("pivot")) return IsOp(Peek(), "(");
   if (AtKw("unpivot"))
-    return IsOp(Peek(), "(") || ((IsKw(Peek(), "include") || IsKw(Peek(), "exclude")) && IsKw(Peek(2), "nulls"));
+    return IsOp(Peek(), "(") || IsKw(Peek(), "include") || IsKw(Peek(), "exclude");
   return false;
 }
 
