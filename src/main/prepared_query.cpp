@@ -38,7 +38,7 @@ PreparedQuery Prepare(Database& db, const ast::SelectStmt& select, Target target
   binder.SetTableOverrides(overrides);
   binder.SetFileThreads(db.threads());
   q.bound = binder.BindSelect(select);
-  q.cacheable = !binder.reads_files() && !binder.reads_clock() && !binder.draws_random();
+  q.cacheable = !binder.reads_files() && !binder.reads_clock() && !binder.draws_random() && !binder.reads_data();
   // Some plans are for the CPU only (Optimize's for_cpu).
   const bool gpu = target == Target::Gpu || (target == Target::Session && gpu::UseGpu(db.settings().device));
   q.bound.plan = Optimize(std::move(q.bound.plan), /*for_cpu=*/!gpu);

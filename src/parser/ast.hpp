@@ -139,7 +139,52 @@ struct SampleSpec {
 
 // Summarize: SUMMARIZE name | SUMMARIZE query (parse_summarize.cpp), DuckDB's statistics of
 // each column (planner/bind_summarize.cpp).
-enum class TableRefKind { Base, Join, Subquery, Describe, ShowTables, TableFunction, Summarize };
+// Pivot: PIVOT / UNPIVOT, as a statement or after a FROM item (parse_pivot.cpp); the binder
+// rewrites it into a query over the pivoted item (planner/bind_pivot.cpp).
+enum class TableRefKind { Base, Join, Subquery, Describe, ShowTables, TableFunction, Summarize, Pivot };
+
+// PIVOT's and UNPIVOT's parts (parse_pivot.cpp). Every expression is kept parsed (for its
+// column references) and as its source text (the binder writes the rewrite in SQL).
+struct PivotValue {  // a value of a PIVOT ... IN list
+  std::string text;   // the expression as written; a bare name (`IN (x, y)`) is its spelling
+  bool name = false;  // a bare name: the value is the name as a string (as DuckDB reads it)
+  std::string alias;  // IN (v AS alias): the column's name
+  SourcePos pos;
+};
+struct PivotOn {  // PIVOT ... ON expr [IN (values)]
+  ExprPtr expr;
+  std::string text;
+  bool has_in = false;  // without IN the binder finds the expression's distinct values
+  std::vector<PivotValue> in;
+  SourcePos pos;
+};
+struct PivotAggregate {  // USING agg [AS alias]
+  ExprPtr expr;
+  std::string text;
+  std::string alias;
+  SourcePos pos;
+};
+struct UnpivotEntry {  // UNPIVOT ... ON col | (c1, c2) [AS alias] | * | COLUMNS(...)
+  std::vector<std::string> columns;
+  std::string alias;  // the name column's value ("" : the column's name)
+  ExprPtr star;       // `*` / COLUMNS(...) instead of columns
+  SourcePos pos;
+};
+struct PivotSpec {
+  bool unpivot = false;
+  std::string source;  // the pivoted FROM item's text (a table, a query in parentheses, ...)
+  SourcePos source_pos;
+  // PIVOT: ON, USING (none: count(*)), GROUP BY (none: every column not in ON or USING).
+  std::vector<PivotOn> on;
+  std::vector<PivotAggregate> aggregates;
+  std::vector<PivotAggregate> group_by;  // (alias unused)
+  bool has_group_by = false;
+  // UNPIVOT: the columns unpivoted, INTO NAME name VALUE value [, value2 ...], INCLUDE NULLS.
+  std::vector<UnpivotEntry> entries;
+  std::string name_column = "name";
+  std::vector<std::string> value_columns = {"value"};
+  bool include_nulls = false;
+};
 enum class JoinType { Inner, Left, Right, Full, Cross };
 
 struct TableRef {
@@ -169,6 +214,8 @@ struct TableRef {
   std::optional<SampleSpec> sample;
   // Summarize of a query: the query's text as written.
   std::string query_text;
+  // Pivot: what to pivot or unpivot.
+  std::unique_ptr<PivotSpec> pivot;
   explicit TableRef(TableRefKind k, SourcePos p = {}) : kind(k), pos(p) {}
 };
 using TableRefPtr = std::unique_ptr<TableRef>;

@@ -46,6 +46,7 @@ std::unique_ptr<SelectStmt> Parser::ParseSetOperand() {
   if (AtKw("select") || AtKw("from")) return ParseSelectCore();
   if (AtKw("values")) return ParseValues();
   if (StartsSummarize(0)) return ParseSummarize();
+  if (StartsPivot(0)) return ParsePivotStatement();
   SyntaxError(Cur());
 }
 
@@ -308,7 +309,9 @@ SelectItem Parser::ParseSelectItem() {
 //                 | CROSS JOIN table_primary }
 TableRefPtr Parser::ParseFromItem(int* height) {
   int lh = 0;
+  size_t begin = Cur().begin;
   TableRefPtr left = ParseTablePrimary(&lh);
+  while (AtPivotSuffix()) left = ParsePivotSuffix(std::move(left), begin);
   for (;;) {
     JoinType jt;
     bool natural = AcceptKw("natural");
@@ -331,7 +334,9 @@ TableRefPtr Parser::ParseFromItem(int* height) {
       break;
     }
     int rh = 0;
+    begin = Cur().begin;
     TableRefPtr right = ParseTablePrimary(&rh);
+    while (AtPivotSuffix()) right = ParsePivotSuffix(std::move(right), begin);
     auto j = std::make_unique<TableRef>(TableRefKind::Join, left->pos);
     j->join_type = jt;
     j->natural = natural;
@@ -514,7 +519,7 @@ TableRefPtr Parser::SubqueryRef(std::unique_ptr<SelectStmt> q, SourcePos pos, in
 void Parser::ParseTableAlias(TableRef& t) {
   if (AcceptKw("as")) {
     t.alias = ParseIdent();
-  } else if (IsIdentToken(Cur()) && !AtKw("tablesample")) {
+  } else if (IsIdentToken(Cur()) && !AtKw("tablesample") && !AtPivotSuffix()) {
     t.alias = Spelling(Cur());
     Next();
   } else {

@@ -79,7 +79,15 @@ class Parser {
   bool StartsQuery(size_t k) const {
     const Token& t = Peek(k);
     return IsKw(t, "select") || IsKw(t, "with") || IsKw(t, "from") ||
-           (IsKw(t, "values") && IsOp(Peek(k + 1), "(")) || StartsSummarize(k);
+           (IsKw(t, "values") && IsOp(Peek(k + 1), "(")) || StartsSummarize(k) || StartsPivot(k);
+  }
+  // PIVOT | UNPIVOT (or DuckDB's PIVOT_WIDER | PIVOT_LONGER) name-or-query, k tokens ahead.
+  bool StartsPivot(size_t k) const {
+    const Token& t = Peek(k);
+    if (!IsKw(t, "pivot") && !IsKw(t, "unpivot") && !IsKw(t, "pivot_wider") && !IsKw(t, "pivot_longer"))
+      return false;
+    const Token& n = Peek(k + 1);
+    return IsIdentToken(n) || IsOp(n, "(") || n.kind == TokenKind::String;
   }
   // SUMMARIZE name | SUMMARIZE query (parse_summarize.cpp), k tokens ahead.
   bool StartsSummarize(size_t k) const {
@@ -179,6 +187,15 @@ class Parser {
   void ParseStarModifiers(Expr& star);  // parse_star.cpp: EXCLUDE (...) REPLACE (...)
   ExprPtr ParseColumnsStar(SourcePos pos);  // parse_star.cpp: COLUMNS(...) after its name
   std::unique_ptr<SelectStmt> ParseSummarize();  // parse_summarize.cpp
+  // parse_pivot.cpp: PIVOT / UNPIVOT statements (query nodes: SELECT * FROM the pivot) and
+  // the SQL standard's `item PIVOT (...)` / `item UNPIVOT [INCLUDE NULLS] (...)` in FROM
+  // (`source_begin`: the item's first byte, for its text).
+  std::unique_ptr<SelectStmt> ParsePivotStatement();
+  bool AtPivotSuffix() const;
+  TableRefPtr ParsePivotSuffix(TableRefPtr source, size_t source_begin);
+  void ParsePivotIn(PivotOn& on);
+  void ParseUnpivotEntry(PivotSpec& spec, bool standard);
+  std::string ParsePivotAlias(bool strings);
   // parse_sample.cpp: the sample after USING SAMPLE or TABLESAMPLE; TABLESAMPLE after a FROM
   // item (none: nothing read).
   SampleSpec ParseSampleSpec(SourcePos pos);

@@ -217,6 +217,7 @@ LogicalOpPtr Binder::BindFromItem(const ast::TableRef& ref, Scope& scope) {
     case ast::TableRefKind::ShowTables: return BindSystemTable(ref, scope);
     case ast::TableRefKind::TableFunction: return BindTableFunction(ref, scope);
     case ast::TableRefKind::Summarize: return BindSummarize(ref, scope);
+    case ast::TableRefKind::Pivot: return BindPivot(ref, scope);
     case ast::TableRefKind::Subquery:
       if (ref.lateral) return BindLateral(ref, scope);
       return BindSubqueryRef(*ref.subquery, ref.alias, ref.column_aliases, ref.pos, scope, true, true);

@@ -41,6 +41,9 @@ class Binder {
   // Whether it samples rows without a seed (USING SAMPLE, TABLESAMPLE): its plan holds a
   // seed drawn now, so it must not be cached either.
   bool draws_random() const { return draws_random_; }
+  // Whether binding ran a query over the data (PIVOT without IN: the columns are the
+  // values found): its plan must not be cached either.
+  bool reads_data() const { return reads_data_; }
 
   // Shared typing rules (also used by the optimizer's constant folding).
   static Type CommonType(const Type& a, const Type& b, SourcePos pos = {});
@@ -215,6 +218,19 @@ class Binder {
   LogicalOpPtr BindSystemTable(const ast::TableRef& ref, Scope& scope);
   // SUMMARIZE name | query: DuckDB's statistics of each column (bind_summarize.cpp).
   LogicalOpPtr BindSummarize(const ast::TableRef& ref, Scope& scope);
+  // PIVOT / UNPIVOT (bind_pivot.cpp): rewritten into a query written in SQL over the
+  // pivoted item's text (UnpivotQuery, PivotQuery: the query, and per aggregate column
+  // the condition its aggregates are filtered by), bound in the item's place.
+  LogicalOpPtr BindPivot(const ast::TableRef& ref, Scope& scope);
+  std::string UnpivotQuery(const ast::TableRef& ref);
+  std::string PivotQuery(const ast::TableRef& ref, std::vector<std::string>& conditions);
+  // A query written in SQL bound on its own (not seeing enclosing queries); and bound,
+  // planned for the CPU and run now (its rows). Errors are reported at pivot_pos_.
+  BoundQuery BindQueryText(const std::string& sql);
+  std::vector<std::vector<Value>> RunQueryText(const std::string& sql);
+  const char* pivot_what_ = "PIVOT";
+  SourcePos pivot_pos_;
+  bool reads_data_ = false;
   struct RelationColumn {
     std::string name;
     Type type;

@@ -396,6 +396,48 @@ TEST(select_clauses) {
   CHECK_EQ(q5->select_list[1].alias, std::string("B"));
 }
 
+// PIVOT / UNPIVOT statements and FROM clauses (parse_pivot.cpp).
+TEST(pivot_unpivot) {
+  Q p = Sel("PIVOT cities ON year IN (2000 AS y0, x), country USING sum(pop) AS s, max(pop) GROUP BY name ORDER BY name");
+  const TableRef& pr = *p->from[0];
+  CHECK(pr.kind == TableRefKind::Pivot && pr.pivot && !pr.pivot->unpivot);
+  CHECK_EQ(pr.pivot->source, std::string("cities"));
+  CHECK_EQ(pr.pivot->on.size(), (size_t)2);
+  CHECK(pr.pivot->on[0].has_in && !pr.pivot->on[1].has_in);
+  CHECK_EQ(pr.pivot->on[0].in[0].text, std::string("2000"));
+  CHECK_EQ(pr.pivot->on[0].in[0].alias, std::string("y0"));
+  CHECK(pr.pivot->on[0].in[1].name && pr.pivot->on[0].in[1].text == "x");
+  CHECK_EQ(pr.pivot->aggregates.size(), (size_t)2);
+  CHECK_EQ(pr.pivot->aggregates[0].alias, std::string("s"));
+  CHECK_EQ(pr.pivot->aggregates[1].text, std::string("max(pop)"));
+  CHECK(pr.pivot->has_group_by && pr.pivot->group_by.size() == 1);
+  CHECK_EQ(p->order_by.size(), (size_t)1);
+  Q f = Sel("SELECT * FROM t AS a PIVOT (sum(x) FOR c || 'z' IN ('1', '2') GROUP BY g) AS p(q, r)");
+  CHECK(f->from[0]->kind == TableRefKind::Pivot && f->from[0]->alias == "p");
+  CHECK_EQ(f->from[0]->pivot->source, std::string("t AS a"));
+  CHECK_EQ(f->from[0]->pivot->on[0].text, std::string("c || 'z'"));
+  CHECK_EQ(f->from[0]->column_aliases.size(), (size_t)2);
+  Q u = Sel("UNPIVOT (SELECT * FROM t) ON a, (b, c) AS bc, COLUMNS('x.*') INTO NAME k VALUE v1, v2");
+  const PivotSpec& us = *u->from[0]->pivot;
+  CHECK(us.unpivot && us.entries.size() == 3);
+  CHECK_EQ(us.entries[1].alias, std::string("bc"));
+  CHECK(us.entries[2].star && us.entries[2].star->columns_regex);
+  CHECK_EQ(us.name_column, std::string("k"));
+  CHECK_EQ(us.value_columns.size(), (size_t)2);
+  Q s = Sel("FROM t UNPIVOT INCLUDE NULLS (v FOR k IN (a AS 'first', b)) u");
+  CHECK(s->from[0]->pivot->include_nulls && s->from[0]->alias == "u");
+  CHECK_EQ(s->from[0]->pivot->entries[0].alias, std::string("first"));
+  Q n = Sel("SELECT * FROM pivot, unpivot AS x");  // still names
+  CHECK_EQ(n->from[0]->name, std::string("pivot"));
+  ExpectError("PIVOT t USING sum(x)", 1, 9, "expected ON");
+  ExpectError("PIVOT t ON a IN 1", 1, 17, "expected \"(\"");
+  ExpectError("FROM t PIVOT (sum(a) FOR c)", 1, 27, "expected IN");
+  ExpectError("FROM t UNPIVOT (v FOR k IN a)", 1, 28, "expected \"(\"");
+  ExpectError("UNPIVOT t ON a + 1", 1, 14, "UNPIVOT expects column names");
+  ExpectError("UNPIVOT t ON a INTO NAME k", 1, 27, "expected VALUE");
+  ExpectError("FROM t UNPIVOT INCLUDE (v FOR k IN (a))", 1, 24, "expected NULLS");
+}
+
 // COLUMNS(...) stars (parse_star.cpp), USING SAMPLE / TABLESAMPLE (parse_sample.cpp) and
 // SUMMARIZE (parse_summarize.cpp).
 TEST(columns_sample_summarize) {
