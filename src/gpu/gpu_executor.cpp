@@ -105,6 +105,7 @@ std::optional<TopNHint> FindTopN(const ir::Query& query, const PipelineProgram& 
     if (a >= agg->aggs.size()) return std::nullopt;
     const std::string& name = agg->aggs[a]->name;
     const int w = prog.agg_word[a];
+    if (name != "count" && prog.agg_count_word[a]) return std::nullopt;  // NULL where no row qualified
     h.word = w;
     if (name == "count" || name == "count_star") h.kind = 1;
     else if ((name == "min" || name == "max") && (prog.words[w] == AggWord::Min || prog.words[w] == AggWord::Max)) h.kind = 1;
@@ -855,16 +856,18 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
         double dsum = 0;
         Value ext;
         const Value* extp = nullptr;
-        if (agg.aggs[a]->name == "count" && w != 0) {  // COUNT of a left join's build column: its own sum
+        if (agg.aggs[a]->name == "count" && w != 0) {  // COUNT of a left join's build column, or conditional: its own sum
           table->SetState(a, gids[r], (int64_t)st[w], 0, 0, nullptr);
           continue;
         }
+        // A conditional aggregate's own row count (NULL where 0).
+        const int64_t taken = prog.agg_count_word[a] ? (int64_t)st[prog.agg_count_word[a]] : count;
         switch (prog.words[w]) {
           case AggWord::SumLo: isum = (int128_t)(((unsigned __int128)st[w + 1] << 64) | st[w]); break;
           case AggWord::SumF64: std::memcpy(&dsum, &st[w], 8); break;
           case AggWord::Min:
           case AggWord::Max:
-            if (count) {
+            if (taken) {
               ext = in.id == TypeId::Decimal ? Value::Decimal((int64_t)st[w], in.precision, in.scale)
                   : in.id == TypeId::Integer ? Value::Integer((int32_t)(int64_t)st[w])
                   : in.id == TypeId::Date    ? Value::Date((int32_t)(int64_t)st[w])
@@ -874,7 +877,7 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
             break;
           default: break;
         }
-        table->SetState(a, gids[r], count, isum, dsum, extp);
+        table->SetState(a, gids[r], taken, isum, dsum, extp);
       }
     }
   }

@@ -634,6 +634,8 @@ std::string Generator::AggValue(const Col& c) {
   const std::string count = "(long long)" + GroupWord(0);
   if (a.name == "count" && w != 0) return "(long long)" + GroupWord(w);  // COUNT of a left join's build column
   if (a.name == "count" || a.name == "count_star") return count;
+  if (!agg.agg_count_word.empty() && agg.agg_count_word[c.agg_col])
+    throw NotOnGpu(a.ToString() + " read on the GPU: NULL where no row qualified (not on the GPU yet)");
   const std::string ct = DeviceCType(a.type);
   switch (agg.words[w]) {
     case AggWord::SumLo: {
@@ -1424,8 +1426,22 @@ void Generator::BuildSink(const ir::Sink& j) {
 }
 
 // The value a 128-bit SUM state adds: 64-bit inputs widened, 128-bit ones as they are.
+// A sum entry's value as a 128-bit addend (agg null: a count of rows taken, 0 or 1).
 static std::string SumValue(const BoundExpr* agg, const std::string& v) {
-  return DeviceCType(agg->children[0]->type) == "__int128" ? "tsr_i128(" + v + ")" : "tsr_i128((long long)" + v + ")";
+  return agg && DeviceCType(agg->children[0]->type) == "__int128" ? "tsr_i128(" + v + ")" : "tsr_i128((long long)" + v + ")";
+}
+
+// An aggregate's argument CASE WHEN c THEN x END (ELSE NULL; FILTER (WHERE c) is bound so):
+// the aggregate takes x on the rows where c holds, and is NULL where none did.
+static bool ConditionalArgument(const BoundExpr& e, const BoundExpr** cond, const BoundExpr** then) {
+  if (e.kind != BExpr::Case || e.children.size() != 3) return false;
+  const BoundExpr& els = *e.children[2];
+  const BoundExpr& thn = *e.children[1];
+  if (els.kind != BExpr::Constant || !els.value.is_null()) return false;
+  if (thn.kind == BExpr::Constant && thn.value.is_null()) return false;
+  *cond = e.children[0].get();
+  *then = &thn;
+  return true;
 }
 
 void Generator::AggregateSink(const ir::Sink& a) {
@@ -1485,23 +1501,78 @@ void Generator::AggregateSink(const ir::Sink& a) {
   } else {
     prog_.slots = packed;
   }
-  // State words: count, then each aggregate.
+  // State words: count, then each aggregate, then the row counts of conditional ones.
   prog_.words = {AggWord::Count};
+  prog_.agg_count_word.assign(a.aggs.size(), 0);
+  // Update entries: one per aggregate (values[k], words from entry_word[k]; empty: the
+  // group's row count serves), then one per conditional aggregate counting its rows
+  // (entry_agg null: an int, 0 or 1).
   std::vector<std::string> values;
+  std::vector<int> entry_word;
+  std::vector<const BoundExpr*> entry_agg;
+  std::vector<std::string> counted;  // conditions of the conditional aggregates, in order
   // Sums of 32-bit values, each row seen once, fewer than 2^32 rows: a group's sum stays
   // below 2^63 in magnitude, so the low word, added to modulo 2^64 by a fire-and-forget
   // atomic, holds it exactly (atomic_add_i128 waits for the old value to carry). Non-negative
   // values never carry; others leave the high word to tsr_sign_extend_sums.
-  std::vector<bool> sum32(a.aggs.size(), false), sum_nonneg(a.aggs.size(), false);
+  std::vector<bool> sum32(2 * a.aggs.size(), false), sum_nonneg(2 * a.aggs.size(), false);
   const bool rows_bounded = loop_ends_.empty() && prog_.rows > 0 && prog_.rows < (1ull << 32);
-  for (const BoundExpr* ag : a.aggs) {
+  for (size_t ai = 0; ai < a.aggs.size(); ai++) {
+    const BoundExpr* ag = a.aggs[ai];
     const std::string& n = ag->name;  // GpuSupport: COUNT, SUM, AVG, MIN, MAX without DISTINCT
     const BoundExpr* arg = ag->children.empty() ? nullptr : ag->children[0].get();
+    entry_agg.push_back(ag);
+    const BoundExpr *cond_e = nullptr, *then_e = nullptr;
+    if (arg && ConditionalArgument(*arg, &cond_e, &then_e)) {
+      const std::string cond = Expr(*cond_e, L);
+      if (n == "count") {
+        // COUNT(CASE WHEN c THEN x END): the rows where c holds (x is never NULL here), summed
+        // into a state of their own.
+        const std::string x = Expr(*then_e, L);
+        prog_.agg_word.push_back((int)prog_.words.size());
+        entry_word.push_back((int)prog_.words.size());
+        prog_.words.push_back(AggWord::SumLo);
+        prog_.words.push_back(AggWord::SumHi);
+        sum32[values.size()] = rows_bounded;
+        sum_nonneg[values.size()] = true;
+        values.push_back("((" + cond + ") ? ((void)(" + x + "), 1) : 0)");
+        continue;
+      }
+      const Type& in = arg->type;
+      std::string v = Expr(*then_e, L);
+      if (DeviceCType(in) == "__int128")
+        v = "tsr_fit64(" + v + ", err, " +
+            std::to_string(Error(n + " over a " + in.ToString() + " value beyond 64 bits (not on the GPU yet)", true)) + ")";
+      prog_.agg_word.push_back((int)prog_.words.size());
+      entry_word.push_back((int)prog_.words.size());
+      if (n == "sum" || n == "avg") {
+        if (in.id == TypeId::Double) {
+          prog_.words.push_back(AggWord::SumF64);
+          values.push_back("((" + cond + ") ? (double)(" + v + ") : -0.0)");  // -0.0: x + -0.0 == x for every x
+        } else {
+          prog_.words.push_back(AggWord::SumLo);
+          prog_.words.push_back(AggWord::SumHi);
+          const ColumnDomain d = Domain(*then_e, L);
+          sum32[values.size()] = rows_bounded && DeviceCType(in) == "int";
+          sum_nonneg[values.size()] = d.has_range && d.lo >= 0;
+          values.push_back("((" + cond + ") ? (" + v + ") : 0)");
+        }
+      } else {
+        const bool mn = n == "min";
+        prog_.words.push_back(mn ? AggWord::Min : AggWord::Max);
+        values.push_back("((" + cond + ") ? (long long)(" + v + ") : " +
+                         (mn ? "0x7fffffffffffffffLL" : "(-0x7fffffffffffffffLL - 1)") + ")");
+      }
+      counted.push_back(cond);
+      prog_.agg_count_word[ai] = -(int)counted.size();  // its count's word, once placed
+      continue;
+    }
     if (n == "count" && arg->kind == BExpr::Column && layers_[L][arg->index].nullable) {
       // COUNT of a left join's build column: the rows that found a build row, summed into
       // a state of their own.
       const Col& c = layers_[L][arg->index];
       prog_.agg_word.push_back((int)prog_.words.size());
+      entry_word.push_back((int)prog_.words.size());
       prog_.words.push_back(AggWord::SumLo);
       prog_.words.push_back(AggWord::SumHi);
       values.push_back("(" + probes_[c.probe].slot_var + "[i] >= 0 ? 1LL : 0LL)");
@@ -1515,10 +1586,12 @@ void Generator::AggregateSink(const ir::Sink& a) {
         if (ag->children[0]->kind != BExpr::Column && ag->children[0]->kind != BExpr::Constant) ForItems("(void)(" + x + ");");
       }
       prog_.agg_word.push_back(0);                  // the group's row count
+      entry_word.push_back(0);
       values.push_back("");
       continue;
     }
     prog_.agg_word.push_back((int)prog_.words.size());
+    entry_word.push_back((int)prog_.words.size());
     const Type& in = ag->children[0]->type;
     std::string v = Expr(*ag->children[0], L);
     if (n == "sum" || n == "avg") {
@@ -1546,6 +1619,19 @@ void Generator::AggregateSink(const ir::Sink& a) {
     }
     values.push_back(v);
   }
+  // The conditional aggregates' row counts.
+  for (size_t ai = 0; ai < a.aggs.size(); ai++) {
+    if (prog_.agg_count_word[ai] >= 0) continue;
+    const std::string& cond = counted[(size_t)(-prog_.agg_count_word[ai] - 1)];
+    prog_.agg_count_word[ai] = (int)prog_.words.size();
+    entry_word.push_back((int)prog_.words.size());
+    entry_agg.push_back(nullptr);
+    prog_.words.push_back(AggWord::SumLo);
+    prog_.words.push_back(AggWord::SumHi);
+    sum32[values.size()] = rows_bounded;
+    sum_nonneg[values.size()] = true;
+    values.push_back("((" + cond + ") ? 1 : 0)");
+  }
   if (prog_.hashed && K == 1) prog_.words.push_back(AggWord::Key);
   if (K > 1) {
     for (int j = 0; j < K; j++) prog_.words.push_back(AggWord::KeyWord);
@@ -1555,9 +1641,9 @@ void Generator::AggregateSink(const ir::Sink& a) {
   if (W > 32) throw NotOnGpu("more than 32 aggregation state words (aggregates and key words)");
   auto update = [&](const std::string& st) {
     std::string s = "atomicAdd(" + st + ", 1ull);";
-    for (size_t k = 0; k < a.aggs.size(); k++) {
+    for (size_t k = 0; k < values.size(); k++) {
       if (values[k].empty()) continue;
-      int w = prog_.agg_word[k];
+      int w = entry_word[k];
       std::string at = st + " + " + std::to_string(w);
       switch (prog_.words[w]) {
         case AggWord::SumLo:
@@ -1565,7 +1651,7 @@ void Generator::AggregateSink(const ir::Sink& a) {
             s += " atomicAdd(" + at + ", (u64)(long long)" + values[k] + ");";
             if (!sum_nonneg[k]) prog_.sign_extend_words |= 1u << w;
           } else {
-            s += " atomic_add_i128(" + at + ", " + SumValue(a.aggs[k], values[k]) + ");";
+            s += " atomic_add_i128(" + at + ", " + SumValue(entry_agg[k], values[k]) + ");";
           }
           break;
         case AggWord::SumF64: s += " atomic_add_f64(" + at + ", (double)" + values[k] + ");"; break;
@@ -1583,14 +1669,14 @@ void Generator::AggregateSink(const ir::Sink& a) {
     std::string add = "acc_count++;";
     epilogue_ += "  acc_count = BlockReduce<BT>(acc_count, SumU64());\n";
     std::string flush = "atomicAdd(state, acc_count);";
-    for (size_t k = 0; k < a.aggs.size(); k++) {
+    for (size_t k = 0; k < values.size(); k++) {
       if (values[k].empty()) continue;
-      int w = prog_.agg_word[k];
+      int w = entry_word[k];
       std::string acc = "acc" + std::to_string(k), at = "state + " + std::to_string(w);
       switch (prog_.words[w]) {
         case AggWord::SumLo:
-          if (DeviceCType(a.aggs[k]->children[0]->type) == "int" && loop_ends_.empty() && prog_.rows > 0 &&
-              prog_.rows < (1ull << 32)) {
+          if ((!entry_agg[k] || DeviceCType(entry_agg[k]->children[0]->type) == "int") && loop_ends_.empty() &&
+              prog_.rows > 0 && prog_.rows < (1ull << 32)) {
             // 32-bit values, each row seen once, fewer than 2^32 rows: a thread's sum stays
             // below 2^63 in magnitude, so it adds in 64 bits and widens once at the end.
             prologue_ += "  long long " + acc + "_64 = 0;\n";
@@ -1598,7 +1684,7 @@ void Generator::AggregateSink(const ir::Sink& a) {
             epilogue_ += "  I128 " + acc + " = BlockReduce<BT>(tsr_i128(" + acc + "_64), SumI128());\n";
           } else {
             prologue_ += "  I128 " + acc + " = {0ull, 0ll};\n";
-            add += " i128_add(" + acc + ", " + SumValue(a.aggs[k], values[k]) + ");";
+            add += " i128_add(" + acc + ", " + SumValue(entry_agg[k], values[k]) + ");";
             epilogue_ += "  " + acc + " = BlockReduce<BT>(" + acc + ", SumI128());\n";
           }
           flush += " atomic_add_i128(" + at + ", " + acc + ");";
@@ -1687,13 +1773,13 @@ void Generator::AggregateSink(const ir::Sink& a) {
                          "      const bool mine = sel[i] && g == lead;\n      const unsigned peers = __ballot_sync(0xffffffffu, mine);\n"
                          "      u64* st = sh + lead * " + W_s + ";\n      const bool lane0 = (threadIdx.x & 31) == 0;\n"
                          "      if (lane0) atomicAdd(st, (u64)__popc(peers));\n";
-    for (size_t k = 0; k < a.aggs.size(); k++) {
+    for (size_t k = 0; k < values.size(); k++) {
       if (values[k].empty()) continue;
-      const int w = prog_.agg_word[k];
+      const int w = entry_word[k];
       const std::string at = "st + " + std::to_string(w), x = "x" + std::to_string(k);
       switch (prog_.words[w]) {
         case AggWord::SumLo:
-          w_body += "      { I128 " + x + " = {0ull, 0ll}; if (mine) " + x + " = " + SumValue(a.aggs[k], values[k]) + "; " + x +
+          w_body += "      { I128 " + x + " = {0ull, 0ll}; if (mine) " + x + " = " + SumValue(entry_agg[k], values[k]) + "; " + x +
                     " = WarpReduce(" + x + ", SumI128()); if (lane0) atomic_add_i128(" + at + ", " + x + "); }\n";
           break;
         case AggWord::SumF64:

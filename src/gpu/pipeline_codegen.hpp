@@ -228,6 +228,10 @@ struct PipelineProgram {
     return key_words == 1 ? row[W - 1] - 1 : row[W - 1 - key_words + j];
   }
   std::vector<int> agg_word;   // aggregate -> its first word
+  // aggregate -> the word counting the rows it took, for a conditional aggregate (its
+  // argument CASE WHEN c THEN x END, as FILTER (WHERE c) is bound): its result is NULL
+  // where that count is 0; 0 for the others (the group's row count).
+  std::vector<int> agg_count_word;
   bool shared_state = false;   // per-block table in shared memory
   std::optional<TopNHint> top_n;
   DeviceBuffer state;
