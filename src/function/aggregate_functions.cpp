@@ -2,6 +2,7 @@
 // (execution/operators/hash_aggregate.cpp on the CPU, the GPU generator's state words).
 #include "execution/expression_executor.hpp"
 #include "function/function_registry.hpp"
+#include "function/scalar_function_sets.hpp"
 #include "planner/binder.hpp"
 #include "planner/binder_internal.hpp"
 
@@ -158,10 +159,7 @@ Type BindBitwise(ScalarCall& c) {
   Arity(c, 1, 1);
   if (c.args[0]->type.id == TypeId::Null) c.args[0] = MakeCast(std::move(c.args[0]), Type::BigInt());
   const Type& t = c.args[0]->type;
-  if (t.id != TypeId::Integer && t.id != TypeId::BigInt)
-    throw TypeError("no function matches " + std::string(c.written) + "(" + t.ToString() +
-                        "): it takes INTEGER or BIGINT arguments (add an explicit cast)",
-                    c.pos);
+  NeedIntegerArg(c, t, "it takes INTEGER or BIGINT arguments (add an explicit cast)");
   return t;
 }
 

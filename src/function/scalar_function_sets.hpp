@@ -46,6 +46,10 @@ void ExpectScalarArgs(const ScalarCall& c, size_t lo, size_t hi);
 // The first argument must be numeric (a NULL literal is read as DOUBLE); the binder's Type
 // error otherwise (scalar_functions_numeric.cpp).
 void NeedNumeric(ScalarCall& c);
+// An argument of a function that takes only INTEGER or BIGINT (a NULL literal too): the
+// binder's Type error "no function matches <name>(<shown>): <why>" otherwise, `shown` the
+// argument's type unless given (scalar_functions_numeric.cpp).
+void NeedIntegerArg(const ScalarCall& c, const Type& t, std::string_view why, const std::string& shown = "");
 
 // A bind hook for `n` arguments coerced to the types `In...`, with result type `Out`.
 template <Type (*Out)(), Type (*... In)()>

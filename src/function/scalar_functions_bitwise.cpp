@@ -21,13 +21,8 @@ Type BindIntegers(ScalarCall& c, size_t n) {
   ExpectScalarArgs(c, n, n);
   Type t = Type::Integer();
   for (auto& a : c.args) {
-    const TypeId id = a->type.id;
-    if (id == TypeId::BigInt) t = Type::BigInt();
-    else if (id != TypeId::Integer && id != TypeId::Null)
-      throw UserError(ErrorKind::Type,
-                      "no function matches " + std::string(c.written) + "(" + a->type.ToString() +
-                          "): bitwise operations take INTEGER or BIGINT arguments (add an explicit cast)",
-                      c.pos);
+    NeedIntegerArg(c, a->type, "bitwise operations take INTEGER or BIGINT arguments (add an explicit cast)");
+    if (a->type.id == TypeId::BigInt) t = Type::BigInt();
   }
   for (auto& a : c.args) a = Binder::Coerce(std::move(a), t, c.pos);
   return t;

@@ -20,6 +20,14 @@ void NeedNumeric(ScalarCall& c) {
     throw UserError(ErrorKind::Type, std::string(c.written) + "() needs a numeric argument", c.pos);
 }
 
+void NeedIntegerArg(const ScalarCall& c, const Type& t, std::string_view why, const std::string& shown) {
+  if (t.id == TypeId::Integer || t.id == TypeId::BigInt || t.id == TypeId::Null) return;
+  throw UserError(ErrorKind::Type,
+                  "no function matches " + std::string(c.written) + "(" + (shown.empty() ? t.ToString() : shown) + "): " +
+                      std::string(why),
+                  c.pos);
+}
+
 namespace {
 
 Type BindRound(ScalarCall& c) {
@@ -190,12 +198,7 @@ void NullIfCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
 Type BindGcd(ScalarCall& c) {
   ExpectScalarArgs(c, 2, 2);
   for (auto& a : c.args) {
-    const TypeId id = a->type.id;
-    if (id != TypeId::Integer && id != TypeId::BigInt && id != TypeId::Null)
-      throw UserError(ErrorKind::Type,
-                      "no function matches " + std::string(c.written) + "(" + a->type.ToString() +
-                          "): it takes INTEGER or BIGINT arguments (add an explicit cast)",
-                      c.pos);
+    NeedIntegerArg(c, a->type, "it takes INTEGER or BIGINT arguments (add an explicit cast)");
     a = Binder::Coerce(std::move(a), Type::BigInt(), c.pos);
   }
   return Type::BigInt();

@@ -223,12 +223,7 @@ Type BindSubscript(ScalarCall& c) {
   ExpectScalarArgs(c, 2, 3);
   c.args[0] = Binder::Coerce(std::move(c.args[0]), Type::Varchar(), c.pos);
   for (size_t k = 1; k < c.args.size(); k++) {
-    const TypeId id = c.args[k]->type.id;
-    if (id != TypeId::Integer && id != TypeId::BigInt && id != TypeId::Null)
-      throw UserError(ErrorKind::Type,
-                      "no function matches " + std::string(c.written) + "(VARCHAR, " + c.args[k]->type.ToString() +
-                          "): string positions are INTEGER or BIGINT",
-                      c.pos);
+    NeedIntegerArg(c, c.args[k]->type, "string positions are INTEGER or BIGINT", "VARCHAR, " + c.args[k]->type.ToString());
     c.args[k] = Binder::Coerce(std::move(c.args[k]), Type::BigInt(), c.pos);
   }
   return Type::Varchar();
