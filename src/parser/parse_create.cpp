@@ -5,6 +5,17 @@
 
 namespace tessera::parser_internal {
 
+// IF NOT EXISTS after CREATE [OR REPLACE] ... (true when there), refused beside OR REPLACE.
+bool Parser::ParseIfNotExists(bool or_replace) {
+  if (!AtKw("if")) return false;
+  if (or_replace)
+    throw UserError(ErrorKind::Syntax, "CREATE OR REPLACE and IF NOT EXISTS cannot be used together", Cur().pos);
+  Next();
+  ExpectKw("not");
+  ExpectKw("exists");
+  return true;
+}
+
 StatementPtr Parser::ParseCreate() {
   Next();  // CREATE
   bool or_replace = false;
@@ -21,14 +32,7 @@ StatementPtr Parser::ParseCreate() {
   auto st = std::make_unique<CreateTableStatement>();
   st->or_replace = or_replace;
   st->temporary = temporary;
-  if (AtKw("if")) {
-    if (or_replace)
-      throw UserError(ErrorKind::Syntax, "CREATE OR REPLACE and IF NOT EXISTS cannot be used together", Cur().pos);
-    Next();
-    ExpectKw("not");
-    ExpectKw("exists");
-    st->if_not_exists = true;
-  }
+  st->if_not_exists = ParseIfNotExists(or_replace);
   st->table = ParseCreatedName(&st->temporary, "table");
   if (AcceptKw("as")) {
     st->as_select = ParseQuery();

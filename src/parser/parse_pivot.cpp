@@ -109,6 +109,36 @@ void Parser::ParseUnpivotEntry(PivotSpec& spec, bool standard) {
   spec.entries.push_back(std::move(e));
 }
 
+// A USING aggregate (with its alias) or a GROUP BY expression, and its text.
+PivotAggregate Parser::ParsePivotItem(bool alias) {
+  PivotAggregate a;
+  a.pos = Cur().pos;
+  const size_t b = Cur().begin;
+  a.expr = ParseExpr();
+  a.text = std::string(src_.substr(b, prev_end_ - b));
+  if (alias) a.alias = ParsePivotAlias(false);
+  return a;
+}
+
+// An ON expression (stopping before IN) and its text.
+PivotOn Parser::ParsePivotOnItem() {
+  PivotOn on;
+  on.pos = Cur().pos;
+  const size_t b = Cur().begin;
+  on.expr = ParseBinary(kAboveIn);
+  on.text = std::string(src_.substr(b, prev_end_ - b));
+  return on;
+}
+
+// GROUP BY e, ... of either form (nothing when absent).
+void Parser::ParsePivotGroupBy(PivotSpec& spec) {
+  if (!AcceptKw("group")) return;
+  ExpectKw("by");
+  spec.has_group_by = true;
+  do spec.group_by.push_back(ParsePivotItem(false));
+  while (AcceptOp(","));
+}
+
 std::unique_ptr<SelectStmt> Parser::ParsePivotStatement() {
   const Token start = Cur();
   const bool unpivot = start.text == "unpivot" || start.text == "pivot_longer";
@@ -139,38 +169,15 @@ std::unique_ptr<SelectStmt> Parser::ParsePivotStatement() {
     if (!AtKw("on")) SyntaxError(Cur(), "expected ON and the columns to pivot on");
     Next();
     do {
-      PivotOn on;
-      on.pos = Cur().pos;
-      const size_t b = Cur().begin;
-      on.expr = ParseBinary(kAboveIn);
-      on.text = std::string(src_.substr(b, prev_end_ - b));
+      PivotOn on = ParsePivotOnItem();
       if (AtKw("in")) ParsePivotIn(on);
       spec->on.push_back(std::move(on));
     } while (AcceptOp(","));
     if (AcceptKw("using")) {
-      do {
-        PivotAggregate a;
-        a.pos = Cur().pos;
-        const size_t b = Cur().begin;
-        a.expr = ParseExpr();
-        a.text = std::string(src_.substr(b, prev_end_ - b));
-        a.alias = ParsePivotAlias(false);
-        spec->aggregates.push_back(std::move(a));
-      } while (AcceptOp(","));
+      do spec->aggregates.push_back(ParsePivotItem(true));
+      while (AcceptOp(","));
     }
-    if (AtKw("group")) {
-      Next();
-      ExpectKw("by");
-      spec->has_group_by = true;
-      do {
-        PivotAggregate g;
-        g.pos = Cur().pos;
-        const size_t b = Cur().begin;
-        g.expr = ParseExpr();
-        g.text = std::string(src_.substr(b, prev_end_ - b));
-        spec->group_by.push_back(std::move(g));
-      } while (AcceptOp(","));
-    }
+    ParsePivotGroupBy(*spec);
   }
   auto ref = std::make_unique<TableRef>(TableRefKind::Pivot, start.pos);
   ref->pivot = std::move(spec);
@@ -211,37 +218,15 @@ TableRefPtr Parser::ParsePivotSuffix(TableRefPtr source, size_t source_begin) {
     ExpectOp(")");
   } else {
     ExpectOp("(");
-    do {
-      PivotAggregate a;
-      a.pos = Cur().pos;
-      const size_t b = Cur().begin;
-      a.expr = ParseExpr();
-      a.text = std::string(src_.substr(b, prev_end_ - b));
-      a.alias = ParsePivotAlias(false);
-      spec->aggregates.push_back(std::move(a));
-    } while (AcceptOp(","));
+    do spec->aggregates.push_back(ParsePivotItem(true));
+    while (AcceptOp(","));
     ExpectKw("for");
     do {
-      PivotOn on;
-      on.pos = Cur().pos;
-      const size_t b = Cur().begin;
-      on.expr = ParseBinary(kAboveIn);
-      on.text = std::string(src_.substr(b, prev_end_ - b));
+      PivotOn on = ParsePivotOnItem();
       ParsePivotIn(on);
       spec->on.push_back(std::move(on));
     } while (!AtOp(")") && !AtKw("group"));
-    if (AcceptKw("group")) {
-      ExpectKw("by");
-      spec->has_group_by = true;
-      do {
-        PivotAggregate g;
-        g.pos = Cur().pos;
-        const size_t b = Cur().begin;
-        g.expr = ParseExpr();
-        g.text = std::string(src_.substr(b, prev_end_ - b));
-        spec->group_by.push_back(std::move(g));
-      } while (AcceptOp(","));
-    }
+    ParsePivotGroupBy(*spec);
     ExpectOp(")");
   }
   auto ref = std::make_unique<TableRef>(TableRefKind::Pivot, start.pos);

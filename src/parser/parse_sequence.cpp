@@ -32,14 +32,7 @@ StatementPtr Parser::ParseCreateSequence(bool or_replace, bool temporary) {
   auto st = std::make_unique<CreateSequenceStatement>();
   st->or_replace = or_replace;
   st->temporary = temporary;
-  if (AtKw("if")) {
-    if (or_replace)
-      throw UserError(ErrorKind::Syntax, "CREATE OR REPLACE and IF NOT EXISTS cannot be used together", Cur().pos);
-    Next();
-    ExpectKw("not");
-    ExpectKw("exists");
-    st->if_not_exists = true;
-  }
+  st->if_not_exists = ParseIfNotExists(or_replace);
   st->name = ParseCreatedName(&st->temporary, "sequence");
   bool seen[5] = {};  // start, increment, minvalue, maxvalue, cycle
   auto once = [&](int k, const Token& t) {

@@ -194,6 +194,9 @@ class Parser {
   bool AtPivotSuffix() const;
   TableRefPtr ParsePivotSuffix(TableRefPtr source, size_t source_begin);
   void ParsePivotIn(PivotOn& on);
+  PivotAggregate ParsePivotItem(bool alias);
+  PivotOn ParsePivotOnItem();
+  void ParsePivotGroupBy(PivotSpec& spec);
   void ParseUnpivotEntry(PivotSpec& spec, bool standard);
   std::string ParsePivotAlias(bool strings);
   // parse_sample.cpp: the sample after USING SAMPLE or TABLESAMPLE; TABLESAMPLE after a FROM
@@ -256,6 +259,7 @@ class Parser {
   // `temp.main.name` (the `temp` catalog makes it temporary; only for a TEMP object, as in
   // DuckDB).
   std::string ParseCreatedName(bool* temporary, const char* object);
+  bool ParseIfNotExists(bool or_replace);
 
   // ---------------------------------------------------------------- parse_sequence.cpp
   StatementPtr ParseCreateSequence(bool or_replace, bool temporary);

@@ -38,23 +38,6 @@ namespace {
 
 constexpr size_t kPivotLimit = 100000;  // DuckDB's default pivot_limit
 
-std::string QuoteIdent(const std::string& name) {
-  std::string r = "\"";
-  for (char c : name) {
-    r.push_back(c);
-    if (c == '"') r.push_back('"');
-  }
-  return r + "\"";
-}
-
-std::string QuoteText(const std::string& s) {
-  std::string r = "'";
-  for (char c : s) {
-    r.push_back(c);
-    if (c == '\'') r.push_back('\'');
-  }
-  return r + "'";
-}
 
 std::unique_ptr<ast::Statement> ParseQueryText(const std::string& sql) {
   auto stmts = ParseSQL(sql);

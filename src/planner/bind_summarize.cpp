@@ -17,23 +17,6 @@ namespace tessera {
 
 namespace {
 
-std::string QuoteIdent(const std::string& name) {
-  std::string r = "\"";
-  for (char c : name) {
-    r.push_back(c);
-    if (c == '"') r.push_back('"');
-  }
-  return r + "\"";
-}
-
-std::string QuoteText(const std::string& s) {
-  std::string r = "'";
-  for (char c : s) {
-    r.push_back(c);
-    if (c == '\'') r.push_back('\'');
-  }
-  return r + "'";
-}
 
 // The statistics of column `c` of type `t`: the select list after column_type.
 std::string ColumnStatistics(const std::string& c, const Type& t) {

@@ -42,4 +42,9 @@ int64_t SelectListPosition(const std::string& digits);
 
 LogicalOpPtr ApplyLimit(LogicalOpPtr plan, const ast::SelectStmt& stmt);
 
+// A name as a quoted SQL identifier and a string as a SQL literal, for the binders that
+// write SQL and bind it (SUMMARIZE, PIVOT / UNPIVOT; sql_quote.cpp).
+std::string QuoteIdent(const std::string& name);
+std::string QuoteText(const std::string& s);
+
 }  // namespace tessera
