@@ -1036,16 +1036,28 @@ void GpuQuery::DownloadResult(PipelineProgram& prog) {
   const size_t err_bytes = programs_.size() * sizeof(int), count_bytes = programs_.size() * 16;
   std::vector<int> errs(programs_.size());
   std::vector<uint64_t> counts(programs_.size() * 2);
+  // A small result (at most 256 KiB of rows at its bound) comes down with the error words
+  // and counts, in the same wait (one synchronisation a query instead of two).
+  const int R = rs.row_words;
+  const size_t early_bytes = (size_t)rs.capacity * (size_t)R * 8;
+  const bool early = early_bytes <= (256u << 10);
+  std::vector<uint64_t> early_rows;
   {
     std::unique_lock<std::mutex> err_lock(ErrWordsMutex());
     PinnedHostBuffer& host = ErrWords();
-    const size_t at = (err_bytes + 15) / 16 * 16;
-    if (host.size() < at + count_bytes) host = ctx.AllocatePinned(std::max<size_t>(at + count_bytes, 4096));
+    const size_t at = (err_bytes + 15) / 16 * 16, rows_at = at + (count_bytes + 15) / 16 * 16;
+    const size_t need = rows_at + (early ? early_bytes : 0);
+    if (host.size() < need) host = ctx.AllocatePinned(std::max<size_t>(need, 4096));
     err_.CopyToHostAsync(host.data(), err_bytes, nullptr);
     counts_.CopyToHostAsync(static_cast<char*>(host.data()) + at, count_bytes, nullptr);
+    if (early && early_bytes) rs.rows.CopyToHostAsync(static_cast<char*>(host.data()) + rows_at, early_bytes, nullptr);
     ctx.Synchronize();
     std::memcpy(errs.data(), host.data(), err_bytes);
     std::memcpy(counts.data(), static_cast<char*>(host.data()) + at, count_bytes);
+    if (early && early_bytes) {
+      const uint64_t* r = reinterpret_cast<const uint64_t*>(static_cast<char*>(host.data()) + rows_at);
+      early_rows.assign(r, r + early_bytes / 8);
+    }
   }
   RaiseErrors(errs);
   CollectTimings();
@@ -1057,9 +1069,8 @@ void GpuQuery::DownloadResult(PipelineProgram& prog) {
     if (p && p->out && p.get() != &prog) p->materialise->new_rows()->Finish(kept_of(*p));
   const uint64_t n = kept_of(prog);
   if (n > rs.capacity) throw InternalError("GPU result of " + std::to_string(n) + " rows, above its bound");
-  const int R = rs.row_words;
   std::unique_ptr<ir::RowResultWriter> writer = prog.materialise->new_rows();
-  PinnedDownload(ctx, rs.rows, n * R * 8, [&](const uint64_t* rows) {
+  auto take = [&](const uint64_t* rows) {
     for (uint64_t from = 0; from < n; from += kVectorSize) {
       const uint32_t m = (uint32_t)std::min<uint64_t>(kVectorSize, n - from);
       DataChunk ch;
@@ -1096,7 +1107,9 @@ void GpuQuery::DownloadResult(PipelineProgram& prog) {
       ch.size = m;
       writer->Append(std::move(ch));
     }
-  });
+  };
+  if (early) take(early_rows.data());
+  else PinnedDownload(ctx, rs.rows, n * R * 8, take);
   writer->Finish(n);
 }
 
