@@ -317,8 +317,11 @@ TableRefPtr Parser::ParseFromItem(int* height) {
     bool natural = AcceptKw("natural");
     // ASOF [INNER | LEFT | RIGHT | FULL] [OUTER] JOIN, always with ON or USING (DuckDB's
     // grammar: no NATURAL or CROSS ASOF join).
-    const bool asof = !natural && AtAsofJoin();
-    if (asof) Next();
+    // `asof` here (an alias stands before it) starts one: anything but a join type after it
+    // is an error at that token, as in DuckDB.
+    const bool asof = !natural && AcceptKw("asof");
+    if (asof && !AtKw("join") && !AtKw("inner") && !AtKw("left") && !AtKw("right") && !AtKw("full"))
+      SyntaxError(Cur());
     if (!natural && !asof && AcceptKw("cross")) {
       ExpectKw("join");
       jt = JoinType::Cross;
