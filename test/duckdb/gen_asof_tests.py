@@ -3,7 +3,10 @@
 
   .venv/bin/python test/duckdb/gen_asof_tests.py
 """
+import csv
 import datetime
+import io
+import subprocess
 import sys
 from pathlib import Path
 
@@ -37,6 +40,14 @@ def run(path, header, items):
         kind, sql = it[0], it[1]
         if kind == 'comment':
             out.append('# ' + sql); continue
+        if kind == 'explain':  # tessera's own plan (build/tessera), after the statements so far
+            stmts = [x[1] for x in items[:items.index(it)] if x[0] == 'ok']
+            res = subprocess.run([str(REPO / 'build' / 'tessera'), '--csv', '-c', ';'.join(stmts), '-c', sql],
+                                 capture_output=True, text=True, check=True).stdout
+            lines = list(csv.reader(io.StringIO(res)))
+            plan = [x[0] for x in lines[[k for k, x in enumerate(lines) if x == ['explain']][-1] + 1:]]
+            out += ["# duckdb: differs tessera's EXPLAIN", 'query T', sql, '----'] + plan + ['']
+            continue
         if kind == 'ok':
             con.execute(sql); out += ['statement ok', sql, '']; continue
         if kind == 'error':
@@ -102,6 +113,8 @@ basic = setup + [
  ('q', "SELECT t.qty, q.ts FROM trades t ASOF JOIN quotes q ON t.sym = q.sym AND t.ts >= q.ts WHERE t.sym = 'a' ORDER BY t.qty"),
  ('q', "SELECT t.qty, q.ts FROM trades t ASOF LEFT JOIN quotes q ON t.sym = q.sym AND t.ts >= q.ts WHERE q.ts > 3 ORDER BY t.qty"),
  ('q', "SELECT t.qty, q.ts FROM trades t ASOF LEFT JOIN quotes q ON t.sym = q.sym AND t.ts >= q.ts WHERE q.ts IS NULL ORDER BY t.qty"),
+ ('comment', 'a filter of the left side goes below the join and, through the equality key, to the right side too; one of the right side stays above it'),
+ ('explain', "EXPLAIN (DEVICE cpu) SELECT t.qty, q.price FROM trades t ASOF JOIN quotes q ON t.sym = q.sym AND t.ts >= q.ts WHERE t.sym = 'a' AND q.price > 1"),
  ('comment', 'a filtered right side: the nearest row among those it keeps'),
  ('q', "SELECT t.qty, q.ts FROM trades t ASOF JOIN (SELECT * FROM quotes WHERE ts <> 9) q ON t.sym = q.sym AND t.ts >= q.ts ORDER BY t.qty"),
  ('comment', 'aggregates over the join, a join after it, an ASOF join in a subquery and a CTE'),
