@@ -16,7 +16,7 @@
 namespace tessera {
 
 enum class PhysKind { TableScan, Dummy, Values, Filter, Projection, HashJoin, HashAggregate, Order, Limit, UnionAll, Result, Window, JoinUnmatched,
-                      RecursiveCte, WorkingTable, Materialized, SharedScan };
+                      RecursiveCte, WorkingTable, Materialized, SharedScan, AsOfJoin };
 
 struct LocalState {
   virtual ~LocalState() = default;

@@ -4,6 +4,7 @@
 
 #include "execution/expression_executor.hpp"
 
+#include "execution/operators/asof_join.hpp"
 #include "execution/operators/basic_operators.hpp"
 #include "execution/operators/hash_aggregate.hpp"
 #include "execution/operators/hash_join.hpp"
@@ -100,6 +101,25 @@ static PhysicalOperatorPtr Plan(LogicalOp& op, int64_t top_n_hint) {
       auto &lb = cb[0], &rb = cb[1];
       for (auto& k : op.left_keys) Resolve(*k, lb);
       for (auto& k : op.right_keys) Resolve(*k, rb);
+      if (IsAsOf(op.join_type)) {
+        auto j = std::make_unique<PhysicalAsOfJoin>(out_types, op.join_type, op.asof_op, std::move(op.left_keys),
+                                                    std::move(op.right_keys));
+        j->build_types = ct[1];
+        j->children.push_back(std::move(left));
+        j->children.push_back(std::move(right));
+        j->estimated_rows = op.estimated_rows;
+        if (op.join_type == LJoinType::AsOfRight || op.join_type == LJoinType::AsOfFull) {
+          // The probe's rows, then the build rows it left unmatched.
+          auto unmatched = std::make_unique<PhysicalAsOfUnmatched>(*j);
+          auto u = std::make_unique<PhysicalUnionAll>(out_types);
+          u->children.push_back(std::move(j));
+          u->children.push_back(std::move(unmatched));
+          r = std::move(u);
+        } else {
+          r = std::move(j);
+        }
+        break;
+      }
       if (op.residual) {
         auto all = lb;
         all.insert(all.end(), rb.begin(), rb.end());

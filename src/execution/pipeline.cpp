@@ -41,7 +41,8 @@ void PipelineSet::Build(PhysicalOperator* op, Pipeline* cur) {
       cur->operators.push_back(op);
       Build(op->children[0].get(), cur);
       return;
-    case PhysKind::HashJoin: {
+    case PhysKind::HashJoin:
+    case PhysKind::AsOfJoin: {  // the right side builds, the left side streams through it
       Pipeline* build = NewPipeline(op);
       Build(op->children[1].get(), build);
       cur->dependencies.push_back(build);
@@ -129,7 +130,7 @@ struct ChunkCompactor {
   uint32_t pieces = 0;
 
   static bool Reduces(const PhysicalOperator& op) {
-    return op.kind == PhysKind::HashJoin || op.kind == PhysKind::Filter;
+    return op.kind == PhysKind::HashJoin || op.kind == PhysKind::AsOfJoin || op.kind == PhysKind::Filter;
   }
   bool Wants(const PhysicalOperator& op, const DataChunk& c) const {
     return c.size > 0 && c.size < kSmall && Reduces(op);
@@ -264,7 +265,7 @@ void PipelineSet::Execute(unsigned threads) {
 std::string Pipeline::ToString() const {
   std::string s = "pipeline " + std::to_string(id) + " [" + device + "]: " + source->Name();
   for (auto* op : operators) s += " -> " + op->Name();
-  s += " -> " + sink->Name() + (sink->kind == PhysKind::HashJoin ? " (build)" : "");
+  s += " -> " + sink->Name() + (sink->kind == PhysKind::HashJoin || sink->kind == PhysKind::AsOfJoin ? " (build)" : "");
   if (!dependencies.empty()) {
     s += "   (after";
     for (auto* d : dependencies) s += " " + std::to_string(d->id);

@@ -45,7 +45,7 @@ PipelineRun DescribeRun(const Pipeline& p) {
   r.ms = p.elapsed_ms;
   r.plan = p.source->Name();
   for (auto* op : p.operators) r.plan += " -> " + op->Name();
-  r.plan += " -> " + p.sink->Name() + (p.sink->kind == PhysKind::HashJoin ? " (build)" : "");
+  r.plan += " -> " + p.sink->Name() + (p.sink->kind == PhysKind::HashJoin || p.sink->kind == PhysKind::AsOfJoin ? " (build)" : "");
   const bool gpu = p.device == "gpu";
   r.rows_exact = p.counted && !gpu;
   auto est = [](const PhysicalOperator* op, double fallback) {

@@ -500,6 +500,11 @@ double JoinRows(LJoinType type, double lr, double rr, const std::vector<KeyEstim
     case LJoinType::Full: return std::max({lr, rr, inner});
     case LJoinType::Right: return std::max(rr, inner);  // a Left join, sides swapped
     case LJoinType::Mark: return lr;
+    // ASOF: at most one match per left row (the keys' match fraction: a semi join's).
+    case LJoinType::AsOf: return lr * SemiJoinFraction(lk, rk);
+    case LJoinType::AsOfLeft: return lr;
+    case LJoinType::AsOfRight: return std::max(lr * SemiJoinFraction(lk, rk), rr);
+    case LJoinType::AsOfFull: return lr + rr;
     case LJoinType::Semi: return lr * SemiJoinFraction(lk, rk);
     // An anti join is taken to keep at least a tenth: the containment of the keys that
     // says none is kept is the estimate's least certain part (min/max-based distinct
@@ -543,6 +548,10 @@ void EstimateRows(LogicalOp& op) {
       const LogicalOp &l = *op.children[0], &r = *op.children[1];
       const double lr = Rows(l), rr = Rows(r);
       auto lk = Keys(op.left_keys, l), rk = Keys(op.right_keys, r);
+      if (IsAsOf(op.join_type) && !lk.empty()) {  // the last key pair is the inequality
+        lk.pop_back();
+        rk.pop_back();
+      }
       const double residual = op.residual ? EstimateSelectivity(*op.residual, nullptr) : 1;
       rows = JoinRows(op.join_type, lr, rr, lk, rk, residual);
       break;

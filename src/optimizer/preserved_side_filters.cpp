@@ -32,7 +32,10 @@ bool Preserving(const LogicalOp& j) {
     case LJoinType::Left:
     case LJoinType::Semi:
     case LJoinType::Anti:
-    case LJoinType::Mark: return true;
+    case LJoinType::Mark:
+    // ASOF: each left row finds its match whatever the other left rows are.
+    case LJoinType::AsOf:
+    case LJoinType::AsOfLeft: return true;
     default: return false;
   }
 }
@@ -115,7 +118,8 @@ void PushFiltersToPreservedSide(LogicalOpPtr& op) {
       std::vector<BoundExprPtr> copies;
       if (!j.null_aware && !j.nulls_equal)
         for (auto& t : push)
-          for (size_t k = 0; k < j.left_keys.size() && k < j.right_keys.size(); k++)
+          // (an ASOF join's last key pair is its inequality: no equal columns)
+          for (size_t k = 0; k + (IsAsOf(j.join_type) ? 1 : 0) < j.left_keys.size() && k < j.right_keys.size(); k++)
             if (auto c = CopyFilterToEqualColumn(*t, *j.left_keys[k], *j.right_keys[k])) copies.push_back(std::move(c));
       AddFilter(j.children[0], std::move(push));
       AddFilter(j.children[1], std::move(copies));

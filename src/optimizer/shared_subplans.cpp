@@ -94,7 +94,7 @@ class SubplanMatcher {
         return true;
       case LogicalKind::Join:
         if (a.join_type != b.join_type || a.single_match != b.single_match || a.null_aware != b.null_aware ||
-            a.nulls_equal != b.nulls_equal || a.counted != b.counted || !Exprs(a.left_keys, b.left_keys) ||
+            a.nulls_equal != b.nulls_equal || a.counted != b.counted || a.asof_op != b.asof_op || !Exprs(a.left_keys, b.left_keys) ||
             !Exprs(a.right_keys, b.right_keys) || !Expr(a.residual.get(), b.residual.get()))
           return false;
         if (a.join_type == LJoinType::Mark) Produce(a.table_index, b.table_index);

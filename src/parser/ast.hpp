@@ -201,6 +201,11 @@ struct TableRef {
   // `on`); NATURAL JOIN: every column name the two sides share (`natural`, no list).
   std::vector<std::string> using_columns;
   bool natural = false;
+  // Join: ASOF [LEFT | RIGHT | FULL] JOIN (`join_type` Inner, Left, Right or Full): each left
+  // row joins the one right row with equal keys whose inequality column is nearest (the
+  // binder splits `on` into equalities and exactly one inequality; USING's last column is
+  // the inequality, left >= right).
+  bool asof = false;
   // Subquery: LATERAL (it may refer to the FROM items before it)
   bool lateral = false;
   std::unique_ptr<SelectStmt> subquery;   // Subquery; Describe of a query

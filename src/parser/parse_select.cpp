@@ -305,7 +305,7 @@ SelectItem Parser::ParseSelectItem() {
   return item;
 }
 
-// table_primary { [NATURAL] [join_type] JOIN table_primary [ON expr | USING (cols)]
+// table_primary { [NATURAL | ASOF] [join_type] JOIN table_primary [ON expr | USING (cols)]
 //                 | CROSS JOIN table_primary }
 TableRefPtr Parser::ParseFromItem(int* height) {
   int lh = 0;
@@ -315,7 +315,14 @@ TableRefPtr Parser::ParseFromItem(int* height) {
   for (;;) {
     JoinType jt;
     bool natural = AcceptKw("natural");
-    if (!natural && AcceptKw("cross")) {
+    // ASOF [INNER | LEFT | RIGHT | FULL] [OUTER] JOIN, always with ON or USING (DuckDB's
+    // grammar: no NATURAL or CROSS ASOF join).
+    // `asof` here (an alias stands before it) starts one: anything but a join type after it
+    // is an error at that token, as in DuckDB.
+    const bool asof = !natural && AcceptKw("asof");
+    if (asof && !AtKw("join") && !AtKw("inner") && !AtKw("left") && !AtKw("right") && !AtKw("full"))
+      SyntaxError(Cur());
+    if (!natural && !asof && AcceptKw("cross")) {
       ExpectKw("join");
       jt = JoinType::Cross;
     } else if (AcceptKw("join")) {
@@ -340,6 +347,7 @@ TableRefPtr Parser::ParseFromItem(int* height) {
     auto j = std::make_unique<TableRef>(TableRefKind::Join, left->pos);
     j->join_type = jt;
     j->natural = natural;
+    j->asof = asof;
     j->left = std::move(left);
     j->right = std::move(right);
     int h = std::max(lh, rh);
@@ -516,10 +524,16 @@ TableRefPtr Parser::SubqueryRef(std::unique_ptr<SelectStmt> q, SourcePos pos, in
   return t;
 }
 
+bool Parser::AtAsofJoin() const {
+  if (!AtKw("asof")) return false;
+  const Token& n = Peek();
+  return IsKw(n, "join") || IsKw(n, "inner") || IsKw(n, "left") || IsKw(n, "right") || IsKw(n, "full");
+}
+
 void Parser::ParseTableAlias(TableRef& t) {
   if (AcceptKw("as")) {
     t.alias = ParseIdent();
-  } else if (IsIdentToken(Cur()) && !AtKw("tablesample") && !AtPivotSuffix()) {
+  } else if (IsIdentToken(Cur()) && !AtKw("tablesample") && !AtPivotSuffix() && !AtAsofJoin()) {
     t.alias = Spelling(Cur());
     Next();
   } else {

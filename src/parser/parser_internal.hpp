@@ -187,6 +187,8 @@ class Parser {
   void ParseStarModifiers(Expr& star);  // parse_star.cpp: EXCLUDE (...) REPLACE (...)
   ExprPtr ParseColumnsStar(SourcePos pos);  // parse_star.cpp: COLUMNS(...) after its name
   std::unique_ptr<SelectStmt> ParseSummarize();  // parse_summarize.cpp
+  // parse_select.cpp: `asof` starting an ASOF join (then never a table alias): ASOF [INNER | LEFT | RIGHT | FULL] [OUTER] JOIN.
+  bool AtAsofJoin() const;
   // parse_pivot.cpp: PIVOT / UNPIVOT statements (query nodes: SELECT * FROM the pivot) and
   // the SQL standard's `item PIVOT (...)` / `item UNPIVOT [INCLUDE NULLS] (...)` in FROM
   // (`source_begin`: the item's first byte, for its text).

@@ -148,6 +148,10 @@ void PullUp(LogicalOpPtr& op, const Bindings& outer, std::vector<BoundExprPtr>& 
         return;
       }
       // Filters on the preserved (left) side commute with the join.
+      if (op->join_type == LJoinType::AsOfRight || op->join_type == LJoinType::AsOfFull) {
+        if (SubtreeRefers(*op, outer)) throw UnsupportedYet("a correlated reference inside an ASOF RIGHT or FULL join", pos);
+        return;
+      }
       if (SubtreeRefers(*op->children[1], outer) || (op->residual && Refers(*op->residual, outer)))
         throw UnsupportedYet("a correlated reference inside an outer join or a nested subquery's join", pos);
       for (auto& k : op->left_keys)

@@ -226,6 +226,7 @@ LogicalOpPtr Binder::BindFromItem(const ast::TableRef& ref, Scope& scope) {
       auto left = BindFrom(*ref.left, scope);
       const size_t right_begin = scope.entries.size();
       auto right = BindFrom(*ref.right, scope);
+      if (ref.asof) return BindAsOfJoin(ref, std::move(left), std::move(right), scope, left_begin, right_begin);
       // Subqueries in an inner join's ON: bound as WHERE's over the cross product (outer
       // joins' ON takes none yet).
       if (ref.join_type == ast::JoinType::Inner && ref.on && !ref.natural && ref.using_columns.empty() &&

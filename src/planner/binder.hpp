@@ -206,6 +206,10 @@ class Binder {
   // left side (scope entries [left_begin, right_begin)) with the right side's (the rest),
   // and the scope changes making each appear once (ScopeEntry::hidden, merged).
   BoundExprPtr BindUsing(const ast::TableRef& ref, Scope& scope, size_t left_begin, size_t right_begin);
+  // ASOF [LEFT | RIGHT | FULL] JOIN of the bound sides (bind_asof_join.cpp): its condition
+  // split into equality keys and the one inequality (LJoinType::AsOf).
+  LogicalOpPtr BindAsOfJoin(const ast::TableRef& ref, LogicalOpPtr left, LogicalOpPtr right, Scope& scope,
+                            size_t left_begin, size_t right_begin);
   LogicalOpPtr BindBaseTable(const ast::TableRef& ref, Scope& scope);
   // A scan of `entry` (a catalog table, or one made by BindSystemTable) named by `ref`.
   // `name` (when given) replaces ref.name as the table's name.

@@ -215,6 +215,10 @@ struct Decorrelator {
         if (ExprRefers(*k, outer)) return true;
       return false;
     };
+    // An ASOF join's right side evaluated per domain value would need the domain among its
+    // keys; its left side takes the domain as any join's does.
+    if (IsAsOf(t) && (rrefs || keys_refer(op->right_keys) || t == LJoinType::AsOfRight || t == LJoinType::AsOfFull))
+      throw UnsupportedYet("a correlated reference inside an ASOF join", pos);
     // One side takes the domain when the other side and its keys do not refer to C (the
     // residual sees both sides' columns).
     const bool left_only = !rrefs && !keys_refer(op->right_keys);

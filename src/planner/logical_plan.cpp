@@ -5,8 +5,18 @@
 namespace tessera {
 
 const char* JoinTypeName(LJoinType t) {
-  static const char* names[] = {"INNER", "LEFT", "SEMI", "ANTI", "CROSS", "MARK", "FULL", "RIGHT_SEMI", "RIGHT_ANTI", "RIGHT"};
+  static const char* names[] = {"INNER", "LEFT", "SEMI", "ANTI", "CROSS", "MARK", "FULL", "RIGHT_SEMI", "RIGHT_ANTI", "RIGHT",
+                                "ASOF", "ASOF_LEFT", "ASOF_RIGHT", "ASOF_FULL"};
   return names[(int)t];
+}
+
+std::string AsOfOpText(ast::Op op) {
+  switch (op) {
+    case ast::Op::Gt: return ">";
+    case ast::Op::Le: return "<=";
+    case ast::Op::Lt: return "<";
+    default: return ">=";
+  }
 }
 
 std::vector<ColumnBinding> LogicalOp::Bindings() const {
@@ -130,6 +140,7 @@ LogicalOpPtr LogicalOp::Copy() const {
   r->null_aware = null_aware;
   r->nulls_equal = nulls_equal;
   r->counted = counted;
+  r->asof_op = asof_op;
   r->group_index = group_index;
   r->agg_index = agg_index;
   r->groups = copy(groups);
@@ -167,7 +178,9 @@ std::string LogicalOp::ToString(int indent) const {
     case LogicalKind::Join: {
       s += std::string(JoinTypeName(join_type)) + " JOIN";
       for (size_t i = 0; i < left_keys.size(); i++)
-        s += (i ? " AND " : " ") + left_keys[i]->ToString() + " = " + right_keys[i]->ToString();
+        s += (i ? " AND " : " ") + left_keys[i]->ToString() +
+             (IsAsOf(join_type) && i + 1 == left_keys.size() ? " " + AsOfOpText(asof_op) + " " : " = ") +
+             right_keys[i]->ToString();
       if (residual) s += " [" + residual->ToString() + "]";
       if (nulls_equal) s += " (nulls equal)";
       if (counted) s += " (counted)";

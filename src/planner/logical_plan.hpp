@@ -43,11 +43,24 @@ enum class LogicalKind { Get, Filter, Projection, Join, Aggregate, Order, Limit,
 // children[1] is the preserved side (builds), children[0] the NULL-supplying side (probes);
 // the output is children[0]'s columns then children[1]'s, the matched pairs, then each
 // children[1] row no children[0] row matched, with NULLs for children[0]'s columns.
-enum class LJoinType { Inner, Left, Semi, Anti, Cross, Mark, Full, RightSemi, RightAnti, Right };
+// AsOf / AsOfLeft / AsOfRight / AsOfFull: ASOF joins (planner/bind_asof_join.cpp,
+// execution/operators/asof_join.hpp). left_keys/right_keys hold the equality keys and, last,
+// the inequality's two sides, compared by `asof_op` (left_keys.back() asof_op
+// right_keys.back(), one of >=, >, <=, <): each children[0] row matches the one children[1]
+// row with equal keys whose inequality value is nearest among those satisfying it (none:
+// dropped by AsOf/AsOfRight, NULL-padded by AsOfLeft/AsOfFull); AsOfRight/AsOfFull also
+// emit each children[1] row no children[0] row matched, NULL-padded. Never reordered; the
+// last key pair is no equality (passes that read keys as equalities skip these joins).
+enum class LJoinType { Inner, Left, Semi, Anti, Cross, Mark, Full, RightSemi, RightAnti, Right, AsOf, AsOfLeft, AsOfRight, AsOfFull };
+inline bool IsAsOf(LJoinType t) {
+  return t == LJoinType::AsOf || t == LJoinType::AsOfLeft || t == LJoinType::AsOfRight || t == LJoinType::AsOfFull;
+}
 // Whether the join returns only one side's rows: children[0]'s (Semi, Anti) or
 // children[1]'s (RightSemi, RightAnti).
 inline bool ReturnsLeftOnly(LJoinType t) { return t == LJoinType::Semi || t == LJoinType::Anti; }
 inline bool ReturnsRightOnly(LJoinType t) { return t == LJoinType::RightSemi || t == LJoinType::RightAnti; }
+// ">=", ">", "<=", "<": an ASOF join's `asof_op` (EXPLAIN).
+std::string AsOfOpText(ast::Op op);
 // "INNER", "LEFT", ... (EXPLAIN).
 const char* JoinTypeName(LJoinType t);
 
@@ -93,6 +106,8 @@ struct LogicalOp {
   // a COUNT(*) as its last column; each probe row uses up one of its group's count (Semi
   // keeps the rows that found one left, Anti the others).
   bool counted = false;
+  // AsOf joins: how the last key pair compares (Ge, Gt, Le, Lt; see LJoinType).
+  ast::Op asof_op = ast::Op::Ge;
 
   // Aggregate: groups -> (group_index, i), aggregates (BExpr::Agg) -> (agg_index, i)
   uint32_t group_index = 0, agg_index = 0;

@@ -91,7 +91,7 @@ std::string DumpRef(const TableRef& t) {
       const char* jt[] = {"inner", "left", "right", "full", "cross"};
       std::string using_cols;
       for (auto& c : t.using_columns) using_cols += (using_cols.empty() ? " using " : ",") + c;
-      return std::string("(") + (t.natural ? "natural " : "") + jt[(int)t.join_type] + " " + DumpRef(*t.left) + " " +
+      return std::string("(") + (t.natural ? "natural " : "") + (t.asof ? "asof " : "") + jt[(int)t.join_type] + " " + DumpRef(*t.left) + " " +
              DumpRef(*t.right) + (t.on ? " on " + Dump(*t.on) : "") + using_cols + ")";
     }
   }
@@ -517,6 +517,24 @@ TEST(window_functions) {
   // QUALIFY is reserved: not an alias
   Q q2 = Sel("select a from t qualify a");
   CHECK(q2->from[0]->alias.empty());
+}
+
+TEST(asof_joins) {
+  Q q = Sel("select * from a asof join b on a.k = b.k and a.t >= b.t asof left outer join c using (k, t) "
+            "asof right join d on true asof full join e on 1 = 1 asof inner join f on f.t < a.t");
+  CHECK_EQ(DumpRef(*q->from[0]),
+           std::string("(asof inner (asof full (asof right (asof left (asof inner a b on (and (= a.k b.k) (>= a.t b.t))) "
+                       "c using k,t) d on true) e on (= 1 1)) f on (< f.t a.t))"));
+  // `asof` before a join type is never an alias; elsewhere it is one.
+  Q a = Sel("select * from t asof");
+  CHECK_EQ(DumpRef(*a->from[0]), std::string("t asof"));
+  Q b = Sel("select * from t asof, u");
+  CHECK_EQ(DumpRef(*b->from[0]), std::string("t asof"));
+  ExpectError("select * from a asof join b", 1, 28, "syntax error at end of input");
+  ExpectError("select * from a asof join b order by 1", 1, 29, "syntax error at or near \"order\"");
+  ExpectError("select * from a natural asof join b", 1, 25, "syntax error at or near \"asof\"");
+  ExpectError("select * from a x asof cross join b", 1, 24, "syntax error at or near \"cross\"");
+  ExpectError("select * from a x asof b", 1, 24, "syntax error at or near \"b\"");
 }
 
 TEST(from_and_joins) {

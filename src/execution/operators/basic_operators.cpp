@@ -219,7 +219,8 @@ namespace {
 // The source of the pipeline that sinks into `result`: down its streaming operators.
 const PhysicalOperator* ResultPipelineSource(const PhysicalOperator& result) {
   const PhysicalOperator* op = result.children.empty() ? nullptr : result.children[0].get();
-  while (op && (op->kind == PhysKind::Filter || op->kind == PhysKind::Projection || op->kind == PhysKind::HashJoin))
+  while (op && (op->kind == PhysKind::Filter || op->kind == PhysKind::Projection || op->kind == PhysKind::HashJoin ||
+                op->kind == PhysKind::AsOfJoin))
     op = op->children[0].get();
   return op;
 }

@@ -793,6 +793,10 @@ void PhysicalHashJoin::Execute(DataChunk& in, DataChunk& out, LocalState& ls) {
       out.size = m + u;
       return;
     }
+    case LJoinType::AsOf:
+    case LJoinType::AsOfLeft:
+    case LJoinType::AsOfRight:
+    case LJoinType::AsOfFull: throw InternalError("an ASOF join planned as a hash join");  // asof_join.hpp
   }
 }
 
