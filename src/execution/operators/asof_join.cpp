@@ -5,6 +5,7 @@
 #include "common/parallel.hpp"
 #include "execution/expression_executor.hpp"
 #include "execution/hashing.hpp"
+#include "execution/operators/join_unmatched.hpp"
 #include "execution/selection.hpp"
 #include "function/scalar_core.hpp"
 
@@ -279,19 +280,7 @@ void PhysicalAsOfJoin::EmitUnmatched(uint64_t begin, uint64_t end, const std::ve
   std::vector<uint32_t> rows;
   for (uint64_t r = begin; r < end && r < rows_; r++)
     if (!matched_[r].load(std::memory_order_relaxed)) rows.push_back((uint32_t)r);
-  const uint32_t m = (uint32_t)rows.size();
-  const size_t np = probe_types.size(), nb = build_types.size();
-  out.cols.resize(np + nb);
-  out.sel.clear();
-  for (size_t c = 0; c < np; c++) {
-    out.cols[c].Init(probe_types[c], std::max<uint32_t>(m, 1));
-    for (uint32_t i = 0; i < m; i++) out.cols[c].SetNull(i);
-  }
-  for (size_t c = 0; c < nb; c++) {
-    out.cols[np + c].Init(build_types[c], std::max<uint32_t>(m, 1));
-    CopyRows(cols_[c], rows.data(), m, out.cols[np + c], 0);
-  }
-  out.size = m;
+  NullPaddedBuildRows(probe_types, build_types, cols_, rows, out);
 }
 
 void PhysicalAsOfJoin::ResetState() {

@@ -10,6 +10,7 @@
 #include "execution/expression_executor.hpp"
 #include "execution/hashing.hpp"
 #include "execution/operators/basic_operators.hpp"
+#include "execution/operators/join_unmatched.hpp"
 #include "execution/selection.hpp"
 
 namespace tessera {
@@ -806,18 +807,7 @@ void PhysicalHashJoin::EmitBuildRows(uint32_t begin, uint32_t end, const std::ve
   std::vector<uint32_t> rows;
   for (uint32_t r = begin; r < end && r < build_rows_; r++)
     if (matched_[r].load(std::memory_order_relaxed) == want) rows.push_back(r);
-  const uint32_t m = (uint32_t)rows.size();
-  const size_t np = probe_types.size(), nb = build_types.size();
-  out.cols.resize(np + nb);
-  for (size_t c = 0; c < np; c++) {
-    out.cols[c].Init(probe_types[c], std::max<uint32_t>(m, 1));
-    for (uint32_t i = 0; i < m; i++) out.cols[c].SetNull(i);
-  }
-  for (size_t c = 0; c < nb; c++) {
-    out.cols[np + c].Init(build_types[c], std::max<uint32_t>(m, 1));
-    CopyRows(build_cols_[c], rows.data(), m, out.cols[np + c], 0);
-  }
-  out.size = m;
+  NullPaddedBuildRows(probe_types, build_types, build_cols_, rows, out);
 }
 
 double PhysicalHashJoin::BuildColumnBytes() const {

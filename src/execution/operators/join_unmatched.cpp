@@ -1,8 +1,28 @@
 #include "execution/operators/join_unmatched.hpp"
 
+#include <algorithm>
 #include <atomic>
 
+#include "execution/expression_executor.hpp"
+
 namespace tessera {
+
+void NullPaddedBuildRows(const std::vector<Type>& probe_types, const std::vector<Type>& build_types,
+                         const std::vector<Vector>& build_cols, const std::vector<uint32_t>& rows, DataChunk& out) {
+  const uint32_t m = (uint32_t)rows.size();
+  const size_t np = probe_types.size(), nb = build_types.size();
+  out.cols.resize(np + nb);
+  out.sel.clear();
+  for (size_t c = 0; c < np; c++) {
+    out.cols[c].Init(probe_types[c], std::max<uint32_t>(m, 1));
+    for (uint32_t i = 0; i < m; i++) out.cols[c].SetNull(i);
+  }
+  for (size_t c = 0; c < nb; c++) {
+    out.cols[np + c].Init(build_types[c], std::max<uint32_t>(m, 1));
+    CopyRows(build_cols[c], rows.data(), m, out.cols[np + c], 0);
+  }
+  out.size = m;
+}
 
 namespace {
 struct UnmatchedSourceState : GlobalSourceState {

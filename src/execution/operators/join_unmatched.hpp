@@ -11,6 +11,11 @@
 
 namespace tessera {
 
+// `rows` of a join's build columns as a chunk of the join's output: the probe side's
+// columns NULL, then the build side's (unmatched rows of a RIGHT or FULL hash or ASOF join).
+void NullPaddedBuildRows(const std::vector<Type>& probe_types, const std::vector<Type>& build_types,
+                         const std::vector<Vector>& build_cols, const std::vector<uint32_t>& rows, DataChunk& out);
+
 class PhysicalJoinUnmatched : public PhysicalOperator {
  public:
   // `join` is owned by the same plan (a RightSemi/RightAnti join: as this operator's
