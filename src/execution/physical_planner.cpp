@@ -218,14 +218,14 @@ static PhysicalOperatorPtr Plan(LogicalOp& op, int64_t top_n_hint) {
       break;
     }
     case LogicalKind::Limit: {
-      int64_t hint = op.limit >= 0 ? op.limit + op.offset : -1;
+      int64_t hint = op.limit >= 0 && op.limit_percent < 0 ? op.limit + op.offset : -1;
       auto child = Plan(*op.children[0], op.children[0]->kind == LogicalKind::Order ? hint : -1);
       if (hint >= 0) {  // a scan under projections alone stops once it has read `hint` rows
         PhysicalOperator* below = child.get();
         while (below->kind == PhysKind::Projection) below = below->children[0].get();
         if (below->kind == PhysKind::TableScan) static_cast<PhysicalTableScan*>(below)->row_limit = (uint64_t)hint;
       }
-      r = std::make_unique<PhysicalLimit>(out_types, op.limit, op.offset);
+      r = std::make_unique<PhysicalLimit>(out_types, op.limit, op.offset, op.limit_percent);
       r->children.push_back(std::move(child));
       break;
     }

@@ -532,6 +532,7 @@ void EstimateRows(LogicalOp& op) {
     case LogicalKind::Limit:
       rows = Rows(*op.children[0]);
       if (op.limit >= 0) rows = std::min(rows, (double)op.limit);
+      if (op.limit_percent >= 0) rows = std::floor(rows * op.limit_percent / 100);
       break;
     case LogicalKind::Aggregate: {
       if (op.groups.empty()) {

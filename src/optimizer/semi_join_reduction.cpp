@@ -82,7 +82,9 @@ double Rows(const LogicalOp& op) {
       for (auto& k : op.groups) g *= ExprDistinct(*k, *op.children[0], in);
       return std::max(1.0, std::min(in, g));
     }
-    case LogicalKind::Limit: return std::min((double)std::max<int64_t>(op.limit, 0), Rows(*op.children[0]));
+    case LogicalKind::Limit:
+      if (op.limit_percent >= 0) return std::floor(Rows(*op.children[0]) * op.limit_percent / 100);
+      return op.limit < 0 ? Rows(*op.children[0]) : std::min((double)op.limit, Rows(*op.children[0]));
     case LogicalKind::Window: return Rows(*op.children[0]);
     case LogicalKind::Values: return (double)op.values.size();
     case LogicalKind::Dummy: return 1;

@@ -106,7 +106,7 @@ class SubplanMatcher {
               !Expr(a.orders[i].expr.get(), b.orders[i].expr.get()))
             return false;
         return true;
-      case LogicalKind::Limit: return a.limit == b.limit && a.offset == b.offset;
+      case LogicalKind::Limit: return a.limit == b.limit && a.offset == b.offset && a.limit_percent == b.limit_percent;
       default: return false;
     }
   }

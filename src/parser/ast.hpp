@@ -298,6 +298,7 @@ struct SelectStmt {
   // (order_by empty; the item's expr is null).
   std::optional<OrderItem> order_by_all;
   std::optional<int64_t> limit;
+  std::optional<double> limit_percent;  // LIMIT p% / LIMIT p PERCENT (0 to 100): the first floor(rows * p / 100) rows
   std::optional<int64_t> offset;
   // Set operation: set_left op set_right (INTERSECT binds tighter than UNION and EXCEPT,
   // which associate to the left); set_pos is the operator's position.

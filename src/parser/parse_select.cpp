@@ -78,7 +78,8 @@ std::vector<std::vector<ExprPtr>> Parser::ParseValuesRows() {
 }
 
 bool Parser::HasTail(const SelectStmt& s) {
-  return !s.order_by.empty() || s.order_by_all.has_value() || s.limit.has_value() || s.offset.has_value();
+  return !s.order_by.empty() || s.order_by_all.has_value() || s.limit.has_value() || s.limit_percent.has_value() ||
+         s.offset.has_value();
 }
 
 // SELECT * FROM (q): used where q cannot be merged into the enclosing query node.
@@ -154,6 +155,7 @@ std::unique_ptr<SelectStmt> Parser::ParseQueryRest(std::unique_ptr<SelectStmt> h
   std::vector<OrderItem> order;
   std::optional<OrderItem> order_all;
   std::optional<int64_t> limit, offset;
+  std::optional<double> limit_percent;
   bool limit_seen = false, offset_seen = false;
   if (AcceptKw("order")) {
     ExpectKw("by");
@@ -169,7 +171,10 @@ std::unique_ptr<SelectStmt> Parser::ParseQueryRest(std::unique_ptr<SelectStmt> h
     if (!limit_seen && AtKw("limit")) {
       Next();
       limit_seen = true;
-      if (!AcceptKw("all")) limit = ParseCount("LIMIT");
+      if (!AcceptKw("all")) {
+        limit_percent = ParseLimitPercent();
+        if (!limit_percent) limit = ParseCount("LIMIT");
+      }
     } else if (!offset_seen && AtKw("offset")) {
       Next();
       offset_seen = true;
@@ -179,22 +184,43 @@ std::unique_ptr<SelectStmt> Parser::ParseQueryRest(std::unique_ptr<SelectStmt> h
       break;
     }
   }
-  bool has_tail = !order.empty() || order_all || limit || offset;
+  bool has_tail = !order.empty() || order_all || limit || limit_percent || offset;
   // A parenthesised query with its own tail or WITH: merge what can be merged without
   // changing meaning (a new set-operation node has neither).
-  bool head_limited = head->limit.has_value() || head->offset.has_value();
+  bool head_limited = head->limit.has_value() || head->limit_percent.has_value() || head->offset.has_value();
   if ((has_tail && head_limited) || (!ctes.empty() && !head->ctes.empty())) head = Wrap(std::move(head));
   if (!order.empty() || order_all) {
     head->order_by = std::move(order);
     head->order_by_all = std::move(order_all);
   }
   if (limit) head->limit = limit;
+  if (limit_percent) head->limit_percent = limit_percent;
   if (offset) head->offset = offset;
   if (!ctes.empty()) head->ctes = std::move(ctes);
   head->pos = pos;
   last_query_height_ = sel_max_ + 1;
   Note(last_query_height_, pos);
   return head;
+}
+
+// LIMIT p% or LIMIT p PERCENT (DuckDB's): p a number from 0 to 100; nothing read (empty)
+// when the count is not followed by % or PERCENT.
+std::optional<double> Parser::ParseLimitPercent() {
+  size_t k = 0;
+  const bool negative = Peek(0).kind == TokenKind::Operator && Peek(0).text == "-";
+  if (negative) k = 1;
+  const Token& num = Peek(k);
+  if (num.kind != TokenKind::Integer && num.kind != TokenKind::Decimal && num.kind != TokenKind::Float) return std::nullopt;
+  const Token& after = Peek(k + 1);
+  const bool percent = (after.kind == TokenKind::Operator && after.text == "%") || (after.kind == TokenKind::Word && after.text == "percent");
+  if (!percent) return std::nullopt;
+  const SourcePos pos = Cur().pos;
+  double p = std::strtod(num.text.c_str(), nullptr);
+  if (negative) p = -p;
+  for (size_t i = 0; i <= k + 1; i++) Next();
+  if (!(p >= 0 && p <= 100))
+    throw UserError(ErrorKind::Conversion, "Limit percent out of range, should be between 0% and 100%", pos);
+  return p;
 }
 
 int64_t Parser::ParseCount(const char* what) {

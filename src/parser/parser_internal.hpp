@@ -175,6 +175,7 @@ class Parser {
   std::unique_ptr<SelectStmt> ParseQueryRest(std::unique_ptr<SelectStmt> head,
                                              std::vector<CommonTableExpr> ctes, SourcePos pos);
   int64_t ParseCount(const char* what);
+  std::optional<double> ParseLimitPercent();
   std::unique_ptr<SelectStmt> ParseSelectCore();
   // GROUP BY's items (parse_group_by.cpp): expressions, (), GROUPING SETS, ROLLUP, CUBE.
   using GroupingSets = std::vector<std::vector<uint32_t>>;

@@ -166,6 +166,11 @@ class Lowering {
       }
       case PhysKind::Limit: {
         auto& l = static_cast<PhysicalLimit&>(op);
+        if (l.percent >= 0) {  // needs every row first: not in the IR's row sinks
+          s.kind = Sink::Kind::Other;
+          s.what = "LIMIT with a percentage";
+          break;
+        }
         s.kind = Sink::Kind::Limit;
         s.limit = l.limit;
         s.offset = l.offset;

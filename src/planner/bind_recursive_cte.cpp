@@ -33,7 +33,7 @@ LogicalOpPtr Binder::BindRecursiveCte(const ast::CommonTableExpr& cte, const ast
   const ast::SelectStmt& q = *cte.query;
   const bool set_union = q.set_op == ast::SetOpKind::Union || q.set_op == ast::SetOpKind::UnionAll;
   if (!set_union) return nullptr;  // bound as an ordinary CTE (a reference to itself fails there)
-  if (!q.order_by.empty() || q.order_by_all || q.limit || q.offset)
+  if (!q.order_by.empty() || q.order_by_all || q.limit || q.limit_percent || q.offset)
     throw UserError(ErrorKind::Unsupported, "ORDER BY, LIMIT or OFFSET in a recursive CTE is not supported", cte.pos);
   // Bound apart from the query around the reference (as a derived table is).
   auto saved_outer = std::move(outer_scopes_);

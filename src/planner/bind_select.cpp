@@ -30,9 +30,10 @@ static std::string DisplayName(const ast::Expr& e, const BoundExpr& b) {
 }
 
 LogicalOpPtr ApplyLimit(LogicalOpPtr plan, const ast::SelectStmt& stmt) {
-  if (!stmt.limit && !stmt.offset) return plan;
+  if (!stmt.limit && !stmt.limit_percent && !stmt.offset) return plan;
   auto lim = std::make_unique<LogicalOp>(LogicalKind::Limit);
   lim->limit = stmt.limit ? *stmt.limit : -1;
+  lim->limit_percent = stmt.limit_percent ? *stmt.limit_percent : -1;
   lim->offset = stmt.offset ? *stmt.offset : 0;
   lim->children.push_back(std::move(plan));
   return lim;

@@ -123,6 +123,7 @@ struct Decorrelator {
   // LIMIT [OFFSET] per domain value: a row_number() partitioned by the domain, in the
   // order of the ORDER BY under the LIMIT, kept between OFFSET and OFFSET + LIMIT.
   LogicalOpPtr PushLimit(LogicalOpPtr op, Bindings& d) {
+    if (op->limit_percent >= 0) throw UnsupportedYet("LIMIT with a percentage in a correlated subquery", pos);
     LogicalOpPtr child = std::move(op->children[0]);
     std::vector<OrderSpec> orders;
     if (child->kind == LogicalKind::Order) {

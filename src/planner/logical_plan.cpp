@@ -1,5 +1,7 @@
 #include "planner/logical_plan.hpp"
 
+#include "common/decimal.hpp"
+
 #include <algorithm>
 
 namespace tessera {
@@ -149,6 +151,7 @@ LogicalOpPtr LogicalOp::Copy() const {
   for (auto& o : orders) r->orders.push_back({o.expr->Copy(), o.desc, o.nulls_first});
   r->limit = limit;
   r->offset = offset;
+  r->limit_percent = limit_percent;
   r->distinct_rows = distinct_rows;
   r->cte_index = cte_index;
   r->column_types = column_types;
@@ -188,7 +191,9 @@ std::string LogicalOp::ToString(int indent) const {
     }
     case LogicalKind::Aggregate: s += "AGGREGATE [" + List(groups) + "] [" + List(aggs) + "]"; break;
     case LogicalKind::Order: s += "ORDER"; break;
-    case LogicalKind::Limit: s += "LIMIT " + std::to_string(limit); break;
+    case LogicalKind::Limit:
+      s += limit_percent >= 0 ? "LIMIT " + FormatDouble(limit_percent) + "%" : "LIMIT " + std::to_string(limit);
+      break;
     case LogicalKind::Dummy: s += "DUMMY"; break;
     case LogicalKind::UnionAll: s += "UNION ALL"; break;
     case LogicalKind::Values: s += "VALUES " + std::to_string(values.size()) + " rows"; break;

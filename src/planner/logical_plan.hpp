@@ -121,6 +121,7 @@ struct LogicalOp {
   // Limit
   int64_t limit = -1;
   int64_t offset = 0;
+  double limit_percent = -1;  // LIMIT p%: the first floor(rows * p / 100) rows (limit is then -1)
 
   // RecursiveCte: UNION (a row already added is not added again) rather than UNION ALL
   bool distinct_rows = false;

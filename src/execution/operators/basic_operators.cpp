@@ -1,7 +1,9 @@
 #include "execution/operators/basic_operators.hpp"
 
 #include <algorithm>
+#include <cmath>
 
+#include "common/decimal.hpp"
 #include "common/interrupt.hpp"
 #include "execution/expression_executor.hpp"
 #include "execution/selection.hpp"
@@ -164,7 +166,7 @@ void PhysicalProjection::Execute(DataChunk& in, DataChunk& out, LocalState& ls) 
 }
 
 std::string PhysicalLimit::Details() const {
-  return std::to_string(limit) + (offset ? " OFFSET " + std::to_string(offset) : "");
+  return (percent >= 0 ? FormatDouble(percent) + "%" : std::to_string(limit)) + (offset ? " OFFSET " + std::to_string(offset) : "");
 }
 
 // The first offset + limit rows in the source's order (DataChunk::batch): chunks are kept
@@ -186,7 +188,12 @@ void PhysicalLimit::Sink(DataChunk& in, LocalState&) {
   }
 }
 void PhysicalLimit::Finalize() {
-  const uint64_t want = limit < 0 ? UINT64_MAX : (uint64_t)(offset + limit);
+  uint64_t want = limit < 0 ? UINT64_MAX : (uint64_t)(offset + limit);
+  if (percent >= 0) {
+    uint64_t total = 0;
+    for (auto& [batch, c] : pending_) total += c.size;
+    want = (uint64_t)offset + (uint64_t)std::floor((double)total * percent / 100);
+  }
   uint64_t at = 0;  // rows before the chunk
   for (auto& [batch, c] : pending_) {
     if (at >= want) break;

@@ -45,9 +45,12 @@ class PhysicalProjection : public PhysicalOperator {
 // source.
 class PhysicalLimit : public PhysicalOperator {
  public:
-  PhysicalLimit(std::vector<Type> t, int64_t limit, int64_t offset)
-      : PhysicalOperator(PhysKind::Limit, std::move(t)), limit(limit), offset(offset) {}
+  PhysicalLimit(std::vector<Type> t, int64_t limit, int64_t offset, double percent = -1)
+      : PhysicalOperator(PhysKind::Limit, std::move(t)), limit(limit), offset(offset), percent(percent) {}
   int64_t limit, offset;
+  // LIMIT p% (limit is -1): all rows are kept until the input ends, then the first
+  // floor(rows * p / 100) after the offset go out (DuckDB's rule: p% of all the rows).
+  double percent;
   std::string Name() const override { return "LIMIT"; }
   std::string Details() const override;
   void Sink(DataChunk& in, LocalState&) override;
