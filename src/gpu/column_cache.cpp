@@ -393,11 +393,8 @@ static PackedColumn PackFromRowGroups(const CachedColumn& c, const TableData& da
   });
 }
 
-
 namespace {
 
-// Stored encodings decoded on the device (gpu_stream_core.hpp); TESSERA_GPU_DEVICE_DECODE=0
-// decodes them on the host instead, as before (measurements).
 // TESSERA_UPLOAD_TRACE=1: each column upload's phases on stderr (measurements).
 bool UploadTrace() {
   static const bool on = [] {
@@ -407,6 +404,8 @@ bool UploadTrace() {
   return on;
 }
 
+// Stored encodings decoded on the device (gpu_stream_core.hpp); TESSERA_GPU_DEVICE_DECODE=0
+// decodes them on the host instead, as before (measurements).
 bool DeviceDecode() {
   static const bool on = [] {
     const char* e = std::getenv("TESSERA_GPU_DEVICE_DECODE");
@@ -540,13 +539,13 @@ size_t ColumnCache::EnsureResident(CachedColumn& c, GpuContext& ctx) {
   return moved;
 }
 
-
 bool ColumnCache::UploadEncoded(const CachedColumn& c, const TableData& snap, GpuContext& ctx, DeviceBuffer& dst,
                                 size_t* moved) {
   if (!DeviceDecode()) return false;
   const unsigned w = (unsigned)c.device_width;
-  // Per chunk: the stream's plan; a chunk the device cannot decode (run-length, loaded
-  // Parquet data, ...) goes as its values (kind 0, decoded on the host if need be).
+  // Per chunk: the stream's plan; a chunk the device cannot decode (stored plain, a
+  // Parquet file's, one whose stream does not parse) goes as its values (kind 0, decoded on
+  // the host if need be, which reports a corrupt file).
   struct Chunk {
     const ColumnChunk* ch;
     codec::GpuStreamPlan plan;
@@ -595,14 +594,14 @@ bool ColumnCache::UploadEncoded(const CachedColumn& c, const TableData& snap, Gp
     r += cnt;
     blocks += (cnt + 1023) / 1024;
     if (k.encoded) {
-      items.push_back({k.plan.bytes, nullptr, [ch = k.ch, plan = k.plan](void* out) {
+      items.push_back({k.plan.bytes, nullptr, [ch = k.ch, plan = k.plan, &c](void* out) {
                          const uint8_t* p;
                          size_t len;
                          if (!ch->EncodedBlob(true, &p, &len)) throw InternalError("column cache: encoded chunk vanished");
                          try {
                            codec::WriteGpuStream(p, plan, static_cast<uint8_t*>(out));
                          } catch (const codec::DecodeError& e) {
-                           throw UserError(ErrorKind::IO, std::string("database file is corrupt (") + e.what() + ")");
+                           throw UserError(ErrorKind::IO, "database file of table " + c.table + " is corrupt (" + e.what() + ")");
                          }
                        }});
       at += k.plan.bytes;

@@ -1529,6 +1529,7 @@ void Generator::AggregateSink(const ir::Sink& a) {
         // COUNT(CASE WHEN c THEN x END): the rows where c holds (x is never NULL here), summed
         // into a state of their own.
         const std::string x = Expr(*then_e, L);
+        entry_agg.back() = nullptr;  // its values are 0 or 1, whatever x's type
         prog_.agg_word.push_back((int)prog_.words.size());
         entry_word.push_back((int)prog_.words.size());
         prog_.words.push_back(AggWord::SumLo);
