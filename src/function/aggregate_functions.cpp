@@ -145,13 +145,16 @@ Type BindRegrCount(ScalarCall& c) {
   return Type::BigInt();
 }
 
-// approx_count_distinct(x): BIGINT; exact here (DuckDB's HyperLogLog estimate equals the
-// exact count on small sets).
-Type BindApproxCountDistinct(ScalarCall& c) {
+// One argument of any type (a NULL literal read as INTEGER) and a result of type `result`.
+Type OneArgOfAnyType(ScalarCall& c, Type result) {
   Arity(c, 1, 1);
   NullAsInteger(c.args[0]);
-  return Type::BigInt();
+  return result;
 }
+
+// approx_count_distinct(x): BIGINT; exact here (DuckDB's HyperLogLog estimate equals the
+// exact count on small sets).
+Type BindApproxCountDistinct(ScalarCall& c) { return OneArgOfAnyType(c, Type::BigInt()); }
 
 // bit_and, bit_or, bit_xor: INTEGER or BIGINT, the argument's type (a NULL argument: BIGINT,
 // as DuckDB reads it); DuckDB's other overloads are the types tessera does not have.
@@ -172,11 +175,7 @@ Type BindDoubleAggregate(ScalarCall& c) {
 
 // entropy(x): DOUBLE, the base-2 entropy of the non-NULL values' distribution, of any type;
 // 0 over no rows (not NULL, as DuckDB).
-Type BindEntropy(ScalarCall& c) {
-  Arity(c, 1, 1);
-  NullAsInteger(c.args[0]);
-  return Type::Double();
-}
+Type BindEntropy(ScalarCall& c) { return OneArgOfAnyType(c, Type::Double()); }
 
 // mad(x): the median absolute deviation from the median. DOUBLE for integers and doubles,
 // the DECIMAL type for decimals (interpolated and truncated in its scaled integers, as
