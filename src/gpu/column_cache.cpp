@@ -395,15 +395,6 @@ static PackedColumn PackFromRowGroups(const CachedColumn& c, const TableData& da
 
 namespace {
 
-// TESSERA_UPLOAD_TRACE=1: each column upload's phases on stderr (measurements).
-bool UploadTrace() {
-  static const bool on = [] {
-    const char* e = std::getenv("TESSERA_UPLOAD_TRACE");
-    return e && std::string(e) == "1";
-  }();
-  return on;
-}
-
 // Stored encodings decoded on the device (gpu_stream_core.hpp); TESSERA_GPU_DEVICE_DECODE=0
 // decodes them on the host instead, as before (measurements).
 bool DeviceDecode() {

@@ -35,6 +35,14 @@ size_t EnvSize(const char* name, size_t dflt, size_t lo, size_t hi) {
 }
 }  // namespace
 
+bool UploadTrace() {
+  static const bool on = [] {
+    const char* e = std::getenv("TESSERA_UPLOAD_TRACE");
+    return e && std::string(e) == "1";
+  }();
+  return on;
+}
+
 size_t StagedUploader::SlotCount() {
   static const size_t n = EnvSize("TESSERA_STAGING_SLOTS", 4, 2, 64);
   return n;
@@ -76,8 +84,7 @@ void StagedUploader::Upload(GpuContext& ctx, const std::vector<UploadItem>& item
   if (slots_.empty()) {
     const auto t0 = std::chrono::steady_clock::now();
     for (size_t s = 0; s < SlotCount(); s++) slots_.push_back({ctx.AllocatePinned(SlotBytes()), ctx.CreateStream()});
-    const char* trace = std::getenv("TESSERA_UPLOAD_TRACE");
-    if (trace && std::string(trace) == "1")
+    if (UploadTrace())
       std::fprintf(stderr, "upload staging: %zu x %zu MB pinned in %.2f ms\n", SlotCount(), SlotBytes() >> 20,
                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }

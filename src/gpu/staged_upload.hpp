@@ -23,6 +23,9 @@
 
 namespace tessera::gpu {
 
+// TESSERA_UPLOAD_TRACE=1: uploads print their phases on stderr (measurements; read once).
+bool UploadTrace();
+
 struct UploadItem {
   size_t bytes = 0;
   const void* data = nullptr;              // host memory, or
