@@ -18,6 +18,7 @@
 #include "gpu/gpu_context.hpp"
 #include "gpu/kernel_cache.hpp"
 #include "gpu/pipeline_codegen.hpp"
+#include "gpu/string_dictionary.hpp"
 #include "storage/compression/byte_io.hpp"
 #include "storage/compression/gpu_stream.hpp"
 #include "storage/compression/gpu_stream_core.hpp"
@@ -49,30 +50,6 @@ int DeviceWidth(const Type& t) {
     case TypeId::Decimal: return t.precision <= 18 ? 8 : 0;
     default: return 0;
   }
-}
-
-// Sorts and de-duplicates string views on all host threads: each thread sorts a slice,
-// then slices merge pairwise (TPC-H's o_comment: 15 M distinct values at SF10, which one
-// thread took seconds to sort as std::strings).
-void SortUniqueStrings(std::vector<std::string_view>& v) {
-  const size_t threads = std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), v.size() / 65536));
-  std::vector<size_t> bound(threads + 1);
-  for (size_t t = 0; t <= threads; t++) bound[t] = v.size() * t / threads;
-  auto run = [&](size_t n, const std::function<void(size_t)>& fn) {
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < n; t++) pool.emplace_back(fn, t);
-    if (n) fn(0);
-    for (auto& th : pool) th.join();
-  };
-  run(threads, [&](size_t t) { std::sort(v.begin() + bound[t], v.begin() + bound[t + 1]); });
-  for (size_t width = 1; width < threads; width *= 2) {
-    const size_t merges = (threads + 2 * width - 1) / (2 * width);
-    run(merges, [&](size_t m) {
-      const size_t lo = m * 2 * width, mid = std::min(lo + width, threads), hi = std::min(lo + 2 * width, threads);
-      if (mid < hi) std::inplace_merge(v.begin() + bound[lo], v.begin() + bound[mid], v.begin() + bound[hi]);
-    });
-  }
-  v.erase(std::unique(v.begin(), v.end()), v.end());
 }
 
 ColumnCache& ColumnCache::Instance() {
@@ -203,15 +180,11 @@ static void ComputeHostInfo(CachedColumn& c, const TableData& data) {
   bool integral = c.type.id == TypeId::Integer || c.type.id == TypeId::BigInt || c.type.id == TypeId::Date ||
                   c.type.id == TypeId::Decimal || c.type.id == TypeId::Boolean;
   bool range_known = true;
-  std::vector<std::string_view> strings;  // VARCHAR: every dictionary entry or value, sorted and de-duplicated below
   for (auto& rg : data.row_groups) {
     const ColumnChunk& ch = *rg->columns[c.column];
     if (!ChunkForGpu(ch, c)) return;
     if (c.type.id == TypeId::Varchar) {
-      if (ch.str_enc == StringEncoding::Dictionary)
-        for (uint32_t k = 0; k < ch.dict_size; k++) strings.push_back(ch.DictEntry(k));
-      else
-        for (uint32_t i = 0; i < ch.count; i++) strings.push_back(ch.GetString(i));
+      continue;
     } else if (integral && ch.stats.has_stats) {
       lo = std::min<int64_t>(lo, (int64_t)ch.stats.min.int_value());
       hi = std::max<int64_t>(hi, (int64_t)ch.stats.max.int_value());
@@ -220,12 +193,15 @@ static void ComputeHostInfo(CachedColumn& c, const TableData& data) {
     }
   }
   if (c.type.id == TypeId::Varchar) {
-    SortUniqueStrings(strings);
-    auto dict = std::make_shared<std::vector<std::string>>(strings.begin(), strings.end());
-    c.domain.dict = dict;
+    // Every row's code comes with the dictionary, for the upload (host_codes).
+    auto d = std::make_shared<ColumnDictionary>(BuildColumnDictionary(data, c.column));
+    c.domain.dict = d->dict;
     c.domain.has_range = true;
     c.domain.lo = 0;
-    c.domain.hi = (int64_t)dict->size() - 1;
+    c.domain.hi = (int64_t)d->dict->size() - 1;
+    // Kept unless large (a column planned but never uploaded would hold them): the upload
+    // builds them again then.
+    if (d->slot_codes.size() <= (64u << 20)) c.host_codes = std::move(d);
   } else if (integral && range_known && lo <= hi) {
     c.domain.has_range = true;
     c.domain.lo = lo;
@@ -313,7 +289,11 @@ std::shared_ptr<CachedColumn> ColumnCache::Get(const std::string& table, const s
   c->snapshot = data;
   c->last_use = epoch_;
   c->raw = raw && type.id == TypeId::Varchar;
+  const auto t0 = std::chrono::steady_clock::now();
   ComputeHostInfo(*c, *data);
+  if (UploadTrace())
+    std::fprintf(stderr, "upload %s.%s: host info %.2f ms\n", table.c_str(), name.c_str(),
+                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   entries_.push_back(c);
   return c;
 }
@@ -323,39 +303,20 @@ void ColumnCache::BeginQuery() {
   epoch_++;
 }
 
-// One row group's codes of the sorted dictionary of a VARCHAR column: a binary search per
-// dictionary entry of a dictionary-encoded chunk, per row of a plain one (TPC-H's comments,
-// 15 M distinct at SF10). `remap`: the caller's scratch.
-static void ChunkDictionaryCodes(const CachedColumn& c, const ColumnChunk& ch, int32_t* out, std::vector<int32_t>& remap) {
-  const auto& dict = *c.domain.dict;
-  auto code_of = [&](std::string_view v) { return (int32_t)(std::lower_bound(dict.begin(), dict.end(), v) - dict.begin()); };
-  if (ch.str_enc == StringEncoding::Dictionary) {
-    remap.resize(ch.dict_size);
-    for (uint32_t k = 0; k < ch.dict_size; k++) remap[k] = code_of(ch.DictEntry(k));
-    const uint32_t* codes = reinterpret_cast<const uint32_t*>(ch.data);
-    for (uint32_t i = 0; i < ch.count; i++) out[i] = remap[codes[i]];
-  } else {
-    for (uint32_t i = 0; i < ch.count; i++) out[i] = code_of(ch.GetString(i));
-  }
+// The codes of a VARCHAR column's rows (the host codes kept from its dictionary's build,
+// or built again should the column be uploaded a second time), row groups on all threads.
+static std::shared_ptr<const ColumnDictionary> HostCodes(const CachedColumn& c, const TableData& data) {
+  if (c.host_codes) return c.host_codes;
+  LoadChunks(data, c.column, /*fixed=*/false);
+  return std::make_shared<ColumnDictionary>(BuildColumnDictionary(data, c.column));
 }
 
-// The codes of a whole VARCHAR column, the row groups spread over the host's threads.
-static std::vector<int32_t> DictionaryCodes(const CachedColumn& c, const TableData& data) {
+static std::vector<int32_t> DictionaryCodes(const ColumnDictionary& d, const TableData& data, int column) {
   const auto& groups = data.row_groups;
   std::vector<size_t> start(groups.size() + 1, 0);
-  for (size_t g = 0; g < groups.size(); g++) start[g + 1] = start[g] + groups[g]->columns[c.column]->count;
+  for (size_t g = 0; g < groups.size(); g++) start[g + 1] = start[g] + groups[g]->columns[column]->count;
   std::vector<int32_t> all(start.back());
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    std::vector<int32_t> remap;
-    for (size_t g; (g = next.fetch_add(1)) < groups.size();)
-      ChunkDictionaryCodes(c, *groups[g]->columns[c.column], all.data() + start[g], remap);
-  };
-  const size_t nthreads = std::min<size_t>(groups.size(), std::max(1u, std::thread::hardware_concurrency()));
-  std::vector<std::thread> pool;
-  for (size_t t = 1; t < nthreads; t++) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
+  ParallelFor(groups.size(), 0, [&](uint64_t g, unsigned) { d.ChunkCodes(g, *groups[g]->columns[column], all.data() + start[g]); });
   return all;
 }
 
@@ -364,7 +325,7 @@ static std::vector<int32_t> DictionaryCodes(const CachedColumn& c, const TableDa
 static PackedColumn PackFromRowGroups(const CachedColumn& c, const TableData& data) {
   std::vector<int32_t> codes;
   if (c.type.id == TypeId::Varchar) {
-    codes = DictionaryCodes(c, data);
+    codes = DictionaryCodes(*HostCodes(c, data), data, c.column);
     return PackColumn(c.rows, c.packed_bytes_per_value, c.packed_ref, [&](uint64_t row, uint32_t cnt, int64_t* out) {
       for (uint32_t i = 0; i < cnt; i++) out[i] = codes[row + i];
     });
@@ -448,6 +409,7 @@ size_t ColumnCache::EnsureResident(CachedColumn& c, GpuContext& ctx) {
   std::vector<UploadItem> items;
   std::vector<uint8_t> raw_bytes;
   std::vector<int32_t> codes;
+  std::shared_ptr<const ColumnDictionary> host_codes;
   if (c.packed && by_group) {
     for (auto& rg : groups) {
       const ColumnChunk* ch = rg->columns[c.column].get();
@@ -481,19 +443,23 @@ size_t ColumnCache::EnsureResident(CachedColumn& c, GpuContext& ctx) {
   } else if (c.type.id == TypeId::Varchar) {
     // A row group's codes are written straight into the staging buffer where they fit
     // (no column-sized array filled first and copied again); the chunks are loaded.
+    host_codes = HostCodes(c, *snap);
     bool per_group = true;
     for (auto& rg : groups) per_group = per_group && (size_t)rg->columns[c.column]->count * 4 <= StagedUploader::SlotBytes();
     if (per_group) {
-      for (auto& rg : groups) {
-        const ColumnChunk* ch = rg->columns[c.column].get();
-        items.push_back({(size_t)ch->count * 4, nullptr, [ch, &c](void* out) {
-                           thread_local std::vector<int32_t> remap;
+      for (size_t g = 0; g < groups.size(); g++) {
+        const ColumnChunk* ch = groups[g]->columns[c.column].get();
+        items.push_back({(size_t)ch->count * 4, nullptr, [ch, g, &c, d = host_codes.get()](void* out) {
                            ch->EnsureVerified();
-                           ChunkDictionaryCodes(c, *ch, static_cast<int32_t*>(out), remap);
+                           try {
+                             d->ChunkCodes(g, *ch, static_cast<int32_t*>(out));
+                           } catch (const std::runtime_error& e) {
+                             throw UserError(ErrorKind::IO, "database file of table " + c.table + " is corrupt (" + e.what() + ")");
+                           }
                          }});
       }
     } else {
-      codes = DictionaryCodes(c, *snap);
+      codes = DictionaryCodes(*host_codes, *snap, c.column);
       items.push_back({codes.size() * 4, codes.data(), nullptr});
     }
   } else if (UploadEncoded(c, *snap, ctx, buf, &moved)) {
@@ -523,6 +489,7 @@ size_t ColumnCache::EnsureResident(CachedColumn& c, GpuContext& ctx) {
                    bytes / 1e6, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
   c.data = std::move(buf);
+  c.host_codes.reset();  // the device has the codes now
   resident_ += bytes;
   counts_.columns++;
   counts_.column_bytes += bytes;

@@ -28,6 +28,7 @@
 namespace tessera::gpu {
 
 class GpuContext;
+struct ColumnDictionary;  // string_dictionary.hpp
 
 // What the code generator knows of a column's values.
 struct ColumnDomain {
@@ -61,6 +62,8 @@ struct CachedColumn {
   int packed_bytes_per_value = 0;
   int64_t packed_ref = 0;
   uint64_t packed_bytes = 0;  // device bytes
+  // VARCHAR codes: every row's code, kept from the dictionary's build until the upload.
+  std::shared_ptr<const ColumnDictionary> host_codes;
   DeviceBuffer data;        // empty until uploaded
   uint64_t last_use = 0;    // query epoch
   std::weak_ptr<const TableData> snapshot;
@@ -130,9 +133,6 @@ PackedColumn PackColumn(uint64_t rows, int bytes, int64_t ref, const std::functi
 // Rows of one tile of the kernels, and the device bytes of a lane-packed column.
 uint64_t TileRows();
 uint64_t LanePackedBytes(uint64_t rows, int bytes);
-
-// Sorts and de-duplicates string views on all host threads (dictionaries of millions).
-void SortUniqueStrings(std::vector<std::string_view>& v);
 
 // Device type of a logical type in generated code ("int", "long long", "__int128" for
 // DECIMALs above 18 digits, ...); "" when the GPU backend does not handle the type.

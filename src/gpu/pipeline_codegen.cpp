@@ -1,4 +1,5 @@
 #include "gpu/pipeline_codegen.hpp"
+#include "gpu/string_dictionary.hpp"
 
 #include <algorithm>
 #include <atomic>

@@ -1,0 +1,200 @@
+#include "gpu/string_dictionary.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "common/parallel.hpp"
+
+namespace tessera::gpu {
+
+namespace {
+
+// A string to sort by: 16 of its bytes after the prefix all the strings share, as two
+// big-endian numbers (zero-padded), so that most comparisons load no string bytes; then
+// the bytes themselves.
+struct Keyed {
+  uint64_t key, key2;
+  const char* p;
+  uint32_t len;
+  uint32_t slot;
+};
+
+uint64_t PrefixKey(const char* p, size_t len) {
+  uint64_t k = 0;
+  const size_t n = len < 8 ? len : 8;
+  for (size_t i = 0; i < n; i++) k |= (uint64_t)(uint8_t)p[i] << (56 - 8 * i);
+  return k;
+}
+
+// `skip`: the length of the prefix every string sorted together shares (at most any one's
+// length).
+Keyed MakeKeyed(std::string_view s, size_t skip, uint32_t slot) {
+  const char* p = s.data() + skip;
+  const size_t n = s.size() - skip;
+  return {PrefixKey(p, n), n > 8 ? PrefixKey(p + 8, n - 8) : 0, s.data(), (uint32_t)s.size(), slot};
+}
+
+struct KeyedLess {
+  size_t skip;
+  bool operator()(const Keyed& a, const Keyed& b) const {
+    if (a.key != b.key) return a.key < b.key;
+    if (a.key2 != b.key2) return a.key2 < b.key2;
+    // The same 16 bytes after the shared prefix (or fewer, zero-padded): the byte order of
+    // the rest.
+    const size_t from = skip + 16;
+    if (a.len >= from && b.len >= from) return std::string_view(a.p + from, a.len - from) < std::string_view(b.p + from, b.len - from);
+    return std::string_view(a.p, a.len) < std::string_view(b.p, b.len);
+  }
+};
+
+bool KeyedEqual(const Keyed& a, const Keyed& b) {
+  return a.key == b.key && a.key2 == b.key2 && a.len == b.len && std::memcmp(a.p, b.p, a.len) == 0;
+}
+
+size_t CommonPrefix(std::string_view a, std::string_view b, size_t limit) {
+  size_t i = 0;
+  while (i < limit && i < a.size() && i < b.size() && a[i] == b[i]) i++;
+  return i;
+}
+
+// Sorts v on all host threads by sample sort: splitters from a sorted sample cut v into
+// buckets (each thread counts and scatters its slice), then the buckets sort side by side.
+void ParallelSort(std::vector<Keyed>& v, const KeyedLess& less) {
+  const size_t n = v.size();
+  const size_t threads = std::min<size_t>(HardwareThreads(), n / 32768);
+  if (threads <= 1) {
+    std::sort(v.begin(), v.end(), less);
+    return;
+  }
+  const size_t buckets = threads * 4, per_bucket = 16;
+  std::vector<Keyed> sample;
+  const size_t stride = n / (buckets * per_bucket);
+  for (size_t i = 0; i < buckets * per_bucket; i++) sample.push_back(v[i * stride + (i * 7919) % stride]);
+  std::sort(sample.begin(), sample.end(), less);
+  std::vector<Keyed> split;
+  for (size_t b = 1; b < buckets; b++) split.push_back(sample[b * per_bucket]);
+  // Bucket of each entry: the splitters not above it.
+  std::vector<uint16_t> bucket_of(n);
+  std::vector<std::vector<size_t>> count(threads, std::vector<size_t>(buckets, 0));
+  auto slice = [&](size_t t) { return std::make_pair(n * t / threads, n * (t + 1) / threads); };
+  ParallelFor(threads, (unsigned)threads, [&](uint64_t t, unsigned) {
+    auto [lo, hi] = slice(t);
+    for (size_t i = lo; i < hi; i++) {
+      const size_t b = std::upper_bound(split.begin(), split.end(), v[i], less) - split.begin();
+      bucket_of[i] = (uint16_t)b;
+      count[t][b]++;
+    }
+  });
+  std::vector<size_t> bucket_start(buckets + 1, 0);
+  std::vector<std::vector<size_t>> at(threads, std::vector<size_t>(buckets));
+  size_t pos = 0;
+  for (size_t b = 0; b < buckets; b++) {
+    bucket_start[b] = pos;
+    for (size_t t = 0; t < threads; t++) {
+      at[t][b] = pos;
+      pos += count[t][b];
+    }
+  }
+  bucket_start[buckets] = pos;
+  std::vector<Keyed> out(n);
+  ParallelFor(threads, (unsigned)threads, [&](uint64_t t, unsigned) {
+    auto [lo, hi] = slice(t);
+    for (size_t i = lo; i < hi; i++) out[at[t][bucket_of[i]]++] = v[i];
+  });
+  ParallelFor(buckets, (unsigned)threads, [&](uint64_t b, unsigned) {
+    std::sort(out.begin() + (long)bucket_start[b], out.begin() + (long)bucket_start[b + 1], less);
+  });
+  v.swap(out);
+}
+
+// Positions in sorted v where a value differs from the one before it (v[0] included), found
+// on all threads.
+std::vector<uint32_t> DistinctStarts(const std::vector<Keyed>& v) {
+  const size_t n = v.size();
+  const size_t parts = std::max<size_t>(1, std::min<size_t>(HardwareThreads(), n / 65536));
+  std::vector<std::vector<uint32_t>> found(parts);
+  ParallelFor(parts, (unsigned)parts, [&](uint64_t t, unsigned) {
+    for (size_t i = n * t / parts; i < n * (t + 1) / parts; i++)
+      if (i == 0 || !KeyedEqual(v[i], v[i - 1])) found[t].push_back((uint32_t)i);
+  });
+  std::vector<uint32_t> all;
+  for (auto& f : found) all.insert(all.end(), f.begin(), f.end());
+  return all;
+}
+
+}  // namespace
+
+void SortUniqueStrings(std::vector<std::string_view>& v) {
+  size_t skip = v.empty() ? 0 : v[0].size();
+  for (std::string_view s : v) skip = CommonPrefix(s, v[0], skip);
+  std::vector<Keyed> k(v.size());
+  for (size_t i = 0; i < v.size(); i++) k[i] = MakeKeyed(v[i], skip, 0);
+  ParallelSort(k, KeyedLess{skip});
+  const std::vector<uint32_t> starts = DistinctStarts(k);
+  v.resize(starts.size());
+  for (size_t c = 0; c < starts.size(); c++) v[c] = std::string_view(k[starts[c]].p, k[starts[c]].len);
+}
+
+ColumnDictionary BuildColumnDictionary(const TableData& data, int column) {
+  ColumnDictionary d;
+  const auto& groups = data.row_groups;
+  d.slot_base.resize(groups.size() + 1, 0);
+  for (size_t g = 0; g < groups.size(); g++) {
+    const ColumnChunk& ch = *groups[g]->columns[column];
+    d.slot_base[g + 1] = d.slot_base[g] + (ch.str_enc == StringEncoding::Dictionary ? ch.dict_size : ch.count);
+  }
+  const uint64_t slots = d.slot_base.back();
+  if (slots > UINT32_MAX) throw std::length_error("GPU string dictionary: more than 2^32 values");
+  auto value = [&](const ColumnChunk& ch, uint32_t i) {
+    return ch.str_enc == StringEncoding::Dictionary ? ch.DictEntry(i) : ch.GetString(i);
+  };
+  // The prefix every value shares (TPC-H's c_name: "Customer#"), skipped by the sort keys.
+  std::string_view first;
+  for (size_t g = 0; g < groups.size() && first.data() == nullptr; g++)
+    if (d.slot_base[g + 1] > d.slot_base[g]) first = value(*groups[g]->columns[column], 0);
+  std::vector<size_t> shared(groups.size(), first.size());
+  ParallelFor(groups.size(), 0, [&](uint64_t g, unsigned) {
+    const ColumnChunk& ch = *groups[g]->columns[column];
+    size_t s = first.size();
+    for (uint32_t i = 0; i < d.slot_base[g + 1] - d.slot_base[g] && s; i++) s = CommonPrefix(value(ch, i), first, s);
+    shared[g] = s;
+  });
+  const size_t skip = groups.empty() ? 0 : *std::min_element(shared.begin(), shared.end());
+  std::vector<Keyed> k(slots);
+  ParallelFor(groups.size(), 0, [&](uint64_t g, unsigned) {
+    const ColumnChunk& ch = *groups[g]->columns[column];
+    const uint32_t n = (uint32_t)(d.slot_base[g + 1] - d.slot_base[g]);
+    for (uint32_t i = 0; i < n; i++) k[d.slot_base[g] + i] = MakeKeyed(value(ch, i), skip, (uint32_t)(d.slot_base[g] + i));
+  });
+  ParallelSort(k, KeyedLess{skip});
+  // Codes in sorted order: a new code where a value differs from the one before it.
+  const std::vector<uint32_t> starts = DistinctStarts(k);
+  d.slot_codes.resize(slots);
+  d.dict = std::make_shared<std::vector<std::string>>(starts.size());
+  const uint64_t per = 16384;
+  ParallelFor((starts.size() + per - 1) / per, 0, [&](uint64_t t, unsigned) {
+    for (size_t c = t * per; c < std::min<size_t>(starts.size(), (t + 1) * per); c++) {
+      const Keyed& e = k[starts[c]];
+      (*d.dict)[c].assign(e.p, e.len);
+      const size_t end = c + 1 < starts.size() ? starts[c + 1] : k.size();
+      for (size_t i = starts[c]; i < end; i++) d.slot_codes[k[i].slot] = (int32_t)c;
+    }
+  });
+  return d;
+}
+
+void ColumnDictionary::ChunkCodes(size_t g, const ColumnChunk& ch, int32_t* out) const {
+  const int32_t* codes = slot_codes.data() + slot_base[g];
+  if (ch.str_enc == StringEncoding::Dictionary) {
+    const uint32_t* local = reinterpret_cast<const uint32_t*>(ch.data);
+    for (uint32_t i = 0; i < ch.count; i++) {
+      if (local[i] >= ch.dict_size) throw std::runtime_error("a dictionary code out of range");
+      out[i] = codes[local[i]];
+    }
+  } else {
+    std::memcpy(out, codes, (size_t)ch.count * 4);
+  }
+}
+
+}  // namespace tessera::gpu
