@@ -42,14 +42,19 @@ struct KeyedLess {
     if (a.key2 != b.key2) return a.key2 < b.key2;
     // The same 16 bytes after the shared prefix (or fewer, zero-padded): the byte order of
     // the rest.
+    // A string that ends within the keys' bytes is a prefix of the other (whose bytes
+    // beyond its end are zero there), or equal to it.
     const size_t from = skip + 16;
-    if (a.len >= from && b.len >= from) return std::string_view(a.p + from, a.len - from) < std::string_view(b.p + from, b.len - from);
-    return std::string_view(a.p, a.len) < std::string_view(b.p, b.len);
+    if (a.len <= from || b.len <= from) return a.len < b.len;
+    return std::string_view(a.p + from, a.len - from) < std::string_view(b.p + from, b.len - from);
   }
 };
 
-bool KeyedEqual(const Keyed& a, const Keyed& b) {
-  return a.key == b.key && a.key2 == b.key2 && a.len == b.len && std::memcmp(a.p, b.p, a.len) == 0;
+// Of strings sorted with the same `skip`.
+bool KeyedEqual(const Keyed& a, const Keyed& b, size_t skip) {
+  if (a.key != b.key || a.key2 != b.key2 || a.len != b.len) return false;
+  const size_t from = skip + 16;
+  return a.len <= from || std::memcmp(a.p + from, b.p + from, a.len - from) == 0;
 }
 
 size_t CommonPrefix(std::string_view a, std::string_view b, size_t limit) {
@@ -110,13 +115,13 @@ void ParallelSort(std::vector<Keyed>& v, const KeyedLess& less) {
 
 // Positions in sorted v where a value differs from the one before it (v[0] included), found
 // on all threads.
-std::vector<uint32_t> DistinctStarts(const std::vector<Keyed>& v) {
+std::vector<uint32_t> DistinctStarts(const std::vector<Keyed>& v, size_t skip) {
   const size_t n = v.size();
   const size_t parts = std::max<size_t>(1, std::min<size_t>(HardwareThreads(), n / 65536));
   std::vector<std::vector<uint32_t>> found(parts);
   ParallelFor(parts, (unsigned)parts, [&](uint64_t t, unsigned) {
     for (size_t i = n * t / parts; i < n * (t + 1) / parts; i++)
-      if (i == 0 || !KeyedEqual(v[i], v[i - 1])) found[t].push_back((uint32_t)i);
+      if (i == 0 || !KeyedEqual(v[i], v[i - 1], skip)) found[t].push_back((uint32_t)i);
   });
   std::vector<uint32_t> all;
   for (auto& f : found) all.insert(all.end(), f.begin(), f.end());
@@ -131,7 +136,7 @@ void SortUniqueStrings(std::vector<std::string_view>& v) {
   std::vector<Keyed> k(v.size());
   for (size_t i = 0; i < v.size(); i++) k[i] = MakeKeyed(v[i], skip, 0);
   ParallelSort(k, KeyedLess{skip});
-  const std::vector<uint32_t> starts = DistinctStarts(k);
+  const std::vector<uint32_t> starts = DistinctStarts(k, skip);
   v.resize(starts.size());
   for (size_t c = 0; c < starts.size(); c++) v[c] = std::string_view(k[starts[c]].p, k[starts[c]].len);
 }
@@ -169,7 +174,7 @@ ColumnDictionary BuildColumnDictionary(const TableData& data, int column) {
   });
   ParallelSort(k, KeyedLess{skip});
   // Codes in sorted order: a new code where a value differs from the one before it.
-  const std::vector<uint32_t> starts = DistinctStarts(k);
+  const std::vector<uint32_t> starts = DistinctStarts(k, skip);
   d.slot_codes.resize(slots);
   d.dict = std::make_shared<std::vector<std::string>>(starts.size());
   const uint64_t per = 16384;
