@@ -23,18 +23,18 @@
 #include "common/types.hpp"
 #include "gpu/device_memory.hpp"
 #include "gpu/staged_upload.hpp"
+#include "gpu/string_dictionary.hpp"
 #include "storage/row_group.hpp"
 
 namespace tessera::gpu {
 
 class GpuContext;
-struct ColumnDictionary;  // string_dictionary.hpp
 
 // What the code generator knows of a column's values.
 struct ColumnDomain {
   bool has_range = false;
   int64_t lo = 0, hi = 0;  // inclusive; VARCHAR: the code range
-  std::shared_ptr<const std::vector<std::string>> dict;  // VARCHAR: sorted distinct values
+  std::shared_ptr<const DictStrings> dict;  // VARCHAR: sorted distinct values
 };
 
 struct CachedColumn {

@@ -854,7 +854,7 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
         int64_t v = (int64_t)((uint64_t)kp.lo + (word / kp.stride) % kp.range);
         Value val;
         switch (kp.type.id) {
-          case TypeId::Varchar: val = Value::Varchar((*kp.dict)[(size_t)v]); break;
+          case TypeId::Varchar: val = Value::Varchar(std::string((*kp.dict)[(size_t)v])); break;
           case TypeId::Integer: val = Value::Integer((int32_t)v); break;
           case TypeId::Date: val = Value::Date((int32_t)v); break;
           case TypeId::Boolean: val = Value::Boolean(v != 0); break;
@@ -1098,7 +1098,7 @@ void GpuQuery::DownloadResult(PipelineProgram& prog) {
             for (uint32_t r = 0; r < m; r++) {
               const uint64_t code = w[(size_t)r * R];
               if (code >= dict.size()) throw InternalError("GPU result string code out of its dictionary");
-              v.SetValue(r, Value::Varchar(dict[code]));
+              v.SetValue(r, Value::Varchar(std::string(dict[code])));
             }
             break;
           }

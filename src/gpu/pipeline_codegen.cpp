@@ -371,10 +371,9 @@ const Generator::DictMapping& Generator::DictMap(const BoundExpr& e, int layer, 
   });
   std::vector<std::string_view> distinct(results.begin(), results.end());
   SortUniqueStrings(distinct);
-  auto sorted = std::make_shared<std::vector<std::string>>(distinct.begin(), distinct.end());
+  auto sorted = std::make_shared<const DictStrings>(distinct);
   std::vector<uint32_t> map(dict.size() + 1, 0);
-  for (size_t k = 0; k < dict.size(); k++)
-    map[k] = (uint32_t)(std::lower_bound(sorted->begin(), sorted->end(), results[k]) - sorted->begin());
+  for (size_t k = 0; k < dict.size(); k++) map[k] = (uint32_t)sorted->LowerBound(results[k]);
   DictMapping m;
   m.domain.has_range = true;
   m.domain.lo = 0;

@@ -133,7 +133,7 @@ struct GroupKeyPlan {
   int64_t lo = 0;
   uint64_t range = 1, stride = 1;
   int word = 0;
-  std::shared_ptr<const std::vector<std::string>> dict;
+  std::shared_ptr<const DictStrings> dict;
 };
 
 // ORDER BY ... LIMIT n over an aggregation's groups (no filter between): the groups whose

@@ -1,6 +1,7 @@
 #include "gpu/string_dictionary.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <stdexcept>
 
@@ -9,6 +10,8 @@
 namespace tessera::gpu {
 
 namespace {
+
+static_assert(std::endian::native == std::endian::little, "sort keys load string bytes as little-endian words");
 
 // A string to sort by: 16 of its bytes after the prefix all the strings share, as two
 // big-endian numbers (zero-padded), so that most comparisons load no string bytes; then
@@ -32,6 +35,11 @@ uint64_t PrefixKey(const char* p, size_t len) {
 Keyed MakeKeyed(std::string_view s, size_t skip, uint32_t slot) {
   const char* p = s.data() + skip;
   const size_t n = s.size() - skip;
+  if (n >= 16) {  // both words loaded whole (within the string)
+    uint64_t w[2];
+    std::memcpy(w, p, 16);
+    return {__builtin_bswap64(w[0]), __builtin_bswap64(w[1]), s.data(), (uint32_t)s.size(), slot};
+  }
   return {PrefixKey(p, n), n > 8 ? PrefixKey(p + 8, n - 8) : 0, s.data(), (uint32_t)s.size(), slot};
 }
 
@@ -176,17 +184,44 @@ ColumnDictionary BuildColumnDictionary(const TableData& data, int column) {
   // Codes in sorted order: a new code where a value differs from the one before it.
   const std::vector<uint32_t> starts = DistinctStarts(k, skip);
   d.slot_codes.resize(slots);
-  d.dict = std::make_shared<std::vector<std::string>>(starts.size());
+  std::vector<std::string_view> distinct(starts.size());
   const uint64_t per = 16384;
   ParallelFor((starts.size() + per - 1) / per, 0, [&](uint64_t t, unsigned) {
     for (size_t c = t * per; c < std::min<size_t>(starts.size(), (t + 1) * per); c++) {
       const Keyed& e = k[starts[c]];
-      (*d.dict)[c].assign(e.p, e.len);
+      distinct[c] = std::string_view(e.p, e.len);
       const size_t end = c + 1 < starts.size() ? starts[c + 1] : k.size();
       for (size_t i = starts[c]; i < end; i++) d.slot_codes[k[i].slot] = (int32_t)c;
     }
   });
+  d.dict = std::make_shared<DictStrings>(distinct);
   return d;
+}
+
+DictStrings::DictStrings(const std::vector<std::string_view>& v) {
+  offsets_.resize(v.size() + 1);
+  uint64_t at = 0;
+  for (size_t i = 0; i < v.size(); i++) {
+    offsets_[i] = at;
+    at += v[i].size();
+  }
+  offsets_[v.size()] = at;
+  bytes_.reset(new char[at ? at : 1]);
+  const uint64_t per = 65536;
+  ParallelFor((v.size() + per - 1) / per, v.size() > per ? 0 : 1, [&](uint64_t t, unsigned) {
+    for (size_t i = t * per; i < std::min<size_t>(v.size(), (t + 1) * per); i++)
+      if (!v[i].empty()) std::memcpy(bytes_.get() + offsets_[i], v[i].data(), v[i].size());
+  });
+}
+
+size_t DictStrings::LowerBound(std::string_view v) const {
+  size_t lo = 0, hi = size();
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if ((*this)[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 void ColumnDictionary::ChunkCodes(size_t g, const ColumnChunk& ch, int32_t* out) const {

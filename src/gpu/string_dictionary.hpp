@@ -16,11 +16,28 @@ namespace tessera::gpu {
 // Sorts and de-duplicates string views on all host threads (dictionaries of millions).
 void SortUniqueStrings(std::vector<std::string_view>& v);
 
+// Strings one after another in one buffer (a dictionary of 1.5 M values is one allocation,
+// not 1.5 M), their positions in byte order where sorted.
+class DictStrings {
+ public:
+  DictStrings() = default;
+  // Copies `v` (on all host threads when large).
+  explicit DictStrings(const std::vector<std::string_view>& v);
+  size_t size() const { return offsets_.empty() ? 0 : offsets_.size() - 1; }
+  std::string_view operator[](size_t i) const { return {bytes_.get() + offsets_[i], offsets_[i + 1] - offsets_[i]}; }
+  // Of sorted strings: the position of the first not below v.
+  size_t LowerBound(std::string_view v) const;
+
+ private:
+  std::vector<uint64_t> offsets_;
+  std::unique_ptr<char[]> bytes_;
+};
+
 // A VARCHAR column's sorted distinct values and the code of each of its "slots": per row
 // group, a dictionary-encoded chunk has one slot per entry of its own dictionary, a plain
 // one a slot per row.
 struct ColumnDictionary {
-  std::shared_ptr<std::vector<std::string>> dict;
+  std::shared_ptr<const DictStrings> dict;
   std::vector<uint64_t> slot_base;  // per row group, its first slot
   std::vector<int32_t> slot_codes;
   // Row group g's codes (its chunk `ch`, loaded) into out[0, ch.count).
