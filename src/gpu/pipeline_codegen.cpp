@@ -369,11 +369,10 @@ const Generator::DictMapping& Generator::DictMap(const BoundExpr& e, int layer, 
       results[from + r] = std::string(out.data<StrRef>()[r]);
     }
   });
-  std::vector<std::string_view> distinct(results.begin(), results.end());
-  SortUniqueStrings(distinct);
-  auto sorted = std::make_shared<const DictStrings>(distinct);
+  std::vector<int32_t> codes;
+  auto sorted = SortedDistinct(std::vector<std::string_view>(results.begin(), results.end()), &codes);
   std::vector<uint32_t> map(dict.size() + 1, 0);
-  for (size_t k = 0; k < dict.size(); k++) map[k] = (uint32_t)sorted->LowerBound(results[k]);
+  for (size_t k = 0; k < dict.size(); k++) map[k] = (uint32_t)codes[k];
   DictMapping m;
   m.domain.has_range = true;
   m.domain.lo = 0;

@@ -138,66 +138,6 @@ std::vector<uint32_t> DistinctStarts(const std::vector<Keyed>& v, size_t skip) {
 
 }  // namespace
 
-void SortUniqueStrings(std::vector<std::string_view>& v) {
-  size_t skip = v.empty() ? 0 : v[0].size();
-  for (std::string_view s : v) skip = CommonPrefix(s, v[0], skip);
-  std::vector<Keyed> k(v.size());
-  for (size_t i = 0; i < v.size(); i++) k[i] = MakeKeyed(v[i], skip, 0);
-  ParallelSort(k, KeyedLess{skip});
-  const std::vector<uint32_t> starts = DistinctStarts(k, skip);
-  v.resize(starts.size());
-  for (size_t c = 0; c < starts.size(); c++) v[c] = std::string_view(k[starts[c]].p, k[starts[c]].len);
-}
-
-ColumnDictionary BuildColumnDictionary(const TableData& data, int column) {
-  ColumnDictionary d;
-  const auto& groups = data.row_groups;
-  d.slot_base.resize(groups.size() + 1, 0);
-  for (size_t g = 0; g < groups.size(); g++) {
-    const ColumnChunk& ch = *groups[g]->columns[column];
-    d.slot_base[g + 1] = d.slot_base[g] + (ch.str_enc == StringEncoding::Dictionary ? ch.dict_size : ch.count);
-  }
-  const uint64_t slots = d.slot_base.back();
-  if (slots > UINT32_MAX) throw std::length_error("GPU string dictionary: more than 2^32 values");
-  auto value = [&](const ColumnChunk& ch, uint32_t i) {
-    return ch.str_enc == StringEncoding::Dictionary ? ch.DictEntry(i) : ch.GetString(i);
-  };
-  // The prefix every value shares (TPC-H's c_name: "Customer#"), skipped by the sort keys.
-  std::string_view first;
-  for (size_t g = 0; g < groups.size() && first.data() == nullptr; g++)
-    if (d.slot_base[g + 1] > d.slot_base[g]) first = value(*groups[g]->columns[column], 0);
-  std::vector<size_t> shared(groups.size(), first.size());
-  ParallelFor(groups.size(), 0, [&](uint64_t g, unsigned) {
-    const ColumnChunk& ch = *groups[g]->columns[column];
-    size_t s = first.size();
-    for (uint32_t i = 0; i < d.slot_base[g + 1] - d.slot_base[g] && s; i++) s = CommonPrefix(value(ch, i), first, s);
-    shared[g] = s;
-  });
-  const size_t skip = groups.empty() ? 0 : *std::min_element(shared.begin(), shared.end());
-  std::vector<Keyed> k(slots);
-  ParallelFor(groups.size(), 0, [&](uint64_t g, unsigned) {
-    const ColumnChunk& ch = *groups[g]->columns[column];
-    const uint32_t n = (uint32_t)(d.slot_base[g + 1] - d.slot_base[g]);
-    for (uint32_t i = 0; i < n; i++) k[d.slot_base[g] + i] = MakeKeyed(value(ch, i), skip, (uint32_t)(d.slot_base[g] + i));
-  });
-  ParallelSort(k, KeyedLess{skip});
-  // Codes in sorted order: a new code where a value differs from the one before it.
-  const std::vector<uint32_t> starts = DistinctStarts(k, skip);
-  d.slot_codes.resize(slots);
-  std::vector<std::string_view> distinct(starts.size());
-  const uint64_t per = 16384;
-  ParallelFor((starts.size() + per - 1) / per, 0, [&](uint64_t t, unsigned) {
-    for (size_t c = t * per; c < std::min<size_t>(starts.size(), (t + 1) * per); c++) {
-      const Keyed& e = k[starts[c]];
-      distinct[c] = std::string_view(e.p, e.len);
-      const size_t end = c + 1 < starts.size() ? starts[c + 1] : k.size();
-      for (size_t i = starts[c]; i < end; i++) d.slot_codes[k[i].slot] = (int32_t)c;
-    }
-  });
-  d.dict = std::make_shared<DictStrings>(distinct);
-  return d;
-}
-
 DictStrings::DictStrings(const std::vector<std::string_view>& v) {
   offsets_.resize(v.size() + 1);
   uint64_t at = 0;
@@ -222,6 +162,61 @@ size_t DictStrings::LowerBound(std::string_view v) const {
     else hi = mid;
   }
   return lo;
+}
+
+std::shared_ptr<const DictStrings> SortedDistinct(const std::vector<std::string_view>& v, std::vector<int32_t>* codes) {
+  const size_t n = v.size();
+  if (n > UINT32_MAX) throw std::length_error("GPU string dictionary: more than 2^32 values");
+  // The prefix every value shares (TPC-H's c_name: "Customer#"), skipped by the sort keys.
+  const uint64_t per = 65536, parts = (n + per - 1) / per;
+  std::vector<size_t> shared(parts, n ? v[0].size() : 0);
+  ParallelFor(parts, 0, [&](uint64_t t, unsigned) {
+    size_t s = v[0].size();
+    for (size_t i = t * per; i < std::min<size_t>(n, (t + 1) * per) && s; i++) s = CommonPrefix(v[i], v[0], s);
+    shared[t] = s;
+  });
+  const size_t skip = parts ? *std::min_element(shared.begin(), shared.end()) : 0;
+  std::vector<Keyed> k(n);
+  ParallelFor(parts, 0, [&](uint64_t t, unsigned) {
+    for (size_t i = t * per; i < std::min<size_t>(n, (t + 1) * per); i++) k[i] = MakeKeyed(v[i], skip, (uint32_t)i);
+  });
+  ParallelSort(k, KeyedLess{skip});
+  // Codes in sorted order: a new code where a value differs from the one before it.
+  const std::vector<uint32_t> starts = DistinctStarts(k, skip);
+  if (codes) codes->resize(n);
+  std::vector<std::string_view> distinct(starts.size());
+  const uint64_t per_code = 16384;
+  ParallelFor((starts.size() + per_code - 1) / per_code, 0, [&](uint64_t t, unsigned) {
+    for (size_t c = t * per_code; c < std::min<size_t>(starts.size(), (t + 1) * per_code); c++) {
+      const Keyed& e = k[starts[c]];
+      distinct[c] = std::string_view(e.p, e.len);
+      if (!codes) continue;
+      const size_t end = c + 1 < starts.size() ? starts[c + 1] : k.size();
+      for (size_t i = starts[c]; i < end; i++) (*codes)[k[i].slot] = (int32_t)c;
+    }
+  });
+  return std::make_shared<const DictStrings>(distinct);
+}
+
+ColumnDictionary BuildColumnDictionary(const TableData& data, int column) {
+  ColumnDictionary d;
+  const auto& groups = data.row_groups;
+  d.slot_base.resize(groups.size() + 1, 0);
+  for (size_t g = 0; g < groups.size(); g++) {
+    const ColumnChunk& ch = *groups[g]->columns[column];
+    d.slot_base[g + 1] = d.slot_base[g] + (ch.str_enc == StringEncoding::Dictionary ? ch.dict_size : ch.count);
+  }
+  std::vector<std::string_view> values(d.slot_base.back());
+  ParallelFor(groups.size(), 0, [&](uint64_t g, unsigned) {
+    const ColumnChunk& ch = *groups[g]->columns[column];
+    std::string_view* out = values.data() + d.slot_base[g];
+    if (ch.str_enc == StringEncoding::Dictionary)
+      for (uint32_t i = 0; i < ch.dict_size; i++) out[i] = ch.DictEntry(i);
+    else
+      for (uint32_t i = 0; i < ch.count; i++) out[i] = ch.GetString(i);
+  });
+  d.dict = SortedDistinct(values, &d.slot_codes);
+  return d;
 }
 
 void ColumnDictionary::ChunkCodes(size_t g, const ColumnChunk& ch, int32_t* out) const {

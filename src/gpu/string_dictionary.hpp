@@ -13,9 +13,6 @@
 
 namespace tessera::gpu {
 
-// Sorts and de-duplicates string views on all host threads (dictionaries of millions).
-void SortUniqueStrings(std::vector<std::string_view>& v);
-
 // Strings one after another in one buffer (a dictionary of 1.5 M values is one allocation,
 // not 1.5 M), their positions in byte order where sorted.
 class DictStrings {
@@ -32,6 +29,10 @@ class DictStrings {
   std::vector<uint64_t> offsets_;
   std::unique_ptr<char[]> bytes_;
 };
+
+// The sorted distinct values of v and (codes not null) each value's position among them,
+// on all host threads: sorted by 16-byte keys taken after the prefix all values share.
+std::shared_ptr<const DictStrings> SortedDistinct(const std::vector<std::string_view>& v, std::vector<int32_t>* codes);
 
 // A VARCHAR column's sorted distinct values and the code of each of its "slots": per row
 // group, a dictionary-encoded chunk has one slot per entry of its own dictionary, a plain

@@ -1,6 +1,6 @@
 // The GPU's VARCHAR dictionaries (gpu/string_dictionary.hpp): sorted distinct values in byte
 // order and every row's code, against std::sort over the same strings; over dictionary and
-// plain chunks, a prefix shared by every value, strings that are prefixes of others, zero
+// plain chunks (and SortedDistinct over any strings), a prefix shared by every value, strings that are prefixes of others, zero
 // and high bytes, empty strings, and enough values for the parallel sample sort.
 #include <algorithm>
 #include <random>
@@ -94,13 +94,17 @@ TEST(enough_values_for_the_parallel_sort) {
   CheckDictionary(groups);
   std::vector<std::string> strings;
   for (auto& g : groups) strings.insert(strings.end(), g.begin(), g.end());
-  std::vector<std::string_view> views(strings.begin(), strings.end());
-  gpu::SortUniqueStrings(views);
+  std::vector<int32_t> codes;
+  auto sorted = gpu::SortedDistinct(std::vector<std::string_view>(strings.begin(), strings.end()), &codes);
   std::vector<std::string> want = strings;
   std::sort(want.begin(), want.end());
   want.erase(std::unique(want.begin(), want.end()), want.end());
-  CHECK_EQ(views.size(), want.size());
-  CHECK(std::equal(views.begin(), views.end(), want.begin(), want.end()));
+  CHECK_EQ(sorted->size(), want.size());
+  bool same = sorted->size() == want.size() && codes.size() == strings.size();
+  for (size_t i = 0; same && i < want.size(); i++) same = (*sorted)[i] == want[i];
+  for (size_t i = 0; same && i < strings.size(); i++) same = (*sorted)[codes[i]] == strings[i];
+  CHECK(same);
+  CHECK_EQ(gpu::SortedDistinct({}, &codes)->size(), (size_t)0);
 }
 
 TEST_MAIN()
