@@ -20,6 +20,7 @@
 #include "gpu/pipeline_codegen.hpp"
 #include "gpu/string_dictionary.hpp"
 #include "storage/compression/byte_io.hpp"
+#include "storage/compression/chunk_codec.hpp"
 #include "storage/compression/gpu_stream.hpp"
 #include "storage/compression/gpu_stream_core.hpp"
 #include "storage/compression/lanepack_core.hpp"
@@ -64,11 +65,35 @@ bool ColumnCache::StoredPlain(const TableData& data, int column) {
   return true;
 }
 
+namespace {
+
+// Stored encodings decoded on the device (gpu_stream_core.hpp); TESSERA_GPU_DEVICE_DECODE=0
+// decodes them on the host instead, as before (measurements).
+bool DeviceDecode() {
+  static const bool on = [] {
+    const char* e = std::getenv("TESSERA_GPU_DEVICE_DECODE");
+    return !(e && std::string(e) == "0");
+  }();
+  return on;
+}
+
+
+// A dictionary VARCHAR chunk of a database file, not loaded: the GPU reads its dictionary
+// alone and decodes its stored codes on the device, so it is never loaded for the GPU.
+bool StoredStringDictionary(const ColumnChunk& ch) {
+  const uint8_t* p;
+  size_t len;
+  return DeviceDecode() && ch.type.id == TypeId::Varchar && !ch.Loaded() && ch.LayoutKnown() &&
+         ch.str_enc == StringEncoding::Dictionary && ch.EncodedBlob(false, &p, &len);
+}
+
+}  // namespace
+
 // Verifies a chunk before the GPU reads it; false (and the reason in `c`) when it holds NULLs.
 static bool ChunkForGpu(const ColumnChunk& ch, CachedColumn& c) {
   // An encoded chunk that the upload decodes straight into its staging buffer is not
   // loaded here: its statistics' null count is exact (ChunkVerifier::CanDecodeInto).
-  const bool deferred = !c.raw && c.type.id != TypeId::Varchar && ch.CanDecodeInto();
+  const bool deferred = !c.raw && (c.type.id == TypeId::Varchar ? StoredStringDictionary(ch) : ch.CanDecodeInto());
   if (!deferred) ch.EnsureVerified();
   if ((!deferred && ch.validity) || ch.stats.null_count) {
     c.unsupported = "column has NULLs (not on the GPU yet)";
@@ -192,10 +217,14 @@ static bool RawStringItems(const CachedColumn& c, const TableData& data, std::ve
 // threads, so the loops below do not decode them one after another; the first error is
 // rethrown.
 // `fixed`: a fixed-width column, whose chunks that can be decoded straight into the upload's
-// staging buffer (ColumnChunk::CanDecodeInto) are left as they are.
-static void LoadChunks(const TableData& data, int column, bool fixed) {
+// staging buffer (ColumnChunk::CanDecodeInto) are left as they are; `string_codes`: a VARCHAR
+// column held as codes, whose stored dictionary chunks are left as they are
+// (StoredStringDictionary).
+static void LoadChunks(const TableData& data, int column, bool fixed, bool string_codes = false) {
   const auto& groups = data.row_groups;
-  auto skip = [&](const ColumnChunk& ch) { return ch.Loaded() || (fixed && ch.CanDecodeInto()); };
+  auto skip = [&](const ColumnChunk& ch) {
+    return ch.Loaded() || (fixed && ch.CanDecodeInto()) || (string_codes && StoredStringDictionary(ch));
+  };
   bool lazy = false;
   for (auto& rg : groups) lazy = lazy || !skip(*rg->columns[column]);
   if (!lazy) return;
@@ -221,8 +250,32 @@ static void LoadChunks(const TableData& data, int column, bool fixed) {
   if (error) std::rethrow_exception(error);
 }
 
+// The dictionary of a VARCHAR column held as codes: a stored dictionary chunk's strings are
+// read from its blob alone (StoredStringDictionary), the other chunks are loaded.
+static ColumnDictionary ColumnDictionaryOf(const CachedColumn& c, const TableData& data) {
+  const auto& groups = data.row_groups;
+  std::vector<ChunkStrings> stored(groups.size());
+  ParallelFor(groups.size(), 0, [&](uint64_t g, unsigned) {
+    const ColumnChunk& ch = *groups[g]->columns[c.column];
+    const uint8_t* p;
+    size_t len;
+    codec::GpuStreamPlan plan;
+    if (StoredStringDictionary(ch) && ch.EncodedBlob(true, &p, &len) &&
+        codec::PlanGpuStream(p, len, ch.count, 4, &plan, /*string_codes=*/true)) {
+      try {
+        codec::DecodeStringDictionary(p, len, plan.end_at, ch.dict_size, stored[g].offsets, stored[g].bytes);
+      } catch (const codec::DecodeError& e) {
+        throw UserError(ErrorKind::IO, "database file of table " + c.table + " is corrupt (" + e.what() + ")");
+      }
+    } else {
+      ch.EnsureVerified();
+    }
+  });
+  return BuildColumnDictionary(data, c.column, &stored);
+}
+
 static void ComputeHostInfo(CachedColumn& c, const TableData& data) {
-  LoadChunks(data, c.column, !c.raw && c.type.id != TypeId::Varchar);
+  LoadChunks(data, c.column, !c.raw && c.type.id != TypeId::Varchar, !c.raw && c.type.id == TypeId::Varchar);
   if (c.raw) return ComputeRawInfo(c, data);
   c.device_width = DeviceWidth(c.type);
   if (!c.device_width) {
@@ -247,7 +300,7 @@ static void ComputeHostInfo(CachedColumn& c, const TableData& data) {
   }
   if (c.type.id == TypeId::Varchar) {
     // Every row's code comes with the dictionary, for the upload (host_codes).
-    auto d = std::make_shared<ColumnDictionary>(BuildColumnDictionary(data, c.column));
+    auto d = std::make_shared<ColumnDictionary>(ColumnDictionaryOf(c, data));
     c.domain.dict = d->dict;
     c.domain.has_range = true;
     c.domain.lo = 0;
@@ -360,8 +413,7 @@ void ColumnCache::BeginQuery() {
 // or built again should the column be uploaded a second time), row groups on all threads.
 static std::shared_ptr<const ColumnDictionary> HostCodes(const CachedColumn& c, const TableData& data) {
   if (c.host_codes) return c.host_codes;
-  LoadChunks(data, c.column, /*fixed=*/false);
-  return std::make_shared<ColumnDictionary>(BuildColumnDictionary(data, c.column));
+  return std::make_shared<ColumnDictionary>(ColumnDictionaryOf(c, data));
 }
 
 static std::vector<int32_t> DictionaryCodes(const ColumnDictionary& d, const TableData& data, int column) {
@@ -369,7 +421,11 @@ static std::vector<int32_t> DictionaryCodes(const ColumnDictionary& d, const Tab
   std::vector<size_t> start(groups.size() + 1, 0);
   for (size_t g = 0; g < groups.size(); g++) start[g + 1] = start[g] + groups[g]->columns[column]->count;
   std::vector<int32_t> all(start.back());
-  ParallelFor(groups.size(), 0, [&](uint64_t g, unsigned) { d.ChunkCodes(g, *groups[g]->columns[column], all.data() + start[g]); });
+  ParallelFor(groups.size(), 0, [&](uint64_t g, unsigned) {
+    const ColumnChunk& ch = *groups[g]->columns[column];
+    ch.EnsureVerified();  // (a stored dictionary chunk is loaded here)
+    d.ChunkCodes(g, ch, all.data() + start[g]);
+  });
   return all;
 }
 
@@ -407,19 +463,6 @@ static PackedColumn PackFromRowGroups(const CachedColumn& c, const TableData& da
   });
 }
 
-namespace {
-
-// Stored encodings decoded on the device (gpu_stream_core.hpp); TESSERA_GPU_DEVICE_DECODE=0
-// decodes them on the host instead, as before (measurements).
-bool DeviceDecode() {
-  static const bool on = [] {
-    const char* e = std::getenv("TESSERA_GPU_DEVICE_DECODE");
-    return !(e && std::string(e) == "0");
-  }();
-  return on;
-}
-
-}  // namespace
 
 size_t ColumnCache::EnsureResident(CachedColumn& c, GpuContext& ctx) {
   std::lock_guard<std::mutex> g(mu_);
@@ -464,6 +507,7 @@ size_t ColumnCache::EnsureResident(CachedColumn& c, GpuContext& ctx) {
   uint64_t raw_offsets_end = 0;
   std::vector<int32_t> codes;
   std::shared_ptr<const ColumnDictionary> host_codes;
+  bool codes_on_device = false;  // VARCHAR codes decoded on the device (UploadEncoded)
   if (c.packed && by_group) {
     for (auto& rg : groups) {
       const ColumnChunk* ch = rg->columns[c.column].get();
@@ -497,12 +541,16 @@ size_t ColumnCache::EnsureResident(CachedColumn& c, GpuContext& ctx) {
       items.push_back({raw_bytes.size(), raw_bytes.data(), nullptr});
     }
   } else if (c.type.id == TypeId::Varchar) {
-    // A row group's codes are written straight into the staging buffer where they fit
-    // (no column-sized array filled first and copied again); the chunks are loaded.
+    // Stored dictionary chunks' codes are decoded on the device (UploadEncoded). Otherwise
+    // a row group's codes are written straight into the staging buffer where they fit (no
+    // column-sized array filled first and copied again); the chunks are loaded.
     host_codes = HostCodes(c, *snap);
+    codes_on_device = UploadEncoded(c, *snap, ctx, buf, &moved, host_codes.get());
     bool per_group = true;
     for (auto& rg : groups) per_group = per_group && (size_t)rg->columns[c.column]->count * 4 <= StagedUploader::SlotBytes();
-    if (per_group) {
+    if (codes_on_device) {
+      // (done)
+    } else if (per_group) {
       for (size_t g = 0; g < groups.size(); g++) {
         const ColumnChunk* ch = groups[g]->columns[c.column].get();
         items.push_back({(size_t)ch->count * 4, nullptr, [ch, g, &c, d = host_codes.get()](void* out) {
@@ -554,7 +602,7 @@ size_t ColumnCache::EnsureResident(CachedColumn& c, GpuContext& ctx) {
 }
 
 bool ColumnCache::UploadEncoded(const CachedColumn& c, const TableData& snap, GpuContext& ctx, DeviceBuffer& dst,
-                                size_t* moved) {
+                                size_t* moved, const ColumnDictionary* strings) {
   if (!DeviceDecode()) return false;
   const unsigned w = (unsigned)c.device_width;
   // Per chunk: the stream's plan; a chunk the device cannot decode (stored plain, a
@@ -572,27 +620,42 @@ bool ColumnCache::UploadEncoded(const CachedColumn& c, const TableData& snap, Gp
     Chunk k{ch, {}, false};
     const uint8_t* p;
     size_t len;
-    if ((unsigned)ch->type.width() == w && ch->EncodedBlob(false, &p, &len) &&
-        codec::PlanGpuStream(p, len, ch->count, (int)w, &k.plan) && k.plan.kind != gpustream::kValues &&
-        k.plan.bytes <= StagedUploader::SlotBytes())
+    // VARCHAR codes (`strings`): a dictionary chunk's stored codes stream (the blob stays
+    // mapped once the chunk is loaded).
+    const bool can = strings ? ch->LayoutKnown() && ch->str_enc == StringEncoding::Dictionary
+                             : (unsigned)ch->type.width() == w;
+    if (can && ch->EncodedBlob(false, &p, &len) &&
+        codec::PlanGpuStream(p, len, ch->count, (int)w, &k.plan, strings != nullptr) &&
+        k.plan.kind != gpustream::kValues && k.plan.bytes <= StagedUploader::SlotBytes())
       k.encoded = any = true;
+    if (strings && !k.encoded && (size_t)ch->count * 4 > StagedUploader::SlotBytes()) return false;
     chunks.push_back(k);
   }
   if (!any) return false;
+  // A dictionary chunk's codes are its own dictionary's: the device maps them to the
+  // column's through the chunk's slot codes (ColumnDictionary), a table of u32 after a
+  // 16-byte header holding its size.
+  auto remap_bytes = [&](size_t g) {
+    return strings && chunks[g].encoded ? 16 + gpustream::Pad16((size_t)chunks[g].ch->dict_size * 4) : 0;
+  };
   // Worth it only when the stored forms are clearly smaller than the values (the scratch
   // buffer and the decoding cost a little; a column stored mostly plain goes directly).
   size_t stored = 0;
-  for (const Chunk& k : chunks) stored += k.encoded ? k.plan.bytes : (size_t)k.ch->count * w + 32;
+  for (size_t g = 0; g < chunks.size(); g++)
+    stored += (chunks[g].encoded ? chunks[g].plan.bytes : (size_t)chunks[g].ch->count * w + 32) + remap_bytes(g);
   if (stored * 10 > (size_t)c.rows * w * 9) return false;
-  // The scratch buffer: a table (per chunk its stream's offset and first row, the first
-  // decoding block of each chunk, the corruption flag), then the streams, 16-byte aligned.
+  // The scratch buffer: a table (per chunk its stream's offset, its first row and its code
+  // map's offset or 0, the first decoding block of each chunk, the corruption flag), then
+  // the streams and the code maps, 16-byte aligned.
   const size_t n = chunks.size();
-  const size_t table_words = n * 2 + (n + 1 + 1 + 1) / 2;  // u64 src, u64 row; u32 first_block[n + 1], bad
+  const size_t table_words = n * 3 + (n + 1 + 1 + 1) / 2;  // u64 src, row, remap; u32 first_block[n + 1], bad
   std::vector<uint64_t> table(gpustream::Pad16(table_words * 8) / 8, 0);
   uint64_t* src = table.data();
   uint64_t* row = src + n;
-  uint32_t* first_block = reinterpret_cast<uint32_t*>(row + n);
-  const size_t bad_at = (size_t)(n * 2) * 8 + (n + 1) * 4;
+  uint64_t* remap = row + n;
+  uint32_t* first_block = reinterpret_cast<uint32_t*>(remap + n);
+  const size_t bad_at = (size_t)(n * 3) * 8 + (n + 1) * 4;
+  std::vector<std::array<uint32_t, 4>> remap_headers(n);
   std::vector<std::array<uint32_t, 4>> headers(n);
   static const uint8_t zeros[16] = {};
   std::vector<UploadItem> items;
@@ -625,7 +688,16 @@ bool ColumnCache::UploadEncoded(const CachedColumn& c, const TableData& snap, Gp
     headers[i] = {gpustream::kValues, w, cnt, 0};
     items.push_back({gpustream::kHeaderBytes, headers[i].data(), nullptr});
     const size_t vb = (size_t)cnt * w;
-    if (k.ch->Loaded() || !k.ch->CanDecodeInto() || vb > StagedUploader::SlotBytes()) {
+    if (strings) {  // the column's codes of a loaded or plain chunk, written by the host
+      items.push_back({vb, nullptr, [ch = k.ch, i, strings, &c](void* out) {
+                         ch->EnsureVerified();
+                         try {
+                           strings->ChunkCodes(i, *ch, static_cast<int32_t*>(out));
+                         } catch (const std::runtime_error& e) {
+                           throw UserError(ErrorKind::IO, "database file of table " + c.table + " is corrupt (" + e.what() + ")");
+                         }
+                       }});
+    } else if (k.ch->Loaded() || !k.ch->CanDecodeInto() || vb > StagedUploader::SlotBytes()) {
       k.ch->EnsureVerified();
       items.push_back({vb, k.ch->data, nullptr});
     } else {
@@ -639,6 +711,17 @@ bool ColumnCache::UploadEncoded(const CachedColumn& c, const TableData& snap, Gp
     if (pad) items.push_back({pad, zeros, nullptr});
     at += gpustream::kHeaderBytes + gpustream::Pad16(vb);
   }
+  for (size_t i = 0; strings && i < n; i++) {
+    if (!chunks[i].encoded) continue;
+    const uint32_t k = chunks[i].ch->dict_size;
+    remap[i] = at;
+    remap_headers[i] = {k, 0, 0, 0};
+    items.push_back({16, remap_headers[i].data(), nullptr});
+    items.push_back({(size_t)k * 4, strings->slot_codes.data() + strings->slot_base[i], nullptr});
+    const size_t pad = gpustream::Pad16((size_t)k * 4) - (size_t)k * 4;
+    if (pad) items.push_back({pad, zeros, nullptr});
+    at += remap_bytes(i);
+  }
   first_block[n] = (uint32_t)blocks;
   if (blocks > 0x7fffffffull) return false;
   const auto t0 = std::chrono::steady_clock::now();
@@ -650,7 +733,7 @@ bool ColumnCache::UploadEncoded(const CachedColumn& c, const TableData& snap, Gp
   const CUdeviceptr base = scratch.ptr();
   if (blocks)
     ctx.LaunchKernel(lib.decode_streams, (unsigned)blocks, 256, 0, nullptr, base, base, base + n * 8, base + n * 16,
-                     (unsigned)n, dst.ptr(), (int)w, base + bad_at);
+                     base + n * 24, (unsigned)n, dst.ptr(), (int)w, base + bad_at);
   uint32_t bad = 0;
   scratch.CopyToHost(&bad, 4, bad_at);  // waits for the kernel (legacy default stream)
   if (UploadTrace()) {
@@ -662,6 +745,8 @@ bool ColumnCache::UploadEncoded(const CachedColumn& c, const TableData& snap, Gp
   if (bad) throw UserError(ErrorKind::IO, "database file of table " + c.table + " is corrupt (dictionary code out of range)");
   *moved = at;
   for (const Chunk& k : chunks) counts_.device_decoded_chunks += k.encoded;
+  if (strings)
+    for (const Chunk& k : chunks) counts_.device_decoded_string_chunks += k.encoded;
   return true;
 }
 

@@ -82,6 +82,7 @@ struct UploadCounts {
   uint64_t column_bytes = 0;  // their device bytes
   uint64_t moved_bytes = 0;   // bytes copied over PCIe for them
   uint64_t device_decoded_chunks = 0;  // chunks uploaded as stored and decoded on the device
+  uint64_t device_decoded_string_chunks = 0;  // of them, VARCHAR dictionary chunks' codes
 };
 
 class ColumnCache {
@@ -117,7 +118,10 @@ class ColumnCache {
   // uploads every chunk's stream as stored (gpu_stream_core.hpp) into a scratch buffer and
   // decodes them into dst on the device (tsr_decode_streams); *moved: the bytes copied.
   // False (nothing done) when no chunk is so stored or TESSERA_GPU_DEVICE_DECODE=0.
-  bool UploadEncoded(const CachedColumn& c, const TableData& snap, GpuContext& ctx, DeviceBuffer& dst, size_t* moved);
+  // `strings`: a VARCHAR column's codes (its dictionary chunks' stored codes, mapped to the
+  // column's dictionary on the device; other chunks' codes written by the host).
+  bool UploadEncoded(const CachedColumn& c, const TableData& snap, GpuContext& ctx, DeviceBuffer& dst, size_t* moved,
+                     const ColumnDictionary* strings = nullptr);
   StagedUploader uploader_;
 };
 

@@ -198,7 +198,7 @@ std::shared_ptr<const DictStrings> SortedDistinct(const std::vector<std::string_
   return std::make_shared<const DictStrings>(distinct);
 }
 
-ColumnDictionary BuildColumnDictionary(const TableData& data, int column) {
+ColumnDictionary BuildColumnDictionary(const TableData& data, int column, const std::vector<ChunkStrings>* stored) {
   ColumnDictionary d;
   const auto& groups = data.row_groups;
   d.slot_base.resize(groups.size() + 1, 0);
@@ -210,7 +210,9 @@ ColumnDictionary BuildColumnDictionary(const TableData& data, int column) {
   ParallelFor(groups.size(), 0, [&](uint64_t g, unsigned) {
     const ColumnChunk& ch = *groups[g]->columns[column];
     std::string_view* out = values.data() + d.slot_base[g];
-    if (ch.str_enc == StringEncoding::Dictionary)
+    if (stored && !(*stored)[g].offsets.empty())
+      for (uint32_t i = 0; i < ch.dict_size; i++) out[i] = (*stored)[g].Entry(i);
+    else if (ch.str_enc == StringEncoding::Dictionary)
       for (uint32_t i = 0; i < ch.dict_size; i++) out[i] = ch.DictEntry(i);
     else
       for (uint32_t i = 0; i < ch.count; i++) out[i] = ch.GetString(i);

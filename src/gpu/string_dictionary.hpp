@@ -42,10 +42,21 @@ struct ColumnDictionary {
   std::vector<uint64_t> slot_base;  // per row group, its first slot
   std::vector<int32_t> slot_codes;
   // Row group g's codes (its chunk `ch`, loaded) into out[0, ch.count).
+  // Row group g's slots are slot_codes[slot_base[g], slot_base[g + 1]): of a dictionary
+  // chunk, the code of each of its own dictionary's entries.
   void ChunkCodes(size_t g, const ColumnChunk& ch, int32_t* out) const;
 };
 
-// The dictionary of column `column` of `data`, whose chunks are loaded and hold no NULLs.
-ColumnDictionary BuildColumnDictionary(const TableData& data, int column);
+// A dictionary chunk's strings read from its stored blob alone, its codes left there for
+// the device to decode (column_cache.cpp); empty when the chunk is loaded instead.
+struct ChunkStrings {
+  std::vector<uint32_t> offsets;
+  std::string bytes;
+  std::string_view Entry(uint32_t i) const { return {bytes.data() + offsets[i], offsets[i + 1] - offsets[i]}; }
+};
+
+// The dictionary of column `column` of `data`, whose chunks hold no NULLs and are loaded but
+// those whose `stored` entry (per row group, nullptr: none) holds their dictionary.
+ColumnDictionary BuildColumnDictionary(const TableData& data, int column, const std::vector<ChunkStrings>* stored = nullptr);
 
 }  // namespace tessera::gpu

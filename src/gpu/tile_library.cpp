@@ -421,12 +421,14 @@ extern "C" __global__ void tsr_sign_extend_sums(u64* st, u64 slots, int W, unsig
 // Decodes a column's chunks uploaded in their stored encoding (gpu_stream_core.hpp, one
 // stream per chunk at scratch + src[c]) into the plain column: chunk c's rows start at row
 // dst_row[c] of dst (width bytes a value). Block b decodes 1,024 rows of the chunk c with
-// first_block[c] <= b < first_block[c + 1] (first_block[nchunks]: the grid). A dictionary
-// code out of range (a corrupt file) sets *bad.
+// first_block[c] <= b < first_block[c + 1] (first_block[nchunks]: the grid). remap[c], when
+// not 0, is where chunk c's code map is (a VARCHAR dictionary chunk's codes are its own
+// dictionary's): u32 size, 12 bytes, then size u32 codes of the column's dictionary. A
+// dictionary code out of range (a corrupt file) sets *bad.
 extern "C" __global__ void __launch_bounds__(256) tsr_decode_streams(const unsigned char* scratch, const u64* src,
-                                                                    const u64* dst_row, const unsigned* first_block,
-                                                                    unsigned nchunks, unsigned char* dst, int width,
-                                                                    unsigned* bad) {
+                                                                    const u64* dst_row, const u64* remap,
+                                                                    const unsigned* first_block, unsigned nchunks,
+                                                                    unsigned char* dst, int width, unsigned* bad) {
   unsigned lo = 0, hi = nchunks;
   while (hi - lo > 1) {
     const unsigned mid = (lo + hi) / 2;
@@ -437,12 +439,21 @@ extern "C" __global__ void __launch_bounds__(256) tsr_decode_streams(const unsig
   const unsigned count = ((const unsigned*)s)[2];
   const unsigned base = (blockIdx.x - first_block[lo]) * 1024u;
   unsigned char* out = dst + dst_row[lo] * (u64)width;
+  const unsigned* map = remap[lo] ? (const unsigned*)(scratch + remap[lo]) : nullptr;
   bool b = false;
 #pragma unroll
   for (int k = 0; k < 4; k++) {
     const unsigned i = base + k * 256 + threadIdx.x;
     if (i >= count) break;
-    const u64 v = tessera::gpustream::Value(s, i, &b);
+    u64 v = tessera::gpustream::Value(s, i, &b);
+    if (map) {
+      if (v < map[0]) {
+        v = map[4 + v];
+      } else {
+        b = true;
+        v = 0;
+      }
+    }
     switch (width) {
       case 1: out[i] = (unsigned char)v; break;
       case 2: ((unsigned short*)out)[i] = (unsigned short)v; break;

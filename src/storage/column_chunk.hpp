@@ -57,11 +57,12 @@ struct ChunkVerifier {
   virtual bool DecodeInto(void* /*out*/) const { return false; }
   // Whether DecodeInto would decode now (its statistics' null_count is then exact).
   virtual bool CanDecodeInto() const { return false; }
-  // A fixed-width chunk not loaded yet, encoded in a database file: sets its stored blob
-  // (compression/chunk_codec.hpp) and returns true, without decoding it (the GPU upload
-  // moves it as it is and decodes it on the device). With `verify` its checksum is
-  // checked first (throws like Verify()); without, only its headers may be read. False
-  // when it is not such a chunk (then use DecodeInto or EnsureVerified).
+  // A chunk encoded in a database file: sets its stored blob (compression/chunk_codec.hpp)
+  // and returns true, without decoding it (the GPU upload moves a fixed-width chunk's, or a
+  // dictionary VARCHAR chunk's codes, as they are and decodes them on the device). With
+  // `verify` its checksum is checked first unless loaded (throws like Verify()); without,
+  // only its headers may be read. The statistics of such a chunk are exact (its null
+  // count). False when it is not such a chunk (then use DecodeInto or EnsureVerified).
   virtual bool EncodedBlob(bool /*verify*/, const uint8_t** /*p*/, size_t* /*len*/) const { return false; }
   // A chunk that may be read once without being loaded to keep (a file table's first
   // scan, streamed): fills `view` (type, count, stats, buffers and the owner that keeps

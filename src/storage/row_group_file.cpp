@@ -166,7 +166,6 @@ class EncodedChunkLoader final : public CheckedOnce {
   }
   // (The blob stays mapped after the chunk was loaded: its validity bitmap is read there.)
   bool EncodedBlob(bool verify, const uint8_t** p, size_t* len) const override {
-    if (target_->type.physical() == PhysType::Str) return false;
     if (verify && !verified_ && !Done() && ChunkCrc(bufs_) != crc_)
       throw UserError(ErrorKind::IO, "database file " + where_ + " is corrupt (checksum mismatch)");
     *p = static_cast<const uint8_t*>(bufs_.ptr[kData]);

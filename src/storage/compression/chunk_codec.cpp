@@ -236,4 +236,16 @@ void DecodeChunk(const uint8_t* p, size_t len, ColumnChunk& c) {
   c.owner = std::shared_ptr<const void>(block.mem, block.mem.get());
 }
 
+void DecodeStringDictionary(const uint8_t* p, size_t len, size_t at, uint32_t dict_size, std::vector<uint32_t>& offsets,
+                            std::string& bytes) {
+  if (at > len) throw DecodeError("column chunk's codes overrun it");
+  Cursor cur(p + at, len - at);
+  ParsedStrings s;
+  ParseStringList(cur, dict_size, s);
+  if (!cur.AtEnd()) throw DecodeError("column chunk has trailing bytes");
+  offsets.resize((size_t)dict_size + 1);
+  bytes.resize(s.total + kStringPad);
+  MaterializeStrings(s, dict_size, offsets.data(), bytes.data());
+}
+
 }  // namespace tessera::codec

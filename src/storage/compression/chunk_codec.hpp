@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "storage/column_chunk.hpp"
 
@@ -37,5 +38,12 @@ void DecodeChunk(const uint8_t* p, size_t len, ColumnChunk& c);
 // values anyway (the GPU column cache's upload). NULL rows' values are left as decoded.
 // DecodeChunk decodes fixed-width values through it. Throws DecodeError.
 void DecodeFixedInto(const uint8_t* p, size_t len, const ColumnChunk& c, void* out);
+
+// The dictionary of a dictionary VARCHAR chunk's blob (kind 2) whose codes' stream ends at
+// `at` (GpuStreamPlan::end_at), without decoding its codes (the GPU decodes them): its
+// `dict_size` strings as offsets (dict_size + 1, from 0) and bytes (with room after them).
+// Throws DecodeError when it is malformed.
+void DecodeStringDictionary(const uint8_t* p, size_t len, size_t at, uint32_t dict_size, std::vector<uint32_t>& offsets,
+                            std::string& bytes);
 
 }  // namespace tessera::codec

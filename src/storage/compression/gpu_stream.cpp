@@ -10,7 +10,8 @@ namespace tessera::codec {
 
 namespace {
 
-constexpr uint8_t kFixedChunk = 0;  // chunk_codec.hpp's kind of a fixed-width chunk
+constexpr uint8_t kFixedChunk = 0;  // chunk_codec.hpp's kinds of a fixed-width chunk
+constexpr uint8_t kStringDictionaryChunk = 2;  // and of a dictionary VARCHAR chunk
 
 // Parses a stored stream's header: its codec, checked against width and count.
 bool StreamHeader(ByteReader& r, uint32_t count, int width, IntCodec* codec) {
@@ -32,11 +33,13 @@ bool BitPackParts(ByteReader& r, const uint8_t* base, uint32_t count, GpuStreamP
 
 }  // namespace
 
-bool PlanGpuStream(const uint8_t* blob, size_t len, uint32_t count, int width, GpuStreamPlan* plan) {
+bool PlanGpuStream(const uint8_t* blob, size_t len, uint32_t count, int width, GpuStreamPlan* plan,
+                   bool string_codes) {
   if (width != 1 && width != 2 && width != 4 && width != 8) return false;
+  if (string_codes && width != 4) return false;
   try {
     ByteReader r(blob, len);
-    if (r.Get<uint8_t>() != kFixedChunk) return false;
+    if (r.Get<uint8_t>() != (string_codes ? kStringDictionaryChunk : kFixedChunk)) return false;
     IntCodec codec;
     if (!StreamHeader(r, count, width, &codec)) return false;
     *plan = GpuStreamPlan{};
@@ -77,7 +80,8 @@ bool PlanGpuStream(const uint8_t* blob, size_t len, uint32_t count, int width, G
       }
       default: return false;
     }
-    if (!r.AtEnd()) return false;
+    plan->end_at = (size_t)(r.at() - blob);
+    if (!string_codes && !r.AtEnd()) return false;
     if (plan->kind == gpustream::kBitPack || plan->kind == gpustream::kDictionary)
       plan->bytes = gpustream::Pad16(gpustream::WordsAt(plan->kind, plan->width, count, plan->dict_size) +
                                      (size_t)plan->nwords * 4);

@@ -17,14 +17,17 @@ struct GpuStreamPlan {
   size_t descriptors_at = 0;  // kinds 1, 2
   uint32_t nwords = 0;
   size_t words_at = 0;
+  size_t end_at = 0;          // where the stream ends in the blob
 };
 
 // Plans the aligned form of a fixed-width chunk's blob (chunk_codec.hpp: kind 0, an integer
 // stream of `count` values of `width` bytes): bit-packed, dictionary, run-length, or plain
 // (then the values are copied as they are). False for anything that does not parse as
 // expected (the caller decodes it on the host, which reports a corrupt file properly).
-// Reads only the headers.
-bool PlanGpuStream(const uint8_t* blob, size_t len, uint32_t count, int width, GpuStreamPlan* plan);
+// Reads only the headers. `string_codes`: the blob is a dictionary VARCHAR chunk's (kind 2:
+// its u32 codes' stream, then the dictionary's strings, which end_at points to).
+bool PlanGpuStream(const uint8_t* blob, size_t len, uint32_t count, int width, GpuStreamPlan* plan,
+                   bool string_codes = false);
 
 // Writes the planned form (plan.bytes bytes) to out (16-byte aligned), checking every
 // miniblock's descriptor against the words and the run ends (throws DecodeError, byte_io.hpp,
