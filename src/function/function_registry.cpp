@@ -20,6 +20,8 @@ const ScalarFunction& ScalarFunctionNamed(std::string_view name) {
   throw InternalError("no scalar function " + std::string(name));
 }
 
+bool CountsTrueRows(std::string_view n) { return n == "bool_and" || n == "bool_or" || n == "count_if"; }
+
 const AggregateFunction* FindAggregateFunction(std::string_view sql_name) {
   for (const AggregateFunction& f : AllAggregateFunctions())
     if (f.sql_callable && (f.name == sql_name || (f.alias && f.alias == sql_name) || (f.alias2 && f.alias2 == sql_name))) return &f;

@@ -106,6 +106,9 @@ struct AggregateFunction {
 
 // The aggregate a SQL call `name(...)` means; null when there is none.
 const AggregateFunction* FindAggregateFunction(std::string_view sql_name);
+// bool_and, bool_or and count_if: computed from a group's non-NULL rows and TRUE rows (the
+// CPU's group table and the GPU's state words both keep those two counts).
+bool CountsTrueRows(std::string_view aggregate_name);
 // The aggregate named `name`; throws InternalError when there is none.
 const AggregateFunction& AggregateFunctionNamed(std::string_view name);
 std::span<const AggregateFunction> AllAggregateFunctions();

@@ -1,6 +1,7 @@
 #include "gpu/gpu_support.hpp"
 
 #include "gpu/column_cache.hpp"
+#include "function/function_registry.hpp"
 
 namespace tessera::gpu {
 
@@ -70,6 +71,8 @@ Support Aggregates(const ir::Sink& s) {
       else return No(n + " over " + in.ToString() + " on the GPU");
     } else if ((n == "min" || n == "max") && (IntLike(in) || in.id == TypeId::Decimal)) {  // 128-bit: while values fit 64 bits
       words += 1;
+    } else if (CountsTrueRows(n) && in.id == TypeId::Boolean) {  // the TRUE rows, a 128-bit sum
+      words += 2;
     } else {
       return No(n + "(" + in.ToString() + ") is not supported on the GPU yet");
     }

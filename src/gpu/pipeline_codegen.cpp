@@ -636,6 +636,12 @@ std::string Generator::AggValue(const Col& c) {
   if (!agg.agg_count_word.empty() && agg.agg_count_word[c.agg_col])
     throw NotOnGpu(a.ToString() + " read on the GPU: NULL where no row qualified (not on the GPU yet)");
   const std::string ct = DeviceCType(a.type);
+  if (CountsTrueRows(a.name)) {  // the TRUE rows in the sum word, the group's rows in its count
+    if (a.name == "bool_and") return "(" + GroupWord(w) + " == " + GroupWord(0) + ")";
+    if (a.name == "bool_or") return "(" + GroupWord(w) + " != 0ull)";
+    if (ct == "__int128") return "(__int128)(long long)" + GroupWord(w);
+    throw NotOnGpu(a.ToString() + " read from the GPU aggregation");
+  }
   switch (agg.words[w]) {
     case AggWord::SumLo: {
       const std::string sum = "(((__int128)(long long)" + GroupWord(w + 1) + " << 64) | (__int128)" + GroupWord(w) + ")";
@@ -1518,7 +1524,7 @@ void Generator::AggregateSink(const ir::Sink& a) {
   const bool rows_bounded = loop_ends_.empty() && prog_.rows > 0 && prog_.rows < (1ull << 32);
   for (size_t ai = 0; ai < a.aggs.size(); ai++) {
     const BoundExpr* ag = a.aggs[ai];
-    const std::string& n = ag->name;  // GpuSupport: COUNT, SUM, AVG, MIN, MAX without DISTINCT
+    const std::string& n = ag->name;  // GpuSupport: COUNT, SUM, AVG, MIN, MAX, BOOL_AND, BOOL_OR, COUNT_IF without DISTINCT
     const BoundExpr* arg = ag->children.empty() ? nullptr : ag->children[0].get();
     entry_agg.push_back(ag);
     const BoundExpr *cond_e = nullptr, *then_e = nullptr;
@@ -1536,6 +1542,20 @@ void Generator::AggregateSink(const ir::Sink& a) {
         sum32[values.size()] = rows_bounded;
         sum_nonneg[values.size()] = true;
         values.push_back("((" + cond + ") ? ((void)(" + x + "), 1) : 0)");
+        continue;
+      }
+      if (CountsTrueRows(n)) {
+        // bool_and / bool_or / count_if: the TRUE rows where c holds, and those rows.
+        const std::string x = Expr(*then_e, L);
+        prog_.agg_word.push_back((int)prog_.words.size());
+        entry_word.push_back((int)prog_.words.size());
+        prog_.words.push_back(AggWord::SumLo);
+        prog_.words.push_back(AggWord::SumHi);
+        sum32[values.size()] = rows_bounded;
+        sum_nonneg[values.size()] = true;
+        values.push_back("((" + cond + ") && (" + x + ") ? 1 : 0)");
+        counted.push_back(cond);
+        prog_.agg_count_word[ai] = -(int)counted.size();
         continue;
       }
       const Type& in = arg->type;
@@ -1594,6 +1614,16 @@ void Generator::AggregateSink(const ir::Sink& a) {
     entry_word.push_back((int)prog_.words.size());
     const Type& in = ag->children[0]->type;
     std::string v = Expr(*ag->children[0], L);
+    if (CountsTrueRows(n)) {
+      // bool_and / bool_or / count_if: the group's TRUE rows (its rows are its count: no
+      // NULLs on the GPU), finished as the CPU's group table does.
+      prog_.words.push_back(AggWord::SumLo);
+      prog_.words.push_back(AggWord::SumHi);
+      sum32[values.size()] = rows_bounded;
+      sum_nonneg[values.size()] = true;
+      values.push_back("((" + v + ") ? 1 : 0)");
+      continue;
+    }
     if (n == "sum" || n == "avg") {
       if (in.id == TypeId::Double) {
         prog_.words.push_back(AggWord::SumF64);

@@ -103,8 +103,8 @@ class GroupResultWriter {
  public:
   virtual ~GroupResultWriter() = default;
   virtual void FindOrCreate(const std::vector<Vector>& keys, uint32_t n, std::vector<uint32_t>& gids) = 0;
-  // Aggregate a of group g: rows counted, integer/decimal sum, double sum, MIN/MAX's value
-  // (nullptr: none).
+  // Aggregate a of group g: rows counted, integer/decimal sum (bool_and, bool_or,
+  // count_if: the TRUE rows), double sum, MIN/MAX's value (nullptr: none).
   virtual void SetState(size_t a, uint32_t g, int64_t count, int128_t isum, double dsum, const Value* ext) = 0;
   // `all_groups`: the groups the aggregation produced (also those not handed over).
   virtual void Finish(uint64_t all_groups) = 0;

@@ -649,6 +649,7 @@ void GroupTable::SetState(size_t ai, uint32_t g, int64_t count, int128_t isum, d
       a.AddSum(g, isum);
     }
   }
+  if (a.kind == AggKind::BoolCount) a.lsum[g] = (int64_t)isum;  // the TRUE rows
   if (ext && !a.has.empty()) {
     a.ext.SetValue(g, *ext);
     a.has[g] = 1;

@@ -11,6 +11,7 @@
 
 #include "execution/expression_executor.hpp"
 #include "execution/hashing.hpp"
+#include "function/function_registry.hpp"
 
 namespace tessera {
 
@@ -34,7 +35,7 @@ static AggKind KindOf(const std::string& n, bool distinct) {
   if (IsHolistic(n)) return AggKind::Holistic;
   if (n == "any_value") return AggKind::First;
   if (n == "arg_min" || n == "arg_max") return AggKind::ArgExt;
-  if (n == "bool_and" || n == "bool_or" || n == "count_if") return AggKind::BoolCount;
+  if (CountsTrueRows(n)) return AggKind::BoolCount;
   if (n == "count_star") return AggKind::CountStar;
   if (distinct) return AggKind::Distinct;
   if (n == "bit_and" || n == "bit_or" || n == "bit_xor") return AggKind::Bits;
