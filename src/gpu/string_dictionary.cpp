@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <memory>
+#include <functional>
 #include <stdexcept>
 
 #include "common/parallel.hpp"
@@ -71,10 +73,22 @@ size_t CommonPrefix(std::string_view a, std::string_view b, size_t limit) {
   return i;
 }
 
+// An uninitialised array (no single-threaded zero fill of tens of MB: the threads that
+// write it first fault its pages in).
+template <class T>
+struct Buffer {
+  explicit Buffer(size_t n) : p(new T[n]), n(n) {}  // T trivial: left uninitialised
+  T& operator[](size_t i) const { return p[i]; }
+  T* begin() const { return p.get(); }
+  T* end() const { return p.get() + n; }
+  std::unique_ptr<T[]> p;
+  size_t n;
+};
+
 // Sorts v on all host threads by sample sort: splitters from a sorted sample cut v into
 // buckets (each thread counts and scatters its slice), then the buckets sort side by side.
-void ParallelSort(std::vector<Keyed>& v, const KeyedLess& less) {
-  const size_t n = v.size();
+void ParallelSort(Buffer<Keyed>& v, const KeyedLess& less) {
+  const size_t n = v.n;
   const size_t threads = std::min<size_t>(HardwareThreads(), n / 32768);
   if (threads <= 1) {
     std::sort(v.begin(), v.end(), less);
@@ -88,7 +102,7 @@ void ParallelSort(std::vector<Keyed>& v, const KeyedLess& less) {
   std::vector<Keyed> split;
   for (size_t b = 1; b < buckets; b++) split.push_back(sample[b * per_bucket]);
   // Bucket of each entry: the splitters not above it.
-  std::vector<uint16_t> bucket_of(n);
+  Buffer<uint16_t> bucket_of(n);
   std::vector<std::vector<size_t>> count(threads, std::vector<size_t>(buckets, 0));
   auto slice = [&](size_t t) { return std::make_pair(n * t / threads, n * (t + 1) / threads); };
   ParallelFor(threads, (unsigned)threads, [&](uint64_t t, unsigned) {
@@ -110,21 +124,21 @@ void ParallelSort(std::vector<Keyed>& v, const KeyedLess& less) {
     }
   }
   bucket_start[buckets] = pos;
-  std::vector<Keyed> out(n);
+  Buffer<Keyed> out(n);
   ParallelFor(threads, (unsigned)threads, [&](uint64_t t, unsigned) {
     auto [lo, hi] = slice(t);
     for (size_t i = lo; i < hi; i++) out[at[t][bucket_of[i]]++] = v[i];
   });
   ParallelFor(buckets, (unsigned)threads, [&](uint64_t b, unsigned) {
-    std::sort(out.begin() + (long)bucket_start[b], out.begin() + (long)bucket_start[b + 1], less);
+    std::sort(out.begin() + bucket_start[b], out.begin() + bucket_start[b + 1], less);
   });
-  v.swap(out);
+  std::swap(v, out);
 }
 
 // Positions in sorted v where a value differs from the one before it (v[0] included), found
 // on all threads.
-std::vector<uint32_t> DistinctStarts(const std::vector<Keyed>& v, size_t skip) {
-  const size_t n = v.size();
+std::vector<uint32_t> DistinctStarts(const Buffer<Keyed>& v, size_t skip) {
+  const size_t n = v.n;
   const size_t parts = std::max<size_t>(1, std::min<size_t>(HardwareThreads(), n / 65536));
   std::vector<std::vector<uint32_t>> found(parts);
   ParallelFor(parts, (unsigned)parts, [&](uint64_t t, unsigned) {
@@ -138,19 +152,28 @@ std::vector<uint32_t> DistinctStarts(const std::vector<Keyed>& v, size_t skip) {
 
 }  // namespace
 
-DictStrings::DictStrings(const std::vector<std::string_view>& v) {
-  offsets_.resize(v.size() + 1);
-  uint64_t at = 0;
-  for (size_t i = 0; i < v.size(); i++) {
-    offsets_[i] = at;
-    at += v[i].size();
-  }
-  offsets_[v.size()] = at;
-  bytes_.reset(new char[at ? at : 1]);
-  const uint64_t per = 65536;
-  ParallelFor((v.size() + per - 1) / per, v.size() > per ? 0 : 1, [&](uint64_t t, unsigned) {
-    for (size_t i = t * per; i < std::min<size_t>(v.size(), (t + 1) * per); i++)
-      if (!v[i].empty()) std::memcpy(bytes_.get() + offsets_[i], v[i].data(), v[i].size());
+DictStrings::DictStrings(const std::vector<std::string_view>& v) : DictStrings(v.size(), [&](size_t i) { return v[i]; }) {}
+
+DictStrings::DictStrings(size_t n, const std::function<std::string_view(size_t)>& get)
+    : n_(n), offsets_(new uint64_t[n + 1]) {
+  const uint64_t per = 65536, parts = (n + per - 1) / per;
+  std::vector<uint64_t> part_bytes(parts + 1, 0);
+  ParallelFor(parts, 0, [&](uint64_t t, unsigned) {
+    uint64_t b = 0;
+    for (size_t i = t * per; i < std::min<size_t>(n, (t + 1) * per); i++) b += get(i).size();
+    part_bytes[t + 1] = b;
+  });
+  for (size_t t = 0; t < parts; t++) part_bytes[t + 1] += part_bytes[t];
+  offsets_[n] = part_bytes[parts];
+  bytes_.reset(new char[part_bytes[parts] ? part_bytes[parts] : 1]);
+  ParallelFor(parts, 0, [&](uint64_t t, unsigned) {
+    uint64_t at = part_bytes[t];
+    for (size_t i = t * per; i < std::min<size_t>(n, (t + 1) * per); i++) {
+      const std::string_view s = get(i);
+      offsets_[i] = at;
+      if (!s.empty()) std::memcpy(bytes_.get() + at, s.data(), s.size());
+      at += s.size();
+    }
   });
 }
 
@@ -164,38 +187,53 @@ size_t DictStrings::LowerBound(std::string_view v) const {
   return lo;
 }
 
-std::shared_ptr<const DictStrings> SortedDistinct(const std::vector<std::string_view>& v, std::vector<int32_t>* codes) {
-  const size_t n = v.size();
+std::shared_ptr<const DictStrings> SortedDistinct(size_t n, const StringVisitor& visit, std::vector<int32_t>* codes) {
   if (n > UINT32_MAX) throw std::length_error("GPU string dictionary: more than 2^32 values");
-  // The prefix every value shares (TPC-H's c_name: "Customer#"), skipped by the sort keys.
   const uint64_t per = 65536, parts = (n + per - 1) / per;
-  std::vector<size_t> shared(parts, n ? v[0].size() : 0);
+  auto range = [&](uint64_t t, const std::function<void(size_t, std::string_view)>& fn) {
+    visit(t * per, std::min<size_t>(n, (t + 1) * per), fn);
+  };
+  // The prefix every value shares (TPC-H's c_name: "Customer#"), skipped by the sort keys.
+  std::string first_value;
+  if (n) visit(0, 1, [&](size_t, std::string_view s) { first_value = s; });
+  const std::string_view first = first_value;
+  std::vector<size_t> shared(parts, first.size());
   ParallelFor(parts, 0, [&](uint64_t t, unsigned) {
-    size_t s = v[0].size();
-    for (size_t i = t * per; i < std::min<size_t>(n, (t + 1) * per) && s; i++) s = CommonPrefix(v[i], v[0], s);
+    size_t s = first.size();
+    range(t, [&](size_t, std::string_view v) { s = CommonPrefix(v, first, s); });
     shared[t] = s;
   });
   const size_t skip = parts ? *std::min_element(shared.begin(), shared.end()) : 0;
-  std::vector<Keyed> k(n);
+  Buffer<Keyed> k(n);
   ParallelFor(parts, 0, [&](uint64_t t, unsigned) {
-    for (size_t i = t * per; i < std::min<size_t>(n, (t + 1) * per); i++) k[i] = MakeKeyed(v[i], skip, (uint32_t)i);
+    range(t, [&](size_t i, std::string_view v) { k[i] = MakeKeyed(v, skip, (uint32_t)i); });
   });
   ParallelSort(k, KeyedLess{skip});
   // Codes in sorted order: a new code where a value differs from the one before it.
   const std::vector<uint32_t> starts = DistinctStarts(k, skip);
-  if (codes) codes->resize(n);
-  std::vector<std::string_view> distinct(starts.size());
-  const uint64_t per_code = 16384;
-  ParallelFor((starts.size() + per_code - 1) / per_code, 0, [&](uint64_t t, unsigned) {
-    for (size_t c = t * per_code; c < std::min<size_t>(starts.size(), (t + 1) * per_code); c++) {
-      const Keyed& e = k[starts[c]];
-      distinct[c] = std::string_view(e.p, e.len);
-      if (!codes) continue;
-      const size_t end = c + 1 < starts.size() ? starts[c + 1] : k.size();
-      for (size_t i = starts[c]; i < end; i++) (*codes)[k[i].slot] = (int32_t)c;
-    }
+  if (codes) {
+    codes->resize(n);
+    const uint64_t per_code = 16384;
+    ParallelFor((starts.size() + per_code - 1) / per_code, 0, [&](uint64_t t, unsigned) {
+      for (size_t c = t * per_code; c < std::min<size_t>(starts.size(), (t + 1) * per_code); c++) {
+        const size_t end = c + 1 < starts.size() ? starts[c + 1] : n;
+        for (size_t i = starts[c]; i < end; i++) (*codes)[k[i].slot] = (int32_t)c;
+      }
+    });
+  }
+  return std::make_shared<const DictStrings>(starts.size(), [&](size_t c) {
+    const Keyed& e = k[starts[c]];
+    return std::string_view(e.p, e.len);
   });
-  return std::make_shared<const DictStrings>(distinct);
+}
+
+std::shared_ptr<const DictStrings> SortedDistinct(const std::vector<std::string_view>& v, std::vector<int32_t>* codes) {
+  return SortedDistinct(
+      v.size(),
+      [&](size_t from, size_t to, const std::function<void(size_t, std::string_view)>& fn) {
+        for (size_t i = from; i < to; i++) fn(i, v[i]);
+      },
+      codes);
 }
 
 ColumnDictionary BuildColumnDictionary(const TableData& data, int column, const std::vector<ChunkStrings>* stored) {
@@ -206,18 +244,20 @@ ColumnDictionary BuildColumnDictionary(const TableData& data, int column, const 
     const ColumnChunk& ch = *groups[g]->columns[column];
     d.slot_base[g + 1] = d.slot_base[g] + (ch.str_enc == StringEncoding::Dictionary ? ch.dict_size : ch.count);
   }
-  std::vector<std::string_view> values(d.slot_base.back());
-  ParallelFor(groups.size(), 0, [&](uint64_t g, unsigned) {
-    const ColumnChunk& ch = *groups[g]->columns[column];
-    std::string_view* out = values.data() + d.slot_base[g];
-    if (stored && !(*stored)[g].offsets.empty())
-      for (uint32_t i = 0; i < ch.dict_size; i++) out[i] = (*stored)[g].Entry(i);
-    else if (ch.str_enc == StringEncoding::Dictionary)
-      for (uint32_t i = 0; i < ch.dict_size; i++) out[i] = ch.DictEntry(i);
-    else
-      for (uint32_t i = 0; i < ch.count; i++) out[i] = ch.GetString(i);
-  });
-  d.dict = SortedDistinct(values, &d.slot_codes);
+  // Slots [from, to): their row groups' values, a row group after another.
+  auto visit = [&](size_t from, size_t to, const std::function<void(size_t, std::string_view)>& fn) {
+    size_t g = std::upper_bound(d.slot_base.begin(), d.slot_base.end(), (uint64_t)from) - d.slot_base.begin() - 1;
+    for (size_t i = from; i < to; g++) {
+      const ColumnChunk& ch = *groups[g]->columns[column];
+      const ChunkStrings* own = stored && !(*stored)[g].offsets.empty() ? &(*stored)[g] : nullptr;
+      const size_t end = std::min<size_t>(to, d.slot_base[g + 1]);
+      for (; i < end; i++) {
+        const uint32_t at = (uint32_t)(i - d.slot_base[g]);
+        fn(i, own ? own->Entry(at) : ch.str_enc == StringEncoding::Dictionary ? ch.DictEntry(at) : ch.GetString(at));
+      }
+    }
+  };
+  d.dict = SortedDistinct(d.slot_base.back(), visit, &d.slot_codes);
   return d;
 }
 

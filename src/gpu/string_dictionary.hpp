@@ -4,6 +4,7 @@
 // an upload writes codes without searching the dictionary (column_cache.cpp).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -20,19 +21,27 @@ class DictStrings {
   DictStrings() = default;
   // Copies `v` (on all host threads when large).
   explicit DictStrings(const std::vector<std::string_view>& v);
-  size_t size() const { return offsets_.empty() ? 0 : offsets_.size() - 1; }
+  // Copies the n strings get(i) gives (called from several threads).
+  DictStrings(size_t n, const std::function<std::string_view(size_t)>& get);
+  size_t size() const { return n_; }
   std::string_view operator[](size_t i) const { return {bytes_.get() + offsets_[i], offsets_[i + 1] - offsets_[i]}; }
   // Of sorted strings: the position of the first not below v.
   size_t LowerBound(std::string_view v) const;
 
  private:
-  std::vector<uint64_t> offsets_;
+  size_t n_ = 0;
+  std::unique_ptr<uint64_t[]> offsets_;
   std::unique_ptr<char[]> bytes_;
 };
 
 // The sorted distinct values of v and (codes not null) each value's position among them,
 // on all host threads: sorted by 16-byte keys taken after the prefix all values share.
 std::shared_ptr<const DictStrings> SortedDistinct(const std::vector<std::string_view>& v, std::vector<int32_t>* codes);
+// The same over n values that visit(from, to, fn) hands to fn(i, value) for i in [from, to),
+// in order (called from several threads for disjoint ranges).
+using StringVisitor =
+    std::function<void(size_t from, size_t to, const std::function<void(size_t, std::string_view)>& fn)>;
+std::shared_ptr<const DictStrings> SortedDistinct(size_t n, const StringVisitor& visit, std::vector<int32_t>* codes);
 
 // A VARCHAR column's sorted distinct values and the code of each of its "slots": per row
 // group, a dictionary-encoded chunk has one slot per entry of its own dictionary, a plain
