@@ -1522,6 +1522,17 @@ void Generator::AggregateSink(const ir::Sink& a) {
   // values never carry; others leave the high word to tsr_sign_extend_sums.
   std::vector<bool> sum32(2 * a.aggs.size(), false), sum_nonneg(2 * a.aggs.size(), false);
   const bool rows_bounded = loop_ends_.empty() && prog_.rows > 0 && prog_.rows < (1ull << 32);
+  // An aggregate's entry that counts rows: `value` is 0 or 1 a row, summed into a 128-bit
+  // state (its low word alone while the rows are bounded: it never carries).
+  auto counting_entry = [&](const std::string& value) {
+    prog_.agg_word.push_back((int)prog_.words.size());
+    entry_word.push_back((int)prog_.words.size());
+    prog_.words.push_back(AggWord::SumLo);
+    prog_.words.push_back(AggWord::SumHi);
+    sum32[values.size()] = rows_bounded;
+    sum_nonneg[values.size()] = true;
+    values.push_back(value);
+  };
   for (size_t ai = 0; ai < a.aggs.size(); ai++) {
     const BoundExpr* ag = a.aggs[ai];
     const std::string& n = ag->name;  // GpuSupport: COUNT, SUM, AVG, MIN, MAX, BOOL_AND, BOOL_OR, COUNT_IF without DISTINCT
@@ -1535,25 +1546,12 @@ void Generator::AggregateSink(const ir::Sink& a) {
         // into a state of their own.
         const std::string x = Expr(*then_e, L);
         entry_agg.back() = nullptr;  // its values are 0 or 1, whatever x's type
-        prog_.agg_word.push_back((int)prog_.words.size());
-        entry_word.push_back((int)prog_.words.size());
-        prog_.words.push_back(AggWord::SumLo);
-        prog_.words.push_back(AggWord::SumHi);
-        sum32[values.size()] = rows_bounded;
-        sum_nonneg[values.size()] = true;
-        values.push_back("((" + cond + ") ? ((void)(" + x + "), 1) : 0)");
+        counting_entry("((" + cond + ") ? ((void)(" + x + "), 1) : 0)");
         continue;
       }
       if (CountsTrueRows(n)) {
         // bool_and / bool_or / count_if: the TRUE rows where c holds, and those rows.
-        const std::string x = Expr(*then_e, L);
-        prog_.agg_word.push_back((int)prog_.words.size());
-        entry_word.push_back((int)prog_.words.size());
-        prog_.words.push_back(AggWord::SumLo);
-        prog_.words.push_back(AggWord::SumHi);
-        sum32[values.size()] = rows_bounded;
-        sum_nonneg[values.size()] = true;
-        values.push_back("((" + cond + ") && (" + x + ") ? 1 : 0)");
+        counting_entry("((" + cond + ") && (" + Expr(*then_e, L) + ") ? 1 : 0)");
         counted.push_back(cond);
         prog_.agg_count_word[ai] = -(int)counted.size();
         continue;
@@ -1610,20 +1608,17 @@ void Generator::AggregateSink(const ir::Sink& a) {
       values.push_back("");
       continue;
     }
+    if (CountsTrueRows(n)) {
+      // bool_and / bool_or / count_if: the group's TRUE rows (its rows are its count: no
+      // NULLs on the GPU), finished as the CPU's group table does.
+      counting_entry("((" + Expr(*ag->children[0], L) + ") ? 1 : 0)");
+      continue;
+    }
     prog_.agg_word.push_back((int)prog_.words.size());
     entry_word.push_back((int)prog_.words.size());
     const Type& in = ag->children[0]->type;
     std::string v = Expr(*ag->children[0], L);
-    if (CountsTrueRows(n)) {
-      // bool_and / bool_or / count_if: the group's TRUE rows (its rows are its count: no
-      // NULLs on the GPU), finished as the CPU's group table does.
-      prog_.words.push_back(AggWord::SumLo);
-      prog_.words.push_back(AggWord::SumHi);
-      sum32[values.size()] = rows_bounded;
-      sum_nonneg[values.size()] = true;
-      values.push_back("((" + v + ") ? 1 : 0)");
-      continue;
-    }
+
     if (n == "sum" || n == "avg") {
       if (in.id == TypeId::Double) {
         prog_.words.push_back(AggWord::SumF64);
