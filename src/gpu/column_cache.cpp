@@ -77,7 +77,6 @@ bool DeviceDecode() {
   return on;
 }
 
-
 // A dictionary VARCHAR chunk of a database file, not loaded: the GPU reads its dictionary
 // alone and decodes its stored codes on the device, so it is never loaded for the GPU.
 bool StoredStringDictionary(const ColumnChunk& ch) {
@@ -289,9 +288,8 @@ static void ComputeHostInfo(CachedColumn& c, const TableData& data) {
   for (auto& rg : data.row_groups) {
     const ColumnChunk& ch = *rg->columns[c.column];
     if (!ChunkForGpu(ch, c)) return;
-    if (c.type.id == TypeId::Varchar) {
-      continue;
-    } else if (integral && ch.stats.has_stats) {
+    if (c.type.id == TypeId::Varchar) continue;  // its dictionary is built below
+    if (integral && ch.stats.has_stats) {
       lo = std::min<int64_t>(lo, (int64_t)ch.stats.min.int_value());
       hi = std::max<int64_t>(hi, (int64_t)ch.stats.max.int_value());
     } else if (integral && ch.stats.null_count < ch.count) {
@@ -409,13 +407,14 @@ void ColumnCache::BeginQuery() {
   epoch_++;
 }
 
-// The codes of a VARCHAR column's rows (the host codes kept from its dictionary's build,
-// or built again should the column be uploaded a second time), row groups on all threads.
+// A VARCHAR column's dictionary with its rows' codes: the one kept from the column's
+// planning, or built again should the column be uploaded a second time.
 static std::shared_ptr<const ColumnDictionary> HostCodes(const CachedColumn& c, const TableData& data) {
   if (c.host_codes) return c.host_codes;
   return std::make_shared<ColumnDictionary>(ColumnDictionaryOf(c, data));
 }
 
+// The codes of a whole VARCHAR column, the row groups on all host threads.
 static std::vector<int32_t> DictionaryCodes(const ColumnDictionary& d, const TableData& data, int column) {
   const auto& groups = data.row_groups;
   std::vector<size_t> start(groups.size() + 1, 0);
@@ -462,7 +461,6 @@ static PackedColumn PackFromRowGroups(const CachedColumn& c, const TableData& da
     }
   });
 }
-
 
 size_t ColumnCache::EnsureResident(CachedColumn& c, GpuContext& ctx) {
   std::lock_guard<std::mutex> g(mu_);

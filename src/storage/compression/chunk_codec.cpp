@@ -13,7 +13,6 @@ namespace tessera::codec {
 
 namespace {
 
-enum Kind : uint8_t { kFixed = 0, kStrPlain = 1, kStrDict = 2 };
 enum Form : uint8_t { kRaw = 0, kFsst = 1 };
 
 // Strings below this many bytes stay raw: a symbol table would not pay for itself.
@@ -162,16 +161,16 @@ bool EncodeChunk(const ColumnChunk& c, std::string& out) {
   if (c.type.physical() != PhysType::Str) {
     const int width = c.type.width();
     plain = (size_t)c.count * width;
-    blob.push_back((char)kFixed);
+    blob.push_back((char)kFixedChunk);
     EncodeInts(c.data, c.count, width, c.type.physical() != PhysType::Bool, c.validity, blob);
   } else if (c.str_enc == StringEncoding::Dictionary) {
     plain = (size_t)c.count * 4 + ((size_t)c.dict_size + 1) * 4 + (c.offsets[c.dict_size] - c.offsets[0]);
-    blob.push_back((char)kStrDict);
+    blob.push_back((char)kStringDictionaryChunk);
     EncodeInts(c.data, c.count, 4, false, nullptr, blob);
     EncodeStringList(c.offsets, c.bytes, c.dict_size, blob);
   } else {
     plain = ((size_t)c.count + 1) * 4 + (c.offsets[c.count] - c.offsets[0]);
-    blob.push_back((char)kStrPlain);
+    blob.push_back((char)kStringPlainChunk);
     EncodeStringList(c.offsets, c.bytes, c.count, blob);
   }
   if (blob.size() >= plain) return false;
@@ -181,7 +180,7 @@ bool EncodeChunk(const ColumnChunk& c, std::string& out) {
 
 void DecodeFixedInto(const uint8_t* p, size_t len, const ColumnChunk& c, void* out) {
   Cursor cur(p, len);
-  if (!Encodable(c.type) || c.type.physical() == PhysType::Str || cur.Get<uint8_t>() != kFixed)
+  if (!Encodable(c.type) || c.type.physical() == PhysType::Str || cur.Get<uint8_t>() != kFixedChunk)
     throw DecodeError("column chunk's encoding does not match its column");
   cur.Ints(c.count, c.type.width(), out);
   if (!cur.AtEnd()) throw DecodeError("column chunk has trailing bytes");
@@ -204,7 +203,7 @@ void DecodeChunk(const uint8_t* p, size_t len, ColumnChunk& c) {
   Cursor cur(p, len);
   const uint8_t kind = cur.Get<uint8_t>();
   const bool dict = c.str_enc == StringEncoding::Dictionary;
-  if (!Encodable(c.type) || kind != (dict ? kStrDict : kStrPlain))
+  if (!Encodable(c.type) || kind != (dict ? kStringDictionaryChunk : kStringPlainChunk))
     throw DecodeError("column chunk's encoding does not match its column");
   const uint32_t k = dict ? c.dict_size : c.count;
   std::vector<uint32_t> codes;

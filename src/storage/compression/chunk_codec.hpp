@@ -23,6 +23,9 @@
 
 namespace tessera::codec {
 
+// A blob's first byte: its kind (the layout above).
+enum ChunkKind : uint8_t { kFixedChunk = 0, kStringPlainChunk = 1, kStringDictionaryChunk = 2 };
+
 // Appends the encoded form of `c` (buffers loaded) to `out` and returns true when it is
 // smaller than the chunk's plain buffers; returns false (out unchanged) otherwise.
 bool EncodeChunk(const ColumnChunk& c, std::string& out);

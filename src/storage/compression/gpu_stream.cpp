@@ -3,15 +3,13 @@
 #include <cstring>
 
 #include "storage/compression/byte_io.hpp"
+#include "storage/compression/chunk_codec.hpp"
 #include "storage/compression/gpu_stream_core.hpp"
 #include "storage/compression/int_codec.hpp"
 
 namespace tessera::codec {
 
 namespace {
-
-constexpr uint8_t kFixedChunk = 0;  // chunk_codec.hpp's kinds of a fixed-width chunk
-constexpr uint8_t kStringDictionaryChunk = 2;  // and of a dictionary VARCHAR chunk
 
 // Parses a stored stream's header: its codec, checked against width and count.
 bool StreamHeader(ByteReader& r, uint32_t count, int width, IntCodec* codec) {
