@@ -33,7 +33,8 @@ std::string DeviceCType(const Type& t) {
     case TypeId::Integer:
     case TypeId::Date:
     case TypeId::Varchar: return "int";
-    case TypeId::BigInt: return "long long";
+    case TypeId::BigInt:
+    case TypeId::Timestamp: return "long long";  // microseconds
     case TypeId::Decimal: return t.precision <= 18 ? "long long" : "__int128";  // 128-bit: expressions only
     case TypeId::Double: return "double";
     default: return "";
@@ -47,6 +48,7 @@ int DeviceWidth(const Type& t) {
     case TypeId::Date:
     case TypeId::Varchar: return 4;
     case TypeId::BigInt:
+    case TypeId::Timestamp:
     case TypeId::Double: return 8;
     case TypeId::Decimal: return t.precision <= 18 ? 8 : 0;
     default: return 0;
@@ -283,6 +285,7 @@ static void ComputeHostInfo(CachedColumn& c, const TableData& data) {
   }
   int64_t lo = INT64_MAX, hi = INT64_MIN;
   bool integral = c.type.id == TypeId::Integer || c.type.id == TypeId::BigInt || c.type.id == TypeId::Date ||
+                  c.type.id == TypeId::Timestamp ||
                   c.type.id == TypeId::Decimal || c.type.id == TypeId::Boolean;
   bool range_known = true;
   for (auto& rg : data.row_groups) {

@@ -857,6 +857,7 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
           case TypeId::Varchar: val = Value::Varchar(std::string((*kp.dict)[(size_t)v])); break;
           case TypeId::Integer: val = Value::Integer((int32_t)v); break;
           case TypeId::Date: val = Value::Date((int32_t)v); break;
+          case TypeId::Timestamp: val = Value::Timestamp((int64_t)v); break;
           case TypeId::Boolean: val = Value::Boolean(v != 0); break;
           case TypeId::Decimal: val = Value::Decimal(v, kp.type.precision, kp.type.scale); break;
           default: val = Value::BigInt(v); break;
@@ -890,6 +891,7 @@ void GpuQuery::RunProgram(PipelineProgram& prog, size_t index) {
               ext = in.id == TypeId::Decimal ? Value::Decimal((int64_t)st[w], in.precision, in.scale)
                   : in.id == TypeId::Integer ? Value::Integer((int32_t)(int64_t)st[w])
                   : in.id == TypeId::Date    ? Value::Date((int32_t)(int64_t)st[w])
+                  : in.id == TypeId::Timestamp ? Value::Timestamp((int64_t)st[w])
                                              : Value::BigInt((int64_t)st[w]);
               extp = &ext;
             }

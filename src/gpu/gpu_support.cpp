@@ -69,7 +69,7 @@ Support Aggregates(const ir::Sink& s) {
       if (in.id == TypeId::Double) words += 1;
       else if ((IntLike(in) && in.id != TypeId::Date) || in.id == TypeId::Decimal) words += 2;  // 128-bit sum
       else return No(n + " over " + in.ToString() + " on the GPU");
-    } else if ((n == "min" || n == "max") && (IntLike(in) || in.id == TypeId::Decimal)) {  // 128-bit: while values fit 64 bits
+    } else if ((n == "min" || n == "max") && (IntLike(in) || in.id == TypeId::Decimal || in.id == TypeId::Timestamp)) {  // 128-bit: while values fit 64 bits
       words += 1;
     } else if (CountsTrueRows(n) && in.id == TypeId::Boolean) {  // the TRUE rows, a 128-bit sum
       words += 2;

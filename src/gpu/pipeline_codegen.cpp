@@ -401,6 +401,15 @@ std::string Generator::Precision(const BoundExpr& e, const std::string& code) {
   return "tsr_precision(" + code + ", " + std::to_string(e.type.precision) + ", err, " + std::to_string(id) + ")";
 }
 
+// Whether any of `args` is a TIMESTAMP: on the device it is a 64-bit integer of
+// microseconds, which only comparisons with other TIMESTAMPs, MIN/MAX, grouping and ordering
+// read as such; functions, casts and arithmetic over one stay on the CPU.
+static bool AnyTimestamp(const std::vector<BoundExprPtr>& args) {
+  for (auto& a : args)
+    if (a->type.id == TypeId::Timestamp) return true;
+  return false;
+}
+
 std::string Generator::Expr(const BoundExpr& e, int layer) {
   // Predicates over a single VARCHAR column become dictionary bitmaps; AND, OR, NOT and
   // CASE over several such predicates (and other columns) are generated around them.
@@ -489,7 +498,8 @@ std::string Generator::Expr(const BoundExpr& e, int layer) {
     case BExpr::Compare: {
       int oi = (int)e.op - (int)ast::Op::Eq;
       if (oi < 0 || oi > 5) throw NotOnGpu("comparison operator");
-      if (DeviceCType(e.children[0]->type) != DeviceCType(e.children[1]->type))
+      if (DeviceCType(e.children[0]->type) != DeviceCType(e.children[1]->type) ||
+          (AnyTimestamp(e.children) && e.children[0]->type.id != e.children[1]->type.id))
         throw NotOnGpu("comparison of " + e.children[0]->type.ToString() + " with " + e.children[1]->type.ToString());
       // The scalar core's order (NaN equal to NaN and above every number), as on the CPU.
       return "tessera::ops::Compare<" + DeviceCType(e.children[0]->type) + ">(" + std::to_string(oi) + ", " +
@@ -505,7 +515,7 @@ std::string Generator::Expr(const BoundExpr& e, int layer) {
     case BExpr::Not: return "(!" + Expr(*e.children[0], layer) + ")";
     case BExpr::Arith: {
       for (auto& c : e.children)
-        if (DeviceCType(c->type) != ct || c->type.id == TypeId::Date)
+        if (DeviceCType(c->type) != ct || c->type.id == TypeId::Date || c->type.id == TypeId::Timestamp)
           throw NotOnGpu("arithmetic on " + c->type.ToString() + " giving " + e.type.ToString());
       std::string a = Expr(*e.children[0], layer), b = Expr(*e.children[1], layer);
       switch (e.op) {
@@ -540,7 +550,9 @@ std::string Generator::Expr(const BoundExpr& e, int layer) {
       const std::string eq = "tessera::ops::Equals<" + DeviceCType(e.children[0]->type) + ">(";
       std::string s = "(";
       for (size_t i = 1; i < e.children.size(); i++) {
-        if (DeviceCType(e.children[i]->type) != DeviceCType(e.children[0]->type)) throw NotOnGpu("IN list of mixed types");
+        if (DeviceCType(e.children[i]->type) != DeviceCType(e.children[0]->type) ||
+            (AnyTimestamp(e.children) && e.children[i]->type.id != e.children[0]->type.id))
+          throw NotOnGpu("IN list of mixed types");
         s += (i > 1 ? " || " : "") + eq + x + ", " + Expr(*e.children[i], layer) + ")";
       }
       s += ")";
@@ -556,6 +568,9 @@ std::string Generator::Expr(const BoundExpr& e, int layer) {
     case BExpr::Func: {
       // The registry's device expression: the scalar core function the CPU calls too.
       if (!e.fn->device) throw NotOnGpu("function " + e.name + " has no GPU definition yet");
+      // Device expressions take DATEs, not TIMESTAMPs (both are integers on the device).
+      if (e.type.id == TypeId::Timestamp || AnyTimestamp(e.children))
+        throw NotOnGpu("function " + e.name + " over a TIMESTAMP has no GPU definition yet");
       std::vector<std::string> args;
       for (auto& c : e.children) args.push_back(Expr(*c, layer));
       return e.fn->device(args);
