@@ -605,8 +605,9 @@ ColumnDomain Generator::Domain(const BoundExpr& e, int layer) {
       if ((e.children[0]->type.id == TypeId::Integer && e.type.id == TypeId::BigInt)) return Domain(*e.children[0], layer);
       return d;
     case BExpr::Func: {
-      // The registry's range hook over the arguments' ranges.
-      if (!e.fn->range) return d;
+      // The registry's range hook over the arguments' ranges (DATEs: not over a TIMESTAMP's
+      // microseconds, which Expr keeps off the GPU anyway).
+      if (!e.fn->range || e.type.id == TypeId::Timestamp || AnyTimestamp(e.children)) return d;
       std::vector<ValueRange> in;
       for (auto& c : e.children) {
         ColumnDomain cd = Domain(*c, layer);
