@@ -201,6 +201,11 @@ TESSERA_HD inline double AvgOfSum(__int128 sum, int scale, long long count) {
   return (double)sum / (double)Pow10Int128(scale) / (double)count;
 }
 TESSERA_HD inline double AvgOfSum(double sum, long long count) { return sum / (double)count; }
+
+// bool_and / bool_or of a group from its TRUE rows and its non-NULL rows (both backends keep
+// those two counts; count_if is the TRUE rows).
+TESSERA_HD inline bool BoolAndOf(long long trues, long long rows) { return trues == rows; }
+TESSERA_HD inline bool BoolOrOf(long long trues) { return trues > 0; }
 // SUM into a BIGINT result: the exact sum must fit 64 bits.
 TESSERA_HD inline bool SumFitsInt64(__int128 sum) { return sum <= (__int128)0x7fffffffffffffffLL && sum >= -(__int128)0x7fffffffffffffffLL - 1; }
 

@@ -653,8 +653,8 @@ std::string Generator::AggValue(const Col& c) {
     throw NotOnGpu(a.ToString() + " read on the GPU: NULL where no row qualified (not on the GPU yet)");
   const std::string ct = DeviceCType(a.type);
   if (CountsTrueRows(a.name)) {  // the TRUE rows in the sum word, the group's rows in its count
-    if (a.name == "bool_and") return "(" + GroupWord(w) + " == " + GroupWord(0) + ")";
-    if (a.name == "bool_or") return "(" + GroupWord(w) + " != 0ull)";
+    if (a.name == "bool_and") return "tessera::ops::BoolAndOf((long long)" + GroupWord(w) + ", (long long)" + GroupWord(0) + ")";
+    if (a.name == "bool_or") return "tessera::ops::BoolOrOf((long long)" + GroupWord(w) + ")";
     if (ct == "__int128") return "(__int128)(long long)" + GroupWord(w);
     throw NotOnGpu(a.ToString() + " read from the GPU aggregation");
   }

@@ -964,7 +964,7 @@ void GroupTable::EmitAggregate(const AggColumn& a, uint32_t from, uint32_t n, Ve
         } else if (a.name == "count_if") {  // DuckDB's: a sum of the BOOLEANs; DISTINCT: TRUE counts once
           o.data<int128_t>()[i] = a.distinct ? a.lsum[g] > 0 : a.lsum[g];
         } else {
-          o.data<uint8_t>()[i] = a.name == "bool_and" ? a.lsum[g] == a.count[g] : a.lsum[g] > 0;
+          o.data<uint8_t>()[i] = a.name == "bool_and" ? ops::BoolAndOf(a.lsum[g], a.count[g]) : ops::BoolOrOf(a.lsum[g]);
         }
       }
       return;
