@@ -63,6 +63,11 @@ struct ScalarFunction {
   bool reads_sequence = false;
   // Evaluates with the bound call at hand (its `sequence`); called instead of `cpu` when set.
   void (*cpu_call)(const BoundExpr& call, std::vector<Vector>& args, Vector& out, uint32_t n) = nullptr;
+  // The device expression and the results' range when the first argument is a TIMESTAMP
+  // (64-bit microseconds on the device; `device` and `range` take DATEs). Null: a call
+  // over a TIMESTAMP is not on the GPU.
+  std::string (*device_timestamp)(std::span<const std::string> args) = nullptr;
+  ValueRange (*range_timestamp)(std::span<const ValueRange> args) = nullptr;
 };
 
 // The function a SQL call `name(...)` means; null when there is none.

@@ -58,8 +58,21 @@ std::string ExtractDevice(std::span<const std::string> args) {
   return "tessera::ops::ExtractDateField((int)" + args[0] + ", " + std::to_string(Field) + ")";
 }
 
+template <int Field>
+std::string ExtractTimestampDevice(std::span<const std::string> args) {
+  return "tessera::ops::ExtractTimestampField((long long)" + args[0] + ", " + std::to_string(Field) + ")";
+}
+
 template <int Lo, int Hi>
 ValueRange FixedRange(std::span<const ValueRange>) { return {true, Lo, Hi}; }
+
+// A monotone part's range over a TIMESTAMP range: the parts of its ends.
+template <int Field>
+ValueRange MonotoneTimestampRange(std::span<const ValueRange> args) {
+  const ValueRange& d = args[0];
+  if (!d.known || d.hi < d.lo) return {};
+  return {true, ops::ExtractTimestampField(d.lo, Field), ops::ExtractTimestampField(d.hi, Field)};
+}
 
 // A monotone part's range is the parts of the date range's ends.
 template <int Field>
@@ -265,20 +278,24 @@ void DateSubCpu(std::vector<Vector>& args, Vector& out, uint32_t n) {
   }
 }
 
+// `range` over DATEs; `monotone`: a part that grows with time (year, isoyear, yearweek),
+// whose range over TIMESTAMPs comes from the range's ends too. A TIME argument never reaches
+// the GPU (its columns are not on it).
 template <int Field>
 ScalarFunction DatePart(const char* name, std::vector<std::string_view> sql_names,
-                        ValueRange (*range)(std::span<const ValueRange>)) {
-  // The device expression is the DATE's: a TIMESTAMP or TIME argument never reaches the
-  // GPU (their columns and constants are not on it), so the call falls back with them.
-  return {name, std::move(sql_names), BindPart<Field, Type::BigInt>, false, ExtractCpu<Field>,
-          ops::IsTimeField(Field) ? nullptr : ExtractDevice<Field>, range};
+                        ValueRange (*range)(std::span<const ValueRange>), bool monotone = false) {
+  ScalarFunction f{name, std::move(sql_names), BindPart<Field, Type::BigInt>, false, ExtractCpu<Field>,
+                   ops::IsTimeField(Field) ? nullptr : ExtractDevice<Field>, range};
+  f.device_timestamp = ExtractTimestampDevice<Field>;
+  f.range_timestamp = monotone ? MonotoneTimestampRange<Field> : range;
+  return f;
 }
 
 }  // namespace
 
 std::vector<ScalarFunction> DateFunctions() {
   return {
-      DatePart<ops::kYear>("extract_year", {"year"}, MonotoneRange<ops::kYear>),
+      DatePart<ops::kYear>("extract_year", {"year"}, MonotoneRange<ops::kYear>, true),
       DatePart<ops::kMonth>("extract_month", {"month"}, FixedRange<1, 12>),
       DatePart<ops::kDay>("extract_day", {"day", "dayofmonth"}, FixedRange<1, 31>),
       DatePart<ops::kQuarter>("extract_quarter", {"quarter"}, FixedRange<1, 4>),
@@ -286,11 +303,11 @@ std::vector<ScalarFunction> DateFunctions() {
       DatePart<ops::kIsoDow>("extract_isodow", {"isodow"}, FixedRange<1, 7>),
       DatePart<ops::kDoy>("extract_doy", {"dayofyear"}, FixedRange<1, 366>),
       DatePart<ops::kWeek>("extract_week", {"week", "weekofyear"}, FixedRange<1, 53>),
-      DatePart<ops::kIsoYear>("extract_isoyear", {"isoyear"}, MonotoneRange<ops::kIsoYear>),
-      DatePart<ops::kYearWeek>("extract_yearweek", {"yearweek"}, MonotoneRange<ops::kYearWeek>),
-      DatePart<ops::kDecade>("extract_decade", {"decade"}, MonotoneRange<ops::kDecade>),
-      DatePart<ops::kCentury>("extract_century", {"century"}, MonotoneRange<ops::kCentury>),
-      DatePart<ops::kMillennium>("extract_millennium", {"millennium"}, MonotoneRange<ops::kMillennium>),
+      DatePart<ops::kIsoYear>("extract_isoyear", {"isoyear"}, MonotoneRange<ops::kIsoYear>, true),
+      DatePart<ops::kYearWeek>("extract_yearweek", {"yearweek"}, MonotoneRange<ops::kYearWeek>, true),
+      DatePart<ops::kDecade>("extract_decade", {"decade"}, MonotoneRange<ops::kDecade>, true),
+      DatePart<ops::kCentury>("extract_century", {"century"}, MonotoneRange<ops::kCentury>, true),
+      DatePart<ops::kMillennium>("extract_millennium", {"millennium"}, MonotoneRange<ops::kMillennium>, true),
       DatePart<ops::kEra>("extract_era", {"era"}, FixedRange<0, 1>),
       DatePart<ops::kHour>("extract_hour", {"hour"}, FixedRange<0, 24>),
       DatePart<ops::kMinute>("extract_minute", {"minute"}, FixedRange<0, 59>),

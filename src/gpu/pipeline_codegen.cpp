@@ -402,12 +402,23 @@ std::string Generator::Precision(const BoundExpr& e, const std::string& code) {
 }
 
 // Whether any of `args` is a TIMESTAMP: on the device it is a 64-bit integer of
-// microseconds, which only comparisons with other TIMESTAMPs, MIN/MAX, grouping and ordering
-// read as such; functions, casts and arithmetic over one stay on the CPU.
+// microseconds, which comparisons with other TIMESTAMPs, MIN/MAX, grouping, ordering and
+// the functions with a TIMESTAMP form read as such; casts, arithmetic and other functions
+// over one stay on the CPU.
 static bool AnyTimestamp(const std::vector<BoundExprPtr>& args) {
   for (auto& a : args)
     if (a->type.id == TypeId::Timestamp) return true;
   return false;
+}
+
+// A call whose registry entry has a TIMESTAMP form and whose one TIMESTAMP is its first
+// argument (extract's parts of a TIMESTAMP), giving no TIMESTAMP.
+static bool TimestampCall(const BoundExpr& e) {
+  if (!e.fn || !e.fn->device_timestamp || e.children.empty() || e.type.id == TypeId::Timestamp) return false;
+  if (e.children[0]->type.id != TypeId::Timestamp) return false;
+  for (size_t i = 1; i < e.children.size(); i++)
+    if (e.children[i]->type.id == TypeId::Timestamp) return false;
+  return true;
 }
 
 std::string Generator::Expr(const BoundExpr& e, int layer) {
@@ -567,13 +578,15 @@ std::string Generator::Expr(const BoundExpr& e, int layer) {
     }
     case BExpr::Func: {
       // The registry's device expression: the scalar core function the CPU calls too.
-      if (!e.fn->device) throw NotOnGpu("function " + e.name + " has no GPU definition yet");
-      // Device expressions take DATEs, not TIMESTAMPs (both are integers on the device).
-      if (e.type.id == TypeId::Timestamp || AnyTimestamp(e.children))
+      if (!e.fn->device && !TimestampCall(e)) throw NotOnGpu("function " + e.name + " has no GPU definition yet");
+      // Device expressions take DATEs, not TIMESTAMPs (both are integers on the device); a
+      // call over one TIMESTAMP, its first argument, has a device expression of its own.
+      const bool over_timestamp = TimestampCall(e);
+      if (!over_timestamp && (e.type.id == TypeId::Timestamp || AnyTimestamp(e.children)))
         throw NotOnGpu("function " + e.name + " over a TIMESTAMP has no GPU definition yet");
       std::vector<std::string> args;
       for (auto& c : e.children) args.push_back(Expr(*c, layer));
-      return e.fn->device(args);
+      return over_timestamp ? e.fn->device_timestamp(args) : e.fn->device(args);
     }
     default: throw NotOnGpu(e.ToString() + " is not supported on the GPU yet");
   }
@@ -605,15 +618,17 @@ ColumnDomain Generator::Domain(const BoundExpr& e, int layer) {
       if ((e.children[0]->type.id == TypeId::Integer && e.type.id == TypeId::BigInt)) return Domain(*e.children[0], layer);
       return d;
     case BExpr::Func: {
-      // The registry's range hook over the arguments' ranges (DATEs: not over a TIMESTAMP's
-      // microseconds, which Expr keeps off the GPU anyway).
-      if (!e.fn->range || e.type.id == TypeId::Timestamp || AnyTimestamp(e.children)) return d;
+      // The registry's range hook over the arguments' ranges (`range` over DATEs, its
+      // TIMESTAMP form over one TIMESTAMP's microseconds).
+      const bool over_timestamp = TimestampCall(e);
+      auto hook = over_timestamp ? e.fn->range_timestamp : e.fn->range;
+      if (!hook || (!over_timestamp && (e.type.id == TypeId::Timestamp || AnyTimestamp(e.children)))) return d;
       std::vector<ValueRange> in;
       for (auto& c : e.children) {
         ColumnDomain cd = Domain(*c, layer);
         in.push_back({cd.has_range, cd.lo, cd.hi});
       }
-      ValueRange r = e.fn->range(in);
+      ValueRange r = hook(in);
       d.has_range = r.known;
       d.lo = r.lo;
       d.hi = r.hi;
