@@ -152,8 +152,6 @@ std::vector<uint32_t> DistinctStarts(const Buffer<Keyed>& v, size_t skip) {
 
 }  // namespace
 
-DictStrings::DictStrings(const std::vector<std::string_view>& v) : DictStrings(v.size(), [&](size_t i) { return v[i]; }) {}
-
 DictStrings::DictStrings(size_t n, const std::function<std::string_view(size_t)>& get)
     : n_(n), offsets_(new uint64_t[n + 1]) {
   const uint64_t per = 65536, parts = (n + per - 1) / per;

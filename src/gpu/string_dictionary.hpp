@@ -19,8 +19,6 @@ namespace tessera::gpu {
 class DictStrings {
  public:
   DictStrings() = default;
-  // Copies `v` (on all host threads when large).
-  explicit DictStrings(const std::vector<std::string_view>& v);
   // Copies the n strings get(i) gives (called from several threads).
   DictStrings(size_t n, const std::function<std::string_view(size_t)>& get);
   size_t size() const { return n_; }
