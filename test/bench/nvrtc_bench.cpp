@@ -17,7 +17,7 @@
 // for other tools: DIR/<bench>_<query>_p<i>.cu the body alone, .src.cu the source compiled.
 //
 // Usage: nvrtc_bench [--sf SF] [--reps N] [--modes before,after] [--check] [--dump DIR]
-//                    [--body KERNEL.cu]... [all | tpch/q05 ssb/q1.1 ...]
+//                    [--option NVRTC-OPTION]... [--body KERNEL.cu]... [all | tpch/q05 ssb/q1.1 ...]
 // (--body: a kernel body of one's own, e.g. a one-line kernel, measured the same way.)
 // (built as test/nvrtc_bench; not a test; docs/PERFORMANCE.md has its numbers.)
 #include <time.h>
@@ -75,13 +75,15 @@ void ParsePhases(const std::string& log, Timing& t) {
   }
 }
 
+std::vector<std::string> g_options = {"--time=-"};  // --option adds to them
+
 Timing CompileOnce(const std::string& src, bool minimal) {
   auto& nvrtc = gpu::NvrtcCompiler::Instance();
   nvrtc.SetMinimal(minimal);
   Timing t;
   t.bytes = src.size();
   const double c0 = ThreadMs();
-  gpu::CompileResult r = nvrtc.Compile(src, "tessera_pipeline.cu", 9, 0, {"--time=-"});
+  gpu::CompileResult r = nvrtc.Compile(src, "tessera_pipeline.cu", 9, 0, g_options);
   t.cpu = ThreadMs() - c0;
   ParsePhases(r.log, t);
   t.cubin = std::move(r.cubin);
@@ -162,10 +164,11 @@ int main(int argc, char** argv) {
     else if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
     else if (a == "--modes" && i + 1 < argc) modes_arg = argv[++i];
     else if (a == "--dump" && i + 1 < argc) dump = argv[++i];
+    else if (a == "--option" && i + 1 < argc) g_options.push_back(argv[++i]);
     else if (a == "--check") check = true;
     else if (a == "--body" && i + 1 < argc) bodies.push_back(argv[++i]);
     else if (a == "-h" || a == "--help") {
-      std::printf("usage: nvrtc_bench [--sf SF] [--reps N] [--modes before,minimal,pruned,after] [--check] "
+      std::printf("usage: nvrtc_bench [--sf SF] [--reps N] [--modes before,minimal,pruned,after] [--check] [--option OPT]... "
                   "[--dump DIR] [--body KERNEL.cu]... [all | tpch/q05 ssb/q1.1 ...]\n");
       return 0;
     } else wanted.push_back(a);
