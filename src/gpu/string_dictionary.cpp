@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "common/parallel.hpp"
+#include "storage/compression/gpu_stream_core.hpp"
 
 namespace tessera::gpu {
 
@@ -263,10 +264,10 @@ void ColumnDictionary::ChunkCodes(size_t g, const ColumnChunk& ch, int32_t* out)
   const int32_t* codes = slot_codes.data() + slot_base[g];
   if (ch.str_enc == StringEncoding::Dictionary) {
     const uint32_t* local = reinterpret_cast<const uint32_t*>(ch.data);
-    for (uint32_t i = 0; i < ch.count; i++) {
-      if (local[i] >= ch.dict_size) throw std::runtime_error("a dictionary code out of range");
-      out[i] = codes[local[i]];
-    }
+    for (uint32_t i = 0; i < ch.count; i++)
+      if (!gpustream::MapCode(reinterpret_cast<const unsigned*>(codes), ch.dict_size, local[i],
+                              reinterpret_cast<unsigned*>(out + i)))
+        throw std::runtime_error("a dictionary code out of range");
   } else {
     std::memcpy(out, codes, (size_t)ch.count * 4);
   }

@@ -446,13 +446,10 @@ extern "C" __global__ void __launch_bounds__(256) tsr_decode_streams(const unsig
     const unsigned i = base + k * 256 + threadIdx.x;
     if (i >= count) break;
     u64 v = tessera::gpustream::Value(s, i, &b);
+    unsigned mapped = 0;
     if (map) {
-      if (v < map[0]) {
-        v = map[4 + v];
-      } else {
-        b = true;
-        v = 0;
-      }
+      if (!tessera::gpustream::MapCode(map + 4, map[0], v, &mapped)) b = true;
+      v = mapped;
     }
     switch (width) {
       case 1: out[i] = (unsigned char)v; break;

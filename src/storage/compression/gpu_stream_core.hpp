@@ -82,4 +82,13 @@ TESSERA_HD inline unsigned long long Value(const unsigned char* s, unsigned i, b
   return LoadValue(s + kHeaderBytes + (unsigned long long)code * width, width);
 }
 
+// A VARCHAR dictionary chunk's code (its own dictionary's) as a code of the column's
+// dictionary: map[code] of the chunk's `size` codes (ColumnDictionary's slot codes). A code
+// out of range (a corrupt file) gives false. The host's uploads and tsr_decode_streams.
+TESSERA_HD inline bool MapCode(const unsigned* map, unsigned size, unsigned long long code, unsigned* out) {
+  if (code >= size) return false;
+  *out = map[code];
+  return true;
+}
+
 }  // namespace tessera::gpustream
