@@ -184,20 +184,33 @@ TESSERA_HD inline bool CastExact(__int128 v, int from_scale, int to_scale, __int
 // its integer part plus its fraction divided by 10^scale, each converted alone (so the
 // DECIMAL(17,16) 2.2600000000000002 is the double 2.2600000000000002, not 2.26).
 // DecimalToDoubleBy takes 10^scale as an integer and as a double, for loops.
-TESSERA_HD inline double DecimalToDoubleBy(__int128 v, __int128 pow10, double pow10_scale) {
-  const __int128 exact = (__int128)1 << 53;
-  if (v <= exact && v >= -exact) return (double)v / pow10_scale;
+// (The value within +-2^53 converts from 64 bits, the same double; the rest of the rule is
+// out of line in the kernels: TESSERA_HD_OUTLINE.)
+TESSERA_HD_OUTLINE inline double DecimalToDoubleWide(__int128 v, __int128 pow10, double pow10_scale) {
   const __int128 ip = v / pow10;
   return (double)ip + (double)(v - ip * pow10) / pow10_scale;
 }
+TESSERA_HD inline double DecimalToDoubleBy(__int128 v, __int128 pow10, double pow10_scale) {
+  const __int128 exact = (__int128)1 << 53;
+  if (v <= exact && v >= -exact) return (double)(long long)v / pow10_scale;
+  return DecimalToDoubleWide(v, pow10, pow10_scale);
+}
+// 10^n as a double (0 <= n <= 38), correctly rounded: exact up to 10^22 (each product of the
+// loop is), beyond it the 128-bit power converted.
+TESSERA_HD_OUTLINE inline double Pow10DoubleWide(int n) { return (double)Pow10Int128(n); }
+TESSERA_HD inline double Pow10Double(int n) {
+  if (n > 22) return Pow10DoubleWide(n);
+  double d = 1;
+  for (int i = 0; i < n; i++) d *= 10;
+  return d;
+}
 TESSERA_HD inline double DecimalToDouble(__int128 v, int scale) {
-  const __int128 p = Pow10Int128(scale);
-  return DecimalToDoubleBy(v, p, (double)p);
+  return DecimalToDoubleBy(v, Pow10Int128(scale), Pow10Double(scale));
 }
 
 // AVG's result: from an exact (128-bit) sum of `count` values of scale `scale` (integers:
 // 0), or from a DOUBLE sum; the mean is taken in double. Both backends finalise with these.
-TESSERA_HD inline double AvgOfSum(__int128 sum, int scale, long long count) {
+TESSERA_HD_OUTLINE inline double AvgOfSum(__int128 sum, int scale, long long count) {
   return (double)sum / (double)Pow10Int128(scale) / (double)count;
 }
 TESSERA_HD inline double AvgOfSum(double sum, long long count) { return sum / (double)count; }

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -65,6 +66,19 @@ std::vector<char> KernelCache::Compile(const std::string& source, int sm_major, 
   return std::move(r.cubin);
 }
 
+// TESSERA_GPU_TRACE=1: each kernel's NVRTC and module-load time on stderr (measurements).
+static bool TraceKernels() {
+  static const bool trace = [] {
+    const char* e = std::getenv("TESSERA_GPU_TRACE");
+    return e && std::string(e) == "1";
+  }();
+  return trace;
+}
+
+static double MsSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
 KernelLookup KernelCache::Get(const std::string& source, GpuContext& ctx) {
   KernelLookup out;
   {
@@ -78,10 +92,15 @@ KernelLookup KernelCache::Get(const std::string& source, GpuContext& ctx) {
       return out;
     }
   }
+  const auto t0 = std::chrono::steady_clock::now();
   ctx.MakeCurrent();
   auto k = std::make_shared<CompiledKernel>();
   k->module = Load(source, ctx, out);
   k->pipeline = k->module.Function("tsr_pipeline");
+  if (TraceKernels())
+    std::fprintf(stderr, "kernel %016llx: %s %.2f ms (NVRTC %.2f ms), %zu bytes of source\n",
+                 (unsigned long long)Fnv1a(source, 14695981039346656037ull), out.from_disk ? "from disk" : "compiled",
+                 MsSince(t0), out.compile_ms, source.size());
   k->lib = &Library(ctx, &out.compile_ms);
   std::lock_guard<std::mutex> g(mu_);
   out.kernel = memory_.emplace(source, std::move(k)).first->second;
@@ -130,10 +149,14 @@ Module KernelCache::Load(const std::string& source, GpuContext& ctx, KernelLooku
 const LibraryKernels& KernelCache::Library(GpuContext& ctx, double* compile_ms) {
   std::lock_guard<std::mutex> g(library_mu_);
   if (library_) return *library_;
+  const auto t0 = std::chrono::steady_clock::now();
   ctx.MakeCurrent();
   KernelLookup out;
   auto k = std::make_unique<LibraryKernels>();
   k->module = Load(LibraryModuleSource(), ctx, out);
+  if (TraceKernels())
+    std::fprintf(stderr, "library module: %s %.2f ms (NVRTC %.2f ms)\n", out.from_disk ? "from disk" : "compiled",
+                 MsSince(t0), out.compile_ms);
   if (compile_ms) *compile_ms += out.compile_ms;
   k->init_state = k->module.Function("tsr_init_state");
   k->sign_extend_sums = k->module.Function("tsr_sign_extend_sums");
