@@ -46,20 +46,58 @@ Keyed MakeKeyed(std::string_view s, size_t skip, uint32_t slot) {
   return {PrefixKey(p, n), n > 8 ? PrefixKey(p + 8, n - 8) : 0, s.data(), (uint32_t)s.size(), slot};
 }
 
+// The sort's order of two strings whose bytes before `skip` are equal: their next 16 bytes
+// (the keys), then, where those are equal and one string ends within them, the shorter
+// first (a string ending there is a prefix of the other, or equal to it). Strings longer
+// than the keys with equal keys are equivalent here; SortTies orders them.
 struct KeyedLess {
   size_t skip;
   bool operator()(const Keyed& a, const Keyed& b) const {
     if (a.key != b.key) return a.key < b.key;
     if (a.key2 != b.key2) return a.key2 < b.key2;
-    // The same 16 bytes after the shared prefix (or fewer, zero-padded): the byte order of
-    // the rest.
-    // A string that ends within the keys' bytes is a prefix of the other (whose bytes
-    // beyond its end are zero there), or equal to it.
-    const size_t from = skip + 16;
-    if (a.len <= from || b.len <= from) return a.len < b.len;
-    return std::string_view(a.p + from, a.len - from) < std::string_view(b.p + from, b.len - from);
+    const size_t cap = skip + 17;
+    return (a.len < cap ? a.len : cap) < (b.len < cap ? b.len : cap);
   }
 };
+
+// Sorts e[0, m): strings whose bytes before `from` are equal, each longer than `from`, by
+// their bytes from `from` on. Their next 16 bytes become keys of a sort held apart (the
+// entries' own keys stay, DistinctStarts compares them), then ties recurse 16 bytes on: each
+// string's bytes are read once a level, not once a comparison (TPC-H's comments share many
+// 16-byte prefixes).
+void SortTail(Keyed* e, size_t m, size_t from) {
+  if (m < 2) return;
+  if (m <= 8) {
+    std::sort(e, e + m, [from](const Keyed& a, const Keyed& b) {
+      return std::string_view(a.p + from, a.len - from) < std::string_view(b.p + from, b.len - from);
+    });
+    return;
+  }
+  std::vector<Keyed> t(m);
+  for (size_t i = 0; i < m; i++) t[i] = MakeKeyed(std::string_view(e[i].p, e[i].len), from, (uint32_t)i);
+  const KeyedLess less{from};
+  std::sort(t.begin(), t.end(), less);
+  std::vector<Keyed> sorted(m);
+  for (size_t i = 0; i < m; i++) sorted[i] = e[t[i].slot];
+  std::copy(sorted.begin(), sorted.end(), e);
+  for (size_t i = 0; i < m;) {
+    size_t j = i + 1;
+    while (j < m && t[j].key == t[i].key && t[j].key2 == t[i].key2 && !less(t[i], t[j])) j++;
+    if (j - i > 1 && e[i].len > from + 16) SortTail(e + i, j - i, from + 16);
+    i = j;
+  }
+}
+
+// Sorts v (by KeyedLess, `skip`), then the runs of equivalent entries by their tails.
+void SortTies(Keyed* v, size_t n, size_t skip) {
+  const KeyedLess less{skip};
+  for (size_t i = 0; i < n;) {
+    size_t j = i + 1;
+    while (j < n && !less(v[i], v[j])) j++;
+    if (j - i > 1 && v[i].len > skip + 16) SortTail(v + i, j - i, skip + 16);
+    i = j;
+  }
+}
 
 // Of strings sorted with the same `skip`.
 bool KeyedEqual(const Keyed& a, const Keyed& b, size_t skip) {
@@ -93,6 +131,7 @@ void ParallelSort(Buffer<Keyed>& v, const KeyedLess& less) {
   const size_t threads = std::min<size_t>(HardwareThreads(), n / 32768);
   if (threads <= 1) {
     std::sort(v.begin(), v.end(), less);
+    SortTies(v.begin(), n, less.skip);
     return;
   }
   const size_t buckets = threads * 4, per_bucket = 16;
@@ -132,6 +171,8 @@ void ParallelSort(Buffer<Keyed>& v, const KeyedLess& less) {
   });
   ParallelFor(buckets, (unsigned)threads, [&](uint64_t b, unsigned) {
     std::sort(out.begin() + bucket_start[b], out.begin() + bucket_start[b + 1], less);
+    // Equivalent entries compare alike against every splitter: a run lies in one bucket.
+    SortTies(out.begin() + bucket_start[b], bucket_start[b + 1] - bucket_start[b], less.skip);
   });
   std::swap(v, out);
 }
