@@ -129,7 +129,7 @@ void CastToDoubleLoop(const Vector& src, Vector& out, uint32_t n, int fs) {
   const S* x = src.data<S>();
   double* r = out.data<double>();
   const int128_t p = Pow10(fs);
-  const double pd = (double)p;
+  const double pd = ops::Pow10Double(fs);
   for (uint32_t i = 0; i < n; i++) r[i] = ops::DecimalToDoubleBy((int128_t)x[i], p, pd);
   if (src.has_nulls())
     for (uint32_t i = 0; i < n; i++)

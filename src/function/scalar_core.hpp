@@ -211,7 +211,7 @@ TESSERA_HD inline double DecimalToDouble(__int128 v, int scale) {
 // AVG's result: from an exact (128-bit) sum of `count` values of scale `scale` (integers:
 // 0), or from a DOUBLE sum; the mean is taken in double. Both backends finalise with these.
 TESSERA_HD_OUTLINE inline double AvgOfSum(__int128 sum, int scale, long long count) {
-  return (double)sum / (double)Pow10Int128(scale) / (double)count;
+  return (double)sum / Pow10Double(scale) / (double)count;
 }
 TESSERA_HD inline double AvgOfSum(double sum, long long count) { return sum / (double)count; }
 
