@@ -42,14 +42,7 @@ Database::Database(const std::string& path) : path_(path), plan_cache_(std::make
   else catalog_ = std::make_unique<Catalog>(OpenDiskBackend(path));
 }
 
-Database::~Database() {
-  if (device_opener_.joinable()) device_opener_.join();
-}
-
-void Database::OpenDeviceEarly() {
-  if (settings_.device == "cpu" || device_opener_.joinable()) return;
-  device_opener_ = gpu::OpenGpuInBackground();
-}
+Database::~Database() = default;
 
 unsigned Database::threads() const {
   const Settings& s = parent_ ? parent_->settings_ : settings_;

@@ -5,7 +5,6 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include "common/value.hpp"
@@ -106,9 +105,6 @@ class Database {
   PlanCache& plan_cache() {
     return session_ && !catalog_->HasTempObjects() ? parent_->plan_cache() : *plan_cache_;
   }
-  // Starts opening the GPU on a background thread when the device setting may use it
-  // (gpu or auto), so the first query finds it open; joined by the destructor.
-  void OpenDeviceEarly();
 
  private:
   std::string path_;
@@ -117,7 +113,6 @@ class Database {
   std::unique_ptr<Catalog> catalog_;
   Settings settings_;
   std::unique_ptr<PlanCache> plan_cache_;  // declared last: its plans go before the catalog
-  std::thread device_opener_;
 };
 
 class Connection {
