@@ -1,4 +1,5 @@
 #include "gpu/gpu_executor.hpp"
+#include "common/stopwatch.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -21,7 +22,6 @@ namespace tessera::gpu {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-double MsSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
 // Copies `bytes` of `src` into a process-wide pinned buffer (grown as needed) and calls
 // use(pointer) while holding it: device-to-host copies into pageable memory go at a

@@ -1,4 +1,5 @@
 #include "gpu/gpu_probe.hpp"
+#include "common/stopwatch.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -45,7 +46,6 @@ double Best(int repeats, double bytes, F run) {
   for (int r = 0; r < repeats; r++) best = std::max(best, bytes / (run() / 1e3) / 1e9);
   return best;
 }
-double MsSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 }  // namespace
 
 const char* ProbeKernelSource() { return kSource; }

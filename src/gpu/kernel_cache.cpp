@@ -1,4 +1,5 @@
 #include "gpu/kernel_cache.hpp"
+#include "common/stopwatch.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -73,10 +74,6 @@ static bool TraceKernels() {
     return e && std::string(e) == "1";
   }();
   return trace;
-}
-
-static double MsSince(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
 }
 
 KernelLookup KernelCache::Get(const std::string& source, GpuContext& ctx) {

@@ -1,4 +1,5 @@
 #include "main/database.hpp"
+#include "common/stopwatch.hpp"
 #include "main/sql_parameters.hpp"
 
 #include <chrono>
@@ -134,7 +135,6 @@ QueryResult Connection::Execute(const ast::Statement& stmt, ResultConsumer* cons
 
 namespace {
 using Clock = std::chrono::steady_clock;
-double MsSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 }  // namespace
 
 std::vector<QueryResult> Connection::ExecuteAll(std::string_view sql) { return ExecuteAll(sql, nullptr); }

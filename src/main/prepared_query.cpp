@@ -1,4 +1,5 @@
 #include "main/prepared_query.hpp"
+#include "common/stopwatch.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -16,7 +17,6 @@ namespace tessera {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-double MsSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 }  // namespace
 
 PreparedQuery::PreparedQuery() = default;
