@@ -30,6 +30,7 @@
 #include "storage/compression/gpu_stream.hpp"
 #include "storage/compression/gpu_stream_core.hpp"
 #include "storage/compression/int_codec.hpp"
+#include "storage/decoded_memory.hpp"
 
 using namespace tessera;
 using namespace tessera::codec;
@@ -571,6 +572,36 @@ TEST(gpu_packed_columns_read_back_exactly) {
       CHECK_EQ(bad, 0ull);
     }
   }
+}
+
+TEST(decoded_chunk_memory_is_aligned_disjoint_and_kept_while_held) {
+  using tessera::storage::AllocateDecoded;
+  // Small blocks share regions; each is 64-byte aligned, writable, and apart from the others.
+  std::vector<std::shared_ptr<uint8_t>> blocks;
+  std::vector<size_t> sizes;
+  for (size_t i = 0; i < 600; i++) {  // more than one 64 MiB region's worth
+    const size_t n = (i % 7) * 100000 + 1 + i;
+    blocks.push_back(AllocateDecoded(n));
+    sizes.push_back(n);
+    CHECK(reinterpret_cast<uintptr_t>(blocks.back().get()) % 64 == 0);
+    std::memset(blocks.back().get(), (int)(i & 255), n);
+  }
+  std::vector<std::pair<uintptr_t, uintptr_t>> spans;
+  for (size_t i = 0; i < blocks.size(); i++)
+    spans.push_back({reinterpret_cast<uintptr_t>(blocks[i].get()), reinterpret_cast<uintptr_t>(blocks[i].get()) + sizes[i]});
+  std::sort(spans.begin(), spans.end());
+  for (size_t i = 1; i < spans.size(); i++) CHECK(spans[i - 1].second <= spans[i].first);
+  // Dropping every other block leaves the others' contents as written.
+  for (size_t i = 0; i < blocks.size(); i += 2) blocks[i].reset();
+  for (size_t i = 1; i < blocks.size(); i += 2) {
+    const uint8_t* p = blocks[i].get();
+    CHECK(p[0] == (uint8_t)(i & 255) && p[sizes[i] - 1] == (uint8_t)(i & 255));
+  }
+  // A large block (its own region) and an empty one.
+  auto big = AllocateDecoded(40u << 20);
+  CHECK(reinterpret_cast<uintptr_t>(big.get()) % 64 == 0);
+  big.get()[(40u << 20) - 1] = 7;
+  CHECK(AllocateDecoded(0) != nullptr);
 }
 
 TEST_MAIN()

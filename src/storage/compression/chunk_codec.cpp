@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "storage/compression/fsst.hpp"
+#include "storage/decoded_memory.hpp"
 #include "storage/compression/int_codec.hpp"
 
 namespace tessera::codec {
@@ -139,10 +140,14 @@ struct Block {
     return at;
   }
   void Allocate(std::shared_ptr<const void> keep) {
-    uint8_t* p = static_cast<uint8_t*>(std::aligned_alloc(64, size ? size : 64));
-    if (!p) throw std::bad_alloc();
-    // The deleter holds the chunk's previous owner (the file mapping of its validity bitmap).
-    mem = std::shared_ptr<uint8_t>(p, [keep = std::move(keep)](uint8_t* q) { std::free(q); });
+    // The owner also holds the chunk's previous owner (the file mapping of its validity bitmap).
+    struct Held {
+      std::shared_ptr<uint8_t> block;
+      std::shared_ptr<const void> keep;
+    };
+    std::shared_ptr<uint8_t> block = storage::AllocateDecoded(size);
+    uint8_t* p = block.get();
+    mem = std::shared_ptr<uint8_t>(std::make_shared<Held>(Held{std::move(block), std::move(keep)}), p);
   }
 };
 
