@@ -151,13 +151,13 @@ struct Block {
   }
 };
 
-void ZeroNullRows(ColumnChunk& c, uint8_t* data, int width) {
+}  // namespace
+
+void ZeroNullRows(const ColumnChunk& c, uint8_t* data, int width) {
   if (!c.validity) return;
   for (uint32_t i = 0; i < c.count; i++)
     if (!c.IsValid(i)) std::memset(data + (size_t)i * width, 0, width);
 }
-
-}  // namespace
 
 bool EncodeChunk(const ColumnChunk& c, std::string& out) {
   if (!Encodable(c.type) || c.count == 0) return false;

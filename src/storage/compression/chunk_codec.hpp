@@ -41,6 +41,9 @@ void DecodeChunk(const uint8_t* p, size_t len, ColumnChunk& c);
 // values anyway (the GPU column cache's upload). NULL rows' values are left as decoded.
 // DecodeChunk decodes fixed-width values through it. Throws DecodeError.
 void DecodeFixedInto(const uint8_t* p, size_t len, const ColumnChunk& c, void* out);
+// Sets the values of c's NULL rows in `data` (c's values, `width` bytes each) to zero, as a
+// decoded chunk holds them for the scans.
+void ZeroNullRows(const ColumnChunk& c, uint8_t* data, int width);
 
 // The dictionary of a dictionary VARCHAR chunk's blob (kind 2) whose codes' stream ends at
 // `at` (GpuStreamPlan::end_at), without decoding its codes (the GPU decodes them): its

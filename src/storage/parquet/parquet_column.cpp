@@ -10,6 +10,7 @@
 
 #include "common/error.hpp"
 #include "storage/parquet/parquet_codecs.hpp"
+#include "storage/transient_pool.hpp"
 #include "storage/parquet/parquet_format.hpp"
 #include "storage/parquet/parquet_metadata.hpp"
 #include "storage/parquet/thrift_compact.hpp"
@@ -665,64 +666,6 @@ void SetValidity(std::vector<uint64_t>& validity, uint64_t at, const uint8_t* de
 // place puts its definition levels there (the first page of a slice).
 constexpr size_t kHeadroom = 4096;
 
-// Buffers of slices decoded for one scan and not kept (ChunkSource::Load with keep false,
-// a file table's first read): returned here when the slice's last reader lets go and
-// handed to the next such slice, so a streaming scan decodes into the same few buffers,
-// warm in cache, instead of fresh pages. A thread takes back the buffer it returned last
-// when it can (a scan thread lets its last row group's buffer go just before it loads the
-// next): that buffer's lines are still in this core's cache, where one another core
-// returned would have to be fetched from that core first (with 16 scan threads, most
-// recently returned buffers are other threads'). At most kPoolBytes are held.
-class TransientPool {
- public:
-  static constexpr size_t kPoolBytes = 64u << 20;
-  // A buffer of at least `bytes` (its capacity in *cap), or nullptr when none is free.
-  uint8_t* Take(size_t bytes, size_t* cap) {
-    const void* me = ThreadToken();
-    std::lock_guard<std::mutex> g(mu_);
-    for (int pass = 0; pass < 2; pass++) {
-      for (size_t i = free_.size(); i-- > 0;) {  // the most recently returned first
-        if (free_[i].cap < bytes || (pass == 0 && free_[i].giver != me)) continue;
-        uint8_t* p = free_[i].p;
-        *cap = free_[i].cap;
-        held_ -= *cap;
-        free_.erase(free_.begin() + (ptrdiff_t)i);
-        return p;
-      }
-    }
-    return nullptr;
-  }
-  // Keeps a mapped buffer for reuse; false when the pool is full (the caller unmaps it).
-  bool Give(uint8_t* p, size_t cap) {
-    const void* me = ThreadToken();
-    std::lock_guard<std::mutex> g(mu_);
-    if (held_ + cap > kPoolBytes) return false;
-    free_.push_back({p, cap, me});
-    held_ += cap;
-    return true;
-  }
-
- private:
-  // Tells threads apart (the address of a thread-local: distinct among live threads).
-  static const void* ThreadToken() {
-    thread_local char token;
-    return &token;
-  }
-  struct Free {
-    uint8_t* p;
-    size_t cap;
-    const void* giver;
-  };
-  std::mutex mu_;
-  std::vector<Free> free_;
-  size_t held_ = 0;
-};
-
-TransientPool& Pool() {
-  static TransientPool* pool = new TransientPool();  // never destroyed: slices may outlive statics
-  return *pool;
-}
-
 // A slice's fixed-width buffer. Large ones are mapped with their pages populated up front
 // (MAP_POPULATE): the decoder writes every byte of a fresh buffer once, and taking its
 // pages in one call costs far less than a page fault per 4 KiB on first touch. A transient
@@ -732,7 +675,7 @@ TransientPool& Pool() {
 // inside mmap took longer than their page faults spread over the decoding (TPC-H SF10
 // lineitem's first read, 16 threads on the lent H200 host: 55.6 ms against 60.0 ms).
 struct SliceBuffer {
-  static constexpr size_t kMapAtLeast = 256 << 10;
+  static constexpr size_t kMapAtLeast = TransientPool::kMapAtLeast;
   uint8_t* p = nullptr;
   size_t n = 0;
   bool mapped = false;
@@ -747,7 +690,7 @@ struct SliceBuffer {
     if (bytes >= kMapAtLeast) {
       if (transient) {
         pooled = true;
-        if ((p = Pool().Take(bytes, &n))) {
+        if ((p = TransientPool::Shared().Take(bytes, &n))) {
           mapped = true;
           return;
         }
@@ -767,7 +710,7 @@ struct SliceBuffer {
   }
   void Release() {
     if (mapped) {
-      if (!pooled || !Pool().Give(p, n)) munmap(p, n);
+      if (!pooled || !TransientPool::Shared().Give(p, n)) munmap(p, n);
     } else {
       delete[] p;
     }
