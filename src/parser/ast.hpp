@@ -37,7 +37,7 @@ enum class ExprKind {
   InSubquery, // c0 [NOT] IN (SELECT ...)           (negated, subquery)
   Exists,     // [NOT] EXISTS (SELECT ...)          (negated, subquery)
   Subquery,   // (SELECT ...) as a scalar           (subquery)
-  Like,       // c0 [NOT] LIKE c1                   (negated)
+  Like,       // c0 [NOT] LIKE c1 [ESCAPE c2]       (negated; text "ilike": ILIKE, c0 and c1 wrapped in lower())
   Case,       // CASE [operand] WHEN.. THEN.. [ELSE] (has_operand, has_else, children)
   Cast,       // CAST(c0 AS type) or c0::type       (cast_type; negated: TRY_CAST)
   Function,   // name([DISTINCT] args) or COUNT(*)  (name, distinct, star_arg, children)

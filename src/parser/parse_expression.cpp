@@ -230,6 +230,7 @@ ExprPtr Parser::ParseInfix(ExprPtr left, int prec) {
     };
     auto e = std::make_unique<Expr>(ExprKind::Like, pos);
     e->negated = negated;
+    if (ilike) e->text = "ilike";  // its result column's name (expression_name.cpp)
     e->children.push_back(lowered(std::move(left)));
     e->children.push_back(lowered(ParseBinary(kPred + 1)));
     if (AcceptKw("escape")) e->children.push_back(ParseBinary(kPred + 1));  // the escape string

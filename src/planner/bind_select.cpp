@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/decimal.hpp"
+#include "parser/expression_name.hpp"
 #include "planner/binder.hpp"
 #include "planner/binder_internal.hpp"
 #include "planner/decorrelate.hpp"
@@ -26,7 +27,9 @@ static std::string DisplayName(const ast::Expr& e, const BoundExpr& b) {
   // A call the binder made a constant (now(), current_date): named as written, as DuckDB.
   if (e.kind == ExprKind::Function && e.children.empty() && b.kind == BExpr::Constant)
     return ast::IsKeywordFunction(e.name) ? e.name : e.name + "()";
-  return b.ToString();
+  // DuckDB's name: the expression as written (parser/expression_name.hpp), where it is written there.
+  std::string name = ast::DuckDbColumnName(e);
+  return name.empty() ? b.ToString() : name;
 }
 
 LogicalOpPtr ApplyLimit(LogicalOpPtr plan, const ast::SelectStmt& stmt) {
