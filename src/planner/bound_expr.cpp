@@ -172,7 +172,15 @@ BoundExprPtr MakeConstant(Value v) {
 
 BoundExprPtr MakeCast(BoundExprPtr e, Type t) {
   if (e->type == t) return e;
-  if (e->kind == BExpr::Constant) return MakeConstant(e->value.CastTo(t));
+  if (e->kind == BExpr::Constant) {
+    // A constant that does not convert (261 to DECIMAL(18,17)) stays a cast: its error is
+    // raised where a row evaluates it, not in a query without rows, as DuckDB (and as
+    // constant folding, optimizer/constant_folding.cpp).
+    try {
+      return MakeConstant(e->value.CastTo(t));
+    } catch (const UserError&) {
+    }
+  }
   auto c = std::make_unique<BoundExpr>(BExpr::Cast, t);
   c->children.push_back(std::move(e));
   return c;
