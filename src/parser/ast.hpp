@@ -64,6 +64,27 @@ enum class Op {
   And, Or, Eq, Ne, Lt, Le, Gt, Ge, Add, Sub, Mul, Div, IntDiv, Mod, Concat,
 };
 
+// A binary arithmetic, comparison or concatenation operator's SQL symbol ("<>" for Ne);
+// "?" for the others.
+inline const char* OpSymbol(Op op) {
+  switch (op) {
+    case Op::Eq: return "=";
+    case Op::Ne: return "<>";
+    case Op::Lt: return "<";
+    case Op::Le: return "<=";
+    case Op::Gt: return ">";
+    case Op::Ge: return ">=";
+    case Op::Add: return "+";
+    case Op::Sub: return "-";
+    case Op::Mul: return "*";
+    case Op::Div: return "/";
+    case Op::Mod: return "%";
+    case Op::IntDiv: return "//";
+    case Op::Concat: return "||";
+    default: return "?";
+  }
+}
+
 struct OrderItem {
   ExprPtr expr;
   bool desc = false;

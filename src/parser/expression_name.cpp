@@ -47,25 +47,14 @@ std::string TypeName(const Type& t) {
   }
 }
 
+// DuckDB's spelling: "!=" for Ne, AND and OR; the SQL symbol otherwise.
 const char* BinaryOp(Op op) {
-  switch (op) {
-    case Op::And: return "AND";
-    case Op::Or: return "OR";
-    case Op::Eq: return "=";
-    case Op::Ne: return "!=";
-    case Op::Lt: return "<";
-    case Op::Le: return "<=";
-    case Op::Gt: return ">";
-    case Op::Ge: return ">=";
-    case Op::Add: return "+";
-    case Op::Sub: return "-";
-    case Op::Mul: return "*";
-    case Op::Div: return "/";
-    case Op::IntDiv: return "//";
-    case Op::Mod: return "%";
-    case Op::Concat: return "||";
-    default: throw NotNamed{};
-  }
+  if (op == Op::And) return "AND";
+  if (op == Op::Or) return "OR";
+  if (op == Op::Ne) return "!=";
+  const char* s = OpSymbol(op);
+  if (s[0] == '?') throw NotNamed{};
+  return s;
 }
 
 bool IsComparison(Op op) {

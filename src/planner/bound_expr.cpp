@@ -47,25 +47,6 @@ bool BoundExpr::Equals(const BoundExpr& o, const std::function<bool(ColumnBindin
   return true;
 }
 
-static const char* OpText(ast::Op op) {
-  switch (op) {
-    case ast::Op::Eq: return "=";
-    case ast::Op::Ne: return "<>";
-    case ast::Op::Lt: return "<";
-    case ast::Op::Le: return "<=";
-    case ast::Op::Gt: return ">";
-    case ast::Op::Ge: return ">=";
-    case ast::Op::Add: return "+";
-    case ast::Op::Sub: return "-";
-    case ast::Op::Mul: return "*";
-    case ast::Op::Div: return "/";
-    case ast::Op::Mod: return "%";
-    case ast::Op::IntDiv: return "//";
-    case ast::Op::Concat: return "||";
-    default: return "?";
-  }
-}
-
 std::string BoundExpr::ToString() const {
   auto join = [&](const char* sep, size_t from = 0) {
     std::string s;
@@ -83,7 +64,7 @@ std::string BoundExpr::ToString() const {
     case BExpr::Cast: return (negated ? "TRY_CAST(" : "CAST(") + children[0]->ToString() + " AS " + type.ToString() + ")";
     case BExpr::Compare:
     case BExpr::Arith:
-      return "(" + children[0]->ToString() + " " + OpText(op) + " " + children[1]->ToString() + ")";
+      return "(" + children[0]->ToString() + " " + ast::OpSymbol(op) + " " + children[1]->ToString() + ")";
     case BExpr::And: return "(" + join(" AND ") + ")";
     case BExpr::Or: return "(" + join(" OR ") + ")";
     case BExpr::Not: return "NOT " + children[0]->ToString();

@@ -21,20 +21,8 @@ const char* OpName(Op op) {
     case Op::Plus: return "pos";
     case Op::And: return "and";
     case Op::Or: return "or";
-    case Op::Eq: return "=";
-    case Op::Ne: return "<>";
-    case Op::Lt: return "<";
-    case Op::Le: return "<=";
-    case Op::Gt: return ">";
-    case Op::Ge: return ">=";
-    case Op::Add: return "+";
-    case Op::Sub: return "-";
-    case Op::Mul: return "*";
-    case Op::Div: return "/";
-    case Op::Mod: return "%";
-    case Op::Concat: return "||";
+    default: return tessera::ast::OpSymbol(op);
   }
-  return "?";
 }
 
 // S-expression rendering of an expression tree.
