@@ -14,7 +14,6 @@
 
 #include "storage/binary_codec.hpp"
 #include "storage/compression/chunk_codec.hpp"
-#include "storage/transient_pool.hpp"
 #include "storage/compression/int_codec.hpp"
 #include "storage/crc32c.hpp"
 #include "storage/disk_backend.hpp"
@@ -166,25 +165,25 @@ class EncodedChunkLoader final : public CheckedOnce {
     if (!error.empty()) throw UserError(ErrorKind::IO, error);
     return true;
   }
-  // A fixed-width chunk's first read streams: its values are decoded into a buffer of the
-  // TransientPool that goes back when the scan moves on, and the chunk is loaded to keep on
-  // its next read (the rule of a Parquet file's first read). A cold scan then writes no
-  // fresh memory: at SSB SF20 the kept columns of q1.1 are 1.9 GB of new pages.
+  // A chunk's first read streams: it is decoded into buffers of the TransientPool that go
+  // back when the scan moves on, and loaded to keep on its next read (the rule of a Parquet
+  // file's first read). A cold scan then writes no fresh memory: at SSB SF20 the kept
+  // columns of q1.1 are 1.9 GB of new pages.
   bool LoadTransient(ColumnChunk& view) const override {
-    if (!CanDecodeInto() || streamed_.exchange(true, std::memory_order_acq_rel)) return false;
-    const int width = target_->type.width();
-    std::shared_ptr<uint8_t> values = TakeTransientBuffer((size_t)target_->count * width);
-    // type, count, validity and stats were set before this loader and are not changed by loading.
+    if (Done() || streamed_.exchange(true, std::memory_order_acq_rel)) return false;
+    // type, count, validity, stats, str_enc and dict_size were set before this loader and
+    // are not changed by loading.
     view = ColumnChunk{};
     view.type = target_->type;
     view.count = target_->count;
     view.stats = target_->stats;
     view.validity = target_->validity;
-    std::string error = Decode([&](const uint8_t* p, size_t len) { codec::DecodeFixedInto(p, len, view, values.get()); });
+    view.str_enc = target_->str_enc;
+    view.dict_size = target_->dict_size;
+    view.owner = map_;  // kept by the decoded buffers (the validity bitmap is in the mapping)
+    std::string error =
+        Decode([&](const uint8_t* p, size_t len) { codec::DecodeChunk(p, len, view, codec::ChunkMemory::Transient); });
     if (!error.empty()) throw UserError(ErrorKind::IO, error);
-    codec::ZeroNullRows(view, values.get(), width);
-    view.data = values.get();
-    view.owner = std::make_shared<std::pair<std::shared_ptr<uint8_t>, std::shared_ptr<const Mapping>>>(std::move(values), map_);
     return true;
   }
   // (The blob stays mapped after the chunk was loaded: its validity bitmap is read there.)

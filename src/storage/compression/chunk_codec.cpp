@@ -8,6 +8,7 @@
 
 #include "storage/compression/fsst.hpp"
 #include "storage/decoded_memory.hpp"
+#include "storage/transient_pool.hpp"
 #include "storage/compression/int_codec.hpp"
 
 namespace tessera::codec {
@@ -139,25 +140,26 @@ struct Block {
     size = (size + n + 63) & ~(size_t)63;
     return at;
   }
-  void Allocate(std::shared_ptr<const void> keep) {
+  void Allocate(std::shared_ptr<const void> keep, ChunkMemory memory) {
     // The owner also holds the chunk's previous owner (the file mapping of its validity bitmap).
     struct Held {
       std::shared_ptr<uint8_t> block;
       std::shared_ptr<const void> keep;
     };
-    std::shared_ptr<uint8_t> block = storage::AllocateDecoded(size);
+    std::shared_ptr<uint8_t> block =
+        memory == ChunkMemory::Kept ? storage::AllocateDecoded(size) : TakeTransientBuffer(size ? size : 64);
     uint8_t* p = block.get();
     mem = std::shared_ptr<uint8_t>(std::make_shared<Held>(Held{std::move(block), std::move(keep)}), p);
   }
 };
-
-}  // namespace
 
 void ZeroNullRows(const ColumnChunk& c, uint8_t* data, int width) {
   if (!c.validity) return;
   for (uint32_t i = 0; i < c.count; i++)
     if (!c.IsValid(i)) std::memset(data + (size_t)i * width, 0, width);
 }
+
+}  // namespace
 
 bool EncodeChunk(const ColumnChunk& c, std::string& out) {
   if (!Encodable(c.type) || c.count == 0) return false;
@@ -191,13 +193,13 @@ void DecodeFixedInto(const uint8_t* p, size_t len, const ColumnChunk& c, void* o
   if (!cur.AtEnd()) throw DecodeError("column chunk has trailing bytes");
 }
 
-void DecodeChunk(const uint8_t* p, size_t len, ColumnChunk& c) {
+void DecodeChunk(const uint8_t* p, size_t len, ColumnChunk& c, ChunkMemory memory) {
   const bool str = c.type.physical() == PhysType::Str;
   Block block;
   if (!str) {
     const int width = c.type.width();
     const size_t data_at = block.Add((size_t)c.count * width);
-    block.Allocate(c.owner);
+    block.Allocate(c.owner, memory);
     uint8_t* data = block.mem.get() + data_at;
     DecodeFixedInto(p, len, c, data);
     ZeroNullRows(c, data, width);
@@ -223,7 +225,7 @@ void DecodeChunk(const uint8_t* p, size_t len, ColumnChunk& c) {
   const size_t data_at = dict ? block.Add((size_t)c.count * 4) : 0;
   const size_t offsets_at = block.Add(((size_t)k + 1) * 4);
   const size_t bytes_at = block.Add(s.total + kStringPad);
-  block.Allocate(c.owner);
+  block.Allocate(c.owner, memory);
   uint8_t* base = block.mem.get();
   auto* offsets = reinterpret_cast<uint32_t*>(base + offsets_at);
   char* bytes = reinterpret_cast<char*>(base + bytes_at);

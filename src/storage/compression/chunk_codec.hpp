@@ -34,16 +34,16 @@ bool EncodeChunk(const ColumnChunk& c, std::string& out);
 // str_enc and dict_size are set: sets data, offsets, bytes and owner (the new buffers; the
 // previous owner is kept alive by them too, for the validity bitmap). The values of NULL
 // rows come out zero. Throws DecodeError (int_codec.hpp) when the blob is malformed.
-void DecodeChunk(const uint8_t* p, size_t len, ColumnChunk& c);
+// `memory`: Kept, memory kept with the table (storage/decoded_memory.hpp); Transient, a
+// buffer of the TransientPool for a chunk decoded for one scan (storage/transient_pool.hpp).
+enum class ChunkMemory { Kept, Transient };
+void DecodeChunk(const uint8_t* p, size_t len, ColumnChunk& c, ChunkMemory memory = ChunkMemory::Kept);
 
 // Decodes the values of a fixed-width chunk's blob (not VARCHAR) straight into `out`
 // (c.count * c.type.width() bytes), leaving `c` as it is: for a consumer that copies the
 // values anyway (the GPU column cache's upload). NULL rows' values are left as decoded.
 // DecodeChunk decodes fixed-width values through it. Throws DecodeError.
 void DecodeFixedInto(const uint8_t* p, size_t len, const ColumnChunk& c, void* out);
-// Sets the values of c's NULL rows in `data` (c's values, `width` bytes each) to zero, as a
-// decoded chunk holds them for the scans.
-void ZeroNullRows(const ColumnChunk& c, uint8_t* data, int width);
 
 // The dictionary of a dictionary VARCHAR chunk's blob (kind 2) whose codes' stream ends at
 // `at` (GpuStreamPlan::end_at), without decoding its codes (the GPU decodes them): its
