@@ -126,7 +126,10 @@ std::string Function(const Expr& e) {
   std::string name = e.name;
   if (name == "coalesce" || name == "ifnull") {
     name = "COALESCE";
-  } else if (name == "nullif" || name == "year" || name == "month" || name == "day") {
+  } else if (name == "nullif" || name == "year" || name == "month" || name == "day" || name == "hour" ||
+             name == "minute" || name == "second" || name == "quarter" || name == "week" || name == "left" ||
+             name == "right" || name == "replace") {
+    // names that are keywords of DuckDB's grammar
     name = "\"" + name + "\"";
   } else if (name == "substring" || name == "trim") {
     name = "main.\"" + name + "\"";

@@ -147,9 +147,10 @@ class LazyChunkVerifier final : public CheckedOnce {
   uint32_t count_, dict_size_;
 };
 
-// An encoded chunk (format version 2, layout 1): the first time it is read, its checksum
-// is checked (unless the file was just written) and its blob decoded into heap buffers of
-// `target`, the chunk that owns this loader (compression/chunk_codec.hpp).
+// An encoded chunk (format version 2, layout 1): when loaded, its checksum is checked
+// (unless the file was just written) and its blob decoded into memory kept with `target`,
+// the chunk that owns this loader (compression/chunk_codec.hpp); a scan's first read of it
+// streams instead (LoadTransient).
 class EncodedChunkLoader final : public CheckedOnce {
  public:
   EncodedChunkLoader(ColumnChunk* target, std::shared_ptr<const Mapping> map, const ChunkBuffers& bufs, uint32_t crc,

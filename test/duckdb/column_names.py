@@ -41,7 +41,8 @@ EXPRESSIONS = [
     "sum(a)", "SUM(a)", "count(*)", "count(a)", "count(1)", "count(distinct a)", "sum(distinct a)", "avg(b)",
     "min(s)", "lower(s)", "Lower(s)", "upper(s)", "abs(a)", "round(b, 1)", "length(s)", "greatest(a, 2)",
     "coalesce(a, 2)", "ifnull(a, 1)", "nullif(a, 1)", "substring(s, 1, 2)", "substr(s, 1, 2)", "trim(s)",
-    "year(d)", "date_part('year', d)", "date_trunc('month', d)", "extract(year from d)", "string_agg(s, ',')",
+    "year(d)", "month(d)", "day(d)", "left(s, 1)", "right(s, 1)", "replace(s, 'a', 'b')", "repeat(s, 2)",
+    "date_part('year', d)", "date_trunc('month', d)", "extract(year from d)", "string_agg(s, ',')",
     "max(a) filter (where a > 1)", "count(*) filter (where a > 1)", "count_if(a > 1)", "now()", "current_date",
     # CASE
     "case when a>1 then 'big' else 'small' end", "case a when 1 then 'one' end",
