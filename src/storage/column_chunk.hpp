@@ -36,7 +36,7 @@ struct ColumnStats {
   bool has_stats = false;
   Value min, max;
   uint64_t null_count = 0;
-  std::shared_ptr<const DistinctSketch> sketch;
+  SketchRef sketch;
 };
 
 // Verifies a persisted chunk's checksum on first use (lazy open); throws on corruption.

@@ -50,15 +50,45 @@ void DistinctSketch::Pack(std::string& out) const {
   }
 }
 
-bool DistinctSketch::Unpack(std::string_view in) {
+bool DistinctSketch::PackedValid(std::string_view in) {
   if (in.size() != kPackedBytes) return false;
+  const auto* p = reinterpret_cast<const uint8_t*>(in.data());
+  uint32_t over = 0;
+  for (uint32_t i = 0; i < kRegisters; i += 4, p += 3) {
+    const uint32_t w = p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
+    for (uint32_t k = 0; k < 4; k++) over |= ((w >> (6 * k)) & 63) > 64 - kIndexBits + 1;
+  }
+  return over == 0;
+}
+
+SketchRef::SketchRef(std::shared_ptr<const DistinctSketch> s) : built_(std::move(s)) {}
+
+SketchRef SketchRef::Packed(const uint8_t* packed, std::shared_ptr<const void> keep) {
+  SketchRef r;
+  r.lazy_ = std::make_shared<Lazy>();
+  r.lazy_->packed = packed;
+  r.lazy_->keep = std::move(keep);
+  return r;
+}
+
+const DistinctSketch* SketchRef::get() const {
+  if (built_ || !lazy_) return built_.get();
+  Lazy& l = *lazy_;
+  std::call_once(l.once, [&l] {
+    auto s = std::make_shared<DistinctSketch>();
+    s->Unpack(std::string_view(reinterpret_cast<const char*>(l.packed), DistinctSketch::kPackedBytes));  // checked when read
+    l.sketch = std::move(s);
+  });
+  return l.sketch.get();
+}
+
+bool DistinctSketch::Unpack(std::string_view in) {
+  if (!PackedValid(in)) return false;
   const auto* p = reinterpret_cast<const uint8_t*>(in.data());
   for (uint32_t i = 0; i < kRegisters; i += 4, p += 3) {
     uint32_t w = p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
     for (uint32_t k = 0; k < 4; k++) regs_[i + k] = (uint8_t)((w >> (6 * k)) & 63);
   }
-  for (uint8_t r : regs_)
-    if (r > 64 - kIndexBits + 1) return false;
   return true;
 }
 

@@ -12,6 +12,8 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -43,11 +45,39 @@ class DistinctSketch {
   // is out of range (a corrupt file).
   void Pack(std::string& out) const;
   bool Unpack(std::string_view in);
+  // Unpack's check without unpacking: the size, and every register within range.
+  static bool PackedValid(std::string_view in);
 
   const std::array<uint8_t, kRegisters>& registers() const { return regs_; }
 
  private:
   std::array<uint8_t, kRegisters> regs_{};
+};
+
+// A chunk's sketch (ColumnStats::sketch): one built in memory, or one still packed in a
+// mapped database file, unpacked on first use (thread-safe). A database's open reads
+// every chunk's directory entry; unpacking all of them there (15,800 sketches of 1 KiB at
+// SSB SF20) took about a third of `SELECT 1`'s time on the development VM (47 ms; 30 without).
+class SketchRef {
+ public:
+  SketchRef() = default;
+  SketchRef(std::shared_ptr<const DistinctSketch> s);  // NOLINT: a built sketch converts
+  // kPackedBytes at `packed` (checked with PackedValid by the caller), kept by `keep`.
+  static SketchRef Packed(const uint8_t* packed, std::shared_ptr<const void> keep);
+  explicit operator bool() const { return built_ || lazy_; }
+  const DistinctSketch& operator*() const { return *get(); }
+  const DistinctSketch* operator->() const { return get(); }
+  const DistinctSketch* get() const;
+
+ private:
+  struct Lazy {
+    const uint8_t* packed = nullptr;
+    std::shared_ptr<const void> keep;
+    std::once_flag once;
+    std::shared_ptr<const DistinctSketch> sketch;
+  };
+  std::shared_ptr<const DistinctSketch> built_;
+  std::shared_ptr<Lazy> lazy_;
 };
 
 // Hashes of values for the sketch: the engine's hashes (execution/hashing.hpp), with

@@ -411,9 +411,9 @@ std::shared_ptr<const RowGroup> OpenRowGroupFile(const std::string& dir, const R
       uint8_t has_sketch = r.U8();
       if (has_sketch > 1) fail("is corrupt (bad sketch flag of " + col + ")");
       if (has_sketch) {
-        auto sk = std::make_shared<DistinctSketch>();
-        if (!sk->Unpack(r.Bytes(DistinctSketch::kPackedBytes))) fail("is corrupt (bad sketch of " + col + ")");
-        chunk->stats.sketch = std::move(sk);
+        const std::string_view packed = r.Bytes(DistinctSketch::kPackedBytes);
+        if (!DistinctSketch::PackedValid(packed)) fail("is corrupt (bad sketch of " + col + ")");
+        chunk->stats.sketch = SketchRef::Packed(reinterpret_cast<const uint8_t*>(packed.data()), map);
       }
     }
     const bool str = chunk->type.physical() == PhysType::Str;

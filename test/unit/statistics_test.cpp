@@ -90,6 +90,15 @@ TEST(sketches_merge_and_pack) {
   std::string bad = packed;
   bad[0] = (char)0xff;  // register 0 = 63: more than a 54-bit rank allows
   CHECK(!back.Unpack(bad));
+  CHECK(DistinctSketch::PackedValid(packed) && !DistinctSketch::PackedValid(bad));
+  // A sketch left packed (a database file's): unpacked once, on first use, shared by copies.
+  auto keep = std::make_shared<std::string>(packed);
+  SketchRef lazy = SketchRef::Packed(reinterpret_cast<const uint8_t*>(keep->data()), keep);
+  const SketchRef copy = lazy;
+  CHECK(lazy && copy);
+  CHECK(copy->registers() == a.registers());
+  CHECK(lazy.get() == copy.get());
+  CHECK(!SketchRef());
   // Strings hash by value: a plain and a dictionary chunk of the same strings agree.
   CHECK_EQ(SketchHashBytes("abc"), SketchHashBytes(std::string("abc")));
   CHECK(SketchHashDouble(0.0) == SketchHashDouble(-0.0));
