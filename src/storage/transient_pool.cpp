@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <cstdlib>
 #include <new>
 
 namespace tessera {
@@ -45,7 +46,11 @@ bool TransientPool::Give(uint8_t* p, size_t cap) {
 }
 
 std::shared_ptr<uint8_t> TakeTransientBuffer(size_t bytes) {
-  if (bytes < TransientPool::kMapAtLeast) return std::shared_ptr<uint8_t>(new uint8_t[bytes ? bytes : 1], std::default_delete<uint8_t[]>());
+  if (bytes < TransientPool::kMapAtLeast) {  // 64-byte aligned, as the mapped ones (pages)
+    void* p = std::aligned_alloc(64, ((bytes ? bytes : 1) + 63) & ~size_t{63});
+    if (!p) throw std::bad_alloc();
+    return std::shared_ptr<uint8_t>(static_cast<uint8_t*>(p), [](uint8_t* q) { std::free(q); });
+  }
   size_t cap = 0;
   uint8_t* p = TransientPool::Shared().Take(bytes, &cap);
   if (!p) {

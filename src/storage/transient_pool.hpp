@@ -44,10 +44,10 @@ class TransientPool {
   size_t held_ = 0;
 };
 
-// A buffer of at least `bytes` for values decoded for one scan: from the pool when one is
-// free, else freshly mapped (pages not populated: only a scan thread's first chunk makes
-// one). It goes back to the pool, or is unmapped, when the last copy of the pointer goes.
-// Throws std::bad_alloc.
+// A buffer of at least `bytes`, 64-byte aligned, for values decoded for one scan: from the
+// pool when one is free, else freshly mapped (pages not populated: only a scan thread's
+// first chunk makes one); under kMapAtLeast from the heap. It goes back to the pool, or is
+// unmapped or freed, when the last copy of the pointer goes. Throws std::bad_alloc.
 std::shared_ptr<uint8_t> TakeTransientBuffer(size_t bytes);
 
 }  // namespace tessera
