@@ -57,7 +57,7 @@ class DistinctSketch {
 // A chunk's sketch (ColumnStats::sketch): one built in memory, or one still packed in a
 // mapped database file, unpacked on first use (thread-safe). A database's open reads
 // every chunk's directory entry; unpacking all of them there (15,800 sketches of 1 KiB at
-// SSB SF20) took about a third of `SELECT 1`'s time on the development VM (47 ms; 30 without).
+// SSB SF20) took about a third of `SELECT 1`'s time on the development VM (43-46 ms; 29-32 without).
 class SketchRef {
  public:
   SketchRef() = default;

@@ -669,8 +669,8 @@ constexpr size_t kHeadroom = 4096;
 // A slice's fixed-width buffer. Large ones are mapped with their pages populated up front
 // (MAP_POPULATE): the decoder writes every byte of a fresh buffer once, and taking its
 // pages in one call costs far less than a page fault per 4 KiB on first touch. A transient
-// one (not kept with the table) comes from and goes back to the TransientPool; a fresh
-// transient one is mapped without populating: only the first row group of each scan
+// one (not kept with the table) is TakeTransientBuffer's, from and back to the
+// TransientPool; a fresh transient one is mapped without populating: only the first row group of each scan
 // thread makes one, and the scan threads making theirs at once each populating 1 MiB
 // inside mmap took longer than their page faults spread over the decoding (TPC-H SF10
 // lineitem's first read, 16 threads on the lent H200 host: 55.6 ms against 60.0 ms).
@@ -679,43 +679,39 @@ struct SliceBuffer {
   uint8_t* p = nullptr;
   size_t n = 0;
   bool mapped = false;
-  bool pooled = false;
+  std::shared_ptr<uint8_t> transient;  // TakeTransientBuffer's (pooled) buffer
   SliceBuffer() = default;
   SliceBuffer(const SliceBuffer&) = delete;
   SliceBuffer& operator=(const SliceBuffer&) = delete;
   ~SliceBuffer() { Release(); }
-  void Allocate(size_t bytes, bool transient) {
+  void Allocate(size_t bytes, bool transient_buffer) {
     Release();
+    if (transient_buffer) {
+      transient = TakeTransientBuffer(bytes);
+      p = transient.get();
+      return;
+    }
     n = bytes;
     if (bytes >= kMapAtLeast) {
-      if (transient) {
-        pooled = true;
-        if ((p = TransientPool::Shared().Take(bytes, &n))) {
-          mapped = true;
-          return;
-        }
-        // A fresh one, rounded up so slices of other widths can reuse it.
-        n = (bytes + (kMapAtLeast - 1)) & ~(kMapAtLeast - 1);
-      }
-      void* m = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | (transient ? 0 : MAP_POPULATE), -1, 0);
+      void* m = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
       if (m != MAP_FAILED) {
         p = static_cast<uint8_t*>(m);
         mapped = true;
         return;
       }
-      n = bytes;
-      pooled = false;
     }
     p = new uint8_t[bytes];
   }
   void Release() {
-    if (mapped) {
-      if (!pooled || !TransientPool::Shared().Give(p, n)) munmap(p, n);
+    if (transient) {
+      transient.reset();
+    } else if (mapped) {
+      munmap(p, n);
     } else {
       delete[] p;
     }
     p = nullptr;
-    mapped = pooled = false;
+    mapped = false;
   }
   uint8_t* get() const { return p; }
 };
